@@ -1,0 +1,34 @@
+# tactl — every target sets up its own virtualenv (.venv) on first use; only Python >= 3.11 needed.
+#   make show [TA=path.ta]   summary of a threshold automaton (default: our STRB model)
+#   make test                the whole test suite (what CI runs)
+#   make bench               reader timings over the shared benchmarks and generated large TAs
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+TA     ?= corpus/strb/strb.ta
+
+.PHONY: all show test bench clean
+
+all: test
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' \
+	  || { echo "tactl needs Python >= 3.11 (found: $$($(PYTHON) --version 2>&1)); set PYTHON=..." >&2; exit 1; }
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	@touch $@
+
+show: $(STAMP)
+	$(BIN)/tactl show $(TA)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/python -m tactl.bench
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,0 +1,1 @@
+"""Jinja templates, one folder per target (dot/, and later promela/, smtlib/, nuxmv/)."""
