@@ -1,0 +1,110 @@
+"""Source positions and user-facing diagnostics shared by every reader and pass.
+
+Every error a user can cause is reported as ``path:line:col: message`` followed by the offending
+source line and a caret, so positions travel with the IR (in ``Span`` fields that take no part in
+equality) from the reader to the last pass that can complain about them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A 1-based (line, column) range in one source text; ``end_*`` point just past the text."""
+
+    line: int
+    col: int
+    end_line: int = 0
+    end_col: int = 0
+
+    def __post_init__(self) -> None:
+        if self.end_line == 0:
+            object.__setattr__(self, "end_line", self.line)
+            object.__setattr__(self, "end_col", self.col + 1)
+
+
+class Severity(Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    severity: Severity
+    message: str
+    span: Span | None = None
+
+    def render(self, path: str, source: str | None) -> str:
+        """``path:line:col: message`` plus the source line and a caret (when the position is known)."""
+        prefix = "warning: " if self.severity is Severity.WARNING else ""
+        if self.span is None:
+            return f"{path}: {prefix}{self.message}"
+        head = f"{path}:{self.span.line}:{self.span.col}: {prefix}{self.message}"
+        return head + caret_lines(source, self.span)
+
+
+def caret_lines(source: str | None, span: Span) -> str:
+    """The source line of ``span`` and a caret line under it (empty when the line is unknown)."""
+    if source is None:
+        return ""
+    lines = source.splitlines()
+    if not 1 <= span.line <= len(lines):
+        return ""
+    text = lines[span.line - 1].expandtabs(1)
+    width = 1
+    if span.end_line == span.line and span.end_col > span.col:
+        width = span.end_col - span.col
+    width = max(1, min(width, len(text) - span.col + 1))
+    return f"\n  {text}\n  {' ' * (span.col - 1)}{'^' * width}"
+
+
+class TactlError(Exception):
+    """Base class of every error tactl reports to a user (exit status 2, no traceback)."""
+
+    def __init__(self, diagnostics: list[Diagnostic] | Diagnostic, path: str = "<input>",
+                 source: str | None = None) -> None:
+        if isinstance(diagnostics, Diagnostic):
+            diagnostics = [diagnostics]
+        self.diagnostics = sorted(diagnostics, key=_position_key)
+        self.path = path
+        self.source = source
+        super().__init__(self.render())
+
+    @property
+    def first(self) -> Diagnostic:
+        return self.diagnostics[0]
+
+    def render(self) -> str:
+        return "\n".join(d.render(self.path, self.source) for d in self.diagnostics)
+
+
+def _position_key(d: Diagnostic) -> tuple[int, int]:
+    return (d.span.line, d.span.col) if d.span else (0, 0)
+
+
+class InputError(TactlError):
+    """The user's input is malformed or meaningless: syntax, unknown names, non-linear terms."""
+
+
+@dataclass
+class DiagnosticSink:
+    """Collects diagnostics so that a reader can report every problem in one run, not just the first."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+
+    def error(self, message: str, span: Span | None = None) -> None:
+        self.items.append(Diagnostic(Severity.ERROR, message, span))
+
+    def warning(self, message: str, span: Span | None = None) -> None:
+        self.items.append(Diagnostic(Severity.WARNING, message, span))
+
+    @property
+    def errors(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity is Severity.ERROR]
+
+    @property
+    def warnings(self) -> list[Diagnostic]:
+        return [d for d in self.items if d.severity is Severity.WARNING]

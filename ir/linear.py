@@ -1,0 +1,238 @@
+"""Linear integer arithmetic view of expressions: ``Σ aᵢ·xᵢ ⋈ c`` normal forms and z3 terms.
+
+Threshold automata live in Presburger arithmetic: only multiplication by constants is allowed.
+Everything here works on macro-expanded trees (see ``ThresholdAutomaton.expand``) and raises
+:class:`NonLinearError`, carrying the span of the offending product, on anything else.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .errors import Span
+from .expr import (
+    Always,
+    And,
+    BoolConst,
+    Compare,
+    Eventually,
+    Expr,
+    Implies,
+    IntConst,
+    Mul,
+    Name,
+    Neg,
+    Not,
+    Or,
+    Sum,
+    to_text,
+)
+
+
+if TYPE_CHECKING:
+    import z3  # imported where used: `tactl show`/`fmt` start faster without it
+
+
+class NonLinearError(ValueError):
+    """A product of two non-constant terms (outside linear integer arithmetic)."""
+
+    def __init__(self, expr: Expr) -> None:
+        self.expr = expr
+        self.span: Span | None = expr.span
+        super().__init__(
+            f"non-linear term '{to_text(expr)}': only multiplication by a constant is allowed "
+            "(threshold automata use linear integer arithmetic)")
+
+
+@dataclass(frozen=True)
+class LinearTerm:
+    """``Σ coeffs[x]·x + const`` with integer coefficients; zero coefficients are never stored."""
+
+    coeffs: tuple[tuple[str, int], ...] = ()
+    const: int = 0
+
+    @staticmethod
+    def of(coeffs: Mapping[str, int], const: int = 0) -> LinearTerm:
+        return LinearTerm(tuple(sorted((x, a) for x, a in coeffs.items() if a != 0)), const)
+
+    @property
+    def coeff_map(self) -> dict[str, int]:
+        return dict(self.coeffs)
+
+    @property
+    def is_constant(self) -> bool:
+        return not self.coeffs
+
+    def variables(self) -> tuple[str, ...]:
+        return tuple(x for x, _ in self.coeffs)
+
+    def __add__(self, other: LinearTerm) -> LinearTerm:
+        merged = self.coeff_map
+        for x, a in other.coeffs:
+            merged[x] = merged.get(x, 0) + a
+        return LinearTerm.of(merged, self.const + other.const)
+
+    def scale(self, k: int) -> LinearTerm:
+        return LinearTerm.of({x: k * a for x, a in self.coeffs}, k * self.const)
+
+    def __neg__(self) -> LinearTerm:
+        return self.scale(-1)
+
+    def __sub__(self, other: LinearTerm) -> LinearTerm:
+        return self + (-other)
+
+    def evaluate(self, values: Mapping[str, int]) -> int:
+        return self.const + sum(a * values[x] for x, a in self.coeffs)
+
+    def __str__(self) -> str:
+        out = ""
+        for x, a in self.coeffs:
+            term = x if abs(a) == 1 else f"{abs(a)} * {x}"
+            if not out:
+                out = ("-" if a < 0 else "") + term
+            else:
+                out += (" - " if a < 0 else " + ") + term
+        if not out:
+            return str(self.const)
+        if self.const:
+            out += (" - " if self.const < 0 else " + ") + str(abs(self.const))
+        return out
+
+
+def linearize(e: Expr) -> LinearTerm:
+    """The linear form of an arithmetic tree (macros must already be expanded)."""
+    if isinstance(e, IntConst):
+        return LinearTerm((), e.value)
+    if isinstance(e, Name):
+        return LinearTerm(((e.name, 1),), 0)
+    if isinstance(e, Neg):
+        return -linearize(e.arg)
+    if isinstance(e, Sum):
+        total = LinearTerm()
+        for sign, arg in e.signed():
+            total = total + linearize(arg).scale(sign)
+        return total
+    if isinstance(e, Mul):
+        left, right = linearize(e.left), linearize(e.right)
+        if left.is_constant:
+            return right.scale(left.const)
+        if right.is_constant:
+            return left.scale(right.const)
+        raise NonLinearError(e)
+    raise TypeError(f"not an arithmetic term: {to_text(e)}")
+
+
+# Normalised comparison operators: every integer comparison becomes one of these three.
+GE, EQ, NE = ">=", "==", "!="
+
+
+@dataclass(frozen=True)
+class LinearAtom:
+    """``Σ coeffs·x  op  bound`` with op in {>=, ==, !=}, coefficients divided by their gcd.
+
+    ``<``, ``<=`` and ``>`` are rewritten over the integers (``x < c`` ⇔ ``-x >= 1 - c``), and for
+    ``==``/``!=`` the first coefficient is made positive, so two atoms with the same integer
+    solutions in this form compare equal.
+    """
+
+    coeffs: tuple[tuple[str, int], ...]
+    op: str
+    bound: int
+
+    def lhs(self) -> LinearTerm:
+        return LinearTerm(self.coeffs, 0)
+
+    def __str__(self) -> str:
+        return f"{self.lhs()} {self.op} {self.bound}"
+
+
+def normalize(c: Compare) -> LinearAtom | bool:
+    """The :class:`LinearAtom` of a comparison, or a Python bool if it is constant."""
+    diff = linearize(c.left) - linearize(c.right)  # diff op 0
+    lhs, bound, op = LinearTerm(diff.coeffs), -diff.const, c.op
+    if op == "<":
+        lhs, bound, op = -lhs, 1 - bound, GE
+    elif op == "<=":
+        lhs, bound, op = -lhs, -bound, GE
+    elif op == ">":
+        bound, op = bound + 1, GE
+    if lhs.is_constant:
+        return {GE: 0 >= bound, EQ: 0 == bound, NE: 0 != bound}[op]
+    g = math.gcd(*(a for _, a in lhs.coeffs))
+    if op == GE:
+        return LinearAtom(_div(lhs, g), GE, -((-bound) // g))  # ceil(bound / g)
+    if bound % g != 0:  # g·y == bound has no integer solution
+        return op == NE
+    coeffs = _div(lhs, g)
+    if coeffs[0][1] < 0:
+        coeffs = tuple((x, -a) for x, a in coeffs)
+        bound = -bound
+    return LinearAtom(coeffs, op, bound // g)
+
+
+def _div(t: LinearTerm, g: int) -> tuple[tuple[str, int], ...]:
+    return tuple((x, a // g) for x, a in t.coeffs)
+
+
+# ------------------------------------------------------------------------------------------ z3
+
+Symbols = Callable[[str], "z3.ArithRef"]
+
+
+def int_symbols() -> Symbols:
+    """A symbol table that makes one ``z3.Int`` per name, on first use."""
+    import z3
+
+    table: dict[str, z3.ArithRef] = {}
+
+    def lookup(name: str) -> z3.ArithRef:
+        if name not in table:
+            table[name] = z3.Int(name)
+        return table[name]
+
+    return lookup
+
+
+def to_z3(e: Expr, symbols: Symbols | None = None) -> z3.ExprRef:
+    """The z3 term (Int) or formula (Bool) of a macro-expanded, temporal-free expression.
+
+    Products are checked for linearity first, so the result always stays in QF_LIA.
+    """
+    sym = symbols or int_symbols()
+    return _z3(e, sym)
+
+
+def _z3(e: Expr, sym: Symbols) -> z3.ExprRef:
+    import z3  # a dictionary lookup once loaded
+
+    if isinstance(e, IntConst):
+        return z3.IntVal(e.value)
+    if isinstance(e, Name):
+        return sym(e.name)
+    if isinstance(e, Neg):
+        return -_z3(e.arg, sym)
+    if isinstance(e, Sum):
+        return z3.Sum([_z3(arg, sym) if sign > 0 else -_z3(arg, sym) for sign, arg in e.signed()])
+    if isinstance(e, Mul):
+        linearize(e)  # raises NonLinearError on a product of two variables
+        return _z3(e.left, sym) * _z3(e.right, sym)
+    if isinstance(e, BoolConst):
+        return z3.BoolVal(e.value)
+    if isinstance(e, Compare):
+        left, right = _z3(e.left, sym), _z3(e.right, sym)
+        return {"<": left < right, "<=": left <= right, "==": left == right,
+                "!=": left != right, ">=": left >= right, ">": left > right}[e.op]
+    if isinstance(e, Not):
+        return z3.Not(_z3(e.arg, sym))
+    if isinstance(e, And):
+        return z3.And(*(_z3(a, sym) for a in e.args))
+    if isinstance(e, Or):
+        return z3.Or(*(_z3(a, sym) for a in e.args))
+    if isinstance(e, Implies):
+        return z3.Implies(_z3(e.left, sym), _z3(e.right, sym))
+    if isinstance(e, (Always, Eventually)):
+        raise ValueError(f"temporal formula has no z3 term: {to_text(e)}")
+    raise TypeError(f"not an expression node: {e!r}")

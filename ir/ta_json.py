@@ -1,0 +1,163 @@
+"""JSON form of the TA IR, for tools that would rather not parse ``.ta`` text.
+
+The document carries ``"format": "tactl.ta"`` and a ``"version"``; a reader refuses any other
+format or a newer version instead of guessing. Expressions are nested objects: a number is a JSON
+integer, ``true``/``false`` are JSON Booleans, a name is ``{"name": "x"}``, and every other node is
+``{"op": "<op>", "args": [...]}`` with the operator spelled as in ``.ta`` text (``"neg"`` for unary
+minus), except sums: ``{"op": "sum", "args": [a, b, c], "signs": ["+", "-"]}`` is ``a + b - c``. Source positions are not part of the form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import Diagnostic, InputError, Severity
+from .expr import (
+    Always,
+    And,
+    BoolConst,
+    Compare,
+    Eventually,
+    Expr,
+    Implies,
+    IntConst,
+    Mul,
+    Name,
+    Neg,
+    Not,
+    Or,
+    Sum,
+    conj,
+    const,
+    disj,
+)
+from .ta import Define, Location, Property, Rule, ThresholdAutomaton, Update
+
+FORMAT = "tactl.ta"
+VERSION = 1
+
+Json = dict[str, Any]
+
+
+def ta_to_json(ta: ThresholdAutomaton) -> Json:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": ta.name,
+        "locals": list(ta.locals),
+        "shared": list(ta.shared),
+        "parameters": list(ta.parameters),
+        "unknowns": list(ta.unknowns),
+        "defines": [{"name": d.name, "expr": expr_to_json(d.expr)} for d in ta.defines],
+        "assumptions": [expr_to_json(e) for e in ta.assumptions],
+        "locations": [{"name": loc.name, "values": list(loc.values)} for loc in ta.locations],
+        "inits": [expr_to_json(e) for e in ta.inits],
+        "rules": [{
+            "id": r.id, "from": r.source, "to": r.target, "guard": expr_to_json(r.guard),
+            "updates": [{"var": u.var, "expr": expr_to_json(u.expr)} for u in r.updates],
+        } for r in ta.rules],
+        "properties": [{"name": p.name, "formula": expr_to_json(p.formula)} for p in ta.properties],
+    }
+
+
+def ta_from_json(doc: Any, path: str = "<json>") -> ThresholdAutomaton:
+    """Inverse of :func:`ta_to_json`; malformed documents raise :class:`InputError`."""
+    try:
+        return _ta_from_json(doc)
+    except InputError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise InputError(Diagnostic(Severity.ERROR, f"malformed tactl.ta JSON: {e!r}"), path) from None
+
+
+def _ta_from_json(doc: Any) -> ThresholdAutomaton:
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT} document (missing \"format\": \"{FORMAT}\")")
+    version = doc.get("version")
+    if not isinstance(version, int) or version > VERSION:
+        raise InputError(Diagnostic(Severity.ERROR, f"{FORMAT} version {version!r} is not supported "
+                                    f"by this tactl (it reads versions up to {VERSION})"))
+    return ThresholdAutomaton(
+        name=_str(doc["name"]),
+        locals=tuple(map(_str, doc["locals"])),
+        shared=tuple(map(_str, doc["shared"])),
+        parameters=tuple(map(_str, doc["parameters"])),
+        unknowns=tuple(map(_str, doc.get("unknowns", []))),
+        defines=tuple(Define(_str(d["name"]), expr_from_json(d["expr"])) for d in doc["defines"]),
+        assumptions=tuple(map(expr_from_json, doc["assumptions"])),
+        locations=tuple(Location(_str(loc["name"]), tuple(_int(v) for v in loc["values"]))
+                        for loc in doc["locations"]),
+        inits=tuple(map(expr_from_json, doc["inits"])),
+        rules=tuple(Rule(_int(r["id"]), _str(r["from"]), _str(r["to"]), expr_from_json(r["guard"]),
+                         tuple(Update(_str(u["var"]), expr_from_json(u["expr"])) for u in r["updates"]))
+                    for r in doc["rules"]),
+        properties=tuple(Property(_str(p["name"]), expr_from_json(p["formula"]))
+                         for p in doc["properties"]),
+    )
+
+
+_UNARY_OPS = {Neg: "neg", Not: "!", Always: "[]", Eventually: "<>"}
+_UNARY_NODES = {op: node for node, op in _UNARY_OPS.items()}
+
+
+def expr_to_json(e: Expr) -> Any:
+    if isinstance(e, BoolConst):
+        return e.value
+    if isinstance(e, IntConst):
+        return e.value
+    if isinstance(e, Name):
+        return {"name": e.name}
+    if isinstance(e, tuple(_UNARY_OPS)):
+        return {"op": _UNARY_OPS[type(e)], "args": [expr_to_json(e.arg)]}
+    if isinstance(e, Sum):
+        return {"op": "sum", "args": [expr_to_json(a) for a in e.args], "signs": list(e.ops)}
+    if isinstance(e, Mul):
+        return {"op": "*", "args": [expr_to_json(e.left), expr_to_json(e.right)]}
+    if isinstance(e, Compare):
+        return {"op": e.op, "args": [expr_to_json(e.left), expr_to_json(e.right)]}
+    if isinstance(e, Implies):
+        return {"op": "->", "args": [expr_to_json(e.left), expr_to_json(e.right)]}
+    if isinstance(e, (And, Or)):
+        return {"op": "&&" if isinstance(e, And) else "||", "args": [expr_to_json(a) for a in e.args]}
+    raise TypeError(f"not an expression node: {e!r}")
+
+
+def expr_from_json(j: Any) -> Expr:
+    if isinstance(j, bool):  # before int: bool is an int subclass
+        return BoolConst(j)
+    if isinstance(j, int):
+        return const(j)  # a hand-written -1 is read as the parser reads "-1"
+    if not isinstance(j, dict):
+        raise ValueError(f"not an expression: {j!r}")
+    if "name" in j:
+        return Name(_str(j["name"]))
+    op, args = j["op"], [expr_from_json(a) for a in j["args"]]
+    if op in _UNARY_NODES:
+        (arg,) = args
+        return _UNARY_NODES[op](arg)
+    if op == "sum":
+        return Sum(tuple(args), tuple(_str(sign) for sign in j["signs"]))
+    if op == "*":
+        left, right = args
+        return Mul(left, right)
+    if op in ("<", "<=", "==", "!=", ">=", ">"):
+        left, right = args
+        return Compare(op, left, right)
+    if op == "->":
+        left, right = args
+        return Implies(left, right)
+    if op in ("&&", "||"):
+        return (conj if op == "&&" else disj)(*args)
+    raise ValueError(f"unknown operator {op!r}")
+
+
+def _str(v: Any) -> str:
+    if not isinstance(v, str):
+        raise TypeError(f"expected a string, found {v!r}")
+    return v
+
+
+def _int(v: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise TypeError(f"expected an integer, found {v!r}")
+    return v

@@ -1,0 +1,403 @@
+"""Reader for ByMC ``.ta`` files: text → :class:`ThresholdAutomaton`, or an :class:`InputError`.
+
+Two stages with one error type. :func:`parse_ta` checks syntax and the sort of each expression
+(a term where a number is meant, a formula where a truth value is meant); :func:`read_ta` adds the
+semantic checks of :mod:`ir.validate` (unknown names, non-linear terms, non-monotone updates) and
+returns the automaton with its warnings. Whatever the input, nothing but ``InputError`` escapes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+from .errors import Diagnostic, InputError, Severity, Span
+from .expr import (
+    Always,
+    BoolConst,
+    Compare,
+    Eventually,
+    Expr,
+    Implies,
+    IntConst,
+    Mul,
+    Name,
+    Neg,
+    Not,
+    conj,
+    disj,
+    is_arith,
+    summation,
+    to_text,
+)
+from .ta import Define, Location, Property, Rule, ThresholdAutomaton, Update
+
+
+@cache
+def _parser() -> Lark:
+    grammar = resources.files(__package__).joinpath("ta.lark").read_text(encoding="utf-8")
+    # The transformer runs inside the parser, at each reduction: no parse tree is built and
+    # nothing recurses, however long the file. Spans come from the tokens (see _span_of).
+    # cache=True keeps Lark's grammar analysis (a quarter second per start) in the temp
+    # directory, keyed by a hash of grammar and options, so a changed grammar is never stale.
+    return Lark(grammar, parser="lalr", lexer="contextual", transformer=_Build(),
+                maybe_placeholders=False, cache=True)
+
+
+class _SortError(Exception):
+    def __init__(self, message: str, span: Span | None) -> None:
+        super().__init__(message)
+        self.message, self.span = message, span
+
+
+def _tok_span(tok: Token) -> Span:
+    return Span(tok.line, tok.column, tok.end_line, tok.end_column)
+
+
+def _span_of(items: list) -> Span | None:
+    """From the start of the first located item (token or IR node) to the end of the last."""
+    spans = [s for s in map(_item_span, items) if s is not None]
+    if not spans:
+        return None
+    return Span(spans[0].line, spans[0].col, spans[-1].end_line, spans[-1].end_col)
+
+
+def _item_span(item: object) -> Span | None:
+    return _tok_span(item) if isinstance(item, Token) else getattr(item, "span", None)
+
+
+def _term(e: Expr) -> Expr:
+    if not is_arith(e):
+        raise _SortError(f"expected a number-valued term, found the formula '{to_text(e)}'", e.span)
+    return e
+
+
+def _formula(e: Expr) -> Expr:
+    """A truth value; the literals 1 and 0 are read as true and false (ByMC writes guards `(1)`)."""
+    if isinstance(e, IntConst) and e.value in (0, 1):
+        return BoolConst(e.value == 1, span=e.span)
+    if is_arith(e):
+        raise _SortError(f"expected a condition, found the term '{to_text(e)}' "
+                         "(compare it with something, e.g. '>= 1')", e.span)
+    return e
+
+
+class _Build(Transformer):
+    """Parse tree → IR nodes, bottom-up, checking expression sorts on the way."""
+
+    # ------------------------------------------------------------------ expressions
+    def int_(self, ch):
+        return IntConst(int(ch[0]), span=_tok_span(ch[0]))
+
+    def name(self, ch):
+        return Name(str(ch[0]), span=_tok_span(ch[0]))
+
+    def true_(self, ch):
+        return BoolConst(True, span=_span_of(ch))  # the TRUE token is kept for its position
+
+    def false_(self, ch):
+        return BoolConst(False, span=_span_of(ch))
+
+    def neg(self, ch):
+        return Neg(_term(ch[-1]), span=_span_of(ch))
+
+    def sum(self, ch):
+        rest = [(str(op), _term(arg)) for op, arg in zip(ch[1::2], ch[2::2])]
+        return summation(_term(ch[0]), rest, _span_of(ch))
+
+    def product(self, ch):
+        result = _term(ch[0])
+        for op, arg in zip(ch[1::2], ch[2::2]):
+            span = _span_of([result, arg])
+            if op == "/":
+                raise _SortError("division is not linear integer arithmetic: multiply the other side "
+                                 "instead (write '2 * x >= N + T' for 'x >= (N + T) / 2')", span)
+            if op == "%":
+                raise _SortError("'%' is not supported in threshold automata (linear integer "
+                                 "arithmetic)", span)
+            result = Mul(result, _term(arg), span=span)
+        return result
+
+    def compare(self, ch):
+        return Compare(str(ch[1]), _term(ch[0]), _term(ch[2]), span=_span_of(ch))
+
+    def not_(self, ch):
+        return Not(_formula(ch[-1]), span=_span_of(ch))
+
+    def always(self, ch):
+        return Always(_formula(ch[-1]), span=_span_of(ch))
+
+    def eventually(self, ch):
+        return Eventually(_formula(ch[-1]), span=_span_of(ch))
+
+    def and_expr(self, ch):
+        return conj(*map(_formula, ch), span=_span_of(ch))
+
+    def or_expr(self, ch):
+        return disj(*map(_formula, ch), span=_span_of(ch))
+
+    def implies(self, ch):
+        return Implies(_formula(ch[0]), _formula(ch[1]), span=_span_of(ch))
+
+    # ------------------------------------------------------------------ sections
+    def decl(self, ch):
+        kind = {"local": "locals", "locals": "locals", "shared": "shared",
+                "parameters": "parameters", "unknowns": "unknowns"}[str(ch[0])]
+        return ("decl", kind, [(str(t), _tok_span(t)) for t in ch[1:]])
+
+    def define(self, ch):
+        return ("define", Define(str(ch[0]), _term(ch[1]), span=_tok_span(ch[0])))
+
+    def assumptions(self, ch):
+        return ("assumptions", [_formula(e) for e in ch if isinstance(e, Expr)])
+
+    def inits(self, ch):
+        return ("inits", [_formula(e) for e in ch if isinstance(e, Expr)])
+
+    def signed_int(self, ch):
+        return -int(ch[-1]) if len(ch) == 2 else int(ch[-1])
+
+    def location(self, ch):
+        return Location(str(ch[0]), tuple(ch[1:]), span=_tok_span(ch[0]))
+
+    def locations(self, ch):
+        return ("locations", [c for c in ch if isinstance(c, Location)])
+
+    def assign(self, ch):
+        return [Update(str(ch[0]), _term(ch[1]), span=_span_of(ch))]
+
+    def unchanged(self, ch):
+        return [Update(str(t), Name(str(t), span=_tok_span(t)), span=_tok_span(t)) for t in ch]
+
+    def reset(self, ch):
+        return [Update(str(t), IntConst(0, span=_tok_span(t)), span=_tok_span(t)) for t in ch]
+
+    def rule(self, ch):
+        rid, src, dst, guard, *acts = ch
+        updates = tuple(u for group in acts for u in group)
+        return Rule(int(rid), str(src), str(dst), _formula(guard), updates, span=_tok_span(rid),
+                    source_span=_tok_span(src), target_span=_tok_span(dst))
+
+    def rules(self, ch):
+        return ("rules", [c for c in ch if isinstance(c, Rule)])
+
+    def spec(self, ch):
+        return Property(str(ch[0]), _formula(ch[1]), span=_tok_span(ch[0]))
+
+    def specifications(self, ch):
+        return ("properties", [c for c in ch if isinstance(c, Property)])
+
+    def start(self, ch):
+        name = str(ch[1])
+        parts: dict[str, list] = {k: [] for k in (
+            "locals", "shared", "parameters", "unknowns", "define", "assumptions",
+            "locations", "inits", "rules", "properties")}
+        declared_at: list[tuple[str, Span]] = []
+        for section in ch[2:]:
+            if section[0] == "decl":
+                _, kind, entries = section
+                parts[kind].extend(n for n, _ in entries)
+                declared_at.extend(entries)
+            elif section[0] == "define":
+                parts["define"].append(section[1])
+            else:
+                parts[section[0]].extend(section[1])
+        return ThresholdAutomaton(
+            name=name, locals=tuple(parts["locals"]), shared=tuple(parts["shared"]),
+            parameters=tuple(parts["parameters"]), unknowns=tuple(parts["unknowns"]),
+            defines=tuple(parts["define"]), assumptions=tuple(parts["assumptions"]),
+            locations=tuple(parts["locations"]), inits=tuple(parts["inits"]),
+            rules=tuple(parts["rules"]), properties=tuple(parts["properties"]),
+            declared_at=tuple(declared_at))
+
+
+# ------------------------------------------------------------------------------------ entry points
+
+
+# Deeper expressions are refused before any recursive function sees them. Chains (`a + b + …`,
+# `a && b && …`) are flat, so only genuine nesting counts; real files stay far below this.
+MAX_NESTING = 200
+
+
+def parse_ta(text: str, path: str = "<input>") -> ThresholdAutomaton:
+    """Syntax and expression sorts only; raises :class:`InputError` with a position."""
+    try:
+        ta = _parser().parse(text)
+    except UnexpectedInput as e:
+        raise InputError(_syntax_diagnostic(e, text), path, text) from None
+    except _SortError as e:
+        raise InputError(Diagnostic(Severity.ERROR, e.message, e.span), path, text) from None
+    except RecursionError:  # only an error message of a monstrous term could get here
+        raise InputError(Diagnostic(Severity.ERROR, "expression nested too deeply"), path, text) from None
+    too_deep = _deeper_than(ta, MAX_NESTING)
+    if too_deep is not None:
+        raise InputError(Diagnostic(Severity.ERROR, f"expression nested more than {MAX_NESTING} "
+                                    "levels deep", too_deep), path, text)
+    return ta
+
+
+def _expressions(ta: ThresholdAutomaton):
+    yield from (d.expr for d in ta.defines)
+    yield from ta.assumptions
+    yield from ta.inits
+    for r in ta.rules:
+        yield r.guard
+        yield from (u.expr for u in r.updates)
+    yield from (p.formula for p in ta.properties)
+
+
+def _deeper_than(ta: ThresholdAutomaton, limit: int) -> Span | None:
+    """The position of an expression node more than ``limit`` levels deep, if any (no recursion)."""
+    for root in _expressions(ta):
+        stack = [(root, 0)]
+        while stack:
+            node, depth = stack.pop()
+            if depth > limit:
+                return node.span
+            stack.extend((c, depth + 1) for c in node.children())
+    return None
+
+
+@dataclass
+class ReadResult:
+    """An automaton that passed every check, with its warnings and the text it came from."""
+
+    ta: ThresholdAutomaton
+    path: str
+    source: str
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def comment_count(self) -> int:
+        """Comments the canonical printer would drop (it prints the IR, which has none)."""
+        return len(_COMMENT_RE.findall(self.source))
+
+    def render_warnings(self) -> str:
+        return "\n".join(w.render(self.path, self.source) for w in self.warnings)
+
+
+_COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def read_ta(text: str, path: str = "<input>") -> ReadResult:
+    """Parse and validate; raises :class:`InputError` listing every error found."""
+    from .validate import validate  # validate imports the IR, not the reader
+
+    ta = parse_ta(text, path)
+    diagnostics = validate(ta)
+    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+    if errors:
+        raise InputError(errors, path, text)
+    return ReadResult(ta, path, text, [d for d in diagnostics if d.severity is Severity.WARNING])
+
+
+def read_ta_file(path: str | Path) -> ReadResult:
+    """:func:`read_ta` on a file, turning I/O and encoding problems into :class:`InputError`."""
+    return read_ta(read_source(path), str(path))
+
+
+def read_source(path: str | Path) -> str:
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except IsADirectoryError:
+        raise InputError(Diagnostic(Severity.ERROR, "is a directory, not a file"), str(p)) from None
+    except OSError as e:
+        raise InputError(Diagnostic(Severity.ERROR, f"cannot read: {e.strerror}"), str(p)) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        col = e.start - (data.rfind(b"\n", 0, e.start) + 1) + 1
+        raise InputError(Diagnostic(Severity.ERROR, "the file is not UTF-8 text",
+                                    Span(line, col)), str(p)) from None
+
+
+# ------------------------------------------------------------------------------- syntax messages
+
+_FRIENDLY = {"NAME": "a name", "INT": "a number", "HEADER": "'skel' (or 'thresholdAutomaton')",
+             "CMP_OP": "a comparison", "DECL_KW": "a declaration", "ASSUME_KW": "'assumptions'",
+             "SIGN": "'-'", "$END": "end of file"}
+_OPENERS = {"{": "}", "(": ")", "[": "]"}
+
+
+def _terminal_text(name: str) -> str:
+    if name in _FRIENDLY:
+        return _FRIENDLY[name]
+    try:
+        pattern = _parser().get_terminal(name).pattern
+    except KeyError:
+        return name
+    return f"'{pattern.value}'" if pattern.type == "str" else name.lower()
+
+
+def _syntax_diagnostic(e: UnexpectedInput, text: str) -> Diagnostic:
+    pos = e.pos_in_stream if e.pos_in_stream is not None else len(text)
+    if text.startswith("/*", pos):
+        return Diagnostic(Severity.ERROR, "unterminated comment: '/*' without a closing '*/'",
+                          Span(e.line, e.column))
+    if isinstance(e, UnexpectedCharacters):
+        span = Span(e.line, e.column)
+        ch = text[e.pos_in_stream]
+        return Diagnostic(Severity.ERROR, f"unexpected character {ch!r}", span)
+    assert isinstance(e, UnexpectedToken)
+    tok, expected = e.token, set(e.expected)
+    previous = _token_before(text, tok.start_pos if tok.type != "$END" else len(text))
+    if tok.type == "$END":
+        unclosed = _unclosed_bracket(text)
+        where = _after(previous) if previous is not None else Span(1, 1)
+        if unclosed is not None:
+            opener, pos = unclosed
+            return Diagnostic(Severity.ERROR, f"unexpected end of file: the '{opener}' at "
+                              f"{pos.line}:{pos.col} is never closed", where)
+        return Diagnostic(Severity.ERROR, f"unexpected end of file; expected {_expected(expected)}", where)
+    found = f"'{tok.value}'" if tok.type != "$END" else "end of file"
+    if "SEMICOLON" in expected and previous is not None:
+        return Diagnostic(Severity.ERROR, f"expected ';' after '{previous.value}' (found {found})",
+                          _after(previous))
+    return Diagnostic(Severity.ERROR, f"unexpected {found}; expected {_expected(expected)}",
+                      _tok_span(tok))
+
+
+def _expected(names: set[str]) -> str:
+    texts = sorted({_terminal_text(n) for n in names})
+    if len(texts) > 6:
+        texts = texts[:6] + ["…"]
+    return " or ".join(texts) if len(texts) <= 2 else ", ".join(texts)
+
+
+def _after(tok: Token) -> Span:
+    return Span(tok.end_line, tok.end_column)
+
+
+def _tokens(text: str):
+    """Tokens of ``text`` as far as they lex (comments and spaces skipped)."""
+    try:
+        yield from _parser().lex(text)
+    except UnexpectedInput:
+        return
+
+
+def _token_before(text: str, pos: int) -> Token | None:
+    last = None
+    for t in _tokens(text):
+        if t.start_pos >= pos:
+            break
+        last = t
+    return last
+
+
+def _unclosed_bracket(text: str) -> tuple[str, Span] | None:
+    stack: list[Token] = []
+    for t in _tokens(text):
+        if t.value in _OPENERS:
+            stack.append(t)
+        elif stack and t.value == _OPENERS[stack[-1].value]:
+            stack.pop()
+    return (stack[-1].value, _tok_span(stack[-1])) if stack else None

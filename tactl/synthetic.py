@@ -1,0 +1,37 @@
+"""Synthetic large automata in the shape ByMC prints for automata it derives from Promela.
+
+The public Promela-derived benchmarks (150–2200 rules) are not available here, so the tests and
+``make bench`` generate automata of that size and style: generated location names, several local
+values per location (some -1), fully parenthesised terms, ``(-)`` for unary minus, guards ``1``,
+no ``;`` after the last action, ``name = formula;`` specifications, and long location sums.
+"""
+
+from __future__ import annotations
+
+import random
+
+
+def promela_style_ta(n_locations: int, n_rules: int, n_shared: int = 8, seed: int = 7) -> str:
+    rng = random.Random(seed)
+    shared = [f"nsnt{i}" for i in range(n_shared)]
+    locs = [f"loc{i}_{rng.randint(0, 3)}_{'X' if i % 11 == 0 else rng.randint(0, 1)}" for i in range(n_locations)]
+    initial = locs[: max(2, n_locations // 10)]
+    lines = ["skel Proc {", "  local pc, a, b;", f"  shared {', '.join(shared)};", "  parameters N, T, F;",
+             "  assumptions (2) {", "    (N > (3 * T));", "    (T >= F);", "  }",
+             f"  locations ({len(locs)}) {{"]
+    lines += [f"    {name}: [{i}; {rng.randint(-1, 2)}; {rng.randint(0, 1)}];" for i, name in enumerate(locs)]
+    lines += ["  }", f"  inits ({len(locs) - len(initial) + 1 + n_shared}) {{",
+              f"    (({' + '.join(initial)}) == (N - F));"]
+    lines += [f"    ({name} == 0);" for name in locs[len(initial):]]
+    lines += [f"    ({x} == 0);" for x in shared] + ["  }", f"  rules ({n_rules}) {{"]
+    for r in range(n_rules):
+        src, dst = rng.choice(locs), rng.choice(locs)
+        atoms = [f"({rng.choice(shared)}  >=  ((T + {rng.randint(0, 3)}) + ((-)F)))"
+                 for _ in range(rng.randint(1, 4))]
+        guard = "  &&  ".join(atoms) if r % 5 else "1"
+        x = rng.choice(shared)
+        actions = f"{x}' == ({x} + 1)" + ("" if x == shared[0] else f"; {shared[0]}' == {shared[0]}")
+        lines += [f"  {r}: {src} -> {dst}", f"      when ({guard})", f"      do {{ {actions} }};"]
+    lines += ["  }", "  specifications (1) {",
+              f"    safe = (({locs[0]} == 0) -> []({locs[-1]} == 0));", "  }", "} /* Proc */"]
+    return "\n".join(lines) + "\n"

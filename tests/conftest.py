@@ -1,0 +1,54 @@
+"""Shared fixtures: where the test inputs live, and a way to run the CLI in-process."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+DATA = REPO / "tests" / "data"
+CORPUS = REPO / "corpus"
+# The public ByMC benchmarks sit beside the checkout (../shared); never copied into the repository.
+SHARED_BENCHMARKS = Path(os.environ.get("TACTL_SHARED", REPO.parent / "shared")) / "benchmarks"
+ISOLA18 = SHARED_BENCHMARKS / "bymc-isola18"
+
+
+def isola18_files() -> list[Path]:
+    return sorted(ISOLA18.glob("*.ta")) if ISOLA18.is_dir() else []
+
+
+def own_ta_files() -> list[Path]:
+    """Every .ta file of ours: the corpus models and the dialect examples."""
+    return sorted(CORPUS.rglob("*.ta")) + sorted((DATA / "dialects").glob("*.ta"))
+
+
+def isola18_params():
+    files = isola18_files()
+    if not files:
+        return [pytest.param(None, marks=pytest.mark.skip(
+            reason=f"shared ByMC benchmarks not found at {ISOLA18} (set TACTL_SHARED)"))]
+    return [pytest.param(f, id=f.name) for f in files]
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run ``tactl ARGS...`` in-process through the real entry point; returns code, stdout, stderr."""
+    from tactl.cli import main
+
+    def run(*args: str | os.PathLike) -> CliResult:
+        capsys.readouterr()
+        code = main([str(a) for a in args])
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    return run
