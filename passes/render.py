@@ -1,0 +1,26 @@
+"""Rendering of the Jinja templates in ``templates/<target>/`` for the emitter passes."""
+
+from __future__ import annotations
+
+from functools import cache
+from importlib import resources
+
+import jinja2
+
+
+@cache
+def environment() -> jinja2.Environment:
+    root = resources.files("tactl.templates")
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(root)),
+        undefined=jinja2.StrictUndefined,  # a typo in a template is an error, not empty text
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+
+
+def render(template: str, **context: object) -> str:
+    """Render ``templates/<template>`` (e.g. ``"dot/ta.dot.j2"``)."""
+    return environment().get_template(template).render(**context)

@@ -1,0 +1,188 @@
+"""The ``tactl`` command line: a thin layer that reads inputs, calls passes, writes outputs.
+
+Exit status (architecture.md): 0 success (every checked property holds), 1 a property is
+violated, 2 bad input or usage, 3 nothing violated but something unknown or unsupported. An
+unexpected internal failure exits 4 with a one-line message (the traceback with ``--debug``).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import traceback
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from tactl import __version__
+from tactl.fsutil import same_file, write_atomic
+from tactl.inputs import load_automaton
+from tactl.ir.errors import Diagnostic, InputError, Severity, TactlError
+from tactl.ir.ta_json import ta_to_json
+from tactl.ir.ta_printer import print_ta
+from tactl.ir.ta_reader import ReadResult
+from tactl.summary import summarize
+
+EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
+
+app = typer.Typer(
+    name="tactl",
+    help="Threshold automata for fault-tolerant distributed algorithms: read, print, draw "
+         "(and, as the passes arrive, translate and verify for every n, t, f).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+InputFile = Annotated[Path, typer.Argument(
+    metavar="FILE", help="a threshold automaton: .ta (ByMC format) or its .json form",
+    show_default=False)]
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"tactl {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+    debug: Annotated[bool, typer.Option("--debug", help="Show Python tracebacks of internal errors.")] = False,
+) -> None:
+    """Global options (see each command's --help)."""
+
+
+def _load(path: Path) -> ReadResult:
+    result = load_automaton(path)
+    if result.warnings:
+        typer.echo(result.render_warnings(), err=True)
+    return result
+
+
+def _usage_error(path: Path | str, message: str) -> InputError:
+    return InputError(Diagnostic(Severity.ERROR, message), str(path))
+
+
+@app.command()
+def show(
+    file: InputFile,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the IR as JSON (format tactl.ta) instead.")] = False,
+) -> None:
+    """Summarise an automaton: parameters, resilience condition, locations (initial ones marked),
+    rules with guards and updates, and properties classified as safety or liveness."""
+    result = _load(file)
+    if as_json:
+        typer.echo(json.dumps(ta_to_json(result.ta), indent=2))
+    else:
+        typer.echo(summarize(result.ta, str(file)), nl=False)
+
+
+@app.command()
+def fmt(
+    file: InputFile,
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="OUT",
+                                                   help="Write here (atomically) instead of to stdout.")] = None,
+    in_place: Annotated[bool, typer.Option("--in-place", help="Rewrite FILE itself.")] = False,
+    drop_comments: Annotated[bool, typer.Option(
+        "--drop-comments", help="Allow --in-place to rewrite a file that has comments "
+                                "(the canonical form has none).")] = False,
+) -> None:
+    """Print an automaton in canonical ByMC .ta form (re-reading it gives the same automaton).
+
+    The canonical form keeps macros and the order of everything, but not comments or layout, so
+    FILE itself is only rewritten with --in-place, and only without comments unless you also pass
+    --drop-comments."""
+    if in_place and output is not None:
+        raise _usage_error(file, "give either -o OUT or --in-place, not both")
+    result = _load(file)
+    text = print_ta(result.ta)
+    target = file if in_place else output
+    if target is None:
+        typer.echo(text, nl=False)
+        return
+    if not in_place and same_file(target, file):
+        raise _usage_error(target, "refusing to overwrite the input file; use --in-place to rewrite it")
+    if in_place and result.comment_count and not drop_comments:
+        raise _usage_error(file, f"has {result.comment_count} comment(s), which the canonical form "
+                                 "does not keep; pass --drop-comments to rewrite it anyway, or "
+                                 "write elsewhere with -o")
+    write_atomic(target, text)
+    typer.echo(f"wrote {target}", err=True)
+
+
+_DOT_FORMATS = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
+
+
+@app.command()
+def dot(
+    file: InputFile,
+    output: Annotated[Path, typer.Option("-o", "--output", metavar="OUT",
+                                         help="X.dot or X.gv (DOT text); X.svg, X.png or X.pdf "
+                                              "(drawn by Graphviz's dot program).")],
+    hide_self_loops: Annotated[bool, typer.Option(
+        "--hide-self-loops", help="Leave out self-loops that change no variable.")] = False,
+) -> None:
+    """Draw an automaton: locations as nodes (initial ones bold, with an entry arrow), rules as
+    edges labelled 'id: guard / updates'."""
+    suffix = output.suffix.lower()
+    if suffix not in _DOT_FORMATS:
+        raise _usage_error(output, f"unknown picture format '{suffix or '(none)'}'; "
+                                   "use .dot, .gv, .svg, .png or .pdf")
+    if same_file(output, file):
+        raise _usage_error(output, "refusing to overwrite the input file")
+    from tactl.passes.emit_dot import emit_dot  # Jinja is only needed here
+
+    text = emit_dot(_load(file).ta, hide_self_loops=hide_self_loops)
+    fmt_ = _DOT_FORMATS[suffix]
+    if fmt_ is None:
+        write_atomic(output, text)
+    else:
+        write_atomic(output, _graphviz(text, fmt_, output))
+    typer.echo(f"wrote {output}", err=True)
+
+
+def _graphviz(text: str, fmt_: str, output: Path) -> bytes:
+    exe = shutil.which("dot")
+    if exe is None:
+        raise _usage_error(output, f"cannot draw .{fmt_}: Graphviz's 'dot' program is not installed "
+                                   "(Debian: apt-get install graphviz); -o X.dot writes the DOT text")
+    proc = subprocess.run([exe, f"-T{fmt_}"], input=text.encode(), capture_output=True, timeout=300)
+    if proc.returncode != 0:
+        raise _usage_error(output, "Graphviz failed: " + proc.stderr.decode(errors="replace").strip())
+    return proc.stdout
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point: runs the app and maps every outcome to an exit status."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    debug = "--debug" in args
+    try:
+        app(args=args, prog_name="tactl")  # standalone: usage errors print and exit 2 by themselves
+    except SystemExit as e:
+        return e.code if isinstance(e.code, int) else (EXIT_OK if e.code is None else EXIT_USAGE)
+    except TactlError as e:
+        typer.echo(e.render(), err=True)
+        return EXIT_USAGE
+    except Exception as e:  # noqa: BLE001 - the last line of defence: no traceback for users
+        if debug:
+            traceback.print_exc()
+        else:
+            typer.echo(f"tactl: internal error: {type(e).__name__}: {e} (run with --debug for details)",
+                       err=True)
+        return EXIT_INTERNAL
+    return EXIT_OK
+
+
+def run() -> None:
+    """The ``tactl`` console script."""
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()

@@ -1,0 +1,40 @@
+"""Loading an automaton from whatever the user names, recognised by file extension."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tactl.ir.errors import Diagnostic, InputError, Severity, Span
+from tactl.ir.ta_json import ta_from_json
+from tactl.ir.ta_reader import ReadResult, read_source, read_ta
+from tactl.ir.validate import validate
+
+SUPPORTED = (".ta", ".json")
+
+
+def load_automaton(path: str | Path) -> ReadResult:
+    """Read and validate a ``.ta`` file (or its ``tactl.ta`` JSON form)."""
+    p = Path(path)
+    suffix = p.suffix.lower()
+    if suffix in (".rta", ".alg"):
+        raise InputError(Diagnostic(Severity.ERROR, f"'{suffix}' inputs need the parse/translate "
+                                    "passes, which this version of tactl does not have yet"), str(p))
+    if suffix not in SUPPORTED:
+        raise InputError(Diagnostic(Severity.ERROR, f"unrecognised file type '{suffix or '(none)'}': "
+                                    "tactl reads threshold automata from .ta files "
+                                    "(or their .json form)"), str(p))
+    text = read_source(p)
+    if suffix == ".ta":
+        return read_ta(text, str(p))
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(Diagnostic(Severity.ERROR, f"invalid JSON: {e.msg}", Span(e.lineno, e.colno)),
+                         str(p), text) from None
+    ta = ta_from_json(doc, str(p))
+    diagnostics = validate(ta)
+    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+    if errors:
+        raise InputError(errors, str(p))
+    return ReadResult(ta, str(p), text, [d for d in diagnostics if d.severity is Severity.WARNING])
