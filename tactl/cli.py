@@ -69,13 +69,13 @@ def _usage_error(path: Path | str, message: str) -> InputError:
     return InputError(Diagnostic(Severity.ERROR, message), str(path))
 
 
-@app.command()
+@app.command(help="Summarise an automaton: parameters, resilience condition, locations (initial "
+                  "ones marked), rules with guards and updates, and properties classified as safety "
+                  "or liveness.")
 def show(
     file: InputFile,
     as_json: Annotated[bool, typer.Option("--json", help="Print the IR as JSON (format tactl.ta) instead.")] = False,
 ) -> None:
-    """Summarise an automaton: parameters, resilience condition, locations (initial ones marked),
-    rules with guards and updates, and properties classified as safety or liveness."""
     result = _load(file)
     if as_json:
         typer.echo(json.dumps(ta_to_json(result.ta), indent=2))
@@ -83,7 +83,10 @@ def show(
         typer.echo(summarize(result.ta, str(file)), nl=False)
 
 
-@app.command()
+@app.command(help="Print an automaton in canonical ByMC .ta form (re-reading it gives the same "
+                  "automaton).\n\nThe canonical form keeps macros and the order of everything, but not "
+                  "comments or layout, so FILE itself is only rewritten with --in-place, and only "
+                  "without comments unless you also pass --drop-comments.")
 def fmt(
     file: InputFile,
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="OUT",
@@ -93,11 +96,6 @@ def fmt(
         "--drop-comments", help="Allow --in-place to rewrite a file that has comments "
                                 "(the canonical form has none).")] = False,
 ) -> None:
-    """Print an automaton in canonical ByMC .ta form (re-reading it gives the same automaton).
-
-    The canonical form keeps macros and the order of everything, but not comments or layout, so
-    FILE itself is only rewritten with --in-place, and only without comments unless you also pass
-    --drop-comments."""
     if in_place and output is not None:
         raise _usage_error(file, "give either -o OUT or --in-place, not both")
     result = _load(file)
@@ -119,7 +117,8 @@ def fmt(
 _DOT_FORMATS = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
 
 
-@app.command()
+@app.command(help="Draw an automaton: locations as nodes (initial ones bold, with an entry arrow), "
+                  "rules as edges labelled 'id: guard / updates'.")
 def dot(
     file: InputFile,
     output: Annotated[Path, typer.Option("-o", "--output", metavar="OUT",
@@ -128,8 +127,6 @@ def dot(
     hide_self_loops: Annotated[bool, typer.Option(
         "--hide-self-loops", help="Leave out self-loops that change no variable.")] = False,
 ) -> None:
-    """Draw an automaton: locations as nodes (initial ones bold, with an entry arrow), rules as
-    edges labelled 'id: guard / updates'."""
     suffix = output.suffix.lower()
     if suffix not in _DOT_FORMATS:
         raise _usage_error(output, f"unknown picture format '{suffix or '(none)'}'; "
