@@ -66,8 +66,11 @@ def ta_from_json(doc: Any, path: str = "<json>") -> ThresholdAutomaton:
         return _ta_from_json(doc)
     except InputError:
         raise
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
-        raise InputError(Diagnostic(Severity.ERROR, f"malformed tactl.ta JSON: {e!r}"), path) from None
+    except KeyError as e:
+        raise InputError(Diagnostic(Severity.ERROR, f"malformed tactl.ta JSON: missing field {e.args[0]!r}"),
+                         path) from None
+    except (TypeError, ValueError, AttributeError) as e:
+        raise InputError(Diagnostic(Severity.ERROR, f"malformed tactl.ta JSON: {e}"), path) from None
 
 
 def _ta_from_json(doc: Any) -> ThresholdAutomaton:
