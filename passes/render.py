@@ -21,6 +21,9 @@ def environment() -> jinja2.Environment:
     )
 
 
-def render(template: str, **context: object) -> str:
-    """Render ``templates/<template>`` (e.g. ``"dot/ta.dot.j2"``)."""
-    return environment().get_template(template).render(**context)
+def render(template: str, filters: dict[str, object] | None = None, **context: object) -> str:
+    """Render ``templates/<template>`` (e.g. ``"dot/ta.dot.j2"``), with the emitter's filters."""
+    env = environment()
+    if filters:
+        env.filters.update(filters)  # each emitter registers its own names; they never clash
+    return env.get_template(template).render(**context)

@@ -1,0 +1,481 @@
+"""Encoding pass: (monotone TA, reachability question) → one SMT query over steady segments.
+
+Why this encoding (domain.md §3). Shared variables only grow, so every guard atom, oriented to
+*rise* (``Σ a·x ≥ b(p)`` with all shared coefficients ``a > 0``), switches from false to true at
+most once along a run; a guard's negated rise atom is a *fall* guard. With ``m`` such atoms a run
+has at most ``m + 1`` distinct contexts (vectors of atom values), so it splits into at most
+``m + 1`` *steady segments*. Segment ``j`` is
+
+* a steady part (configurations ``2j → 2j+1``) whose first and last configuration have the same
+  context ``ctx_j`` — by monotonicity every configuration in between has it too — encoded by
+  firing counts ``x_j,r`` (flow equations, the guard of every fired rule true under ``ctx_j``,
+  and the firable-chain condition below), then
+* one boundary step (``2j+1 → 2j+2``) of at most one rule, enabled under ``ctx_j``, which may
+  change the context.
+
+In a fixed context processes move independently (a communication-free net), so a multiset of
+rule firings is executable from ``κ`` iff the flow equation keeps counters non-negative and every
+fired rule's source is reachable, in the graph of fired rules, from a location that holds a
+process (Esparza 1997; the "steady path" of Balasubramanian–Esparza–Lazić 2020). Locations on a
+cycle other than a self-loop get an integer rank per segment so that the justification cannot go
+round in circles. Completeness: group a real run's steps by the context of the configuration
+they start from; the last step of each group is the boundary step. Soundness: the schedule read
+from a model is replayed step by step by ``tactl.simulate`` before any violation is reported.
+
+The query is a single QF_LIA satisfiability question per property (no enumeration of guard
+orders as in ByMC's schemas), polynomial in the automaton: ``(m + 1)·(|rules| + |locations|)``
+constants. Names use dots (``k3.loc0``, ``x1.r4``), which TA identifiers cannot contain.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from tactl.ir.expr import (
+    BoolConst,
+    Compare,
+    Expr,
+    Implies,
+    IntConst,
+    Mul,
+    Name,
+    Neg,
+    Not,
+    conj,
+    disj,
+    substitute,
+    summation,
+    transform,
+)
+from tactl.ir.linear import GE, NE, LinearAtom, NonLinearError, normalize
+from tactl.ir.safety import ReachQuery
+from tactl.ir.smt import BOOL, INT, Block, Declaration, SmtQuery
+from tactl.ir.ta import ThresholdAutomaton
+
+
+class UnsupportedAutomaton(ValueError):
+    """The automaton is outside the class this encoding decides (the message says why)."""
+
+
+# --------------------------------------------------------------------------- guard abstraction
+
+
+@dataclass(frozen=True)
+class RiseAtom:
+    """``Σ coeffs·x ≥ bound`` with every shared-variable coefficient positive."""
+
+    coeffs: tuple[tuple[str, int], ...]
+    bound: int
+
+    def __str__(self) -> str:
+        return str(LinearAtom(self.coeffs, GE, self.bound))
+
+
+@dataclass(frozen=True)
+class GuardAbstraction:
+    """The rise atoms of all guards and each rule's guard as a formula over atom placeholders.
+
+    A placeholder is ``Name("@a<i>")`` (not a TA identifier); parameter-only comparisons stay as
+    they are. ``active`` lists the rules that can change a configuration (a self-loop without
+    increments changes nothing) and whose guard is not constantly false.
+    """
+
+    atoms: tuple[RiseAtom, ...]
+    guards: tuple[Expr, ...]
+    increments: tuple[dict[str, int], ...]
+    active: tuple[int, ...]
+
+
+def placeholder(i: int) -> str:
+    return f"@a{i}"
+
+
+def unsupported_reason(ta: ThresholdAutomaton) -> str | None:
+    """Why the automaton is outside the monotone class decided here, or None."""
+    if ta.unknowns:
+        return ("the automaton has synthesis unknowns (" + ", ".join(ta.unknowns) + "); give them "
+                "values first")
+    bad = ta.non_monotone_updates()
+    if bad:
+        rule, update = bad[0]
+        return (f"rule {rule.id} has the update {ta.update_text(update)}, which is not an "
+                "increment by a constant >= 0; the checker decides monotone threshold automata, "
+                "whose shared variables only grow")
+    try:
+        abstract_guards(ta)
+    except UnsupportedAutomaton as e:
+        return str(e)
+    return None
+
+
+def abstract_guards(ta: ThresholdAutomaton) -> GuardAbstraction:
+    shared = set(ta.shared)
+    atoms: dict[RiseAtom, int] = {}
+
+    def atom_formula(coeffs: tuple[tuple[str, int], ...], bound: int, rule_id: int) -> Expr:
+        on_shared = [a for x, a in coeffs if x in shared]
+        if not on_shared:
+            return Compare(">=", linear_expr(coeffs), IntConst(bound) if bound >= 0 else Neg(IntConst(-bound)))
+        if all(a > 0 for a in on_shared):
+            return Name(placeholder(atoms.setdefault(RiseAtom(coeffs, bound), len(atoms))))
+        if all(a < 0 for a in on_shared):
+            flipped = RiseAtom(tuple((x, -a) for x, a in coeffs), 1 - bound)
+            return Not(Name(placeholder(atoms.setdefault(flipped, len(atoms)))))
+        raise UnsupportedAutomaton(
+            f"the guard of rule {rule_id} has the atom '{LinearAtom(coeffs, GE, bound)}', whose "
+            "shared variables have coefficients of both signs: it can switch more than once, so "
+            "the steady-segment argument does not apply")
+
+    def rewrite_for(rule_id: int):
+        def rewrite(e: Expr) -> Expr | None:
+            if not isinstance(e, Compare):
+                return None
+            try:
+                atom = normalize(e)
+            except NonLinearError as err:
+                raise UnsupportedAutomaton(f"rule {rule_id}: {err}") from None
+            if isinstance(atom, bool):
+                return BoolConst(atom)
+            if atom.op == GE:
+                return atom_formula(atom.coeffs, atom.bound, rule_id)
+            neg = tuple((x, -a) for x, a in atom.coeffs)
+            if atom.op == NE:
+                return disj(atom_formula(atom.coeffs, atom.bound + 1, rule_id),
+                            atom_formula(neg, 1 - atom.bound, rule_id))
+            return conj(atom_formula(atom.coeffs, atom.bound, rule_id),
+                        atom_formula(neg, -atom.bound, rule_id))
+        return rewrite
+
+    guards, increments, active = [], [], []
+    for index, rule in enumerate(ta.rules):
+        guard = simplify(transform(ta.expand(rule.guard), rewrite_for(rule.id)))
+        inc = ta.increments(rule)
+        if inc is None or any(c < 0 for c in inc.values()):
+            raise UnsupportedAutomaton(f"rule {rule.id} does not only increment shared variables")
+        guards.append(guard)
+        increments.append(inc)
+        if guard != BoolConst(False) and not (rule.is_self_loop and not inc):
+            active.append(index)
+    return GuardAbstraction(tuple(atoms), tuple(guards), tuple(increments), tuple(active))
+
+
+def simplify(e: Expr) -> Expr:
+    """Fold Boolean constants (enough to drop guards such as ``true`` or ``x >= 0``)."""
+    def fold(n: Expr) -> Expr | None:
+        from tactl.ir.expr import And, Or
+        if isinstance(n, Not):
+            inner = simplify(n.arg)
+            return BoolConst(not inner.value) if isinstance(inner, BoolConst) else Not(inner)
+        if isinstance(n, (And, Or)):
+            parts = [simplify(a) for a in n.args]
+            absorbing = isinstance(n, Or)
+            if BoolConst(absorbing) in parts:
+                return BoolConst(absorbing)
+            kept = [p for p in parts if p != BoolConst(not absorbing)]
+            return (disj if absorbing else conj)(*kept)
+        if isinstance(n, Implies):
+            left, right = simplify(n.left), simplify(n.right)
+            if left == BoolConst(False) or right == BoolConst(True):
+                return BoolConst(True)
+            if left == BoolConst(True):
+                return right
+            return Implies(left, right)
+        return None
+    return transform(e, fold)
+
+
+def linear_expr(coeffs, const: int = 0, rename=None) -> Expr:
+    """``Σ a·x + const`` as an expression tree (names renamed by ``rename`` if given)."""
+    terms: list[tuple[str, Expr]] = []
+    for x, a in coeffs:
+        name: Expr = rename(x) if rename else Name(x)
+        term = name if abs(a) == 1 else Mul(IntConst(abs(a)), name)
+        terms.append(("+" if a > 0 else "-", term))
+    if const:
+        terms.append(("+" if const > 0 else "-", IntConst(abs(const))))
+    if not terms:
+        return IntConst(0)
+    (sign, first), rest = terms[0], terms[1:]
+    head = first if sign == "+" else Neg(first)
+    return summation(head, rest) if rest else head
+
+
+# ------------------------------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True)
+class SteadyLayout:
+    """How configurations, firing counts and contexts are named in the query.
+
+    Configuration ``2j`` starts segment ``j``, ``2j+1`` ends its steady part; the last one,
+    ``2·segments − 1``, is where the property's violation is asserted.
+    """
+
+    ta: ThresholdAutomaton
+    abstraction: GuardAbstraction
+    segments: int
+
+    @property
+    def final_config(self) -> int:
+        return 2 * self.segments - 1
+
+    @staticmethod
+    def counter(c: int, loc: str) -> str:
+        return f"k{c}.{loc}"
+
+    @staticmethod
+    def shared(c: int, var: str) -> str:
+        return f"g{c}.{var}"
+
+    @staticmethod
+    def fired(j: int, rule_index: int) -> str:
+        return f"x{j}.r{rule_index}"
+
+    @staticmethod
+    def boundary(j: int, rule_index: int) -> str:
+        return f"b{j}.r{rule_index}"
+
+    @staticmethod
+    def context(j: int, atom: int) -> str:
+        return f"ctx{j}.a{atom}"
+
+    @staticmethod
+    def rank(j: int, loc: str) -> str:
+        return f"rk{j}.{loc}"
+
+    def config_names(self, c: int) -> dict[str, Expr]:
+        """TA name → its constant in configuration ``c`` (parameters keep their names)."""
+        table: dict[str, Expr] = {loc.name: Name(self.counter(c, loc.name)) for loc in self.ta.locations}
+        table.update({v: Name(self.shared(c, v)) for v in self.ta.shared})
+        return table
+
+
+@dataclass(frozen=True)
+class SteadyEncoding:
+    layout: SteadyLayout
+    query: SmtQuery
+
+
+# ----------------------------------------------------------------------------------- encoding
+
+
+def encode(ta: ThresholdAutomaton, question: ReachQuery, *,
+           parameters: dict[str, int] | None = None,
+           segments: int | None = None) -> SteadyEncoding:
+    """The query that is satisfiable iff ``question.bad`` is reachable (see the module doc).
+
+    ``parameters`` fixes some parameter values (``tactl emit --param``); ``segments`` overrides
+    the number of steady segments (default: number of rise atoms + 1, which is complete).
+    """
+    reason = unsupported_reason(ta)
+    if reason:
+        raise UnsupportedAutomaton(reason)
+    abstraction = abstract_guards(ta)
+    count = segments if segments is not None else len(abstraction.atoms) + 1
+    layout = SteadyLayout(ta, abstraction, count)
+    return SteadyEncoding(layout, _Encoder(layout, question, parameters or {}).query())
+
+
+@dataclass
+class _Encoder:
+    layout: SteadyLayout
+    question: ReachQuery
+    fixed: dict[str, int]
+    blocks: list[Block] = field(default_factory=list)
+
+    @property
+    def ta(self) -> ThresholdAutomaton:
+        return self.layout.ta
+
+    def query(self) -> SmtQuery:
+        ta, lay = self.ta, self.layout
+        ab = lay.abstraction
+        self.parameter_block()
+        self.initial_block()
+        for j in range(lay.segments):
+            self.steady_block(j)
+            if j + 1 < lay.segments:
+                self.boundary_block(j)
+        final = lay.final_config
+        self.blocks.append(Block(
+            f"property {self.question.property} violated in the last configuration ({final})",
+            (), (self.at(final, self.question.bad),)))
+        notes = (
+            f"automaton {ta.name}: {len(ta.locations)} locations, {len(ta.rules)} rules "
+            f"({len(ab.active)} that can change a configuration)",
+            f"property {self.question.property}: sat = a violating configuration is reachable, "
+            "unsat = the property holds for all parameters satisfying the resilience condition",
+            f"{len(ab.atoms)} rise guard atoms -> {lay.segments} steady segments:",
+            *(f"  a{i}: {a}" for i, a in enumerate(ab.atoms)),
+        )
+        return SmtQuery(f"tactl steady-segment query for {ta.name}:{self.question.property}",
+                        notes, tuple(self.blocks))
+
+    # -- helpers
+
+    def at(self, c: int, e: Expr) -> Expr:
+        return substitute(e, self.layout.config_names(c))
+
+    def atom_at(self, c: int, atom: RiseAtom) -> Expr:
+        names = self.layout.config_names(c)
+        return Compare(">=", linear_expr(atom.coeffs, rename=lambda x: names.get(x, Name(x))),
+                       _int(atom.bound))
+
+    def guard_in(self, j: int, rule_index: int) -> Expr:
+        ab = self.layout.abstraction
+        return substitute(ab.guards[rule_index], {
+            placeholder(i): Name(self.layout.context(j, i)) for i in range(len(ab.atoms))})
+
+    def config_decls(self, c: int) -> list[Declaration]:
+        lay = self.layout
+        return ([Declaration(lay.counter(c, loc.name)) for loc in self.ta.locations]
+                + [Declaration(lay.shared(c, v)) for v in self.ta.shared])
+
+    def moved(self, c_from: int, c_to: int, counts: dict[int, Name]) -> list[Expr]:
+        """Flow equations: configuration ``c_to`` is ``c_from`` after firing ``counts``."""
+        ta, lay, ab = self.ta, self.layout, self.layout.abstraction
+        delta: dict[str, list[tuple[str, Expr]]] = defaultdict(list)
+        for i, n in counts.items():
+            rule = ta.rules[i]
+            if not rule.is_self_loop:
+                delta[rule.source].append(("-", n))
+                delta[rule.target].append(("+", n))
+        out: list[Expr] = []
+        for loc in ta.locations:
+            rhs = summation(Name(lay.counter(c_from, loc.name)), delta[loc.name]) \
+                if delta[loc.name] else Name(lay.counter(c_from, loc.name))
+            out.append(Compare("==", Name(lay.counter(c_to, loc.name)), rhs))
+            out.append(Compare(">=", Name(lay.counter(c_to, loc.name)), IntConst(0)))
+        for v in ta.shared:
+            adds = [("+", n if ab.increments[i][v] == 1 else Mul(IntConst(ab.increments[i][v]), n))
+                    for i, n in counts.items() if ab.increments[i].get(v)]
+            rhs = summation(Name(lay.shared(c_from, v)), adds) if adds else Name(lay.shared(c_from, v))
+            out.append(Compare("==", Name(lay.shared(c_to, v)), rhs))
+        return out
+
+    # -- blocks
+
+    def parameter_block(self) -> None:
+        ta = self.ta
+        assertions: list[Expr] = [Compare(">=", Name(p), IntConst(0)) for p in ta.parameters]
+        assertions += [ta.expand(a) for a in ta.assumptions]
+        assertions += [Compare("==", Name(p), _int(v)) for p, v in sorted(self.fixed.items())]
+        self.blocks.append(Block("parameters and the resilience condition",
+                                 tuple(Declaration(p) for p in ta.parameters), tuple(assertions)))
+
+    def initial_block(self) -> None:
+        ta = self.ta
+        decls = self.config_decls(0)
+        assertions: list[Expr] = [Compare(">=", Name(d.name), IntConst(0)) for d in decls]
+        assertions += [self.at(0, ta.expand(e)) for e in ta.inits]
+        if self.question.initial != BoolConst(True):
+            assertions.append(self.at(0, self.question.initial))
+        self.blocks.append(Block("initial configuration 0: inits and the property's antecedent",
+                                 tuple(decls), tuple(assertions)))
+
+    def steady_block(self, j: int) -> None:
+        ta, lay, ab = self.ta, self.layout, self.layout.abstraction
+        start, end = 2 * j, 2 * j + 1
+        counts = {i: Name(lay.fired(j, i)) for i in ab.active}
+        decls = [Declaration(n.name) for n in counts.values()]
+        decls += self.config_decls(end)
+        decls += [Declaration(lay.context(j, a), BOOL) for a in range(len(ab.atoms))]
+        assertions: list[Expr] = [Compare(">=", n, IntConst(0)) for n in counts.values()]
+        assertions += self.moved(start, end, counts)
+        for a, atom in enumerate(ab.atoms):  # the context holds at both ends, hence throughout
+            ctx = Name(lay.context(j, a))
+            assertions.append(Compare("==", ctx, self.atom_at(start, atom)))
+            assertions.append(Compare("==", ctx, self.atom_at(end, atom)))
+            if j > 0:  # implied; stated to help the solver: rise atoms stay true
+                assertions.append(Implies(Name(lay.context(j - 1, a)), ctx))
+        for i, n in counts.items():
+            assertions.append(Implies(Compare(">", n, IntConst(0)), self.guard_in(j, i)))
+        decls_rank, chains = self.firable_chains(j, counts)
+        decls += decls_rank
+        assertions += chains
+        self.blocks.append(Block(f"segment {j}: steady part, configuration {start} -> {end}",
+                                 tuple(decls), tuple(assertions)))
+
+    def firable_chains(self, j: int, counts: dict[int, Name]) -> tuple[list[Declaration], list[Expr]]:
+        """Every fired rule's source holds a process at the start or is entered by a fired rule."""
+        ta, lay = self.ta, self.layout
+        entering: dict[str, list[int]] = defaultdict(list)
+        for i in counts:
+            rule = ta.rules[i]
+            if not rule.is_self_loop:
+                entering[rule.target].append(i)
+        component = _cyclic_components(ta, counts)
+        decls = [Declaration(lay.rank(j, loc)) for loc in sorted(component, key=_loc_order(ta))]
+        out: list[Expr] = []
+        for i, n in counts.items():
+            src = ta.rules[i].source
+            options: list[Expr] = [Compare(">", Name(lay.counter(2 * j, src)), IntConst(0))]
+            for k in entering[src]:
+                came = Compare(">", counts[k], IntConst(0))
+                pred = ta.rules[k].source
+                if src in component and component.get(pred) == component[src]:
+                    came = conj(came, Compare("<", Name(lay.rank(j, pred)), Name(lay.rank(j, src))))
+                options.append(came)
+            out.append(Implies(Compare(">", n, IntConst(0)), disj(*options)))
+        return decls, out
+
+    def boundary_block(self, j: int) -> None:
+        ta, lay, ab = self.ta, self.layout, self.layout.abstraction
+        before, after = 2 * j + 1, 2 * j + 2
+        steps = {i: Name(lay.boundary(j, i)) for i in ab.active}
+        decls = [Declaration(n.name) for n in steps.values()] + self.config_decls(after)
+        assertions: list[Expr] = []
+        for i, n in steps.items():
+            assertions.append(conj(Compare(">=", n, IntConst(0)), Compare("<=", n, IntConst(1))))
+            assertions.append(Implies(Compare("==", n, IntConst(1)), conj(
+                self.guard_in(j, i),
+                Compare(">=", Name(lay.counter(before, ta.rules[i].source)), IntConst(1)))))
+        if steps:
+            assertions.append(Compare("<=", summation(*_split(list(steps.values()))), IntConst(1))
+                              if len(steps) > 1 else Compare("<=", next(iter(steps.values())), IntConst(1)))
+        assertions += self.moved(before, after, steps)
+        self.blocks.append(Block(f"segment {j}: at most one context-changing step, configuration "
+                                 f"{before} -> {after}", tuple(decls), tuple(assertions)))
+
+
+def _split(items: list[Expr]) -> tuple[Expr, list[tuple[str, Expr]]]:
+    return items[0], [("+", x) for x in items[1:]]
+
+
+def _int(v: int) -> Expr:
+    return IntConst(v) if v >= 0 else Neg(IntConst(-v))
+
+
+def _loc_order(ta: ThresholdAutomaton):
+    order = {loc.name: i for i, loc in enumerate(ta.locations)}
+    return lambda name: order[name]
+
+
+def _cyclic_components(ta: ThresholdAutomaton, counts: dict[int, Name]) -> dict[str, int]:
+    """Locations on a cycle of non-self-loop rules, mapped to an id of their strongly connected
+    component; locations on no such cycle need no rank (the rule graph is acyclic there)."""
+    succ: dict[str, set[str]] = defaultdict(set)
+    for i in counts:
+        rule = ta.rules[i]
+        if not rule.is_self_loop:
+            succ[rule.source].add(rule.target)
+
+    def reach(start: str) -> set[str]:
+        seen, stack = set(), [start]
+        while stack:
+            for nxt in succ[stack.pop()]:
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append(nxt)
+        return seen
+
+    reachable = {loc.name: reach(loc.name) for loc in ta.locations}
+    component: dict[str, int] = {}
+    for loc in ta.locations:
+        if loc.name in reachable[loc.name] and loc.name not in component:
+            ident = len(set(component.values()))
+            for other in reachable[loc.name]:
+                if loc.name in reachable[other]:
+                    component[other] = ident
+    return component
