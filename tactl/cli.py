@@ -155,6 +155,140 @@ def _graphviz(text: str, fmt_: str, output: Path) -> bytes:
     return proc.stdout
 
 
+def _parameters(values: list[str] | None, file: Path) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for item in values or []:
+        name, eq, value = item.partition("=")
+        name = name.strip()
+        if not eq or not name.isidentifier() or not value.strip().isdigit():
+            raise _usage_error(file, f"--param expects NAME=VALUE with a natural number, not '{item}'")
+        out[name] = int(value)
+    return out
+
+
+PropertyOption = Annotated[Optional[list[str]], typer.Option(
+    "-p", "--property", metavar="P", help="Only this property (repeat for several); default: all.")]
+ParamOption = Annotated[Optional[list[str]], typer.Option(
+    "--param", metavar="NAME=V", help="Fix a parameter value (repeatable), e.g. --param N=4.")]
+
+
+@app.command(help="Decide the safety properties of an automaton for every parameter valuation that "
+                  "satisfies its resilience condition.\n\nThe parametric engine (default) asks one "
+                  "SMT query per property (steady segments, z3): HOLDS means for all n, t, f; "
+                  "VIOLATED comes with parameter values and a schedule that an independent simulator "
+                  "has replayed. The explicit engine enumerates the counter system for small fixed "
+                  "parameters (--param, --bound) and is a bounded sanity check, not a proof. Liveness "
+                  "properties are reported UNSUPPORTED. Exit status: 0 all hold, 1 a property is "
+                  "violated, 2 bad input, 3 something unknown (timeout) or unsupported.")
+def check(
+    file: InputFile,
+    properties: PropertyOption = None,
+    engine: Annotated[str, typer.Option("--engine", metavar="E",
+                                        help="parametric (SMT, all parameters) or explicit (state "
+                                             "enumeration, fixed small parameters).")] = "parametric",
+    params: ParamOption = None,
+    bound: Annotated[int, typer.Option("--bound", min=0, help="Explicit engine: try every free "
+                                       "parameter from 0 to this value.")] = 7,
+    max_states: Annotated[int, typer.Option("--max-states", min=1, help="Explicit engine: give up "
+                                            "(unknown) after this many configurations.")] = 2_000_000,
+    timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="S", min=0.001,
+                                                     help="Seconds per property; past it the "
+                                                          "verdict is unknown.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+    progress: Annotated[Optional[bool], typer.Option(
+        "--progress/--no-progress", help="Progress lines on stderr (default: when it is a terminal).",
+        show_default=False)] = None,
+) -> None:
+    from tactl.check import ENGINES, CheckOptions, UnknownProperty, check_automaton, report_json, report_text
+    from tactl.engines.explicit import UsageError
+
+    if engine not in ENGINES:
+        raise _usage_error(file, f"unknown engine '{engine}'; choose {' or '.join(ENGINES)}")
+    fixed = _parameters(params, file)
+    result = _load(file)
+    show_progress = sys.stderr.isatty() if progress is None else progress
+    options = CheckOptions(engine=engine, properties=tuple(properties or ()), timeout_s=timeout,
+                           parameters=fixed, bound=bound, max_states=max_states)
+    unknown_params = sorted(set(fixed) - set(result.ta.parameters))
+    if unknown_params:
+        raise _usage_error(file, f"--param names {', '.join(unknown_params)}, which the automaton "
+                                 f"does not declare (its parameters: {', '.join(result.ta.parameters) or 'none'})")
+    try:
+        report = check_automaton(result.ta, str(file), options,
+                                 (lambda msg: typer.echo(f"tactl: {msg}", err=True)) if show_progress else None)
+    except (UnknownProperty, UsageError) as e:
+        raise _usage_error(file, str(e)) from None
+    if as_json:
+        typer.echo(json.dumps(report_json(report), indent=2))
+    else:
+        typer.echo(report_text(report))
+    raise typer.Exit(report.exit_code)
+
+
+_TARGETS = ("smtlib", "promela", "nuxmv")
+
+
+@app.command(help="Write an automaton's verification questions for an external tool.\n\n"
+                  "--to smtlib writes one standalone SMT-LIB2 file per safety property into the "
+                  "directory OUT (OUT/<name>.<property>.smt2, logic QF_LIA): the very query 'tactl "
+                  "check' answers, so 'unsat' from z3 or cvc5 means the property holds for every "
+                  "parameter valuation satisfying the resilience condition, and 'sat' that it is "
+                  "violated. --param adds fixed parameter values to the queries.")
+def emit(
+    file: InputFile,
+    to: Annotated[str, typer.Option("--to", metavar="TARGET", help="smtlib (promela and nuxmv: not "
+                                    "available yet).")],
+    output: Annotated[Path, typer.Option("-o", "--output", metavar="OUT", help="Directory to write "
+                                         "into (created if missing).")],
+    properties: PropertyOption = None,
+    params: ParamOption = None,
+) -> None:
+    if to not in _TARGETS:
+        raise _usage_error(file, f"unknown target '{to}'; choose one of {', '.join(_TARGETS)}")
+    if to != "smtlib":
+        raise _usage_error(file, f"the {to} emitter is not available in this version of tactl; "
+                                 "--to smtlib is")
+    if output.exists() and not output.is_dir():
+        raise _usage_error(output, "is a file; -o names a directory for the .smt2 files")
+    fixed = _parameters(params, file)
+    from tactl.ir.safety import ReachQuery, reach_query
+    from tactl.passes.emit_smtlib import emit_smtlib
+    from tactl.passes.encode_steady import encode, unsupported_reason
+
+    ta = _load(file).ta
+    unknown_params = sorted(set(fixed) - set(ta.parameters))
+    if unknown_params:
+        raise _usage_error(file, f"--param names {', '.join(unknown_params)}, which the automaton "
+                                 "does not declare")
+    names = [p.name for p in ta.properties]
+    missing = [p for p in properties or () if p not in names]
+    if missing:
+        raise _usage_error(file, f"no property named {', '.join(missing)} (the automaton has: "
+                                 f"{', '.join(names) or 'no properties'})")
+    blocker = unsupported_reason(ta)
+    if blocker:
+        raise _usage_error(file, f"cannot encode this automaton: {blocker}")
+    written, skipped = [], []
+    for prop in ta.properties:
+        if properties and prop.name not in properties:
+            continue
+        question = reach_query(ta, prop)
+        if not isinstance(question, ReachQuery):
+            skipped.append(f"{prop.name}: {question.reason}")
+            continue
+        target = output / f"{file.stem}.{prop.name}.smt2"
+        output.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, emit_smtlib(encode(ta, question, parameters=fixed).query))
+        written.append(target)
+    for line in skipped:
+        typer.echo(f"skipped {line}", err=True)
+    for target in written:
+        typer.echo(f"wrote {target}", err=True)
+    if not written:
+        typer.echo("tactl: nothing written: no safety property to encode", err=True)
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console entry point: runs the app and maps every outcome to an exit status."""
     args = sys.argv[1:] if argv is None else list(argv)

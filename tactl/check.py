@@ -1,0 +1,188 @@
+"""``tactl check``: a verdict for every selected property, and the report in text or JSON.
+
+The report keys follow architecture.md (stable; one object per run). Exit status: 0 when every
+checked property holds, 1 when one is violated, 3 when none is violated but one is unknown or
+unsupported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tactl import __version__
+from tactl.engines import explicit, parametric
+from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.ir.expr import to_text
+from tactl.ir.ltl import classify
+from tactl.ir.safety import ReachQuery, reach_query
+from tactl.ir.ta import ThresholdAutomaton
+from tactl.passes.encode_steady import unsupported_reason
+
+ENGINES = (parametric.ENGINE, explicit.ENGINE)
+
+
+@dataclass
+class CheckOptions:
+    engine: str = parametric.ENGINE
+    properties: tuple[str, ...] = ()  # empty: all
+    timeout_s: float | None = None
+    parameters: dict[str, int] | None = None  # explicit: fixed values; parametric: restriction
+    bound: int = explicit.DEFAULT_BOUND
+    max_states: int = explicit.DEFAULT_MAX_STATES
+
+
+@dataclass
+class CheckReport:
+    path: str
+    ta: ThresholdAutomaton
+    results: list[PropertyResult]
+
+    @property
+    def exit_code(self) -> int:
+        verdicts = {r.verdict for r in self.results}
+        if VIOLATED in verdicts:
+            return 1
+        if verdicts & {UNKNOWN, UNSUPPORTED}:
+            return 3
+        return 0
+
+
+class UnknownProperty(ValueError):
+    pass
+
+
+def check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
+                    progress: Callable[[str], None] | None = None) -> CheckReport:
+    names = [p.name for p in ta.properties]
+    missing = [p for p in options.properties if p not in names]
+    if missing:
+        raise UnknownProperty(f"no property named {', '.join(missing)} (the automaton has: "
+                              f"{', '.join(names) or 'no properties'})")
+    selected = [p for p in ta.properties if not options.properties or p.name in options.properties]
+    blocker = unsupported_reason(ta)
+    results: list[PropertyResult] = []
+    for prop in selected:
+        question = reach_query(ta, prop)
+        if not isinstance(question, ReachQuery):
+            results.append(PropertyResult(prop.name, question.kind.value, UNSUPPORTED,
+                                          options.engine, reason=question.reason))
+            continue
+        if blocker and options.engine == parametric.ENGINE:
+            results.append(PropertyResult(prop.name, "safety", UNSUPPORTED, options.engine, reason=blocker))
+            continue
+        if progress:
+            progress(f"checking {prop.name} ({options.engine})")
+        if options.engine == explicit.ENGINE:
+            results.append(explicit.check(ta, question, options.parameters or {}, options.bound,
+                                          options.max_states, options.timeout_s, progress))
+        else:
+            results.append(parametric.check(ta, question, options.timeout_s, progress,
+                                            options.parameters))
+    return CheckReport(path, ta, results)
+
+
+# ------------------------------------------------------------------------------------ JSON
+
+
+def report_json(report: CheckReport) -> dict[str, object]:
+    ta = report.ta
+    return {
+        "file": report.path,
+        "tactl_version": __version__,
+        "automaton": {"name": ta.name, "locations": len(ta.locations), "rules": len(ta.rules),
+                      "shared": len(ta.shared), "parameters": list(ta.parameters)},
+        "properties": [_result_json(ta, r) for r in report.results],
+        "exit_code": report.exit_code,
+    }
+
+
+def _result_json(ta: ThresholdAutomaton, r: PropertyResult) -> dict[str, object]:
+    out: dict[str, object] = {"name": r.name, "kind": r.kind, "verdict": r.verdict, "engine": r.engine,
+                              "time_s": round(r.time_s, 4)}
+    if r.engine == parametric.ENGINE and r.verdict != UNSUPPORTED:
+        out["queries"] = r.queries
+    if r.scope:
+        out["scope"] = r.scope
+    if r.reason:
+        out["reason"] = r.reason
+    if r.details:
+        out["details"] = r.details
+    if r.counterexample:
+        out["counterexample"] = counterexample_json(ta, r.counterexample)
+    return out
+
+
+def counterexample_json(ta: ThresholdAutomaton, cex: Counterexample) -> dict[str, object]:
+    return {
+        "parameters": cex.parameters,
+        "initial": {"locations": dict(cex.initial.counters), "shared": dict(cex.initial.shared)},
+        "schedule": [{"rule": _rule_name(ta, s.rule), "from": ta.rules[s.rule].source,
+                      "to": ta.rules[s.rule].target, "factor": s.factor} for s in cex.schedule],
+        "configurations": [{"locations": dict(c.counters), "shared": dict(c.shared)}
+                           for c in cex.replay.configurations],
+        "replayed": cex.replayed,
+        "replay": cex.replay.message,
+    }
+
+
+def _rule_name(ta: ThresholdAutomaton, index: int) -> str:
+    return f"r{ta.rules[index].id}"
+
+
+# ------------------------------------------------------------------------------------ text
+
+
+def report_text(report: CheckReport) -> str:
+    ta = report.ta
+    rc = " && ".join(to_text(a) for a in ta.assumptions) or "true"
+    lines = [f"{report.path}: {ta.name}, {len(ta.locations)} locations, {len(ta.rules)} rules, "
+             f"parameters {', '.join(ta.parameters) or '(none)'} with {rc}"]
+    width = max((len(r.name) for r in report.results), default=8)
+    for r in report.results:
+        head = f"  {r.name:<{width}}  {r.kind:<8}  {r.verdict.upper():<11}"
+        if r.verdict != UNSUPPORTED:
+            head += f"  {r.time_s:6.2f} s"
+            if r.engine == parametric.ENGINE:
+                head += f"  {r.queries} quer{'y' if r.queries == 1 else 'ies'}"
+        lines.append(head)
+        if r.scope and r.verdict == HOLDS:
+            lines.append(f"  {'':<{width}}  for {r.scope}")
+        if r.reason:
+            lines.append(f"  {'':<{width}}  {r.reason}")
+        if r.counterexample and r.verdict == VIOLATED:
+            lines.extend("    " + line for line in counterexample_table(ta, r.counterexample))
+    held = sum(r.verdict == HOLDS for r in report.results)
+    summary = {v: sum(r.verdict == v for r in report.results) for v in (VIOLATED, UNKNOWN, UNSUPPORTED)}
+    lines.append(f"{held} hold, " + ", ".join(f"{n} {v}" for v, n in summary.items()))
+    return "\n".join(lines)
+
+
+def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
+    params = ", ".join(f"{p}={v}" for p, v in cex.parameters.items())
+    status = "replayed by the simulator" if cex.replayed else f"NOT replayed: {cex.replay.message}"
+    out = [f"counterexample with {params or 'no parameters'} ({status}):"]
+    locs = [loc.name for loc in ta.locations]
+    header = ["step", "rule", "factor", *locs, "|", *ta.shared]
+    rows = [header]
+    configs = cex.replay.configurations
+    for n, config in enumerate(configs):
+        values = dict(config.counters) | dict(config.shared)
+        if n == 0:
+            lead = ["0", "initial", ""]
+        else:
+            s = cex.schedule[n - 1]
+            rule = ta.rules[s.rule]
+            lead = [str(n), f"{_rule_name(ta, s.rule)}: {rule.source}->{rule.target}", f"x{s.factor}"]
+        rows.append([*lead, *(str(values[x]) for x in locs), "|", *(str(values[x]) for x in ta.shared)])
+    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
+    for row in rows:
+        out.append("  " + "  ".join(cell.rjust(w) if i > 2 else cell.ljust(w)
+                                    for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
+    if len(configs) <= len(cex.schedule):  # replay stopped early
+        out.append(f"  (replay stopped after step {len(configs) - 1})")
+    return out
+
+
+def kinds(ta: ThresholdAutomaton) -> dict[str, str]:
+    return {p.name: classify(ta.expand(p.formula)).value for p in ta.properties}

@@ -1,0 +1,1 @@
+"""Checking engines: ``parametric`` (SMT, all parameter values) and ``explicit`` (fixed values)."""

@@ -1,0 +1,243 @@
+"""The explicit-state oracle: breadth-first search of the counter system for fixed parameters.
+
+Not a proof for all n — a bounded sanity check and the independent reference the parameterized
+engine is tested against. For every parameter valuation within the bound that satisfies the
+resilience condition it enumerates all initial configurations (z3 lists the solutions of the
+``inits`` constraints) and explores every configuration reachable by single-process steps. Guards
+and updates are compiled to Python closures over the state tuple, a code path shared with neither
+the SMT encoding nor the simulator; a violation found here is still replayed by the simulator.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED, Counterexample, PropertyResult
+from tactl.ir.evaluate import holds
+from tactl.ir.expr import (
+    And,
+    BoolConst,
+    Compare,
+    Expr,
+    Implies,
+    IntConst,
+    Mul,
+    Name,
+    Neg,
+    Not,
+    Or,
+    Sum,
+)
+from tactl.ir.safety import ReachQuery
+from tactl.ir.ta import ThresholdAutomaton
+from tactl.simulate import Configuration, Step, replay
+
+ENGINE = "explicit"
+DEFAULT_BOUND = 7
+DEFAULT_MAX_STATES = 2_000_000
+MAX_INITIAL = 100_000
+
+State = tuple[int, ...]
+
+
+class UsageError(ValueError):
+    pass
+
+
+def parameter_instances(ta: ThresholdAutomaton, fixed: dict[str, int], bound: int) -> list[dict[str, int]]:
+    """Every valuation with each free parameter in ``0..bound`` that satisfies the RC."""
+    unknown = sorted(set(fixed) - set(ta.parameters))
+    if unknown:
+        raise UsageError(f"--param names {', '.join(unknown)}, which the automaton does not declare "
+                         f"(its parameters: {', '.join(ta.parameters) or 'none'})")
+    free = [p for p in ta.parameters if p not in fixed]
+    rc = [ta.expand(a) for a in ta.assumptions]
+    out = []
+    for values in itertools.product(range(bound + 1), repeat=len(free)):
+        params = {p: fixed[p] if p in fixed else 0 for p in ta.parameters}
+        params.update(zip(free, values))
+        if all(holds(a, params) for a in rc):
+            out.append(params)
+    return out
+
+
+@dataclass
+class _Outcome:
+    verdict: str
+    states: int
+    path: list[int] | None = None
+    initial: State | None = None
+    reason: str | None = None
+
+
+def check(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], bound: int = DEFAULT_BOUND,
+          max_states: int = DEFAULT_MAX_STATES, timeout_s: float | None = None,
+          progress: Callable[[str], None] | None = None) -> PropertyResult:
+    start = time.perf_counter()
+    deadline = start + timeout_s if timeout_s else None
+    instances = parameter_instances(ta, fixed, bound)
+    total_states = 0
+    names = [loc.name for loc in ta.locations] + list(ta.shared)
+
+    def result(verdict: str, **kw: object) -> PropertyResult:
+        return PropertyResult(question.property, "safety", verdict, ENGINE,
+                              time.perf_counter() - start, 0, **kw)  # type: ignore[arg-type]
+
+    if not instances:
+        return result(UNKNOWN, reason=f"no parameter values up to {bound} satisfy the resilience "
+                      "condition (and --param); nothing was checked")
+    incomplete: list[str] = []
+    for n, params in enumerate(instances, 1):
+        label = ", ".join(f"{p}={v}" for p, v in params.items())
+        if progress and len(instances) > 1:
+            progress(f"{question.property}: instance {n}/{len(instances)} ({label})")
+        outcome = _search(ta, question, params, max_states - total_states, deadline)
+        total_states += outcome.states
+        if outcome.verdict == VIOLATED:
+            assert outcome.path is not None and outcome.initial is not None
+            init = Configuration.of(dict(zip(names, outcome.initial[:len(ta.locations)])),
+                                    dict(zip(ta.shared, outcome.initial[len(ta.locations):])))
+            schedule: list[Step] = []
+            for rule in outcome.path:
+                if schedule and schedule[-1].rule == rule:
+                    schedule[-1] = Step(rule, schedule[-1].factor + 1)
+                else:
+                    schedule.append(Step(rule, 1))
+            cex = Counterexample(params, init, schedule, replay(ta, question, params, init, schedule))
+            if not cex.replayed:
+                return result(UNKNOWN, counterexample=cex, reason="the explicit search found a "
+                              f"violation the simulator could not replay ({cex.replay.message}); "
+                              "this is a tactl bug, please report it")
+            return result(VIOLATED, counterexample=cex, details={"states": total_states})
+        if outcome.verdict == UNKNOWN:
+            incomplete.append(f"{label}: {outcome.reason}")
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+    checked = len(instances) - len(incomplete)
+    if incomplete:
+        return result(UNKNOWN, reason="not explored completely: " + "; ".join(incomplete[:3])
+                      + ("…" if len(incomplete) > 3 else ""), details={"states": total_states})
+    fixed_text = ", ".join(f"{p}={v}" for p, v in fixed.items())
+    scope = (f"only the {checked} parameter valuation(s) with " + (fixed_text + " and " if fixed_text else "")
+             + f"every parameter <= {bound} satisfying the resilience condition (not a proof for all n)")
+    return result(HOLDS, scope=scope, details={"states": total_states, "instances": checked})
+
+
+def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int], max_states: int,
+            deadline: float | None) -> _Outcome:
+    index = {loc.name: i for i, loc in enumerate(ta.locations)}
+    index.update({v: len(ta.locations) + i for i, v in enumerate(ta.shared)})
+    bad = _compile(question.bad, index, params)
+    moves = []
+    for i, rule in enumerate(ta.rules):
+        guard = _compile(ta.expand(rule.guard), index, params)
+        updates = [(index[u.var], _compile(ta.expand(u.expr), index, params))
+                   for u in rule.updates if not u.is_identity]
+        moves.append((i, index[rule.source], index[rule.target], guard, updates))
+    initials, complete = _initial_states(ta, question, params, index)
+    if not complete:
+        return _Outcome(UNKNOWN, 0, reason=f"more than {MAX_INITIAL} initial configurations")
+    parent: dict[State, tuple[State, int] | None] = {}
+    queue: deque[State] = deque()
+    for s in initials:
+        if s not in parent:
+            parent[s] = None
+            queue.append(s)
+    found: State | None = next((s for s in parent if bad(s)), None)
+    while queue and found is None:
+        if len(parent) > max_states:
+            return _Outcome(UNKNOWN, len(parent), reason=f"state limit {max_states} reached")
+        if deadline is not None and len(parent) % 1024 == 0 and time.perf_counter() > deadline:
+            return _Outcome(UNKNOWN, len(parent), reason="timeout")
+        s = queue.popleft()
+        for i, src, dst, guard, updates in moves:
+            if s[src] < 1 or not guard(s):
+                continue
+            nxt = list(s)
+            for var, expr in updates:
+                nxt[var] = expr(s)
+            nxt[src] -= 1
+            nxt[dst] += 1
+            t = tuple(nxt)
+            if t in parent:
+                continue
+            parent[t] = (s, i)
+            if bad(t):
+                found = t
+                break
+            queue.append(t)
+    if found is None:
+        return _Outcome(HOLDS, len(parent))
+    path: list[int] = []
+    node = found
+    while parent[node] is not None:
+        node, rule = parent[node]  # type: ignore[misc]
+        path.append(rule)
+    return _Outcome(VIOLATED, len(parent), list(reversed(path)), node)
+
+
+def _initial_states(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int],
+                    index: dict[str, int]) -> tuple[list[State], bool]:
+    """All initial configurations for ``params`` (z3 enumerates the solutions), and whether the
+    list is complete."""
+    import z3
+
+    from tactl.ir.linear import to_z3
+
+    table = {name: z3.Int(name) for name in index}
+    table.update({p: z3.IntVal(v) for p, v in params.items()})
+    solver = z3.Solver()
+    for e in (*ta.inits, question.initial):
+        solver.add(to_z3(ta.expand(e), table.__getitem__))
+    variables = [table[name] for name in sorted(index, key=index.__getitem__)]
+    for v in variables:
+        solver.add(v >= 0)
+    states: list[State] = []
+    while solver.check() == z3.sat:
+        if len(states) >= MAX_INITIAL:
+            return states, False
+        m = solver.model()
+        values = tuple(m.eval(v, model_completion=True).as_long() for v in variables)
+        states.append(values)
+        solver.add(z3.Or([v != val for v, val in zip(variables, values)]))
+    return states, True
+
+
+def _compile(e: Expr, index: dict[str, int], params: dict[str, int]) -> Callable[[State], int | bool]:
+    """A closure evaluating ``e`` on a state tuple (parameters are constants)."""
+    source = _py(e, index, params)
+    return eval(f"lambda s: {source}", {})  # noqa: S307 - built from our own tree, names are indices
+
+
+def _py(e: Expr, index: dict[str, int], params: dict[str, int]) -> str:
+    if isinstance(e, IntConst):
+        return str(e.value)
+    if isinstance(e, Name):
+        if e.name in index:
+            return f"s[{index[e.name]}]"
+        if e.name in params:
+            return str(params[e.name])
+        raise ValueError(f"no value for '{e.name}'")
+    if isinstance(e, Neg):
+        return f"(-{_py(e.arg, index, params)})"
+    if isinstance(e, Sum):
+        return "(" + " ".join(("+" if s > 0 else "-") + " " + _py(a, index, params)
+                              for s, a in e.signed()) + ")"
+    if isinstance(e, Mul):
+        return f"({_py(e.left, index, params)} * {_py(e.right, index, params)})"
+    if isinstance(e, BoolConst):
+        return str(e.value)
+    if isinstance(e, Compare):
+        return f"({_py(e.left, index, params)} {e.op} {_py(e.right, index, params)})"
+    if isinstance(e, Not):
+        return f"(not {_py(e.arg, index, params)})"
+    if isinstance(e, (And, Or)):
+        op = " and " if isinstance(e, And) else " or "
+        return "(" + op.join(_py(a, index, params) for a in e.args) + ")"
+    if isinstance(e, Implies):
+        return f"((not {_py(e.left, index, params)}) or {_py(e.right, index, params)})"
+    raise ValueError(f"not a state formula: {e!r}")
