@@ -1,7 +1,8 @@
 """Safety properties as reachability questions.
 
 ByMC files state safety as ``init -> [](good)`` or ``[](good)``, sometimes with several
-antecedents (``params_ok -> (init -> [](good))``) or several boxed conjuncts. Each such property is
+antecedents (``params_ok -> (init -> [](good))``), as ``!init || [](good)``, or with several
+boxed conjuncts. Each such property is
 violated exactly when a configuration where ``good`` fails is reachable from an initial
 configuration where every antecedent holds, so the checker answers one question: is a
 configuration satisfying ``bad = !good`` reachable from one satisfying ``initial``?
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .expr import Always, And, BoolConst, Expr, Implies, Not, conj, is_temporal, names
+from .expr import Always, And, BoolConst, Expr, Implies, Not, Or, conj, disj, is_temporal, names
 from .ltl import PropertyKind, classify
 from .ta import Property, SymbolKind, ThresholdAutomaton
 
@@ -47,9 +48,18 @@ def reach_query(ta: ThresholdAutomaton, prop: Property) -> ReachQuery | Unsuppor
         return Unsupported(prop.name, kind, "liveness property (it contains <> once negations are "
                            "pushed inwards): tactl decides safety properties only, so far")
     antecedents: list[Expr] = []
-    while isinstance(formula, Implies) and not is_temporal(formula.left):
-        antecedents.append(formula.left)
-        formula = formula.right
+    while True:
+        if isinstance(formula, Implies) and not is_temporal(formula.left):
+            antecedents.append(formula.left)
+            formula = formula.right
+            continue
+        if isinstance(formula, Or):  # 'a || [](b)' is '!a -> [](b)' (nbacr's validity)
+            temporal = [a for a in formula.args if is_temporal(a)]
+            if len(temporal) == 1:
+                antecedents.append(Not(disj(*(a for a in formula.args if not is_temporal(a)))))
+                formula = temporal[0]
+                continue
+        break
     boxed = formula.args if isinstance(formula, And) else (formula,)
     if not all(isinstance(b, Always) and not is_temporal(b.arg) for b in boxed):
         return Unsupported(prop.name, kind, "safety formula of a shape the checker does not "

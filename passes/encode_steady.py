@@ -423,7 +423,9 @@ class _Encoder:
     def boundary_block(self, j: int) -> None:
         ta, lay, ab = self.ta, self.layout, self.layout.abstraction
         before, after = 2 * j + 1, 2 * j + 2
-        steps = {i: Name(lay.boundary(j, i)) for i in ab.active}
+        # Only a rule that increments a variable of some atom can change the context.
+        watched = {x for atom in ab.atoms for x, _ in atom.coeffs}
+        steps = {i: Name(lay.boundary(j, i)) for i in ab.active if set(ab.increments[i]) & watched}
         decls = [Declaration(n.name) for n in steps.values()] + self.config_decls(after)
         assertions: list[Expr] = []
         for i, n in steps.items():

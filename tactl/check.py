@@ -14,7 +14,6 @@ from tactl import __version__
 from tactl.engines import explicit, parametric
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.ir.expr import to_text
-from tactl.ir.ltl import classify
 from tactl.ir.safety import ReachQuery, reach_query
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.encode_steady import unsupported_reason
@@ -136,7 +135,8 @@ def _rule_name(ta: ThresholdAutomaton, index: int) -> str:
 def report_text(report: CheckReport) -> str:
     ta = report.ta
     rc = " && ".join(to_text(a) for a in ta.assumptions) or "true"
-    lines = [f"{report.path}: {ta.name}, {len(ta.locations)} locations, {len(ta.rules)} rules, "
+    lines = [f"{report.path}: {ta.name}, {_plural(len(ta.locations), 'location')}, "
+             f"{_plural(len(ta.rules), 'rule')}, "
              f"parameters {', '.join(ta.parameters) or '(none)'} with {rc}"]
     width = max((len(r.name) for r in report.results), default=8)
     for r in report.results:
@@ -156,6 +156,10 @@ def report_text(report: CheckReport) -> str:
     summary = {v: sum(r.verdict == v for r in report.results) for v in (VIOLATED, UNKNOWN, UNSUPPORTED)}
     lines.append(f"{held} hold, " + ", ".join(f"{n} {v}" for v, n in summary.items()))
     return "\n".join(lines)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
@@ -182,7 +186,3 @@ def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample) -> list[st
     if len(configs) <= len(cex.schedule):  # replay stopped early
         out.append(f"  (replay stopped after step {len(configs) - 1})")
     return out
-
-
-def kinds(ta: ThresholdAutomaton) -> dict[str, str]:
-    return {p.name: classify(ta.expand(p.formula)).value for p in ta.properties}

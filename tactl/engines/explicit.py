@@ -39,7 +39,8 @@ from tactl.simulate import Configuration, Step, replay
 ENGINE = "explicit"
 DEFAULT_BOUND = 7
 DEFAULT_MAX_STATES = 2_000_000
-MAX_INITIAL = 100_000
+MAX_INITIAL = 20_000
+UNBOUNDED = 10**6  # an initial value above this counts as unbounded
 
 State = tuple[int, ...]
 
@@ -72,6 +73,7 @@ class _Outcome:
     path: list[int] | None = None
     initial: State | None = None
     reason: str | None = None
+    limited: tuple[str, ...] = ()
 
 
 def check(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], bound: int = DEFAULT_BOUND,
@@ -91,11 +93,13 @@ def check(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], b
         return result(UNKNOWN, reason=f"no parameter values up to {bound} satisfy the resilience "
                       "condition (and --param); nothing was checked")
     incomplete: list[str] = []
+    limited_vars: set[str] = set()
     for n, params in enumerate(instances, 1):
         label = ", ".join(f"{p}={v}" for p, v in params.items())
         if progress and len(instances) > 1:
             progress(f"{question.property}: instance {n}/{len(instances)} ({label})")
-        outcome = _search(ta, question, params, max_states - total_states, deadline)
+        outcome = _search(ta, question, params, bound, max_states - total_states, deadline)
+        limited_vars.update(outcome.limited)
         total_states += outcome.states
         if outcome.verdict == VIOLATED:
             assert outcome.path is not None and outcome.initial is not None
@@ -123,12 +127,14 @@ def check(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], b
                       + ("…" if len(incomplete) > 3 else ""), details={"states": total_states})
     fixed_text = ", ".join(f"{p}={v}" for p, v in fixed.items())
     scope = (f"only the {checked} parameter valuation(s) with " + (fixed_text + " and " if fixed_text else "")
-             + f"every parameter <= {bound} satisfying the resilience condition (not a proof for all n)")
+             + f"every parameter <= {bound} satisfying the resilience condition"
+             + (f", initial values of {', '.join(sorted(limited_vars))} (unbounded by the inits) <= {bound}"
+                if limited_vars else "") + " (not a proof for all n)")
     return result(HOLDS, scope=scope, details={"states": total_states, "instances": checked})
 
 
-def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int], max_states: int,
-            deadline: float | None) -> _Outcome:
+def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int], bound: int,
+            max_states: int, deadline: float | None) -> _Outcome:
     index = {loc.name: i for i, loc in enumerate(ta.locations)}
     index.update({v: len(ta.locations) + i for i, v in enumerate(ta.shared)})
     bad = _compile(question.bad, index, params)
@@ -138,7 +144,7 @@ def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int]
         updates = [(index[u.var], _compile(ta.expand(u.expr), index, params))
                    for u in rule.updates if not u.is_identity]
         moves.append((i, index[rule.source], index[rule.target], guard, updates))
-    initials, complete = _initial_states(ta, question, params, index)
+    initials, complete, limited = _initial_states(ta, question, params, index, bound)
     if not complete:
         return _Outcome(UNKNOWN, 0, reason=f"more than {MAX_INITIAL} initial configurations")
     parent: dict[State, tuple[State, int] | None] = {}
@@ -171,19 +177,20 @@ def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int]
                 break
             queue.append(t)
     if found is None:
-        return _Outcome(HOLDS, len(parent))
+        return _Outcome(HOLDS, len(parent), limited=tuple(limited))
     path: list[int] = []
     node = found
     while parent[node] is not None:
         node, rule = parent[node]  # type: ignore[misc]
         path.append(rule)
-    return _Outcome(VIOLATED, len(parent), list(reversed(path)), node)
+    return _Outcome(VIOLATED, len(parent), list(reversed(path)), node, limited=tuple(limited))
 
 
 def _initial_states(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int],
-                    index: dict[str, int]) -> tuple[list[State], bool]:
-    """All initial configurations for ``params`` (z3 enumerates the solutions), and whether the
-    list is complete."""
+                    index: dict[str, int], bound: int) -> tuple[list[State], bool, list[str]]:
+    """All initial configurations for ``params`` (z3 enumerates the solutions), whether the list
+    is complete, and the variables whose initial value the constraints leave unbounded — those
+    are limited to ``0..bound`` (and the verdict's scope says so)."""
     import z3
 
     from tactl.ir.linear import to_z3
@@ -193,18 +200,23 @@ def _initial_states(ta: ThresholdAutomaton, question: ReachQuery, params: dict[s
     solver = z3.Solver()
     for e in (*ta.inits, question.initial):
         solver.add(to_z3(ta.expand(e), table.__getitem__))
-    variables = [table[name] for name in sorted(index, key=index.__getitem__)]
+    ordered = sorted(index, key=index.__getitem__)
+    variables = [table[name] for name in ordered]
     for v in variables:
         solver.add(v >= 0)
+    limited = [name for name, v in zip(ordered, variables)
+               if solver.check(v > UNBOUNDED) == z3.sat]
+    for name in limited:
+        solver.add(table[name] <= bound)
     states: list[State] = []
     while solver.check() == z3.sat:
         if len(states) >= MAX_INITIAL:
-            return states, False
+            return states, False, limited
         m = solver.model()
         values = tuple(m.eval(v, model_completion=True).as_long() for v in variables)
         states.append(values)
         solver.add(z3.Or([v != val for v, val in zip(variables, values)]))
-    return states, True
+    return states, True, limited
 
 
 def _compile(e: Expr, index: dict[str, int], params: dict[str, int]) -> Callable[[State], int | bool]:
