@@ -52,3 +52,18 @@ def cli(capsys):
         return CliResult(code, captured.out, captured.err)
 
     return run
+
+
+def check_ta_files() -> list[Path]:
+    """Our small automata with known verdicts (an ``expect:`` line in the header comment)."""
+    return sorted((DATA / "check").glob("*.ta"))
+
+
+def pytest_collection_modifyitems(config, items):
+    """``slow`` tests run only when asked for (``-m slow``); the default suite stays fast."""
+    if "slow" in (config.getoption("-m") or ""):
+        return
+    skip = pytest.mark.skip(reason="slow: run with -m slow (or make bench)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)

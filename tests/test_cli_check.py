@@ -1,0 +1,141 @@
+"""`tactl check` and `tactl emit` from the command line: output, JSON report, exit status."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import CORPUS, DATA, ISOLA18
+
+STRB = CORPUS / "strb" / "strb.ta"
+FALL = DATA / "check" / "fall_guard.ta"
+
+
+def test_check_text_report(cli):
+    r = cli("check", STRB)
+    assert r.code == 3  # unforgeability holds, the two liveness properties are unsupported
+    assert "unforgeability  safety    HOLDS" in r.out
+    assert "for all parameter values satisfying the resilience condition" in r.out
+    assert r.out.count("UNSUPPORTED") == 2 and "liveness property" in r.out
+
+
+def test_check_one_property_that_holds_exits_0(cli):
+    r = cli("check", STRB, "--property", "unforgeability")
+    assert r.code == 0 and "1 hold, 0 violated, 0 unknown, 0 unsupported" in r.out
+
+
+def test_check_violation_prints_a_replayed_counterexample(cli):
+    r = cli("check", FALL)
+    assert r.code == 1
+    assert "at_most_zero  safety    VIOLATED" in r.out
+    assert "replayed by the simulator" in r.out
+    assert "r0: A->B" in r.out and "step  rule" in r.out
+
+
+def test_check_json_report(cli):
+    r = cli("check", FALL, "--json")
+    assert r.code == 1
+    report = json.loads(r.out)
+    assert report["file"] == str(FALL) and report["tactl_version"]
+    assert report["automaton"] == {"name": "FallGuard", "locations": 2, "rules": 1, "shared": 1,
+                                   "parameters": ["n"]}
+    by_name = {p["name"]: p for p in report["properties"]}
+    assert by_name["at_most_one"]["verdict"] == "holds"
+    assert by_name["at_most_one"]["engine"] == "parametric" and by_name["at_most_one"]["queries"] == 1
+    cex = by_name["at_most_zero"]["counterexample"]
+    assert by_name["at_most_zero"]["verdict"] == "violated"
+    assert cex["replayed"] is True
+    assert cex["parameters"]["n"] >= 1
+    assert cex["schedule"] == [{"rule": "r0", "from": "A", "to": "B", "factor": 1}]
+    assert cex["configurations"][-1]["locations"]["B"] == 1
+
+
+def test_check_explicit_engine_states_its_scope(cli):
+    r = cli("check", STRB, "-p", "unforgeability", "--engine", "explicit", "--param", "n=4")
+    assert r.code == 0
+    assert "HOLDS" in r.out and "not a proof for all n" in r.out and "with n=4" in r.out
+
+
+def test_check_unsupported_automaton_exits_3(cli):
+    r = cli("check", DATA / "check" / "unsupported.ta", "--json")
+    assert r.code == 3
+    verdicts = {p["name"]: p for p in json.loads(r.out)["properties"]}
+    assert verdicts["reset"]["verdict"] == "unsupported"
+    assert "only grow" in verdicts["reset"]["reason"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (("-p", "nosuch"), "no property named nosuch"),
+    (("--engine", "magic"), "unknown engine 'magic'"),
+    (("--param", "n"), "--param expects NAME=VALUE"),
+    (("--param", "n=-1"), "--param expects NAME=VALUE"),
+    (("--param", "z=3"), "--param names z"),
+])
+def test_check_usage_errors_exit_2(cli, args, message):
+    r = cli("check", STRB, *args)
+    assert r.code == 2 and message in r.err and "Traceback" not in r.err
+
+
+def test_check_missing_file_exits_2(cli, tmp_path):
+    r = cli("check", tmp_path / "none.ta")
+    assert r.code == 2 and "none.ta" in r.err
+
+
+def test_check_timeout_gives_unknown(cli):
+    c1cs = ISOLA18 / "c1cs.ta"
+    if not c1cs.exists():
+        pytest.skip(f"shared ByMC benchmarks not found at {ISOLA18}")
+    r = cli("check", c1cs, "-p", "one_step0", "--timeout", "0.01", "--json")
+    assert r.code == 3
+    (prop,) = json.loads(r.out)["properties"]
+    assert prop["verdict"] == "unknown" and "z3" in prop["reason"]
+
+
+# ---------------------------------------------------------------------------------- emit
+
+
+def test_emit_smtlib_writes_one_file_per_safety_property(cli, tmp_path):
+    out = tmp_path / "smt"
+    r = cli("emit", STRB, "--to", "smtlib", "-o", out)
+    assert r.code == 0
+    files = sorted(out.iterdir())
+    assert [f.name for f in files] == ["strb.unforgeability.smt2"]
+    text = files[0].read_text()
+    assert "(set-logic QF_LIA)" in text and text.rstrip().endswith("(exit)") and "(check-sat)" in text
+    assert "; property unforgeability" in text and "; --- segment 0: steady part" in text
+    assert "skipped correctness: liveness" in r.err
+    import z3
+
+    solver = z3.Solver()
+    solver.from_string(text)
+    assert solver.check() == z3.unsat  # unforgeability holds
+
+
+def test_emit_with_fixed_parameters(cli, tmp_path):
+    r = cli("emit", FALL, "--to", "smtlib", "-o", tmp_path, "--param", "n=3", "-p", "at_most_zero")
+    assert r.code == 0
+    text = (tmp_path / "fall_guard.at_most_zero.smt2").read_text()
+    assert "(assert (= n 3))" in text
+
+
+@pytest.mark.parametrize("args, message", [
+    (("--to", "promela"), "not available"),
+    (("--to", "c"), "unknown target"),
+    (("--to", "smtlib", "-p", "nosuch"), "no property named nosuch"),
+])
+def test_emit_usage_errors(cli, tmp_path, args, message):
+    r = cli("emit", STRB, *args, "-o", tmp_path)
+    assert r.code == 2 and message in r.err
+
+
+def test_emit_refuses_a_file_as_output_directory(cli, tmp_path):
+    target = tmp_path / "file.txt"
+    target.write_text("mine")
+    r = cli("emit", STRB, "--to", "smtlib", "-o", target)
+    assert r.code == 2 and target.read_text() == "mine"
+
+
+def test_emit_with_nothing_to_encode_exits_3(cli, tmp_path):
+    r = cli("emit", STRB, "--to", "smtlib", "-o", tmp_path / "o", "-p", "relay")
+    assert r.code == 3 and "nothing written" in r.err and not (tmp_path / "o").exists()
