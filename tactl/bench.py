@@ -1,15 +1,25 @@
-"""``make bench``: a table of how tactl's passes fare on the benchmark inputs.
+"""``make bench``: tables of how tactl's passes fare on the benchmark inputs.
 
-For now the passes are the reader and printer, so per input it reports the size, whether the
-print/re-read round trip holds, the in-process read time (median of 3), and the wall time and
-peak RSS of a whole ``tactl show`` process (start-up included, as the anchors measure). Inputs: the
-shared ISOLA'18 files when ``../shared`` is present, our corpus and dialect examples, and
-synthetic Promela-style automata of 800 and 2200 rules.
+The reader table reports per input the size, whether the print/re-read round trip holds, the
+in-process read time (median of 3), and the wall time and peak RSS of a whole ``tactl show``
+process (start-up included, as the anchors measure). Inputs: the shared ISOLA'18 files when
+``../shared`` is present, our corpus and dialect examples, and synthetic Promela-style automata of
+800 and 2200 rules.
+
+The checker table has one row per safety property of the ISOLA'18 files, our corpus and the
+checker's test automata (tests/data/check): the verdict and SMT query count of a separate
+``tactl check FILE -p P --json`` process with its wall time (start-up included) and peak RSS, and
+whether the z3 and cvc5 command-line solvers (tactl.solvers) agree on the file ``tactl emit --to
+smtlib`` writes for that property. Liveness properties are listed, one line per file, as not
+checked.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import json
 import os
 import statistics
 import subprocess
@@ -19,7 +29,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from tactl import solvers
 from tactl.ir import print_ta, read_ta
+from tactl.ir.ltl import classify
 from tactl.synthetic import promela_style_ta
 
 REPO = Path(__file__).resolve().parents[1]
@@ -70,10 +82,157 @@ def measure(label: str, path: Path) -> Row:
                statistics.median(times) * 1000, wall, usage.ru_maxrss / 1024)
 
 
+def _timed_process(args: list[str]) -> tuple[int, str, float, float]:
+    """Exit status, stdout, wall seconds (start-up included) and peak RSS in MB of a child process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    out = proc.stdout.read()
+    proc.stdout.close()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return proc.returncode, out, wall, usage.ru_maxrss / 1024
+
+
+# ------------------------------------------------------------------------------------ checker table
+
+CHECK_TARGET_S = 1.0  # ISOLA'18 safety properties: a whole `tactl check` process within a second
+_SOLVER_ANSWER = {solvers.UNSAT: "holds", solvers.SAT: "violated"}
+
+
+@dataclass
+class CheckRow:
+    name: str
+    rules: int
+    locations: int
+    prop: str
+    verdict: str
+    queries: str
+    wall_s: float
+    peak_mb: float
+    emitted: bool
+    z3: solvers.SolverRun | None  # None: not emitted, or a solver is not installed
+    cvc5: solvers.SolverRun | None
+
+    @property
+    def agree(self) -> bool:
+        return self.z3 is not None and self.z3.decided and self.z3.answer == self.cvc5.answer
+
+    @property
+    def contradicts_check(self) -> bool:
+        """Both solvers give one answer, and tactl check decided the other."""
+        return self.agree and self.verdict in _SOLVER_ANSWER.values() and \
+            _SOLVER_ANSWER[self.z3.answer] != self.verdict
+
+    @property
+    def agreement(self) -> str:
+        if self.z3 is None:
+            return "n/a"
+        undecided = [r for r in (self.z3, self.cvc5) if not r.decided]
+        if undecided:
+            return ", ".join(f"{r.solver} {r.answer}" for r in undecided)
+        if not self.agree:
+            return "DISAGREE"
+        return "agree, != check" if self.contradicts_check else "agree"
+
+
+def check_inputs(shared: Path) -> list[tuple[str, Path]]:
+    found = [(f"isola18/{p.name}", p) for p in sorted((shared / "benchmarks" / "bymc-isola18").glob("*.ta"))]
+    found += [(f"corpus/{p.name}", p) for p in sorted((REPO / "corpus").rglob("*.ta"))]
+    found += [(f"check/{p.name}", p) for p in sorted((REPO / "tests" / "data" / "check").glob("*.ta"))]
+    return found
+
+
+def _emit(path: Path, out: Path) -> dict[str, Path]:
+    """``tactl emit PATH --to smtlib -o OUT`` in-process; the emitted file of each property."""
+    from tactl.cli import main as tactl_main
+
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        tactl_main(["emit", str(path), "--to", "smtlib", "-o", str(out)])
+    prefix = f"{path.stem}."
+    return {f.name[len(prefix):-len(".smt2")]: f for f in out.glob(f"{prefix}*.smt2")}
+
+
+def measure_checks(label: str, path: Path, workdir: Path, timeout_s: float,
+                   cross_check: bool) -> tuple[list[CheckRow], list[str]]:
+    """Rows for the safety properties of one input, and the names of its liveness properties."""
+    ta = read_ta(path.read_text(), str(path)).ta
+    kinds = {p.name: classify(ta.expand(p.formula)).value for p in ta.properties}
+    emitted = _emit(path, workdir / label.replace("/", "_"))
+    exe = Path(sys.executable).with_name("tactl")
+    rows = []
+    for prop, kind in kinds.items():
+        if kind != "safety":
+            continue
+        code, out, wall, peak = _timed_process([str(exe), "check", str(path), "-p", prop, "--json",
+                                                "--timeout", f"{timeout_s:g}"])
+        try:
+            result = json.loads(out)["properties"][0]
+            verdict, queries = result["verdict"], str(result.get("queries", "-"))
+        except (ValueError, KeyError, IndexError):
+            verdict, queries = f"exit {code}", "-"
+        runs = {s: solvers.run(s, emitted[prop], timeout_s) for s in solvers.SOLVERS} \
+            if prop in emitted and cross_check else {}
+        rows.append(CheckRow(label, len(ta.rules), len(ta.locations), prop, verdict, queries, wall, peak,
+                             prop in emitted, runs.get("z3"), runs.get("cvc5")))
+    return rows, [p for p, k in kinds.items() if k != "safety"]
+
+
+def checker_table(shared: Path, workdir: Path, timeout_s: float) -> bool:
+    """Print the checker table and its summary; False when solvers disagree, fail, or contradict check."""
+    found = {s: solvers.available(s) for s in solvers.SOLVERS}
+    print("\nsolvers: " + "; ".join(f"{s} = {how or 'NOT AVAILABLE'}" for s, how in found.items()))
+    cross_check = all(found.values())
+    header = f"{'input':<28} {'rules':>5} {'locs':>4} {'property':<18} {'verdict':<11} {'SMT q':>5} " \
+             f"{'check s':>7} {'peak MB':>7} {'z3 s':>5} {'cvc5 s':>6} z3 vs cvc5"
+    print(header)
+    print("-" * len(header))
+    rows: list[CheckRow] = []
+    liveness: list[str] = []
+    for label, path in check_inputs(shared):
+        file_rows, live = measure_checks(label, path, workdir, timeout_s, cross_check)
+        for r in file_rows:
+            times = f"{r.z3.seconds:>5.2f} {r.cvc5.seconds:>6.2f}" if r.z3 else f"{'-':>5} {'-':>6}"
+            print(f"{r.name:<28} {r.rules:>5} {r.locations:>4} {r.prop:<18} {r.verdict:<11} {r.queries:>5} "
+                  f"{r.wall_s:>7.2f} {r.peak_mb:>7.1f} {times} {r.agreement}")
+        if live:
+            liveness.append(f"{label}: {', '.join(live)}")
+        rows += file_rows
+    if liveness:
+        print("\nliveness, not checked (tactl check decides safety properties only):")
+        for line in liveness:
+            print(f"  {line}")
+    emitted = [r for r in rows if r.emitted]
+    agree = [r for r in emitted if r.agree]
+    if not cross_check:
+        print(f"\nz3 vs cvc5: not compared ({' and '.join(s for s, how in found.items() if not how)} "
+              f"not installed); {len(emitted)} queries emitted")
+    else:
+        print(f"\nz3 vs cvc5: {len(agree)} of {len(emitted)} emitted queries agree")
+    for r in emitted:
+        if r.z3 and not r.agree:
+            for run in (r.z3, r.cvc5):
+                print(f"  {r.name} {r.prop}: {run.solver} ({run.how}) {run.answer} {run.message}".rstrip())
+    contradicted = [r for r in emitted if r.contradicts_check]
+    for r in contradicted:
+        print(f"  {r.name} {r.prop}: both solvers say {r.z3.answer}, but tactl check says {r.verdict}")
+    isola = [r for r in rows if r.name.startswith("isola18/")]
+    if isola:
+        worst = max(isola, key=lambda r: r.wall_s)
+        verdict = "met" if worst.wall_s <= CHECK_TARGET_S else "NOT met"
+        print(f"ISOLA'18: max check wall time {worst.wall_s:.2f} s ({worst.name} {worst.prop}) "
+              f"against the {CHECK_TARGET_S:g} s target: {verdict}")
+    else:
+        print("ISOLA'18: no rows (shared benchmarks not found)")
+    return (len(agree) == len(emitted) or not cross_check) and not contradicted
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=REPO.parent / "shared",
                         help="the folder holding benchmarks/bymc-isola18 (default: ../shared)")
+    parser.add_argument("--timeout", type=float, default=300.0,
+                        help="seconds for each tactl check process's property and each solver run")
     args = parser.parse_args(argv)
     read_ta("skel Warm { }")  # build the parser once, outside the measurements
     header = f"{'input':<30} {'KiB':>6} {'locs':>5} {'rules':>6} {'props':>5} {'round trip':<11} " \
@@ -87,6 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             failed |= r.round_trip != "ok"
             print(f"{r.name:<30} {r.kbytes:>6.1f} {r.locations:>5} {r.rules:>6} {r.properties:>5} "
                   f"{r.round_trip:<11} {r.read_ms:>8.1f} {r.show_s:>7.2f} {r.peak_mb:>8.1f}")
+        failed |= not checker_table(args.shared, Path(tmp), args.timeout)
     print(f"\nmachine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     return 1 if failed else 0
 
