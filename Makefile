@@ -1,7 +1,8 @@
 # tactl — every target sets up its own virtualenv (.venv) on first use; only Python >= 3.11 needed.
-#   make show [TA=path.ta]   summary of a threshold automaton (default: our STRB model)
+#   make check [TA=path.ta]  verdicts for the automaton's safety properties, all n, t, f (default: our STRB model)
+#   make show [TA=path.ta]   summary of a threshold automaton
 #   make test                the whole test suite (what CI runs)
-#   make bench               reader timings over the shared benchmarks and generated large TAs
+#   make bench               reader and checker timings over the shared benchmarks and our files
 
 PYTHON ?= python3
 VENV   := .venv
@@ -9,7 +10,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 
-.PHONY: all show test bench clean
+.PHONY: all check show test bench clean
 
 all: test
 
@@ -19,6 +20,9 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	@touch $@
+
+check: $(STAMP)
+	@$(BIN)/tactl check $(TA) || { s=$$?; echo "tactl check: exit status $$s (1 violated, 2 bad input, 3 unknown or unsupported)" >&2; exit $$s; }
 
 show: $(STAMP)
 	$(BIN)/tactl show $(TA)
