@@ -126,7 +126,11 @@ def counterexample_json(ta: ThresholdAutomaton, cex: Counterexample) -> dict[str
 
 
 def _rule_name(ta: ThresholdAutomaton, index: int) -> str:
-    return f"r{ta.rules[index].id}"
+    """``r<id>``, or ``r<id>#<n>`` (the n-th rule of the file) when the id is used twice."""
+    rule_id = ta.rules[index].id
+    if sum(r.id == rule_id for r in ta.rules) > 1:
+        return f"r{rule_id}#{index + 1}"
+    return f"r{rule_id}"
 
 
 # ------------------------------------------------------------------------------------ text

@@ -139,3 +139,12 @@ def test_emit_refuses_a_file_as_output_directory(cli, tmp_path):
 def test_emit_with_nothing_to_encode_exits_3(cli, tmp_path):
     r = cli("emit", STRB, "--to", "smtlib", "-o", tmp_path / "o", "-p", "relay")
     assert r.code == 3 and "nothing written" in r.err and not (tmp_path / "o").exists()
+
+
+def test_counterexample_names_rules_unambiguously_when_ids_repeat(cli):
+    r = cli("check", DATA / "dialects" / "random_style.ta", "-p", "validity0", "--json")
+    assert r.code == 1
+    steps = json.loads(r.out)["properties"][0]["counterexample"]["schedule"]
+    names = {s["rule"] for s in steps}
+    assert "r1#2" in names  # the second rule of the file, whose id 1 the first rule has too
+    assert {"r1", "r2", "r4"}.isdisjoint(names)  # ids 1, 2 and 4 are each used twice there
