@@ -156,6 +156,8 @@ def report_text(report: CheckReport) -> str:
             lines.append(f"  {'':<{width}}  {r.reason}")
         if r.counterexample and r.verdict == VIOLATED:
             lines.extend("    " + line for line in counterexample_table(ta, r.counterexample))
+    if not report.results:
+        lines.append("  (no properties to check: the automaton has no specifications)")
     held = sum(r.verdict == HOLDS for r in report.results)
     summary = {v: sum(r.verdict == v for r in report.results) for v in (VIOLATED, UNKNOWN, UNSUPPORTED)}
     lines.append(f"{held} hold, " + ", ".join(f"{n} {v}" for v, n in summary.items()))
