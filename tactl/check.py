@@ -47,17 +47,26 @@ class CheckReport:
         return 0
 
 
-class UnknownProperty(ValueError):
-    pass
+class SelectionError(ValueError):
+    """``--property`` or ``--param`` names something the automaton does not have."""
+
+
+def validate_selection(ta: ThresholdAutomaton, properties: tuple[str, ...] | list[str],
+                       parameters: dict[str, int] | None) -> None:
+    names = [p.name for p in ta.properties]
+    missing = [p for p in properties if p not in names]
+    if missing:
+        raise SelectionError(f"no property named {', '.join(missing)} (the automaton has: "
+                             f"{', '.join(names) or 'no properties'})")
+    unknown = sorted(set(parameters or {}) - set(ta.parameters))
+    if unknown:
+        raise SelectionError(f"--param names {', '.join(unknown)}, which the automaton does not "
+                             f"declare (its parameters: {', '.join(ta.parameters) or 'none'})")
 
 
 def check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
                     progress: Callable[[str], None] | None = None) -> CheckReport:
-    names = [p.name for p in ta.properties]
-    missing = [p for p in options.properties if p not in names]
-    if missing:
-        raise UnknownProperty(f"no property named {', '.join(missing)} (the automaton has: "
-                              f"{', '.join(names) or 'no properties'})")
+    validate_selection(ta, options.properties, options.parameters)
     selected = [p for p in ta.properties if not options.properties or p.name in options.properties]
     blocker = unsupported_reason(ta)
     results: list[PropertyResult] = []

@@ -199,8 +199,7 @@ def check(
         "--progress/--no-progress", help="Progress lines on stderr (default: when it is a terminal).",
         show_default=False)] = None,
 ) -> None:
-    from tactl.check import ENGINES, CheckOptions, UnknownProperty, check_automaton, report_json, report_text
-    from tactl.engines.explicit import UsageError
+    from tactl.check import ENGINES, CheckOptions, SelectionError, check_automaton, report_json, report_text
 
     if engine not in ENGINES:
         raise _usage_error(file, f"unknown engine '{engine}'; choose {' or '.join(ENGINES)}")
@@ -209,14 +208,10 @@ def check(
     show_progress = sys.stderr.isatty() if progress is None else progress
     options = CheckOptions(engine=engine, properties=tuple(properties or ()), timeout_s=timeout,
                            parameters=fixed, bound=bound, max_states=max_states)
-    unknown_params = sorted(set(fixed) - set(result.ta.parameters))
-    if unknown_params:
-        raise _usage_error(file, f"--param names {', '.join(unknown_params)}, which the automaton "
-                                 f"does not declare (its parameters: {', '.join(result.ta.parameters) or 'none'})")
     try:
         report = check_automaton(result.ta, str(file), options,
                                  (lambda msg: typer.echo(f"tactl: {msg}", err=True)) if show_progress else None)
-    except (UnknownProperty, UsageError) as e:
+    except SelectionError as e:
         raise _usage_error(file, str(e)) from None
     if as_json:
         typer.echo(json.dumps(report_json(report), indent=2))
@@ -255,16 +250,13 @@ def emit(
     from tactl.passes.emit_smtlib import emit_smtlib
     from tactl.passes.encode_steady import encode, unsupported_reason
 
+    from tactl.check import SelectionError, validate_selection
+
     ta = _load(file).ta
-    unknown_params = sorted(set(fixed) - set(ta.parameters))
-    if unknown_params:
-        raise _usage_error(file, f"--param names {', '.join(unknown_params)}, which the automaton "
-                                 "does not declare")
-    names = [p.name for p in ta.properties]
-    missing = [p for p in properties or () if p not in names]
-    if missing:
-        raise _usage_error(file, f"no property named {', '.join(missing)} (the automaton has: "
-                                 f"{', '.join(names) or 'no properties'})")
+    try:
+        validate_selection(ta, properties or (), fixed)
+    except SelectionError as e:
+        raise _usage_error(file, str(e)) from None
     blocker = unsupported_reason(ta)
     if blocker:
         raise _usage_error(file, f"cannot encode this automaton: {blocker}")

@@ -148,3 +148,12 @@ def test_counterexample_names_rules_unambiguously_when_ids_repeat(cli):
     names = {s["rule"] for s in steps}
     assert "r1#2" in names  # the second rule of the file, whose id 1 the first rule has too
     assert {"r1", "r2", "r4"}.isdisjoint(names)  # ids 1, 2 and 4 are each used twice there
+
+
+@pytest.mark.parametrize("command", [("check",), ("emit", "--to", "smtlib", "-o", "unused")])
+def test_malformed_input_is_a_positioned_error(cli, tmp_path, command):
+    bad = tmp_path / "bad.ta"
+    bad.write_text("skel P {\n  locations (1) { A: [0]; }\n  rules (1) { 0: A -> B when (true) do { }; }\n}\n")
+    r = cli(command[0], bad, *command[1:])
+    assert r.code == 2 and "Traceback" not in r.err
+    assert f"{bad}:3:" in r.err and "B" in r.err and "^" in r.err

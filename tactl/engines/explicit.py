@@ -45,16 +45,9 @@ UNBOUNDED = 10**6  # an initial value above this counts as unbounded
 State = tuple[int, ...]
 
 
-class UsageError(ValueError):
-    pass
-
-
 def parameter_instances(ta: ThresholdAutomaton, fixed: dict[str, int], bound: int) -> list[dict[str, int]]:
-    """Every valuation with each free parameter in ``0..bound`` that satisfies the RC."""
-    unknown = sorted(set(fixed) - set(ta.parameters))
-    if unknown:
-        raise UsageError(f"--param names {', '.join(unknown)}, which the automaton does not declare "
-                         f"(its parameters: {', '.join(ta.parameters) or 'none'})")
+    """Every valuation with each free parameter in ``0..bound`` that satisfies the RC (``fixed``
+    names parameters of ``ta``; ``tactl.check.validate_selection`` tells the user otherwise)."""
     free = [p for p in ta.parameters if p not in fixed]
     rc = [ta.expand(a) for a in ta.assumptions]
     out = []
