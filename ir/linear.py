@@ -28,6 +28,7 @@ from .expr import (
     Not,
     Or,
     Sum,
+    summation,
     to_text,
 )
 
@@ -123,6 +124,23 @@ def linearize(e: Expr) -> LinearTerm:
             return left.scale(right.const)
         raise NonLinearError(e)
     raise TypeError(f"not an arithmetic term: {to_text(e)}")
+
+
+def term_expr(coeffs, const: int = 0, rename=None) -> Expr:
+    """``Σ a·x + const`` as an expression tree (names renamed by ``rename`` if given)."""
+    terms: list[tuple[str, Expr]] = []
+    for x, a in coeffs:
+        name: Expr = rename(x) if rename else Name(x)
+        term = name if abs(a) == 1 else Mul(IntConst(abs(a)), name)
+        terms.append(("+" if a > 0 else "-", term))
+    if const:
+        terms.append(("+" if const > 0 else "-", IntConst(abs(const))))
+    if not terms:
+        return IntConst(0)
+    (sign, first), rest = terms[0], terms[1:]
+    head = first if sign == "+" else Neg(first)
+    return summation(head, rest) if rest else head
+
 
 
 # Normalised comparison operators: every integer comparison becomes one of these three.

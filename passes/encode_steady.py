@@ -49,6 +49,7 @@ from tactl.ir.expr import (
     transform,
 )
 from tactl.ir.linear import GE, NE, LinearAtom, NonLinearError, normalize
+from tactl.ir.linear import term_expr as linear_expr
 from tactl.ir.safety import ReachQuery
 from tactl.ir.smt import BOOL, INT, Block, Declaration, SmtQuery
 from tactl.ir.ta import ThresholdAutomaton
@@ -188,22 +189,6 @@ def simplify(e: Expr) -> Expr:
             return Implies(left, right)
         return None
     return transform(e, fold)
-
-
-def linear_expr(coeffs, const: int = 0, rename=None) -> Expr:
-    """``Σ a·x + const`` as an expression tree (names renamed by ``rename`` if given)."""
-    terms: list[tuple[str, Expr]] = []
-    for x, a in coeffs:
-        name: Expr = rename(x) if rename else Name(x)
-        term = name if abs(a) == 1 else Mul(IntConst(abs(a)), name)
-        terms.append(("+" if a > 0 else "-", term))
-    if const:
-        terms.append(("+" if const > 0 else "-", IntConst(abs(const))))
-    if not terms:
-        return IntConst(0)
-    (sign, first), rest = terms[0], terms[1:]
-    head = first if sign == "+" else Neg(first)
-    return summation(head, rest) if rest else head
 
 
 # ------------------------------------------------------------------------------------- layout

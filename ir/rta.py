@@ -1,0 +1,140 @@
+"""The receive threshold automaton (RTA): a TA whose guards count *received* messages.
+
+Pseudocode says "received ECHO from t + 1 distinct processes"; an RTA rule says
+``received(ECHO) >= t + 1`` and ``send ECHO``. The translate pass (``passes/eliminate.py``) turns
+it into a TA over the numbers of *sent* messages, using the environment assumption of the
+declared fault model and timing (``passes/env.py``).
+
+Receive variables live in the one expression tree of ``ir.expr`` as names spelled
+``received(M)`` — never a TA identifier, so they cannot clash with parameters or locations, and
+every existing function (linear forms, z3, printing) handles them unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .errors import Span
+from .expr import Expr, Name, names
+from .ta import Location, Property
+
+
+def _span() -> Span | None:
+    return field(default=None, compare=False, repr=False, kw_only=True)  # type: ignore[return-value]
+
+
+class FaultModel(Enum):
+    BYZANTINE = "byzantine"
+    CRASH = "crash"
+    OMISSION = "omission"
+    SYMMETRIC = "symmetric"
+    CLEAN_CRASH = "clean_crash"
+    HYBRID = "hybrid"  # Byzantine and crash faults together
+
+
+# How many fault parameters each model takes, e.g. ``faults byzantine(f);``, ``hybrid(fb, fc)``.
+FAULT_ARITY = {FaultModel.HYBRID: 2}
+
+
+class Timing(Enum):
+    ASYNC = "async"
+    SYNC = "sync"
+
+
+@dataclass(frozen=True)
+class Faults:
+    """``faults byzantine(f);``: the model and the parameter(s) counting actual faults."""
+
+    model: FaultModel
+    parameters: tuple[str, ...]
+    span: Span | None = _span()
+    parameter_spans: tuple[Span | None, ...] = field(default=(), compare=False, repr=False,
+                                                     kw_only=True)
+
+    @property
+    def arity(self) -> int:
+        """How many fault parameters the model takes."""
+        return FAULT_ARITY.get(self.model, 1)
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message type; ``kind`` groups types one faulty sender can use only once per receiver."""
+
+    name: str
+    kind: str | None = None
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class ReceiveRule:
+    """``id: from -> to when (guard over received(M), parameters) send M1, M2;``"""
+
+    id: int
+    source: str
+    target: str
+    guard: Expr
+    sends: tuple[str, ...] = ()
+    span: Span | None = _span()
+    source_span: Span | None = _span()
+    target_span: Span | None = _span()
+    send_spans: tuple[Span | None, ...] = field(default=(), compare=False, repr=False, kw_only=True)
+
+    @property
+    def is_self_loop(self) -> bool:
+        return self.source == self.target
+
+
+@dataclass(frozen=True)
+class ReceiveTA:
+    name: str
+    parameters: tuple[str, ...]
+    assumptions: tuple[Expr, ...]
+    faults: Faults
+    timing: Timing
+    messages: tuple[Message, ...]
+    locations: tuple[Location, ...]
+    initial: tuple[str, ...]
+    rules: tuple[ReceiveRule, ...]
+    properties: tuple[Property, ...] = ()
+    span: Span | None = _span()
+    # (section, name, span) of each name of `parameters` and `initial` as written, for diagnostics.
+    declared_at: tuple[tuple[str, str, Span], ...] = field(default=(), compare=False, repr=False,
+                                                           kw_only=True)
+
+    def message(self, name: str) -> Message | None:
+        return next((m for m in self.messages if m.name == name), None)
+
+    def kinds(self) -> dict[str, tuple[str, ...]]:
+        """Kind name → its message types (only kinds with a name)."""
+        out: dict[str, list[str]] = {}
+        for m in self.messages:
+            if m.kind is not None:
+                out.setdefault(m.kind, []).append(m.name)
+        return {k: tuple(v) for k, v in out.items()}
+
+
+_RECEIVED = re.compile(r"^received\((\w+)\)$")
+
+
+def received(message: str) -> Name:
+    """The receive variable of ``message`` (how many ``message``s a process has received)."""
+    return Name(f"received({message})")
+
+
+def received_message(name: str) -> str | None:
+    """``M`` for the name ``received(M)``, else None."""
+    match = _RECEIVED.match(name)
+    return match.group(1) if match else None
+
+
+def receive_variables(e: Expr) -> list[str]:
+    """The message types whose receive variables occur in ``e``, in order of first occurrence."""
+    seen: dict[str, None] = {}
+    for n in names(e):
+        m = received_message(n.name)
+        if m is not None:
+            seen.setdefault(m, None)
+    return list(seen)

@@ -1,0 +1,207 @@
+"""The translate pass: receive TA → TA, by eliminating receive variables under Env.
+
+For every RTA rule with receive guard φ the TA guard is ``φ̂ ≡ ∃received. (φ ∧ Env)`` over the
+shared send counters and the parameters (domain.md §4):
+
+1. φ is put in disjunctive normal form over linear ``>=`` atoms (``==`` and ``!=`` split);
+2. each disjunct, conjoined with Env, is projected by ``passes/qe.py`` (exact for Env's unit
+   upper bounds);
+3. atoms implied by the resilience condition (with all counters non-negative) and by the other
+   atoms are dropped, disjuncts false under the RC are dropped, and a disjunct implied by another
+   is dropped — every remaining disjunct becomes one TA rule (parallel rules), and a rule with
+   none is removed;
+4. ``passes/certify.py`` then checks soundness and precision of every result with z3.
+
+The TA gets ``ns_M`` per message (and the crash parts of ``passes/env.py``), the initial
+constraint "the initial locations hold N(p) processes, everything else 0", and the RTA's
+specifications unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tactl.ir.expr import (
+    And,
+    BoolConst,
+    Compare,
+    Expr,
+    IntConst,
+    Name,
+    Neg,
+    Or,
+    conj,
+    summation,
+)
+from tactl.ir.linear import EQ, GE, NE, LinearAtom, normalize, term_expr
+from tactl.ir.ltl import nnf
+from tactl.ir.rta import ReceiveTA, received_message
+from tactl.ir.ta import Location, Rule, ThresholdAutomaton, Update
+from tactl.passes.env import CRASHED, Environment, environment, sent, sent_by_crashing
+from tactl.passes.qe import project
+
+CRASH_LOCATION = "CR"
+
+
+@dataclass(frozen=True)
+class GuardTranslation:
+    rule_id: int
+    receive_guard: Expr
+    send_guards: tuple[Expr, ...]  # one TA rule each; () = the rule can never fire (removed)
+    exact: bool  # every projection step was exact
+
+
+@dataclass(frozen=True)
+class Translation:
+    ta: ThresholdAutomaton
+    guards: tuple[GuardTranslation, ...]
+    environment: Environment
+
+
+def translate(rta: ReceiveTA) -> Translation:
+    env = environment(rta)
+    messages = tuple(m.name for m in rta.messages)
+    shared = env.shared(messages)
+    context = _Context(rta, shared)
+    env_atoms = [a for e in env.constraints for a in _dnf(e)[0]]
+    guards = []
+    for rule in rta.rules:
+        disjuncts, exact = [], True
+        for conjunct in _dnf(rule.guard):
+            receive = sorted({x for a in (*conjunct, *env_atoms) for x, _ in a.coeffs
+                              if received_message(x)})
+            shadow = project([*conjunct, *env_atoms], receive)
+            exact = exact and shadow.exact
+            if shadow.atoms is not None:
+                disjuncts.append(list(shadow.atoms))
+        kept = context.simplify(disjuncts)
+        guards.append(GuardTranslation(rule.id, rule.guard,
+                                       tuple(context.render(d) for d in kept), exact))
+    return Translation(_assemble(rta, env, shared, guards), tuple(guards), env)
+
+
+def _dnf(e: Expr) -> list[list[LinearAtom]]:
+    """Disjunctive normal form of a temporal-free guard over ``>=`` atoms ([] = false)."""
+    e = nnf(e)
+    if isinstance(e, BoolConst):
+        return [[]] if e.value else []
+    if isinstance(e, Or):
+        return [c for a in e.args for c in _dnf(a)]
+    if isinstance(e, And):
+        out: list[list[LinearAtom]] = [[]]
+        for a in e.args:
+            out = [left + right for left in out for right in _dnf(a)]
+        return out
+    if isinstance(e, Compare):
+        atom = normalize(e)
+        if isinstance(atom, bool):
+            return [[]] if atom else []
+        neg = tuple((x, -c) for x, c in atom.coeffs)
+        if atom.op == GE:
+            return [[atom]]
+        if atom.op == EQ:
+            return [[LinearAtom(atom.coeffs, GE, atom.bound), LinearAtom(neg, GE, -atom.bound)]]
+        assert atom.op == NE
+        return [[LinearAtom(atom.coeffs, GE, atom.bound + 1)], [LinearAtom(neg, GE, 1 - atom.bound)]]
+    raise ValueError(f"not a guard: {e!r}")
+
+
+class _Context:
+    """z3 questions under the RC with every parameter and counter non-negative."""
+
+    def __init__(self, rta: ReceiveTA, shared: tuple[str, ...]) -> None:
+        import z3
+
+        from tactl.ir.linear import int_symbols, to_z3
+
+        self.z3, self.sym, self.shared = z3, int_symbols(), set(shared)
+        self.order = {x: i for i, x in enumerate((*shared, *rta.parameters))}
+        self.solver = z3.Solver()
+        for e in rta.assumptions:
+            self.solver.add(to_z3(e, self.sym))
+        for x in (*rta.parameters, *shared):
+            self.solver.add(self.sym(x) >= 0)
+        self.to_z3 = to_z3
+
+    def formula(self, atoms: list[LinearAtom]):
+        return self.z3.And([self.to_z3(Compare(">=", term_expr(a.coeffs), _int(a.bound)), self.sym)
+                            for a in atoms])
+
+    def holds(self, premise: list[LinearAtom], conclusion: list[LinearAtom]) -> bool:
+        return self.solver.check(self.formula(premise), self.z3.Not(self.formula(conclusion))) == self.z3.unsat
+
+    def simplify(self, disjuncts: list[list[LinearAtom]]) -> list[list[LinearAtom]]:
+        kept: list[list[LinearAtom]] = []
+        for d in disjuncts:
+            if self.solver.check(self.formula(d)) == self.z3.unsat:
+                continue  # false under the RC
+            atoms = list(dict.fromkeys(d))
+            for a in list(atoms):
+                rest = [b for b in atoms if b != a]
+                if self.holds(rest, [a]):
+                    atoms = rest
+            kept.append(atoms)
+        out: list[list[LinearAtom]] = []
+        for i, d in enumerate(kept):  # drop a disjunct implied by another (keep the first of equals)
+            if any(j != i and self.holds(d, e) and (not self.holds(e, d) or j < i) for j, e in enumerate(kept)):
+                continue
+            out.append(d)
+        return out
+
+    def render(self, atoms: list[LinearAtom]) -> Expr:
+        return conj(*(self.atom(a) for a in atoms)) if atoms else BoolConst(True)
+
+    def atom(self, a: LinearAtom) -> Expr:
+        """Shared variables on the left, parameters and constants on the right."""
+        def readable(terms):  # declaration order, positive terms first: "t + 1 - f"
+            return sorted(terms, key=lambda xc: (xc[1] < 0, self.order.get(xc[0], len(self.order))))
+
+        left = readable([(x, c) for x, c in a.coeffs if x in self.shared])
+        right = readable([(x, -c) for x, c in a.coeffs if x not in self.shared])
+        if left and all(c < 0 for _, c in left):  # a fall guard: Σ|c|·x < rhs
+            return Compare("<", term_expr(readable([(x, -c) for x, c in left])),
+                           term_expr(readable([(x, -c) for x, c in right]), 1 - a.bound))
+        if not left:
+            return Compare(">=", term_expr(a.coeffs), _int(a.bound))
+        return Compare(">=", term_expr(left), term_expr(right, a.bound))
+
+
+def _int(v: int) -> Expr:
+    return IntConst(v) if v >= 0 else Neg(IntConst(-v))
+
+
+def _assemble(rta: ReceiveTA, env: Environment, shared: tuple[str, ...],
+              guards: list[GuardTranslation]) -> ThresholdAutomaton:
+    locations = list(rta.locations)
+    crash = env.crash_bound is not None
+    crash_loc = CRASH_LOCATION
+    while crash and any(loc.name == crash_loc for loc in locations):
+        crash_loc += "_"
+    if crash:
+        locations.append(Location(crash_loc))
+    initial = [n for n in rta.initial]
+    inits: list[Expr] = [Compare("==", summation(Name(initial[0]), [("+", Name(n)) for n in initial[1:]])
+                                 if len(initial) > 1 else Name(initial[0]), env.processes)]
+    inits += [Compare("==", Name(loc.name), IntConst(0)) for loc in locations if loc.name not in initial]
+    inits += [Compare("==", Name(v), IntConst(0)) for v in shared]
+    rules: list[Rule] = []
+
+    def add(source: str, target: str, guard: Expr, increments: list[str]) -> None:
+        updates = tuple(Update(v, summation(Name(v), [("+", IntConst(1))])) for v in increments)
+        rules.append(Rule(len(rules), source, target, guard, updates))
+
+    below_bound = Compare("<", Name(CRASHED), Name(env.crash_bound)) if crash else None
+    for rule, g in zip(rta.rules, guards):
+        for guard in g.send_guards:
+            add(rule.source, rule.target, guard, [sent(m) for m in rule.sends])
+            if env.partial_sends and rule.sends and below_bound is not None:
+                add(rule.source, crash_loc, conj(guard, below_bound),
+                    [CRASHED, *(sent_by_crashing(m) for m in rule.sends)])
+    if below_bound is not None:
+        for loc in rta.locations:
+            add(loc.name, crash_loc, below_bound, [CRASHED])
+    return ThresholdAutomaton(
+        name=rta.name, shared=shared, parameters=rta.parameters, assumptions=rta.assumptions,
+        locations=tuple(locations), inits=tuple(inits), rules=tuple(rules),
+        properties=rta.properties)
+
