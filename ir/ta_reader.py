@@ -39,9 +39,16 @@ from .expr import (
 from .ta import Define, Location, Property, Rule, ThresholdAutomaton, Update
 
 
+def grammar_text(name: str) -> str:
+    """The shared expression rules followed by the grammar ``name`` (e.g. ``"ta.lark"``), which
+    may ``%extend`` them."""
+    folder = resources.files(__package__)
+    return "\n".join(folder.joinpath(f).read_text(encoding="utf-8") for f in ("expr.lark", name))
+
+
 @cache
 def _parser() -> Lark:
-    grammar = resources.files(__package__).joinpath("ta.lark").read_text(encoding="utf-8")
+    grammar = grammar_text("ta.lark")
     # The transformer runs inside the parser, at each reduction: no parse tree is built and
     # nothing recurses, however long the file. Spans come from the tokens (see _span_of).
     # cache=True keeps Lark's grammar analysis (a quarter second per start) in the temp
@@ -88,10 +95,13 @@ def _formula(e: Expr) -> Expr:
     return e
 
 
-class _Build(Transformer):
-    """Parse tree → IR nodes, bottom-up, checking expression sorts on the way."""
+class ExprBuild(Transformer):
+    """The callbacks of the expression rules of ``expr.lark``: IR nodes with sorts checked.
 
-    # ------------------------------------------------------------------ expressions
+    Shared by the readers of every format built on ``expr.lark`` (a base class of each one's
+    transformer).
+    """
+
     def int_(self, ch):
         return IntConst(int(ch[0]), span=_tok_span(ch[0]))
 
@@ -145,7 +155,10 @@ class _Build(Transformer):
     def implies(self, ch):
         return Implies(_formula(ch[0]), _formula(ch[1]), span=_span_of(ch))
 
-    # ------------------------------------------------------------------ sections
+
+class _Build(ExprBuild):
+    """Parse tree → IR nodes, bottom-up, checking expression sorts on the way."""
+
     def decl(self, ch):
         kind = {"local": "locals", "locals": "locals", "shared": "shared",
                 "parameters": "parameters", "unknowns": "unknowns"}[str(ch[0])]
@@ -227,19 +240,29 @@ MAX_NESTING = 200
 
 def parse_ta(text: str, path: str = "<input>") -> ThresholdAutomaton:
     """Syntax and expression sorts only; raises :class:`InputError` with a position."""
+    ta = run_parser(_parser(), text, path)
+    check_nesting(_expressions(ta), path, text)
+    return ta
+
+
+def run_parser(parser: Lark, text: str, path: str):
+    """``parser.parse(text)`` with every syntax or sort error turned into an :class:`InputError`."""
     try:
-        ta = _parser().parse(text)
+        return parser.parse(text)
     except UnexpectedInput as e:
-        raise InputError(_syntax_diagnostic(e, text), path, text) from None
+        raise InputError(_syntax_diagnostic(e, text, parser), path, text) from None
     except _SortError as e:
         raise InputError(Diagnostic(Severity.ERROR, e.message, e.span), path, text) from None
     except RecursionError:  # only an error message of a monstrous term could get here
         raise InputError(Diagnostic(Severity.ERROR, "expression nested too deeply"), path, text) from None
-    too_deep = _deeper_than(ta, MAX_NESTING)
+
+
+def check_nesting(expressions, path: str, text: str) -> None:
+    """Refuse an expression nested more than :data:`MAX_NESTING` levels deep."""
+    too_deep = _deeper_than(expressions, MAX_NESTING)
     if too_deep is not None:
         raise InputError(Diagnostic(Severity.ERROR, f"expression nested more than {MAX_NESTING} "
                                     "levels deep", too_deep), path, text)
-    return ta
 
 
 def _expressions(ta: ThresholdAutomaton):
@@ -252,9 +275,9 @@ def _expressions(ta: ThresholdAutomaton):
     yield from (p.formula for p in ta.properties)
 
 
-def _deeper_than(ta: ThresholdAutomaton, limit: int) -> Span | None:
+def _deeper_than(expressions, limit: int) -> Span | None:
     """The position of an expression node more than ``limit`` levels deep, if any (no recursion)."""
-    for root in _expressions(ta):
+    for root in expressions:
         stack = [(root, 0)]
         while stack:
             node, depth = stack.pop()
@@ -265,13 +288,12 @@ def _deeper_than(ta: ThresholdAutomaton, limit: int) -> Span | None:
 
 
 @dataclass
-class ReadResult:
-    """An automaton that passed every check, with its warnings and the text it came from."""
+class SourceResult:
+    """What a reader returns besides the IR: where it came from and its warnings."""
 
-    ta: ThresholdAutomaton
     path: str
     source: str
-    warnings: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic]
 
     @property
     def comment_count(self) -> int:
@@ -282,7 +304,27 @@ class ReadResult:
         return "\n".join(w.render(self.path, self.source) for w in self.warnings)
 
 
+@dataclass
+class ReadResult(SourceResult):
+    """An automaton that passed every check, with its warnings and the text it came from."""
+
+    ta: ThresholdAutomaton
+
+    def __init__(self, ta: ThresholdAutomaton, path: str, source: str,
+                 warnings: list[Diagnostic] | None = None) -> None:
+        super().__init__(path, source, list(warnings or []))
+        self.ta = ta
+
+
 _COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def only_warnings(diagnostics: list[Diagnostic], path: str, text: str) -> list[Diagnostic]:
+    """Raise :class:`InputError` with the errors among ``diagnostics``; else the warnings."""
+    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+    if errors:
+        raise InputError(errors, path, text)
+    return [d for d in diagnostics if d.severity is Severity.WARNING]
 
 
 def read_ta(text: str, path: str = "<input>") -> ReadResult:
@@ -290,11 +332,7 @@ def read_ta(text: str, path: str = "<input>") -> ReadResult:
     from .validate import validate  # validate imports the IR, not the reader
 
     ta = parse_ta(text, path)
-    diagnostics = validate(ta)
-    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
-    if errors:
-        raise InputError(errors, path, text)
-    return ReadResult(ta, path, text, [d for d in diagnostics if d.severity is Severity.WARNING])
+    return ReadResult(ta, path, text, only_warnings(validate(ta), path, text))
 
 
 def read_ta_file(path: str | Path) -> ReadResult:
@@ -327,17 +365,17 @@ _FRIENDLY = {"NAME": "a name", "INT": "a number", "HEADER": "'skel' (or 'thresho
 _OPENERS = {"{": "}", "(": ")", "[": "]"}
 
 
-def _terminal_text(name: str) -> str:
+def _terminal_text(name: str, parser: Lark) -> str:
     if name in _FRIENDLY:
         return _FRIENDLY[name]
     try:
-        pattern = _parser().get_terminal(name).pattern
+        pattern = parser.get_terminal(name).pattern
     except KeyError:
         return name
     return f"'{pattern.value}'" if pattern.type == "str" else name.lower()
 
 
-def _syntax_diagnostic(e: UnexpectedInput, text: str) -> Diagnostic:
+def _syntax_diagnostic(e: UnexpectedInput, text: str, parser: Lark) -> Diagnostic:
     pos = e.pos_in_stream if e.pos_in_stream is not None else len(text)
     if text.startswith("/*", pos):
         return Diagnostic(Severity.ERROR, "unterminated comment: '/*' without a closing '*/'",
@@ -348,25 +386,25 @@ def _syntax_diagnostic(e: UnexpectedInput, text: str) -> Diagnostic:
         return Diagnostic(Severity.ERROR, f"unexpected character {ch!r}", span)
     assert isinstance(e, UnexpectedToken)
     tok, expected = e.token, set(e.expected)
-    previous = _token_before(text, tok.start_pos if tok.type != "$END" else len(text))
+    previous = _token_before(text, tok.start_pos if tok.type != "$END" else len(text), parser)
     if tok.type == "$END":
-        unclosed = _unclosed_bracket(text)
+        unclosed = _unclosed_bracket(text, parser)
         where = _after(previous) if previous is not None else Span(1, 1)
         if unclosed is not None:
             opener, pos = unclosed
             return Diagnostic(Severity.ERROR, f"unexpected end of file: the '{opener}' at "
                               f"{pos.line}:{pos.col} is never closed", where)
-        return Diagnostic(Severity.ERROR, f"unexpected end of file; expected {_expected(expected)}", where)
+        return Diagnostic(Severity.ERROR, f"unexpected end of file; expected {_expected(expected, parser)}", where)
     found = f"'{tok.value}'" if tok.type != "$END" else "end of file"
     if "SEMICOLON" in expected and previous is not None:
         return Diagnostic(Severity.ERROR, f"expected ';' after '{previous.value}' (found {found})",
                           _after(previous))
-    return Diagnostic(Severity.ERROR, f"unexpected {found}; expected {_expected(expected)}",
+    return Diagnostic(Severity.ERROR, f"unexpected {found}; expected {_expected(expected, parser)}",
                       _tok_span(tok))
 
 
-def _expected(names: set[str]) -> str:
-    texts = sorted({_terminal_text(n) for n in names})
+def _expected(names: set[str], parser: Lark) -> str:
+    texts = sorted({_terminal_text(n, parser) for n in names})
     if len(texts) > 6:
         texts = texts[:6] + ["…"]
     return " or ".join(texts) if len(texts) <= 2 else ", ".join(texts)
@@ -376,26 +414,26 @@ def _after(tok: Token) -> Span:
     return Span(tok.end_line, tok.end_column)
 
 
-def _tokens(text: str):
+def _tokens(text: str, parser: Lark):
     """Tokens of ``text`` as far as they lex (comments and spaces skipped)."""
     try:
-        yield from _parser().lex(text)
+        yield from parser.lex(text)
     except UnexpectedInput:
         return
 
 
-def _token_before(text: str, pos: int) -> Token | None:
+def _token_before(text: str, pos: int, parser: Lark) -> Token | None:
     last = None
-    for t in _tokens(text):
+    for t in _tokens(text, parser):
         if t.start_pos >= pos:
             break
         last = t
     return last
 
 
-def _unclosed_bracket(text: str) -> tuple[str, Span] | None:
+def _unclosed_bracket(text: str, parser: Lark) -> tuple[str, Span] | None:
     stack: list[Token] = []
-    for t in _tokens(text):
+    for t in _tokens(text, parser):
         if t.value in _OPENERS:
             stack.append(t)
         elif stack and t.value == _OPENERS[stack[-1].value]:

@@ -1,0 +1,78 @@
+"""JSON form of the receive TA IR (``"format": "tactl.rta"``), with the conventions of ``ir.ta_json``.
+
+Expressions are encoded exactly as in ``tactl.ta`` documents (a receive variable is the name
+``{"name": "received(ECHO)"}``); a reader refuses any other format or a newer version. Locations
+are listed by name; a message is ``{"name": "P0D", "kind": "P"}`` (``"kind": null`` for none).
+Source positions are not part of the form.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .errors import Diagnostic, InputError, Severity
+from .rta import FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing
+from .ta import Location, Property
+from .ta_json import _int, _str, expr_from_json, expr_to_json
+
+FORMAT = "tactl.rta"
+VERSION = 1
+
+Json = dict[str, Any]
+
+
+def rta_to_json(rta: ReceiveTA) -> Json:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": rta.name,
+        "parameters": list(rta.parameters),
+        "assumptions": [expr_to_json(e) for e in rta.assumptions],
+        "faults": {"model": rta.faults.model.value, "parameters": list(rta.faults.parameters)},
+        "timing": rta.timing.value,
+        "messages": [{"name": m.name, "kind": m.kind} for m in rta.messages],
+        "locations": [loc.name for loc in rta.locations],
+        "initial": list(rta.initial),
+        "rules": [{"id": r.id, "from": r.source, "to": r.target, "guard": expr_to_json(r.guard),
+                   "sends": list(r.sends)} for r in rta.rules],
+        "properties": [{"name": p.name, "formula": expr_to_json(p.formula)} for p in rta.properties],
+    }
+
+
+def rta_from_json(doc: Any, path: str = "<json>") -> ReceiveTA:
+    """Inverse of :func:`rta_to_json`; malformed documents raise :class:`InputError`."""
+    try:
+        return _rta_from_json(doc)
+    except InputError:
+        raise
+    except KeyError as e:
+        raise InputError(Diagnostic(Severity.ERROR, f"malformed {FORMAT} JSON: missing field "
+                                    f"{e.args[0]!r}"), path) from None
+    except (TypeError, ValueError, AttributeError) as e:
+        raise InputError(Diagnostic(Severity.ERROR, f"malformed {FORMAT} JSON: {e}"), path) from None
+
+
+def _rta_from_json(doc: Any) -> ReceiveTA:
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT} document (missing \"format\": \"{FORMAT}\")")
+    version = doc.get("version")
+    if not isinstance(version, int) or version > VERSION:
+        raise InputError(Diagnostic(Severity.ERROR, f"{FORMAT} version {version!r} is not supported "
+                                    f"by this tactl (it reads versions up to {VERSION})"))
+    faults = doc["faults"]
+    return ReceiveTA(
+        name=_str(doc["name"]),
+        parameters=tuple(map(_str, doc["parameters"])),
+        assumptions=tuple(map(expr_from_json, doc["assumptions"])),
+        faults=Faults(FaultModel(_str(faults["model"])), tuple(map(_str, faults["parameters"]))),
+        timing=Timing(_str(doc["timing"])),
+        messages=tuple(Message(_str(m["name"]), None if m.get("kind") is None else _str(m["kind"]))
+                       for m in doc["messages"]),
+        locations=tuple(Location(_str(name)) for name in doc["locations"]),
+        initial=tuple(map(_str, doc["initial"])),
+        rules=tuple(ReceiveRule(_int(r["id"]), _str(r["from"]), _str(r["to"]),
+                                expr_from_json(r["guard"]), tuple(map(_str, r["sends"])))
+                    for r in doc["rules"]),
+        properties=tuple(Property(_str(p["name"]), expr_from_json(p["formula"]))
+                         for p in doc.get("properties", [])),
+    )

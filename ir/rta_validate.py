@@ -1,0 +1,195 @@
+"""Semantic checks of a receive threshold automaton, reported as positioned diagnostics.
+
+Where a name may appear follows what each part means: a rule guard reads parameters and receive
+variables ``received(M)`` of declared messages (a process sees what it received, not how many
+processes are where); the resilience condition reads parameters; specifications read location
+counters and parameters, as in ``.ta`` (an RTA has no shared variables). Message types have a
+namespace of their own (they only occur under ``received(…)`` and after ``send``); parameters
+and locations share one, as both occur in specifications.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+
+from .errors import Diagnostic, DiagnosticSink, Span
+from .expr import Always, Eventually, Expr, Mul, Name, walk
+from .linear import NonLinearError, linearize
+from .rta import ReceiveRule, ReceiveTA, received_message
+
+_WHY = {
+    "a rule guard": "guards read parameters and receive variables only",
+    "the resilience condition": "the resilience condition constrains parameters only",
+    "a specification": "formulas read location counters and parameters",
+}
+
+
+def validate_rta(rta: ReceiveTA) -> list[Diagnostic]:
+    sink = DiagnosticSink()
+    _Checker(rta, sink).run()
+    return sink.items
+
+
+def _at(span: Span | None) -> str:
+    return f" at {span.line}:{span.col}" if span else ""
+
+
+class _Checker:
+    def __init__(self, rta: ReceiveTA, sink: DiagnosticSink) -> None:
+        self.rta, self.sink = rta, sink
+        self.parameters = set(rta.parameters)
+        self.locations = {loc.name for loc in rta.locations}
+        self.messages = {m.name for m in rta.messages}
+
+    def run(self) -> None:
+        self.declarations()
+        self.faults()
+        for e in self.rta.assumptions:
+            self.expression(e, {"parameter"}, "the resilience condition")
+        self.initial()
+        self.rules()
+        self.properties()
+
+    # ---------------------------------------------------------------------------- declarations
+    def declarations(self) -> None:
+        from .rta_reader import missing_section_message
+
+        seen: dict[str, tuple[str, Span | None]] = {}
+        params = [(n, s) for section, n, s in self.rta.declared_at if section == "parameters"]
+        if not params:  # built in code, not read: no positions
+            params = [(n, None) for n in self.rta.parameters]
+        for name, span in params:
+            self.claim(seen, name, "parameter", span)
+        for loc in self.rta.locations:
+            self.claim(seen, loc.name, "location", loc.span)
+        messages: dict[str, Span | None] = {}
+        for m in self.rta.messages:
+            if m.name in messages:
+                self.sink.error(f"message '{m.name}' is already declared{_at(messages[m.name])}",
+                                m.span)
+            else:
+                messages[m.name] = m.span
+        for section, present in (("locations", self.rta.locations), ("initial", self.rta.initial)):
+            if not present:
+                self.sink.error(missing_section_message(section), self.rta.span)
+
+    def claim(self, seen: dict, name: str, what: str, span: Span | None) -> None:
+        if name in seen:
+            first_what, first_span = seen[name]
+            self.sink.error(f"'{name}' is already declared as a {first_what}{_at(first_span)}", span)
+        else:
+            seen[name] = (what, span)
+
+    def faults(self) -> None:
+        f = self.rta.faults
+        model = f.model.value
+        if len(f.parameters) != f.arity:
+            example = "hybrid(fb, fc)" if f.arity == 2 else f"{model}(f)"
+            plural = "parameter" if f.arity == 1 else "parameters"
+            self.sink.error(f"fault model '{model}' takes {f.arity} {plural} (e.g. '{example}'), "
+                            f"found {len(f.parameters)}", f.span)
+        spans = f.parameter_spans or (f.span,) * len(f.parameters)
+        for name, span in zip(f.parameters, spans):
+            if name not in self.parameters:
+                self.sink.error(f"fault parameter '{name}' is not a declared parameter"
+                                + suggest(name, self.rta.parameters), span)
+
+    def initial(self) -> None:
+        at = [(n, s) for section, n, s in self.rta.declared_at if section == "initial"]
+        if not at:  # built in code, not read: no positions
+            at = [(n, self.rta.span) for n in self.rta.initial]
+        for name, span in at:
+            self.location_ref(name, span)
+
+    # ----------------------------------------------------------------------------------- rules
+    def rules(self) -> None:
+        first_with_id: dict[int, ReceiveRule] = {}
+        for index, r in enumerate(self.rta.rules, start=1):
+            if r.id in first_with_id:
+                first = first_with_id[r.id]
+                line = f" (line {first.span.line})" if first.span else ""
+                self.sink.warning(f"rule id {r.id} is used again{line}; both rules are kept and "
+                                  f"this one is rule #{index} of the file", r.span)
+            else:
+                first_with_id[r.id] = r
+            self.location_ref(r.source, r.source_span or r.span)
+            self.location_ref(r.target, r.target_span or r.span)
+            self.expression(r.guard, {"parameter", "received"}, "a rule guard")
+            self.sends(r)
+
+    def sends(self, r: ReceiveRule) -> None:
+        spans = r.send_spans or (r.span,) * len(r.sends)
+        sent: set[str] = set()
+        for m, span in zip(r.sends, spans):
+            if m not in self.messages:
+                self.sink.error(f"unknown message '{m}' in 'send'" + suggest(m, self.messages), span)
+            elif m in sent:
+                self.sink.error(f"message '{m}' is sent twice in rule {r.id}", span)
+            sent.add(m)
+
+    def location_ref(self, name: str, span: Span | None) -> None:
+        if name in self.locations or not self.locations:  # no locations: reported once, above
+            return
+        if name in self.parameters:
+            self.sink.error(f"'{name}' is a parameter, not a location", span)
+        else:
+            self.sink.error(f"unknown location '{name}'" + suggest(name, self.locations), span)
+
+    # ------------------------------------------------------------------------------ properties
+    def properties(self) -> None:
+        seen: dict[str, Span | None] = {}
+        for p in self.rta.properties:
+            if p.name in seen:
+                self.sink.error(f"property '{p.name}' is already defined{_at(seen[p.name])}", p.span)
+            seen.setdefault(p.name, p.span)
+            self.expression(p.formula, {"parameter", "location"}, "a specification")
+
+    # ----------------------------------------------------------------------------- expressions
+    def expression(self, e: Expr, allowed: set[str], context: str) -> None:
+        for node in walk(e):
+            if isinstance(node, Name):
+                self.name_ref(node, allowed, context)
+            elif isinstance(node, (Always, Eventually)) and context != "a specification":
+                op = "[]" if isinstance(node, Always) else "<>"
+                self.sink.error(f"temporal operator '{op}' is only allowed in specifications, "
+                                f"not in {context}", node.span)
+            elif isinstance(node, Mul):
+                self.product(node)
+
+    def name_ref(self, n: Name, allowed: set[str], context: str) -> None:
+        message = received_message(n.name)
+        if message is not None:
+            if "received" not in allowed:
+                self.sink.error(f"'{n.name}' can only appear in a rule guard, not in {context} "
+                                "(a receive variable is local to one process's step)", n.span)
+            elif message not in self.messages:
+                self.sink.error(f"unknown message '{message}' in '{n.name}'"
+                                + suggest(message, self.messages), n.span)
+            return
+        kind = ("parameter" if n.name in self.parameters
+                else "location" if n.name in self.locations else None)
+        why = f" ({_WHY[context]})" if context in _WHY else ""
+        if kind is None:
+            if "location" in allowed and not self.locations:
+                return  # a missing 'locations' section is reported once
+            pool = [*self.rta.parameters, *(self.locations if "location" in allowed else ())]
+            hint = suggest(n.name, pool)
+            if not hint and "received" in allowed and n.name in self.messages:
+                hint = f"; did you mean 'received({n.name})'?"
+            self.sink.error(f"unknown name '{n.name}' in {context}" + hint, n.span)
+        elif kind not in allowed:
+            self.sink.error(f"the {kind} '{n.name}' cannot appear in {context}{why}", n.span)
+
+    def product(self, node: Mul) -> None:
+        try:
+            left, right = linearize(node.left), linearize(node.right)
+        except (NonLinearError, TypeError):
+            return  # a nested product is reported on its own
+        if not (left.is_constant or right.is_constant):
+            self.sink.error(str(NonLinearError(node)), node.span)
+
+
+def suggest(name: str, pool: Iterable[str]) -> str:
+    close = difflib.get_close_matches(name, list(pool), n=1)
+    return f"; did you mean '{close[0]}'?" if close else ""
