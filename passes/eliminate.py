@@ -195,7 +195,7 @@ def _assemble(rta: ReceiveTA, env: Environment, shared: tuple[str, ...],
         for guard in g.send_guards:
             add(rule.source, rule.target, guard, [sent(m) for m in rule.sends])
             if env.partial_sends and rule.sends and below_bound is not None:
-                add(rule.source, crash_loc, conj(guard, below_bound),
+                add(rule.source, crash_loc, conj(*(g for g in (guard, below_bound) if g != BoolConst(True))),
                     [CRASHED, *(sent_by_crashing(m) for m in rule.sends)])
     if below_bound is not None:
         for loc in rta.locations:

@@ -10,20 +10,36 @@ from tactl.ir.ta_json import ta_from_json
 from tactl.ir.ta_reader import ReadResult, read_source, read_ta
 from tactl.ir.validate import validate
 
-SUPPORTED = (".ta", ".json")
+SUPPORTED = (".ta", ".json", ".rta")
+
+
+def load_receive_automaton_as_ta(path: Path) -> ReadResult:
+    """Read an ``.rta`` file and run the certified translate pass on it."""
+    from tactl.ir.rta_reader import read_rta_file
+    from tactl.translation import certificate_problem, run_translate
+
+    loaded = read_rta_file(path)
+    result = run_translate(loaded.rta, str(path))
+    problem = certificate_problem(result)
+    if problem:
+        raise problem
+    return ReadResult(result.translation.ta, str(path), loaded.source, loaded.warnings)
 
 
 def load_automaton(path: str | Path) -> ReadResult:
-    """Read and validate a ``.ta`` file (or its ``tactl.ta`` JSON form)."""
+    """Read and validate a ``.ta`` file (or its ``tactl.ta`` JSON form); an ``.rta`` file is
+    translated (with certificates) first."""
     p = Path(path)
     suffix = p.suffix.lower()
-    if suffix in (".rta", ".alg"):
-        raise InputError(Diagnostic(Severity.ERROR, f"'{suffix}' inputs need the parse/translate "
-                                    "passes, which this version of tactl does not have yet"), str(p))
+    if suffix == ".alg":
+        raise InputError(Diagnostic(Severity.ERROR, "'.alg' inputs need the parse pass, which this "
+                                    "version of tactl does not have yet"), str(p))
+    if suffix == ".rta":
+        return load_receive_automaton_as_ta(p)
     if suffix not in SUPPORTED:
         raise InputError(Diagnostic(Severity.ERROR, f"unrecognised file type '{suffix or '(none)'}': "
                                     "tactl reads threshold automata from .ta files "
-                                    "(or their .json form)"), str(p))
+                                    "(or their .json form) and receive automata from .rta files"), str(p))
     text = read_source(p)
     if suffix == ".ta":
         return read_ta(text, str(p))

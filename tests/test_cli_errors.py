@@ -77,9 +77,12 @@ def test_inputs_are_recognised_by_extension(cli, tmp_path):
     (tmp_path / "x.txt").write_text(SMALL)
     r = cli("show", tmp_path / "x.txt")
     assert r.code == 2 and "unrecognised file type '.txt'" in r.err
-    (tmp_path / "x.rta").write_text("")
+    (tmp_path / "x.rta").write_text("")  # read as a receive automaton: an empty one is an error
     r = cli("show", tmp_path / "x.rta")
-    assert r.code == 2 and "'.rta' inputs need the parse/translate passes" in r.err
+    assert r.code == 2 and f"{tmp_path / 'x.rta'}:1:1: unexpected end of file" in r.err
+    (tmp_path / "x.alg").write_text("")
+    r = cli("show", tmp_path / "x.alg")
+    assert r.code == 2 and "'.alg' inputs need the parse pass" in r.err
 
 
 def test_usage_errors_exit_2(cli):

@@ -1,0 +1,80 @@
+"""``tactl translate``: the translate pass with its certificates, and the per-rule table.
+
+Used by the ``translate`` command and by every command that is given an ``.rta`` file (they run
+this pass first). A certificate that fails is a tactl bug and stops everything; one z3 could not
+decide stops everything too — an uncertified guard is never used silently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tactl.ir.errors import Diagnostic, InputError, Severity
+from tactl.ir.expr import to_text
+from tactl.ir.rta import ReceiveTA
+from tactl.passes.certify import Certificate, certify
+from tactl.passes.eliminate import Translation, translate
+from tactl.passes.env import UnsupportedEnvironment
+
+
+class CertificateError(Exception):
+    """A produced guard is not certified sound and precise (exit 4: a bug; 3: z3 undecided)."""
+
+    def __init__(self, message: str, exit_code: int) -> None:
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
+
+    def render(self) -> str:
+        return f"tactl: {self.message}"
+
+
+@dataclass
+class Certified:
+    translation: Translation
+    certificates: list[Certificate] | None  # None: --no-certify
+
+
+def run_translate(rta: ReceiveTA, path: str, check: bool = True) -> Certified:
+    try:
+        translation = translate(rta)
+    except UnsupportedEnvironment as e:
+        raise InputError(Diagnostic(Severity.ERROR, str(e), rta.faults.span), path) from None
+    return Certified(translation, certify(rta, translation) if check else None)
+
+
+def certificate_problem(result: Certified) -> CertificateError | None:
+    if result.certificates is None:
+        return None
+    failed = [c for c in result.certificates if c.sound is False or c.precise is False]
+    if failed:
+        what = ", ".join(f"rule {c.rule_id} ({'not sound' if c.sound is False else 'not precise'})"
+                         for c in failed)
+        return CertificateError(f"certificate failed for {what}: this is a tactl bug, please report "
+                                "it (the output was not written)", 4)
+    undecided = [c for c in result.certificates if c.sound is None or c.precise is None]
+    if undecided:
+        return CertificateError("z3 could not decide the certificate of rule(s) "
+                                + ", ".join(str(c.rule_id) for c in undecided)
+                                + " (the output was not written; --no-certify skips the checks)", 3)
+    return None
+
+
+def certificate_table(rta: ReceiveTA, result: Certified) -> str:
+    """Rule, receive guard, send guard(s), sound, precise: one row per produced TA guard."""
+    marks = {True: "✓", False: "✗", None: "?"}
+    certs = {c.rule_id: c for c in result.certificates or []}
+    rows = [["rule", "receive guard", "send guard", "sound", "precise"]]
+    for rule, g in zip(rta.rules, result.translation.guards):
+        cert = certs.get(rule.id)
+        sound = marks[cert.sound] if cert else "-"
+        precise = marks[cert.precise] if cert else "-"
+        sends = [to_text(s) for s in g.send_guards] or ["(false under the RC: rule removed)"]
+        head = f"{rule.id}: {rule.source} -> {rule.target}"
+        for k, send in enumerate(sends):
+            rows.append([head if k == 0 else "", to_text(rule.guard) if k == 0 else "",
+                         ("or " if k else "") + send, sound if k == 0 else "", precise if k == 0 else ""])
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
