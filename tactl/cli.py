@@ -86,7 +86,7 @@ def show(
 
 
 @app.command(help="Print an automaton in canonical ByMC .ta form (re-reading it gives the same "
-                  "automaton).\n\nThe canonical form keeps macros and the order of everything, but not "
+                  "automaton); a receive automaton (.rta) in canonical .rta form.\n\nThe canonical form keeps macros and the order of everything, but not "
                   "comments or layout, so FILE itself is only rewritten with --in-place, and only "
                   "without comments unless you also pass --drop-comments.")
 def fmt(
@@ -100,8 +100,17 @@ def fmt(
 ) -> None:
     if in_place and output is not None:
         raise _usage_error(file, "give either -o OUT or --in-place, not both")
-    result = _load(file)
-    text = print_ta(result.ta)
+    if file.suffix.lower() == ".rta":  # a receive automaton stays one: canonical .rta text
+        from tactl.ir.rta_printer import print_rta
+        from tactl.ir.rta_reader import read_rta_file
+
+        result = read_rta_file(file)
+        if result.warnings:
+            typer.echo(result.render_warnings(), err=True)
+        text = print_rta(result.rta)
+    else:
+        result = _load(file)
+        text = print_ta(result.ta)
     target = file if in_place else output
     if target is None:
         typer.echo(text, nl=False)

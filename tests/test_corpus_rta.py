@@ -103,3 +103,16 @@ def test_translate_bad_rta_is_a_positioned_error(cli, tmp_path):
     bad.write_text(text)
     r = cli("translate", bad)
     assert r.code == 2 and f"{bad}:" in r.err and "non-linear" in r.err and "^" in r.err
+
+
+def test_fmt_keeps_a_receive_automaton_a_receive_automaton(cli, tmp_path):
+    from tactl.ir.rta_reader import read_rta_file
+
+    copy = tmp_path / "strb.rta"
+    copy.write_text((CORPUS / "strb" / "strb.rta").read_text())
+    r = cli("fmt", copy)
+    assert r.code == 0 and r.out.startswith("rta STRB {") and "received(ECHO)" in r.out
+    refused = cli("fmt", copy, "--in-place")  # the file has comments
+    assert refused.code == 2 and copy.read_text() == (CORPUS / "strb" / "strb.rta").read_text()
+    assert cli("fmt", copy, "--in-place", "--drop-comments").code == 0
+    assert read_rta_file(copy).rta == read_rta_file(CORPUS / "strb" / "strb.rta").rta
