@@ -16,8 +16,11 @@ tests/test_env.py pin every one of them.
 Always ``0 <= rcv``. The first declared parameter is the number of processes n. Choices:
 
 * **Kinds.** For a kind (``kind P: P0D, P1D, Pq;``) a Byzantine (or symmetric, hybrid) sender
-  counts once per receiver across the kind: ``Σ_{M in kind} rcv_M <= Σ ns_M + f`` is added to
-  the per-type bounds (a receiver counts distinct senders of P messages).
+  sends at most one message of the kind to a receiver. With ``b_M`` the faulty senders a
+  receiver counts for M, ``rcv_M <= ns_M + b_M`` and ``Σ b_M <= f``; eliminating the ``b_M``
+  gives exactly ``Σ_{M in S} rcv_M <= Σ_{M in S} ns_M + f`` for *every* subset S of the kind
+  (Σ max(0, rcv_M - ns_M) <= f), so all subsets of two or more types are added — the bound on
+  the whole kind alone would let one faulty sender count for two types of a three-type kind.
 * **No sender bound.** ``rcv_M <= n`` is not added: with ``ns_M <= N`` it follows for every
   reachable configuration, and adding it would only put unreachable cases into guards.
 * **Symmetric, sync.** Identical Byzantine processes send the same to everyone; per receiver the
@@ -31,9 +34,10 @@ Always ``0 <= rcv``. The first declared parameter is the number of processes n. 
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
-from tactl.ir.expr import Compare, Expr, IntConst, Name, Sum, summation
+from tactl.ir.expr import Compare, Expr, IntConst, Name, summation
 from tactl.ir.rta import FaultModel, ReceiveTA, Timing, received
 
 CRASH_MODELS = (FaultModel.CRASH, FaultModel.CLEAN_CRASH, FaultModel.HYBRID)
@@ -74,6 +78,16 @@ class Environment:
         return tuple(names)
 
 
+def _kind_bound(subset: tuple[str, ...], byzantine: str, partial: bool) -> Expr:
+    """``Σ_{M in subset} received(M) <= Σ ns_M (+ nsf_M) + f``."""
+    total_rcv = summation(received(subset[0]), [("+", received(m)) for m in subset[1:]])
+    total_sent = summation(Name(sent(subset[0])), [
+        *(("+", Name(sent(m))) for m in subset[1:]),
+        *((("+", Name(sent_by_crashing(m))) for m in subset) if partial else ()),
+        ("+", Name(byzantine))])
+    return Compare("<=", total_rcv, total_sent)
+
+
 def environment(rta: ReceiveTA) -> Environment:
     model, timing = rta.faults.model, rta.timing
     params = rta.faults.parameters
@@ -100,11 +114,7 @@ def environment(rta: ReceiveTA) -> Environment:
             out.append(Compare("<=", Name(sent(msg.name)), rcv))
     if byzantine is not None:
         for members in rta.kinds().values():
-            if len(members) > 1:
-                total_rcv = summation(received(members[0]), [("+", received(m)) for m in members[1:]])
-                total_sent: Sum | Expr = summation(Name(sent(members[0])), [
-                    *(("+", Name(sent(m))) for m in members[1:]),
-                    *((("+", Name(sent_by_crashing(m))) for m in members) if partial else ()),
-                    ("+", Name(byzantine))])
-                out.append(Compare("<=", total_rcv, total_sent))
+            for size in range(2, len(members) + 1):
+                for subset in itertools.combinations(members, size):
+                    out.append(_kind_bound(subset, byzantine, partial))
     return Environment(processes, crash, partial, tuple(out))

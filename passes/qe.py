@@ -3,10 +3,12 @@ Omega test's exactness condition.
 
 ``∃x. ∧ lower_i ∧ ∧ upper_j`` over the integers equals the real shadow ``∧ b_j·L_i <= a_i·U_j``
 when every lower bound ``a_i·x >= L_i`` has ``a_i = 1`` or every upper bound ``b_j·x <= U_j`` has
-``b_j = 1`` (Pugh's exact projection). Receive guards have that shape (Env's upper bounds
-``received(M) <= ns_M + f`` have coefficient 1), so the result is exact; when it is not, the
-real shadow is still implied (sound) and the result says ``exact=False`` — the certificates of
-``passes/certify.py`` then report the guard as not precise instead of hiding it.
+``b_j = 1`` (Pugh's exact projection). Typical receive guards have that shape (thresholds bound a
+receive counter from below, and Env's upper bounds ``received(M) <= ns_M + f`` have coefficient
+1). A guard that also bounds receive counters from above with other coefficients
+(``2 * received(A) <= n + t``) can need a parity condition that no linear guard states; then the
+real shadow is still implied (sound), the result says ``exact=False``, and the certificates of
+``passes/certify.py`` report the guard as not precise instead of hiding it.
 """
 
 from __future__ import annotations

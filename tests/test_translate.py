@@ -26,7 +26,7 @@ def expr(text: str) -> Expr:
                   f"specifications (1) {{ p: {text}; }} }}")
     from tactl.ir.expr import substitute
 
-    names = {f"rcv_{m}": received(m) for m in ("ECHO", "M0", "M1", "P0", "P1")}
+    names = {f"rcv_{m}": received(m) for m in ("ECHO", "M0", "M1", "P0", "P1", "A", "B", "C")}
     return substitute(ta.properties[0].formula, names)
 
 
@@ -171,3 +171,23 @@ def test_disjunction_becomes_parallel_rules():
     guards = translate(sync).guards[0].send_guards
     assert len(guards) == 2 and len([r for r in translate(sync).ta.rules if r.source == "V0"]) == 2
     assert all(c.ok for c in certify(sync, translate(sync)))
+
+
+def test_one_byzantine_sender_counts_once_for_any_part_of_a_kind():
+    """kind P: A, B, C with only A sent and f <= 1: received(B) >= 1 and received(C) >= 1 at once
+    would need the one faulty sender twice (the whole-kind bound alone allowed it)."""
+    rta = ReceiveTA("K3", ("n", "t", "f"), (*RC_BYZ, expr("f <= 1")),
+                    Faults(FaultModel.BYZANTINE, ("f",)), Timing.ASYNC,
+                    (Message("A", "P"), Message("B", "P"), Message("C", "P")),
+                    tuple(Location(x) for x in ("SA", "DA", "L0", "L1")), ("SA", "L0"),
+                    (ReceiveRule(0, "SA", "DA", BoolConst(True), ("A",)),
+                     ReceiveRule(1, "L0", "L1", expr("rcv_B >= 1 && rcv_C >= 1"), ())),
+                    parse_ta("skel X { locations (1) { L1: [0]; } specifications (1) { "
+                             "s: [](L1 == 0); } }").properties)
+    env = environment(rta)
+    assert expr("rcv_B + rcv_C <= ns_B + ns_C + f") in env.constraints
+    assert expr("rcv_A + rcv_B + rcv_C <= ns_A + ns_B + ns_C + f") in env.constraints
+    tr = translate(rta)
+    assert all(c.ok for c in certify(rta, tr))
+    (result,) = check_automaton(tr.ta, "k3", CheckOptions()).results
+    assert result.verdict == "holds"
