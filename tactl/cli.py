@@ -173,13 +173,17 @@ def _graphviz(text: str, fmt_: str, output: Path) -> bytes:
                   "receive guard imply it; precise: it implies that some receive counts satisfy "
                   "the receive guard and Env) and a per-rule table is printed. Without -o the TA "
                   "goes to stdout and the table to stderr. A failed certificate writes nothing "
-                  "and exits 4 (a tactl bug), an undecided one exits 3.")
+                  "and exits 4 (a tactl bug); an undecided one, or a guard that is sound but not precise, "
+                  "exits 3 (--allow-imprecise writes the latter anyway).")
 def translate(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="a receive threshold automaton (.rta)",
                                          show_default=False)],
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="OUT",
                                                    help="Write the TA here (.ta text, or .json).")] = None,
     no_certify: Annotated[bool, typer.Option("--no-certify", help="Skip the z3 certificates.")] = False,
+    allow_imprecise: Annotated[bool, typer.Option(
+        "--allow-imprecise", help="Write the TA even if a guard is sound but not precise (it then "
+                                  "over-approximates the RTA).")] = False,
 ) -> None:
     from tactl.ir.rta_reader import read_rta_file
     from tactl.translation import certificate_problem, certificate_table, run_translate
@@ -194,9 +198,12 @@ def translate(
     result = run_translate(loaded.rta, str(file), check=not no_certify)
     table = certificate_table(loaded.rta, result)
     typer.echo(table, err=output is None)
-    problem = certificate_problem(result)
+    problem = certificate_problem(result, allow_imprecise)
     if problem:
         raise problem
+    if result.certificates and not all(c.precise for c in result.certificates):
+        typer.echo("tactl: warning: some guards are not precise (✗ above): the TA over-approximates "
+                   "the RTA, so a violation found in it may be spurious", err=True)
     ta = result.translation.ta
     text = json.dumps(ta_to_json(ta), indent=2) + "\n" if output is not None and \
         output.suffix.lower() == ".json" else print_ta(ta)

@@ -1,8 +1,9 @@
 """``tactl translate``: the translate pass with its certificates, and the per-rule table.
 
 Used by the ``translate`` command and by every command that is given an ``.rta`` file (they run
-this pass first). A certificate that fails is a tactl bug and stops everything; one z3 could not
-decide stops everything too — an uncertified guard is never used silently.
+this pass first). A soundness certificate that fails is a tactl bug and stops everything; one z3
+could not decide stops everything too, and so does an imprecise guard unless the user accepts it
+(``--allow-imprecise``) — an uncertified guard is never used silently.
 """
 
 from __future__ import annotations
@@ -43,20 +44,30 @@ def run_translate(rta: ReceiveTA, path: str, check: bool = True) -> Certified:
     return Certified(translation, certify(rta, translation) if check else None)
 
 
-def certificate_problem(result: Certified) -> CertificateError | None:
+def certificate_problem(result: Certified, allow_imprecise: bool = False) -> CertificateError | None:
+    """Why the translation must not be used: an unsound guard is a tactl bug (exit 4); an
+    undecided certificate (exit 3); an imprecise guard (exit 3) unless ``allow_imprecise`` — it
+    over-approximates the RTA, so "holds" stays valid but a violation may be spurious."""
     if result.certificates is None:
         return None
-    failed = [c for c in result.certificates if c.sound is False or c.precise is False]
-    if failed:
-        what = ", ".join(f"rule {c.rule_id} ({'not sound' if c.sound is False else 'not precise'})"
-                         for c in failed)
-        return CertificateError(f"certificate failed for {what}: this is a tactl bug, please report "
-                                "it (the output was not written)", 4)
-    undecided = [c for c in result.certificates if c.sound is None or c.precise is None]
+    unsound = [c.rule_id for c in result.certificates if c.sound is False]
+    if unsound:
+        return CertificateError("the soundness certificate failed for rule(s) "
+                                + ", ".join(map(str, unsound)) + ": this is a tactl bug, please "
+                                "report it (the output was not written)", 4)
+    undecided = [c.rule_id for c in result.certificates if c.sound is None or c.precise is None]
     if undecided:
         return CertificateError("z3 could not decide the certificate of rule(s) "
-                                + ", ".join(str(c.rule_id) for c in undecided)
+                                + ", ".join(map(str, undecided))
                                 + " (the output was not written; --no-certify skips the checks)", 3)
+    imprecise = [c.rule_id for c in result.certificates if c.precise is False]
+    if imprecise and not allow_imprecise:
+        return CertificateError(
+            "the guard of rule(s) " + ", ".join(map(str, imprecise)) + " is sound but not precise: "
+            "no linear guard says exactly when some receive counts satisfy it (typically a parity "
+            "condition), so the TA would allow more than the RTA — a 'holds' stays valid, a "
+            "violation may be spurious. Nothing was written; 'tactl translate --allow-imprecise "
+            "-o X.ta' writes it anyway.", 3)
     return None
 
 

@@ -116,3 +116,16 @@ def test_fmt_keeps_a_receive_automaton_a_receive_automaton(cli, tmp_path):
     assert refused.code == 2 and copy.read_text() == (CORPUS / "strb" / "strb.rta").read_text()
     assert cli("fmt", copy, "--in-place", "--drop-comments").code == 0
     assert read_rta_file(copy).rta == read_rta_file(CORPUS / "strb" / "strb.rta").rta
+
+
+def test_an_imprecise_guard_is_refused_unless_allowed(cli, tmp_path):
+    from conftest import DATA
+
+    source = DATA / "rta" / "imprecise_parity.rta"
+    out = tmp_path / "p.ta"
+    r = cli("translate", source, "-o", out)
+    assert r.code == 3 and "sound but not precise" in r.err and not out.exists()
+    assert "✓      ✗" in r.out
+    assert cli("check", source).code == 3
+    allowed = cli("translate", source, "-o", out, "--allow-imprecise")
+    assert allowed.code == 0 and out.exists() and "over-approximates" in allowed.err
