@@ -68,9 +68,10 @@ def translate(rta: ReceiveTA) -> Translation:
     for rule in rta.rules:
         disjuncts, exact = [], True
         for conjunct in _dnf(rule.guard):
-            receive = sorted({x for a in (*conjunct, *env_atoms) for x, _ in a.coeffs
+            relevant = _connected(conjunct, env_atoms)
+            receive = sorted({x for a in (*conjunct, *relevant) for x, _ in a.coeffs
                               if received_message(x)})
-            shadow = project([*conjunct, *env_atoms], receive)
+            shadow = project([*conjunct, *relevant], receive)
             exact = exact and shadow.exact
             if shadow.atoms is not None:
                 disjuncts.append(list(shadow.atoms))
@@ -78,6 +79,28 @@ def translate(rta: ReceiveTA) -> Translation:
         guards.append(GuardTranslation(rule.id, rule.guard,
                                        tuple(context.render(d) for d in kept), exact))
     return Translation(_assemble(rta, env, shared, guards), tuple(guards), env)
+
+
+def _connected(conjunct: list[LinearAtom], env_atoms: list[LinearAtom]) -> list[LinearAtom]:
+    """The Env atoms linked to the guard's receive variables (through shared receive variables).
+
+    The others constrain receive variables the guard does not mention; receive counts of 0
+    satisfy them whatever the send counters are, so leaving them out changes nothing — and it
+    keeps Fourier–Motzkin small when kinds add a bound per subset of message types.
+    """
+    wanted = {x for a in conjunct for x, _ in a.coeffs if received_message(x)}
+    chosen: list[LinearAtom] = []
+    rest = list(env_atoms)
+    grew = True
+    while grew:
+        grew = False
+        for a in list(rest):
+            if any(x in wanted for x, _ in a.coeffs):
+                chosen.append(a)
+                rest.remove(a)
+                wanted |= {x for x, _ in a.coeffs if received_message(x)}
+                grew = True
+    return chosen
 
 
 def _dnf(e: Expr) -> list[list[LinearAtom]]:
@@ -116,6 +139,7 @@ class _Context:
 
         self.z3, self.sym, self.shared = z3, int_symbols(), set(shared)
         self.order = {x: i for i, x in enumerate((*shared, *rta.parameters))}
+        self.cache: dict[LinearAtom, object] = {}
         self.solver = z3.Solver()
         for e in rta.assumptions:
             self.solver.add(to_z3(e, self.sym))
@@ -124,8 +148,15 @@ class _Context:
         self.to_z3 = to_z3
 
     def formula(self, atoms: list[LinearAtom]):
-        return self.z3.And([self.to_z3(Compare(">=", term_expr(a.coeffs), _int(a.bound)), self.sym)
-                            for a in atoms])
+        return self.z3.And([self.atom_z3(a) for a in atoms])
+
+    def atom_z3(self, a: LinearAtom):
+        """z3 form of an atom, built once (simplification asks about the same atoms many times)."""
+        if a not in self.cache:
+            z3 = self.z3
+            self.cache[a] = z3.Sum([c * self.sym(x) for x, c in a.coeffs]) >= a.bound \
+                if a.coeffs else z3.BoolVal(0 >= a.bound)
+        return self.cache[a]
 
     def holds(self, premise: list[LinearAtom], conclusion: list[LinearAtom]) -> bool:
         return self.solver.check(self.formula(premise), self.z3.Not(self.formula(conclusion))) == self.z3.unsat
