@@ -14,9 +14,10 @@ import difflib
 from collections.abc import Iterable
 
 from .errors import Diagnostic, DiagnosticSink, Span
-from .expr import Always, Eventually, Expr, Mul, Name, walk
+from .expr import Mul, Name
 from .linear import NonLinearError, linearize
 from .rta import ReceiveRule, ReceiveTA, received_message
+from .validate import ExpressionChecks
 
 _WHY = {
     "a rule guard": "guards read parameters and receive variables only",
@@ -35,7 +36,7 @@ def _at(span: Span | None) -> str:
     return f" at {span.line}:{span.col}" if span else ""
 
 
-class _Checker:
+class _Checker(ExpressionChecks):
     def __init__(self, rta: ReceiveTA, sink: DiagnosticSink) -> None:
         self.rta, self.sink = rta, sink
         self.parameters = set(rta.parameters)
@@ -146,17 +147,6 @@ class _Checker:
             self.expression(p.formula, {"parameter", "location"}, "a specification")
 
     # ----------------------------------------------------------------------------- expressions
-    def expression(self, e: Expr, allowed: set[str], context: str) -> None:
-        for node in walk(e):
-            if isinstance(node, Name):
-                self.name_ref(node, allowed, context)
-            elif isinstance(node, (Always, Eventually)) and context != "a specification":
-                op = "[]" if isinstance(node, Always) else "<>"
-                self.sink.error(f"temporal operator '{op}' is only allowed in specifications, "
-                                f"not in {context}", node.span)
-            elif isinstance(node, Mul):
-                self.product(node)
-
     def name_ref(self, n: Name, allowed: set[str], context: str) -> None:
         message = received_message(n.name)
         if message is not None:

@@ -47,7 +47,26 @@ def validate(ta: ThresholdAutomaton) -> list[Diagnostic]:
     return sink.items
 
 
-class _Checker:
+class ExpressionChecks:
+    """The walk both validators (.ta and .rta) make over an expression: every name is checked by
+    ``name_ref`` against the kinds ``allowed`` in ``context``, temporal operators are refused
+    outside specifications, and every product is checked for linearity by ``product``."""
+
+    sink: DiagnosticSink
+
+    def expression(self, e: Expr, allowed, context: str) -> None:
+        for node in walk(e):
+            if isinstance(node, Name):
+                self.name_ref(node, allowed, context)  # type: ignore[attr-defined]
+            elif isinstance(node, (Always, Eventually)) and context != "a specification":
+                op = "[]" if isinstance(node, Always) else "<>"
+                self.sink.error(f"temporal operator '{op}' is only allowed in specifications, "
+                                f"not in {context}", node.span)
+            elif isinstance(node, Mul):
+                self.product(node)  # type: ignore[attr-defined]
+
+
+class _Checker(ExpressionChecks):
     def __init__(self, ta: ThresholdAutomaton, sink: DiagnosticSink) -> None:
         self.ta, self.sink = ta, sink
 
@@ -165,17 +184,6 @@ class _Checker:
             self.expression(p.formula, SPEC_KINDS, "a specification")
 
     # ----------------------------------------------------------------------------- expressions
-    def expression(self, e: Expr, allowed: frozenset[SymbolKind], context: str) -> None:
-        for node in walk(e):
-            if isinstance(node, Name):
-                self.name_ref(node, allowed, context)
-            elif isinstance(node, (Always, Eventually)) and context != "a specification":
-                op = "[]" if isinstance(node, Always) else "<>"
-                self.sink.error(f"temporal operator '{op}' is only allowed in specifications, "
-                                f"not in {context}", node.span)
-            elif isinstance(node, Mul):
-                self.product(node)
-
     def name_ref(self, n: Name, allowed: frozenset[SymbolKind], context: str) -> None:
         kind = self.ta.symbols.get(n.name)
         if kind is None:
