@@ -6,6 +6,8 @@ reader; the worked examples are those of domain.md §4.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from conftest import CORPUS
@@ -191,3 +193,47 @@ def test_one_byzantine_sender_counts_once_for_any_part_of_a_kind():
     assert all(c.ok for c in certify(rta, tr))
     (result,) = check_automaton(tr.ta, "k3", CheckOptions()).results
     assert result.verdict == "holds"
+
+
+# ----------------------------------------------------------------- random guards, every model
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@st.composite
+def random_guard(draw) -> Expr:
+    def atom() -> str:
+        left = draw(st.sampled_from(["rcv_A", "rcv_B", "rcv_A + rcv_B", "2 * rcv_A", "rcv_A + 2 * rcv_B"]))
+        op = draw(st.sampled_from([">=", "<", ">", "<=", "==", "!="]))
+        right = draw(st.sampled_from(["t + 1", "n - t", "1", "0", "2 * t + 1", "n + t + 1", "n - 2 * t"]))
+        return f"{left} {op} {right}"
+
+    parts = [atom() for _ in range(draw(st.integers(1, 3)))]
+    joiners = [draw(st.sampled_from(["&&", "||"])) for _ in parts[1:]]
+    text = parts[0] + "".join(f" {j} {p}" for j, p in zip(joiners, parts[1:]))
+    return expr(text)
+
+
+@given(random_guard(), st.sampled_from(list(FaultModel)), st.sampled_from(list(Timing)),
+       st.booleans())
+@settings(max_examples=int(os.environ.get("TACTL_RANDOM_EXAMPLES", 120)), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+def test_random_guards_are_certified_sound_and_exact_ones_precise(guard, model, timing, kind):
+    if model is FaultModel.OMISSION and timing is Timing.SYNC:
+        return  # refused on purpose (test_sync_adds_lower_bounds_and_refuses_sync_omission)
+    params = ("n", "t", "f", "g") if model is FaultModel.HYBRID else ("n", "t", "f")
+    faults = Faults(model, ("f", "g") if model is FaultModel.HYBRID else ("f",))
+    rc = (expr("n > 3 * t"), expr("t >= f"), expr("f >= 0"))
+    if model is FaultModel.HYBRID:
+        rc = (*rc, parse_ta("skel X { parameters g, t; specifications (1) { p: t >= g && g >= 0; } }")
+              .properties[0].formula)
+    rta = ReceiveTA("R", params, rc, faults, timing,
+                    (Message("A", "K" if kind else None), Message("B", "K" if kind else None)),
+                    (Location("I"), Location("D")), ("I",),
+                    (ReceiveRule(0, "I", "D", guard, ("A",)),))
+    tr = translate(rta)
+    (cert,) = certify(rta, tr)
+    assert cert.sound is True, to_text(guard)
+    if tr.guards[0].exact:
+        assert cert.precise is True, to_text(guard)
