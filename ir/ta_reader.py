@@ -309,11 +309,14 @@ class ReadResult(SourceResult):
     """An automaton that passed every check, with its warnings and the text it came from."""
 
     ta: ThresholdAutomaton
+    # Why checking this TA says nothing about what it came from (e.g. a synchronous .rta), if so.
+    not_checkable: str | None
 
     def __init__(self, ta: ThresholdAutomaton, path: str, source: str,
-                 warnings: list[Diagnostic] | None = None) -> None:
+                 warnings: list[Diagnostic] | None = None, not_checkable: str | None = None) -> None:
         super().__init__(path, source, list(warnings or []))
         self.ta = ta
+        self.not_checkable = not_checkable
 
 
 _COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)

@@ -29,6 +29,7 @@ class CheckOptions:
     parameters: dict[str, int] | None = None  # explicit: fixed values; parametric: restriction
     bound: int = explicit.DEFAULT_BOUND
     max_states: int = explicit.DEFAULT_MAX_STATES
+    not_checkable: str | None = None  # set: every property is unsupported, for this reason
 
 
 @dataclass
@@ -68,7 +69,7 @@ def check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
                     progress: Callable[[str], None] | None = None) -> CheckReport:
     validate_selection(ta, options.properties, options.parameters)
     selected = [p for p in ta.properties if not options.properties or p.name in options.properties]
-    blocker = unsupported_reason(ta)
+    blocker = options.not_checkable or unsupported_reason(ta)
     results: list[PropertyResult] = []
     for prop in selected:
         question = reach_query(ta, prop)
@@ -76,7 +77,7 @@ def check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
             results.append(PropertyResult(prop.name, question.kind.value, UNSUPPORTED,
                                           options.engine, reason=question.reason))
             continue
-        if blocker and options.engine == parametric.ENGINE:
+        if blocker and (options.engine == parametric.ENGINE or options.not_checkable):
             results.append(PropertyResult(prop.name, "safety", UNSUPPORTED, options.engine, reason=blocker))
             continue
         if progress:

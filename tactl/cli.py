@@ -201,6 +201,9 @@ def translate(
     problem = certificate_problem(result, allow_imprecise)
     if problem:
         raise problem
+    if loaded.rta.timing.value == "sync":
+        typer.echo("tactl: warning: a synchronous automaton's TA is meant for lock-step rounds; "
+                   "'tactl check' interleaves single steps and so gives no verdict about it", err=True)
     if result.certificates and not all(c.precise for c in result.certificates):
         typer.echo("tactl: warning: some guards are not precise (✗ above): the TA over-approximates "
                    "the RTA, so a violation found in it may be spurious", err=True)
@@ -266,7 +269,8 @@ def check(
     result = _load(file)
     show_progress = sys.stderr.isatty() if progress is None else progress
     options = CheckOptions(engine=engine, properties=tuple(properties or ()), timeout_s=timeout,
-                           parameters=fixed, bound=bound, max_states=max_states)
+                           parameters=fixed, bound=bound, max_states=max_states,
+                           not_checkable=result.not_checkable)
     try:
         report = check_automaton(result.ta, str(file), options,
                                  (lambda msg: typer.echo(f"tactl: {msg}", err=True)) if show_progress else None)
@@ -311,7 +315,10 @@ def emit(
 
     from tactl.check import SelectionError, validate_selection
 
-    ta = _load(file).ta
+    loaded = _load(file)
+    ta = loaded.ta
+    if loaded.not_checkable:
+        raise _usage_error(file, f"cannot encode: {loaded.not_checkable}")
     try:
         validate_selection(ta, properties or (), fixed)
     except SelectionError as e:

@@ -6,11 +6,19 @@ import json
 from pathlib import Path
 
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
+from tactl.ir.rta import Timing
 from tactl.ir.ta_json import ta_from_json
 from tactl.ir.ta_reader import ReadResult, read_source, read_ta
 from tactl.ir.validate import validate
 
 SUPPORTED = (".ta", ".json", ".rta")
+
+
+SYNC_NOT_CHECKABLE = (
+    "the automaton is synchronous (timing sync): its TA is meant for lock-step rounds, but the "
+    "checkers interleave single steps, which neither over- nor under-approximates rounds (a "
+    "process could act before the messages of its round are sent); synchronous semantics is not "
+    "built yet, so no verdict is given")
 
 
 def load_receive_automaton_as_ta(path: Path) -> ReadResult:
@@ -23,7 +31,8 @@ def load_receive_automaton_as_ta(path: Path) -> ReadResult:
     problem = certificate_problem(result)
     if problem:
         raise problem
-    return ReadResult(result.translation.ta, str(path), loaded.source, loaded.warnings)
+    return ReadResult(result.translation.ta, str(path), loaded.source, loaded.warnings,
+                      SYNC_NOT_CHECKABLE if loaded.rta.timing is Timing.SYNC else None)
 
 
 def load_automaton(path: str | Path) -> ReadResult:

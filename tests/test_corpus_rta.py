@@ -129,3 +129,14 @@ def test_an_imprecise_guard_is_refused_unless_allowed(cli, tmp_path):
     assert cli("check", source).code == 3
     allowed = cli("translate", source, "-o", out, "--allow-imprecise")
     assert allowed.code == 0 and out.exists() and "over-approximates" in allowed.err
+
+
+def test_a_synchronous_automaton_gets_no_verdict(cli, tmp_path):
+    floodmin = CORPUS / "floodmin" / "floodmin.rta"
+    r = cli("check", floodmin)
+    assert r.code == 3 and "UNSUPPORTED" in r.out and "synchronous" in r.out
+    assert "HOLDS" not in r.out and "VIOLATED" not in r.out
+    translated = cli("translate", floodmin, "-o", tmp_path / "f.ta")
+    assert translated.code == 0 and "lock-step" in translated.err
+    emitted = cli("emit", floodmin, "--to", "smtlib", "-o", tmp_path / "smt")
+    assert emitted.code == 2 and "synchronous" in emitted.err
