@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .errors import Diagnostic, InputError, Severity
 from .rta import FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing
 from .ta import Location, Property
-from .ta_json import _int, _str, expr_from_json, expr_to_json
+from .ta_json import _int, _str, expr_from_json, expr_to_json, read_document
 
 FORMAT = "tactl.rta"
 VERSION = 1
@@ -41,24 +40,10 @@ def rta_to_json(rta: ReceiveTA) -> Json:
 
 def rta_from_json(doc: Any, path: str = "<json>") -> ReceiveTA:
     """Inverse of :func:`rta_to_json`; malformed documents raise :class:`InputError`."""
-    try:
-        return _rta_from_json(doc)
-    except InputError:
-        raise
-    except KeyError as e:
-        raise InputError(Diagnostic(Severity.ERROR, f"malformed {FORMAT} JSON: missing field "
-                                    f"{e.args[0]!r}"), path) from None
-    except (TypeError, ValueError, AttributeError) as e:
-        raise InputError(Diagnostic(Severity.ERROR, f"malformed {FORMAT} JSON: {e}"), path) from None
+    return read_document(doc, path, FORMAT, VERSION, _rta_from_json)
 
 
-def _rta_from_json(doc: Any) -> ReceiveTA:
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise ValueError(f"not a {FORMAT} document (missing \"format\": \"{FORMAT}\")")
-    version = doc.get("version")
-    if not isinstance(version, int) or version > VERSION:
-        raise InputError(Diagnostic(Severity.ERROR, f"{FORMAT} version {version!r} is not supported "
-                                    f"by this tactl (it reads versions up to {VERSION})"))
+def _rta_from_json(doc: Json) -> ReceiveTA:
     faults = doc["faults"]
     return ReceiveTA(
         name=_str(doc["name"]),

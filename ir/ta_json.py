@@ -9,7 +9,8 @@ minus), except sums: ``{"op": "sum", "args": [a, b, c], "signs": ["+", "-"]}`` i
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from .errors import Diagnostic, InputError, Severity
 from .expr import (
@@ -37,6 +38,7 @@ FORMAT = "tactl.ta"
 VERSION = 1
 
 Json = dict[str, Any]
+T = TypeVar("T")
 
 
 def ta_to_json(ta: ThresholdAutomaton) -> Json:
@@ -60,26 +62,33 @@ def ta_to_json(ta: ThresholdAutomaton) -> Json:
     }
 
 
-def ta_from_json(doc: Any, path: str = "<json>") -> ThresholdAutomaton:
-    """Inverse of :func:`ta_to_json`; malformed documents raise :class:`InputError`."""
+def read_document(doc: Any, path: str, fmt: str, version: int, build: Callable[[Json], T]) -> T:
+    """Check the ``format``/``version`` header of a JSON document and build its IR with ``build``;
+    a missing field or a wrong type becomes an :class:`InputError` with a plain message."""
     try:
-        return _ta_from_json(doc)
-    except InputError:
+        if not isinstance(doc, dict) or doc.get("format") != fmt:
+            raise ValueError(f"not a {fmt} document (missing \"format\": \"{fmt}\")")
+        found = doc.get("version")
+        if not isinstance(found, int) or found > version:
+            raise InputError(Diagnostic(Severity.ERROR, f"{fmt} version {found!r} is not supported "
+                                        f"by this tactl (it reads versions up to {version})"))
+        return build(doc)
+    except InputError as e:
+        e.path = path
         raise
     except KeyError as e:
-        raise InputError(Diagnostic(Severity.ERROR, f"malformed tactl.ta JSON: missing field {e.args[0]!r}"),
+        raise InputError(Diagnostic(Severity.ERROR, f"malformed {fmt} JSON: missing field {e.args[0]!r}"),
                          path) from None
     except (TypeError, ValueError, AttributeError) as e:
-        raise InputError(Diagnostic(Severity.ERROR, f"malformed tactl.ta JSON: {e}"), path) from None
+        raise InputError(Diagnostic(Severity.ERROR, f"malformed {fmt} JSON: {e}"), path) from None
 
 
-def _ta_from_json(doc: Any) -> ThresholdAutomaton:
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise ValueError(f"not a {FORMAT} document (missing \"format\": \"{FORMAT}\")")
-    version = doc.get("version")
-    if not isinstance(version, int) or version > VERSION:
-        raise InputError(Diagnostic(Severity.ERROR, f"{FORMAT} version {version!r} is not supported "
-                                    f"by this tactl (it reads versions up to {VERSION})"))
+def ta_from_json(doc: Any, path: str = "<json>") -> ThresholdAutomaton:
+    """Inverse of :func:`ta_to_json`; malformed documents raise :class:`InputError`."""
+    return read_document(doc, path, FORMAT, VERSION, _ta_from_json)
+
+
+def _ta_from_json(doc: Json) -> ThresholdAutomaton:
     return ThresholdAutomaton(
         name=_str(doc["name"]),
         locals=tuple(map(_str, doc["locals"])),
