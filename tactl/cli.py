@@ -31,8 +31,9 @@ EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
 app = typer.Typer(
     name="tactl",
-    help="Threshold automata for fault-tolerant distributed algorithms: read, print, draw "
-         "(and, as the passes arrive, translate and verify for every n, t, f).",
+    help="Threshold automata for fault-tolerant distributed algorithms: read, print and draw "
+         "them, translate receive automata (.rta) into them, decide safety properties for every "
+         "n, t, f, and emit the SMT-LIB queries.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -172,8 +173,8 @@ def _graphviz(text: str, fmt_: str, output: Path) -> bytes:
                   "timing.\n\nEvery produced guard is certified by z3 (sound: RC and Env and the "
                   "receive guard imply it; precise: it implies that some receive counts satisfy "
                   "the receive guard and Env) and a per-rule table is printed. Without -o the TA "
-                  "goes to stdout and the table to stderr. A failed certificate writes nothing "
-                  "and exits 4 (a tactl bug); an undecided one, or a guard that is sound but not precise, "
+                  "goes to stdout and the table to stderr. A failed soundness certificate writes "
+                  "nothing and exits 4 (a tactl bug); an undecided one, or a guard that is sound but not precise, "
                   "exits 3 (--allow-imprecise writes the latter anyway).")
 def translate(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="a receive threshold automaton (.rta)",
