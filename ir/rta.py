@@ -38,6 +38,12 @@ class FaultModel(Enum):
 FAULT_ARITY = {FaultModel.HYBRID: 2}
 
 
+# What the translation adds for crash models (passes/env.py); specifications may name them.
+CRASH_MODELS = (FaultModel.CRASH, FaultModel.CLEAN_CRASH, FaultModel.HYBRID)
+CRASH_LOCATION = "CR"  # absorbing location of crashed processes ("CR_" if the RTA has a CR)
+CRASH_COUNTER = "ncrashed"  # how many processes have crashed (at most the crash parameter)
+
+
 class Timing(Enum):
     ASYNC = "async"
     SYNC = "sync"

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from .errors import Diagnostic, DiagnosticSink, Span
 from .expr import Mul, Name
 from .linear import NonLinearError, linearize
-from .rta import ReceiveRule, ReceiveTA, received_message
+from .rta import CRASH_COUNTER, CRASH_LOCATION, CRASH_MODELS, ReceiveRule, ReceiveTA, received_message
 from .validate import ExpressionChecks
 
 _WHY = {
@@ -41,6 +41,9 @@ class _Checker(ExpressionChecks):
         self.rta, self.sink = rta, sink
         self.parameters = set(rta.parameters)
         self.locations = {loc.name for loc in rta.locations}
+        # specifications may also name what a crash model adds to the TA
+        self.generated = {CRASH_LOCATION, CRASH_COUNTER} - self.locations - self.parameters \
+            if rta.faults.model in CRASH_MODELS else set()
         self.messages = {m.name for m in rta.messages}
 
     def run(self) -> None:
@@ -161,6 +164,8 @@ class _Checker(ExpressionChecks):
                 else "location" if n.name in self.locations else None)
         why = f" ({_WHY[context]})" if context in _WHY else ""
         if kind is None:
+            if context == "a specification" and n.name in self.generated:
+                return
             if "location" in allowed and not self.locations:
                 return  # a missing 'locations' section is reported once
             pool = [*self.rta.parameters, *(self.locations if "location" in allowed else ())]

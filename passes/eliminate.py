@@ -35,12 +35,11 @@ from tactl.ir.expr import (
 )
 from tactl.ir.linear import EQ, GE, NE, LinearAtom, normalize, term_expr
 from tactl.ir.ltl import nnf
-from tactl.ir.rta import ReceiveTA, received_message
+from tactl.ir.rta import CRASH_LOCATION, ReceiveTA, received_message
 from tactl.ir.ta import Location, Rule, ThresholdAutomaton, Update
 from tactl.passes.env import CRASHED, Environment, environment, sent, sent_by_crashing
 from tactl.passes.qe import project
 
-CRASH_LOCATION = "CR"
 
 
 @dataclass(frozen=True)

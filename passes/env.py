@@ -38,9 +38,8 @@ import itertools
 from dataclasses import dataclass
 
 from tactl.ir.expr import Compare, Expr, IntConst, Name, summation
-from tactl.ir.rta import FaultModel, ReceiveTA, Timing, received
+from tactl.ir.rta import CRASH_COUNTER, CRASH_MODELS, FaultModel, ReceiveTA, Timing, received
 
-CRASH_MODELS = (FaultModel.CRASH, FaultModel.CLEAN_CRASH, FaultModel.HYBRID)
 PARTIAL_SEND_MODELS = (FaultModel.CRASH, FaultModel.HYBRID)
 BYZANTINE_LIKE = (FaultModel.BYZANTINE, FaultModel.SYMMETRIC, FaultModel.HYBRID)
 
@@ -59,7 +58,7 @@ def sent_by_crashing(message: str) -> str:
     return f"nsf_{message}"
 
 
-CRASHED = "ncrashed"
+CRASHED = CRASH_COUNTER
 
 
 @dataclass(frozen=True)

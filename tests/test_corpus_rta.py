@@ -140,3 +140,28 @@ def test_a_synchronous_automaton_gets_no_verdict(cli, tmp_path):
     assert translated.code == 0 and "lock-step" in translated.err
     emitted = cli("emit", floodmin, "--to", "smtlib", "-o", tmp_path / "smt")
     assert emitted.code == 2 and "synchronous" in emitted.err
+
+
+CRASH_SPEC = """rta C {
+  parameters n, t, f;
+  assumptions (3) { n > t; t >= f; f >= 0; }
+  faults FAULTS;
+  timing async;
+  messages M;
+  locations V0, V1, AC;
+  initial V0, V1;
+  rules (2) { 0: V1 -> AC send M; 1: V0 -> AC when (received(M) >= 1) send M; }
+  specifications (1) { bounded: [](ncrashed <= f && CR <= f); }
+}
+"""
+
+
+def test_specifications_may_name_what_a_crash_model_adds(cli, tmp_path):
+    crash = tmp_path / "crash.rta"
+    crash.write_text(CRASH_SPEC.replace("FAULTS", "crash(f)"))
+    r = cli("check", crash)
+    assert r.code == 0 and "bounded  safety    HOLDS" in r.out
+    byzantine = tmp_path / "byz.rta"
+    byzantine.write_text(CRASH_SPEC.replace("FAULTS", "byzantine(f)"))
+    r = cli("check", byzantine)
+    assert r.code == 2 and f"{byzantine}:10:36: unknown name 'ncrashed'" in r.err
