@@ -67,3 +67,13 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+def assert_positioned_error(error, text: str, path: str) -> None:
+    """What a reader's InputError must be: messages, positions inside the text, the path first."""
+    n_lines = text.count("\n") + 1
+    for d in error.diagnostics:
+        assert d.message
+        if d.span is not None:
+            assert 1 <= d.span.line <= n_lines and d.span.col >= 1
+    assert error.render().startswith(path)

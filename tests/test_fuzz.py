@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import isola18_files, own_ta_files
+from conftest import assert_positioned_error, isola18_files, own_ta_files
 from tactl.ir import InputError, print_ta, read_ta
 
 SEEDS = [p.read_text() for p in own_ta_files() + isola18_files()]
@@ -48,11 +48,6 @@ def test_reader_only_ever_raises_its_own_error(text):
     try:
         result = read_ta(text, "fuzz.ta")
     except InputError as e:
-        n_lines = text.count("\n") + 1
-        for d in e.diagnostics:
-            assert d.message
-            if d.span is not None:
-                assert 1 <= d.span.line <= n_lines and d.span.col >= 1
-        assert e.render().startswith("fuzz.ta")
+        assert_positioned_error(e, text, "fuzz.ta")
         return
     assert read_ta(print_ta(result.ta)).ta == result.ta

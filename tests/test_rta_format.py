@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import DATA
+from conftest import DATA, assert_positioned_error
 from tactl.ir import InputError, parse_ta, read_ta
 from tactl.ir.expr import (
     BoolConst,
@@ -437,11 +437,6 @@ def test_reader_only_ever_raises_its_own_error(text):
     try:
         result = read_rta(text, "fuzz.rta")
     except InputError as e:
-        n_lines = text.count("\n") + 1
-        for d in e.diagnostics:
-            assert d.message
-            if d.span is not None:
-                assert 1 <= d.span.line <= n_lines and d.span.col >= 1
-        assert e.render().startswith("fuzz.rta")
+        assert_positioned_error(e, text, "fuzz.rta")
         return
     assert read_rta(print_rta(result.rta)).rta == result.rta
