@@ -46,19 +46,48 @@ class Diagnostic:
         return head + caret_lines(source, self.span)
 
 
+# Source lines longer than this are shown as a window around the caret.
+MAX_ECHO = 120
+
+
+def source_line(source: str, number: int) -> str | None:
+    """Line ``number`` (1-based) of ``source``, or None.
+
+    The one definition of "line" in tactl, shared with the lark lexers that compute positions:
+    lines end at "\n" only (a form feed, U+0085 or U+2028 is an ordinary character; readers turn
+    "\r\n" and a lone "\r" into "\n" before parsing, see ``ir.source``).
+    """
+    if number < 1:
+        return None
+    start = 0
+    for _ in range(number - 1):
+        start = source.find("\n", start) + 1
+        if start == 0:
+            return None
+    end = source.find("\n", start)
+    return source[start:] if end < 0 else source[start:end]
+
+
 def caret_lines(source: str | None, span: Span) -> str:
-    """The source line of ``span`` and a caret line under it (empty when the line is unknown)."""
+    """The source line of ``span`` and a caret line under it (empty when the line is unknown);
+    a very long line is cut to a window around the caret."""
     if source is None:
         return ""
-    lines = source.splitlines()
-    if not 1 <= span.line <= len(lines):
+    line = source_line(source, span.line)
+    if line is None:
         return ""
-    text = lines[span.line - 1].expandtabs(1)
+    text = "".join(c if c.isprintable() else " " for c in line.rstrip("\r"))
+    col = max(1, min(span.col, len(text) + 1))
     width = 1
     if span.end_line == span.line and span.end_col > span.col:
         width = span.end_col - span.col
-    width = max(1, min(width, len(text) - span.col + 1))
-    return f"\n  {text}\n  {' ' * (span.col - 1)}{'^' * width}"
+    width = max(1, min(width, len(text) - col + 1, MAX_ECHO // 2))
+    if len(text) > MAX_ECHO:
+        first = max(0, min(col - 1 - MAX_ECHO // 3, len(text) - MAX_ECHO))
+        head, tail = ("…" if first > 0 else ""), ("…" if first + MAX_ECHO < len(text) else "")
+        text = head + text[first:first + MAX_ECHO] + tail
+        col = col - first + len(head)
+    return f"\n  {text}\n  {' ' * (col - 1)}{'^' * width}"
 
 
 class TactlError(Exception):

@@ -12,6 +12,7 @@ from typing import Any
 
 from .rta import FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing
 from .ta import Location, Property
+from . import json_shape as js
 from .ta_json import _int, _str, expr_from_json, expr_to_json, read_document
 
 FORMAT = "tactl.rta"
@@ -38,14 +39,33 @@ def rta_to_json(rta: ReceiveTA) -> Json:
     }
 
 
+_NAMES = js.list_of(js.name)
+_FORMULA = js.expression(js.FORMULA)
+SHAPE = js.Obj(
+    required={
+        "format": js.string, "version": js.integer, "name": js.name, "parameters": _NAMES,
+        "assumptions": js.list_of(_FORMULA),
+        "faults": js.Obj({"model": js.one_of(*(m.value for m in FaultModel)), "parameters": _NAMES}),
+        "timing": js.one_of(*(t.value for t in Timing)),
+        "messages": js.list_of(js.Obj({"name": js.name}, {"kind": js.optional(js.name)})),
+        "locations": _NAMES, "initial": _NAMES,
+        "rules": js.list_of(js.Obj({"id": js.natural, "from": js.name, "to": js.name,
+                                    "guard": js.expression(js.FORMULA, receive=True),
+                                    "sends": _NAMES})),
+    },
+    optional={"properties": js.list_of(js.Obj({"name": js.name, "formula": _FORMULA}))})
+
+
 def rta_from_json(doc: Any, path: str = "<json>") -> ReceiveTA:
     """Inverse of :func:`rta_to_json`; malformed documents raise :class:`InputError`."""
-    return read_document(doc, path, FORMAT, VERSION, _rta_from_json)
+    return read_document(doc, path, FORMAT, VERSION, SHAPE, _rta_from_json)
 
 
 def _rta_from_json(doc: Json) -> ReceiveTA:
     faults = doc["faults"]
     return ReceiveTA(
+        declared_at=(*(("parameters", n, None) for n in doc["parameters"]),
+                     *(("initial", n, None) for n in doc["initial"])),
         name=_str(doc["name"]),
         parameters=tuple(map(_str, doc["parameters"])),
         assumptions=tuple(map(expr_from_json, doc["assumptions"])),

@@ -265,7 +265,9 @@ def read_rta(text: str, path: str = "<input>") -> RtaReadResult:
 
 def read_rta_file(path: str | Path) -> RtaReadResult:
     """:func:`read_rta` on a file, turning I/O and encoding problems into :class:`InputError`."""
-    return read_rta(read_source(path), str(path))
+    from .source import label
+
+    return read_rta(read_source(path), label(path))
 
 
 __all__ = ["RtaReadResult", "parse_rta", "read_rta", "read_rta_file", "missing_section_message"]

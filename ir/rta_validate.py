@@ -65,8 +65,10 @@ class _Checker(ExpressionChecks):
             params = [(n, None) for n in self.rta.parameters]
         for name, span in params:
             self.claim(seen, name, "parameter", span)
+            self.reserved(name, "parameter", span)
         for loc in self.rta.locations:
             self.claim(seen, loc.name, "location", loc.span)
+            self.reserved(loc.name, "location", loc.span)
         messages: dict[str, Span | None] = {}
         for m in self.rta.messages:
             if m.name in messages:
@@ -77,6 +79,21 @@ class _Checker(ExpressionChecks):
         for section, present in (("locations", self.rta.locations), ("initial", self.rta.initial)):
             if not present:
                 self.sink.error(missing_section_message(section), self.rta.span)
+
+    def reserved(self, name: str, what: str, span: Span | None) -> None:
+        """Refuse a name the translation gives to something it adds to the TA: the counters of
+        sent messages (``ns_M``, and ``nsf_M`` for crashes mid-send) and of crashed processes.
+        Reserved under every fault model, so changing the model never changes what a name means."""
+        why = None
+        if name == CRASH_COUNTER:
+            why = "the translation counts crashed processes in it"
+        for m in self.rta.messages:
+            if name == f"ns_{m.name}":
+                why = f"the translation counts sent {m.name} messages in it"
+            elif name == f"nsf_{m.name}":
+                why = f"the translation counts {m.name} messages sent by crashing processes in it"
+        if why:
+            self.sink.error(f"the {what} name '{name}' is reserved: {why}; rename this {what}", span)
 
     def claim(self, seen: dict, name: str, what: str, span: Span | None) -> None:
         if name in seen:

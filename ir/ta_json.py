@@ -12,7 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import json
+
+from . import json_shape
 from .errors import Diagnostic, InputError, Severity
+from .json_shape import Shape
 from .expr import (
     Always,
     And,
@@ -62,34 +66,60 @@ def ta_to_json(ta: ThresholdAutomaton) -> Json:
     }
 
 
-def read_document(doc: Any, path: str, fmt: str, version: int, build: Callable[[Json], T]) -> T:
-    """Check the ``format``/``version`` header of a JSON document and build its IR with ``build``;
-    a missing field or a wrong type becomes an :class:`InputError` with a plain message."""
+def read_document(doc: Any, path: str, fmt: str, version: int, shape: Shape,
+                  build: Callable[[Json], T]) -> T:
+    """Check the ``format``/``version`` header of a JSON document, then its whole ``shape``
+    (``ir.json_shape``), and only then build its IR with ``build``; every problem becomes an
+    :class:`InputError` with the JSON path of the offending value."""
+    def refuse(message: str) -> InputError:
+        return InputError(Diagnostic(Severity.ERROR, message), path)
+
+    if not isinstance(doc, dict) or doc.get("format") != fmt:
+        raise refuse(f"not a {fmt} document (missing \"format\": \"{fmt}\")")
+    found = doc.get("version")
+    if isinstance(found, bool) or not isinstance(found, int) or not 1 <= found <= version:
+        raise refuse(f"{fmt} version {json.dumps(found)[:40]} is not supported by this tactl "
+                     f"(it reads versions 1 to {version})")
     try:
-        if not isinstance(doc, dict) or doc.get("format") != fmt:
-            raise ValueError(f"not a {fmt} document (missing \"format\": \"{fmt}\")")
-        found = doc.get("version")
-        if not isinstance(found, int) or found > version:
-            raise InputError(Diagnostic(Severity.ERROR, f"{fmt} version {found!r} is not supported "
-                                        f"by this tactl (it reads versions up to {version})"))
+        json_shape.check(doc, shape)
+    except json_shape.ShapeError as e:
+        raise refuse(f"malformed {fmt} JSON at {e}" if e.path else f"malformed {fmt} JSON: {e}") from None
+    try:
         return build(doc)
-    except InputError as e:
-        e.path = path
-        raise
-    except KeyError as e:
-        raise InputError(Diagnostic(Severity.ERROR, f"malformed {fmt} JSON: missing field {e.args[0]!r}"),
-                         path) from None
-    except (TypeError, ValueError, AttributeError) as e:
-        raise InputError(Diagnostic(Severity.ERROR, f"malformed {fmt} JSON: {e}"), path) from None
+    except (TypeError, ValueError, KeyError) as e:  # the shape check should have caught it
+        raise refuse(f"malformed {fmt} JSON: {e}") from None
+
+
+_TERM, _FORMULA = json_shape.expression(json_shape.TERM), json_shape.expression(json_shape.FORMULA)
+_names = json_shape.list_of(json_shape.name)
+SHAPE = json_shape.Obj(
+    required={
+        "format": json_shape.string, "version": json_shape.integer, "name": json_shape.name,
+        "locals": _names, "shared": _names, "parameters": _names,
+        "defines": json_shape.list_of(json_shape.Obj({"name": json_shape.name, "expr": _TERM})),
+        "assumptions": json_shape.list_of(_FORMULA),
+        "locations": json_shape.list_of(json_shape.Obj(
+            {"name": json_shape.name, "values": json_shape.list_of(json_shape.integer)})),
+        "inits": json_shape.list_of(_FORMULA),
+        "rules": json_shape.list_of(json_shape.Obj({
+            "id": json_shape.natural, "from": json_shape.name, "to": json_shape.name,
+            "guard": _FORMULA,
+            "updates": json_shape.list_of(json_shape.Obj({"var": json_shape.name, "expr": _TERM}))})),
+        "properties": json_shape.list_of(json_shape.Obj({"name": json_shape.name, "formula": _FORMULA})),
+    },
+    optional={"unknowns": _names})
 
 
 def ta_from_json(doc: Any, path: str = "<json>") -> ThresholdAutomaton:
     """Inverse of :func:`ta_to_json`; malformed documents raise :class:`InputError`."""
-    return read_document(doc, path, FORMAT, VERSION, _ta_from_json)
+    return read_document(doc, path, FORMAT, VERSION, SHAPE, _ta_from_json)
 
 
 def _ta_from_json(doc: Json) -> ThresholdAutomaton:
+    declared = [(n, None) for key in ("locals", "shared", "parameters", "unknowns")
+                for n in doc.get(key, [])]
     return ThresholdAutomaton(
+        declared_at=tuple(declared),
         name=_str(doc["name"]),
         locals=tuple(map(_str, doc["locals"])),
         shared=tuple(map(_str, doc["shared"])),

@@ -36,11 +36,39 @@ _RESERVED = frozenset("""
 """.split())
 _SIMPLE = re.compile(r"^[A-Za-z~!@$%^&*_+=<>.?/-][A-Za-z0-9~!@$%^&*_+=<>.?/-]*$")
 _OPS = {"<": "<", "<=": "<=", "==": "=", ">=": ">=", ">": ">"}
+# The namespace of names the user wrote (parameters): no solver defines a symbol starting so.
+USER_PREFIX = "p."
+
+
+def smt_name(name: str) -> str:
+    """The SMT constant standing for ``name``.
+
+    The encodings name their own constants ``<prefix>.<identifier>`` (``k3.V0``, ``x1.r4``); a
+    name without a dot is one the user wrote (a parameter) and goes into the namespace ``p.``,
+    so that no user name can ever be an SMT-LIB keyword or a theory symbol a solver predefines
+    (``and``, ``as``, ``_``, z3's ``select``, …) — quoting would not help: ``|and|`` *is* ``and``.
+    """
+    return name if "." in name else USER_PREFIX + name
 
 
 def symbol(name: str) -> str:
-    """``name`` as an SMT-LIB symbol, quoted with ``|…|`` when it is reserved or not simple."""
-    return name if _SIMPLE.match(name) and name not in _RESERVED else f"|{name}|"
+    """``name``'s SMT constant as SMT-LIB text, quoted with ``|…|`` unless it is a simple symbol.
+
+    Refuses (ValueError) a name that no quoting can make one symbol (``|`` or ``\\`` inside):
+    the printer never writes text outside the SMT-LIB grammar.
+    """
+    smt = smt_name(name)
+    if _SIMPLE.match(smt) and smt not in _RESERVED:
+        return smt
+    if "|" in smt or "\\" in smt:
+        raise ValueError(f"no SMT-LIB symbol can spell the name {name!r}")
+    return f"|{smt}|"
+
+
+def comment(text: object) -> str:
+    """``text`` made safe for one SMT-LIB comment line: every character that could end the
+    line (or is not printable) is replaced by ``?``."""
+    return "".join(c if c.isprintable() else "?" for c in str(text))
 
 
 def term(e: Expr) -> str:
@@ -74,5 +102,5 @@ def term(e: Expr) -> str:
 
 
 def emit_smtlib(query: SmtQuery) -> str:
-    return render("smtlib/query.smt2.j2", filters={"symbol": symbol, "term": term},
+    return render("smtlib/query.smt2.j2", filters={"symbol": symbol, "term": term, "comment": comment},
                   query=query, version=__version__)

@@ -8,9 +8,9 @@ unsupported.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from tactl import __version__
+from tactl import __version__, deadline
 from tactl.engines import explicit, parametric
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.ir.expr import to_text
@@ -37,13 +37,18 @@ class CheckReport:
     path: str
     ta: ThresholdAutomaton
     results: list[PropertyResult]
+    # Things the user must know that are not one property's verdict (e.g. nothing to check).
+    warnings: list[str] = field(default_factory=list)
+    # False when no initial configuration satisfies the RC, the inits and --param: every
+    # "holds" would be vacuous, so no property is reported as holding. None: not decided.
+    initial_configurations: bool | None = None
 
     @property
     def exit_code(self) -> int:
         verdicts = {r.verdict for r in self.results}
         if VIOLATED in verdicts:
             return 1
-        if verdicts & {UNKNOWN, UNSUPPORTED}:
+        if verdicts & {UNKNOWN, UNSUPPORTED} or not self.results or self.initial_configurations is False:
             return 3
         return 0
 
@@ -65,12 +70,92 @@ def validate_selection(ta: ThresholdAutomaton, properties: tuple[str, ...] | lis
                              f"declare (its parameters: {', '.join(ta.parameters) or 'none'})")
 
 
+def initial_configuration_exists(ta: ThresholdAutomaton, parameters: dict[str, int] | None,
+                                 extra: tuple = ()) -> tuple[bool | None, str]:
+    """Whether some initial configuration satisfies the RC, ``inits``, the fixed ``parameters``
+    and the state formulas ``extra`` (counters, shared variables and parameters natural numbers),
+    asked of z3; with the reason when there is none."""
+    import z3
+
+    from tactl.ir.linear import int_symbols, to_z3
+
+    from tactl.ir.linear import NonLinearError
+
+    try:
+        return _initial_configuration_exists(ta, parameters, extra)
+    except (NonLinearError, TypeError, ValueError):
+        return None, "not decidable here (the constraints are not linear)"
+
+
+def _initial_configuration_exists(ta, parameters, extra):
+    import z3
+
+    from tactl.ir.linear import int_symbols, to_z3
+
+    sym = int_symbols()
+    solver = z3.Solver()
+    timeout = deadline.solver_timeout_ms(30.0)
+    if timeout is not None:
+        solver.set("timeout", timeout)
+    nonneg = [sym(x) >= 0 for x in (*ta.parameters, *ta.shared, *(loc.name for loc in ta.locations))]
+    fixed = [sym(p) == v for p, v in (parameters or {}).items()]
+    layers = (("the resilience condition is unsatisfiable",
+               [to_z3(ta.expand(a), sym) for a in ta.assumptions]),
+              ("no parameter values given by --param satisfy the resilience condition", fixed),
+              ("no initial configuration satisfies the inits", [to_z3(ta.expand(e), sym) for e in ta.inits]),
+              ("no initial configuration satisfies the property's antecedent",
+               [to_z3(e, sym) for e in extra]))
+    solver.add(*nonneg)
+    for why, constraints in layers:
+        if not constraints:
+            continue
+        solver.add(*constraints)
+        answer = solver.check()
+        if answer == z3.unsat:
+            return False, why
+        if answer != z3.sat:
+            return None, "z3 could not decide whether an initial configuration exists"
+    return True, ""
+
+
+VACUOUS = ("{why}, so every property would hold vacuously: nothing was checked")
+
+
 def check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
                     progress: Callable[[str], None] | None = None) -> CheckReport:
+    """Every selected property's verdict. ``options.timeout_s`` starts a deadline for this call
+    unless the caller (the CLI) already runs one for the whole command."""
+    own_clock = options.timeout_s is not None and not deadline.active()
+    if own_clock:
+        deadline.start(options.timeout_s)
+    try:
+        return _check_automaton(ta, path, options, progress)
+    finally:
+        if own_clock:
+            deadline.cancel()
+
+
+def _timeout_reason() -> str:
+    return f"timeout: the --timeout of {deadline.seconds():g} s passed"
+
+
+def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
+                     progress: Callable[[str], None] | None) -> CheckReport:
     validate_selection(ta, options.properties, options.parameters)
     selected = [p for p in ta.properties if not options.properties or p.name in options.properties]
     blocker = options.not_checkable or unsupported_reason(ta)
-    results: list[PropertyResult] = []
+    report = CheckReport(path, ta, [])
+    results = report.results
+    if not ta.properties:
+        report.warnings.append("the automaton has no specifications: nothing was checked")
+    if selected and not options.not_checkable:
+        try:
+            exists, why = initial_configuration_exists(ta, options.parameters)
+        except deadline.DeadlineExceeded:
+            exists, why = None, _timeout_reason()
+        report.initial_configurations = exists
+        if exists is False:
+            report.warnings.append(VACUOUS.format(why=why))
     for prop in selected:
         question = reach_query(ta, prop)
         if not isinstance(question, ReachQuery):
@@ -80,15 +165,34 @@ def check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
         if blocker and (options.engine == parametric.ENGINE or options.not_checkable):
             results.append(PropertyResult(prop.name, "safety", UNSUPPORTED, options.engine, reason=blocker))
             continue
+        if report.initial_configurations is False:
+            results.append(PropertyResult(prop.name, "safety", UNKNOWN, options.engine,
+                                          reason="vacuous: " + VACUOUS.format(why=why)))
+            continue
+        if deadline.remaining() == 0:
+            results.append(PropertyResult(prop.name, "safety", UNKNOWN, options.engine,
+                                          reason=_timeout_reason() + " before this property was checked"))
+            continue
         if progress:
             progress(f"checking {prop.name} ({options.engine})")
-        if options.engine == explicit.ENGINE:
-            results.append(explicit.check(ta, question, options.parameters or {}, options.bound,
-                                          options.max_states, options.timeout_s, progress))
-        else:
-            results.append(parametric.check(ta, question, options.timeout_s, progress,
-                                            options.parameters))
-    return CheckReport(path, ta, results)
+        try:
+            results.append(_check_one(ta, question, options, progress))
+        except deadline.DeadlineExceeded:
+            results.append(PropertyResult(prop.name, "safety", UNKNOWN, options.engine,
+                                          time_s=deadline.seconds() or 0.0, reason=_timeout_reason()))
+    return report
+
+
+def _check_one(ta: ThresholdAutomaton, question: ReachQuery, options: CheckOptions,
+               progress: Callable[[str], None] | None) -> PropertyResult:
+    exists, why = initial_configuration_exists(ta, options.parameters, (question.initial,))
+    if exists is False:
+        return PropertyResult(question.property, "safety", UNKNOWN, options.engine,
+                              reason=f"vacuous: {why}, so the property holds vacuously: nothing was checked")
+    if options.engine == explicit.ENGINE:
+        return explicit.check(ta, question, options.parameters or {}, options.bound,
+                              options.max_states, progress)
+    return parametric.check(ta, question, progress, options.parameters)
 
 
 # ------------------------------------------------------------------------------------ JSON
@@ -102,6 +206,8 @@ def report_json(report: CheckReport) -> dict[str, object]:
         "automaton": {"name": ta.name, "locations": len(ta.locations), "rules": len(ta.rules),
                       "shared": len(ta.shared), "parameters": list(ta.parameters)},
         "properties": [_result_json(ta, r) for r in report.results],
+        "initial_configurations": {True: "exist", False: "none", None: "unknown"}[report.initial_configurations],
+        "warnings": list(report.warnings),
         "exit_code": report.exit_code,
     }
 
@@ -166,8 +272,8 @@ def report_text(report: CheckReport) -> str:
             lines.append(f"  {'':<{width}}  {r.reason}")
         if r.counterexample and r.verdict == VIOLATED:
             lines.extend("    " + line for line in counterexample_table(ta, r.counterexample))
-    if not report.results:
-        lines.append("  (no properties to check: the automaton has no specifications)")
+    for warning in report.warnings:
+        lines.append(f"warning: {warning}")
     held = sum(r.verdict == HOLDS for r in report.results)
     summary = {v: sum(r.verdict == v for r in report.results) for v in (VIOLATED, UNKNOWN, UNSUPPORTED)}
     lines.append(f"{held} hold, " + ", ".join(f"{n} {v}" for v, n in summary.items()))

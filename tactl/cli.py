@@ -18,8 +18,9 @@ from typing import Annotated, Optional
 import typer
 
 from tactl import __version__
-from tactl.fsutil import same_file, write_atomic
-from tactl.inputs import load_automaton
+from tactl import deadline
+from tactl.fsutil import inside, is_special, is_stdout, make_directory, same_file, write_output
+from tactl.inputs import load_automaton, load_receive_automaton, read_automaton
 from tactl.ir.errors import Diagnostic, InputError, Severity, TactlError
 from tactl.ir.ta_json import ta_to_json
 from tactl.ir.ta_printer import print_ta
@@ -42,7 +43,8 @@ app = typer.Typer(
 
 InputFile = Annotated[Path, typer.Argument(
     metavar="FILE", help="a threshold automaton: .ta (ByMC format) or its .json form; a receive "
-                         "automaton (.rta) is translated first",
+                         "automaton (.rta or its .json form) is translated first; '-' reads "
+                         "standard input (the format is recognised from the text)",
     show_default=False)]
 
 
@@ -72,6 +74,25 @@ def _usage_error(path: Path | str, message: str) -> InputError:
     return InputError(Diagnostic(Severity.ERROR, message), str(path))
 
 
+def _seconds(value: str | None) -> float | None:
+    if value is None:
+        return None
+    try:
+        return deadline.parse_seconds(value)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None
+
+
+TimeoutOption = Annotated[Optional[float], typer.Option(
+    "--timeout", metavar="S", parser=_seconds,
+    help="Seconds for the whole command (reading, translating, building queries, solving, "
+         "replaying); what is not decided by then is unknown, never holds.")]
+
+
+def _start_clock(seconds: float | None) -> None:
+    deadline.start(seconds)
+
+
 @app.command(help="Summarise an automaton: parameters, resilience condition, locations (initial "
                   "ones marked), rules with guards and updates, and properties classified as safety "
                   "or liveness.")
@@ -86,44 +107,86 @@ def show(
         typer.echo(summarize(result.ta, str(file)), nl=False)
 
 
-@app.command(help="Print an automaton in canonical ByMC .ta form (re-reading it gives the same "
-                  "automaton); a receive automaton (.rta) in canonical .rta form.\n\nThe canonical form keeps macros and the order of everything, but not "
-                  "comments or layout, so FILE itself is only rewritten with --in-place, and only "
-                  "without comments unless you also pass --drop-comments.")
+TA_OUTPUTS = {".ta": "ta", ".json": "json"}
+RTA_OUTPUTS = {".rta": "rta", ".json": "json"}
+
+
+def output_format(target: Path, formats: dict[str, str], default: str, wrong_kind: str = "") -> str:
+    """The format of an output, decided by its extension: ``formats`` maps the extensions this
+    output may have to formats; ``-``, a device or a FIFO without one of them gets ``default``.
+    Anything else is refused (never silently written in a format its name does not say)."""
+    suffix = target.suffix.lower()
+    if suffix in formats:
+        return formats[suffix]
+    if is_special(target):
+        return default
+    if wrong_kind and suffix in (".ta", ".rta"):
+        raise _usage_error(target, wrong_kind)
+    raise _usage_error(target, f"cannot tell the output format from the name '{target.name}': use "
+                               + " or ".join(formats) + " (or '-' for standard output)")
+
+
+def _printed(loaded, form: str) -> str:
+    """The canonical text (``ta``/``rta``) or JSON form of a read automaton."""
+    from tactl.ir.rta_reader import RtaReadResult
+
+    if isinstance(loaded, RtaReadResult):
+        from tactl.ir.rta_json import rta_to_json
+        from tactl.ir.rta_printer import print_rta
+
+        return json.dumps(rta_to_json(loaded.rta), indent=2) + "\n" if form == "json" else print_rta(loaded.rta)
+    return json.dumps(ta_to_json(loaded.ta), indent=2) + "\n" if form == "json" else print_ta(loaded.ta)
+
+
+@app.command(help="Print an automaton in canonical form: a threshold automaton as ByMC .ta text "
+                  "(re-reading it gives the same automaton), a receive automaton (.rta) as .rta "
+                  "text.\n\nThe output format follows the output's extension: -o X.ta or X.rta "
+                  "(text of the input's kind) or -o X.json (its JSON form); '-' is standard output. "
+                  "--in-place keeps the file's own format. The canonical form keeps macros and the "
+                  "order of everything, but not comments or layout, so FILE itself is only "
+                  "rewritten with --in-place, and only without comments unless you also pass "
+                  "--drop-comments.")
 def fmt(
     file: InputFile,
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="OUT",
-                                                   help="Write here (atomically) instead of to stdout.")] = None,
-    in_place: Annotated[bool, typer.Option("--in-place", help="Rewrite FILE itself.")] = False,
+                                                   help="Write here (atomically) instead of to "
+                                                        "stdout: X.ta/X.rta, X.json, or '-'.")] = None,
+    in_place: Annotated[bool, typer.Option("--in-place", help="Rewrite FILE itself (a symbolic link's "
+                                                              "target; the link stays).")] = False,
     drop_comments: Annotated[bool, typer.Option(
         "--drop-comments", help="Allow --in-place to rewrite a file that has comments "
                                 "(the canonical form has none).")] = False,
 ) -> None:
+    from tactl.ir.rta_reader import RtaReadResult
+
     if in_place and output is not None:
         raise _usage_error(file, "give either -o OUT or --in-place, not both")
-    if file.suffix.lower() == ".rta":  # a receive automaton stays one: canonical .rta text
-        from tactl.ir.rta_printer import print_rta
-        from tactl.ir.rta_reader import read_rta_file
-
-        result = read_rta_file(file)
-        if result.warnings:
-            typer.echo(result.render_warnings(), err=True)
-        text = print_rta(result.rta)
-    else:
-        result = _load(file)
-        text = print_ta(result.ta)
+    if in_place and is_stdout(file):
+        raise _usage_error(file, "--in-place needs a file, not standard input")
+    loaded = read_automaton(file)
+    if loaded.warnings:
+        typer.echo(loaded.render_warnings(), err=True)
+    receive = isinstance(loaded, RtaReadResult)
+    text_form = "rta" if receive else "ta"
+    formats = RTA_OUTPUTS if receive else TA_OUTPUTS
+    own_form = "json" if file.suffix.lower() == ".json" else text_form
     target = file if in_place else output
     if target is None:
-        typer.echo(text, nl=False)
+        typer.echo(_printed(loaded, text_form), nl=False)
         return
+    wrong_kind = ("fmt keeps a receive automaton a receive automaton: write .rta or .json; "
+                  f"'tactl translate {file} -o {target}' writes its threshold automaton") if receive else \
+        "fmt prints a threshold automaton: write .ta or .json"
+    form = own_form if in_place else output_format(target, formats, text_form, wrong_kind)
     if not in_place and same_file(target, file):
         raise _usage_error(target, "refusing to overwrite the input file; use --in-place to rewrite it")
-    if in_place and result.comment_count and not drop_comments:
-        raise _usage_error(file, f"has {result.comment_count} comment(s), which the canonical form "
+    if in_place and loaded.comment_count and own_form != "json" and not drop_comments:
+        raise _usage_error(file, f"has {loaded.comment_count} comment(s), which the canonical form "
                                  "does not keep; pass --drop-comments to rewrite it anyway, or "
                                  "write elsewhere with -o")
-    write_atomic(target, text)
-    typer.echo(f"wrote {target}", err=True)
+    write_output(target, _printed(loaded, form))
+    if not is_special(target):
+        typer.echo(f"wrote {target}", err=True)
 
 
 _DOT_FORMATS = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
@@ -140,6 +203,8 @@ def dot(
         "--hide-self-loops", help="Leave out self-loops that change no variable.")] = False,
 ) -> None:
     suffix = output.suffix.lower()
+    if suffix not in _DOT_FORMATS and is_special(output):
+        suffix = ".dot"  # standard output or a device: DOT text
     if suffix not in _DOT_FORMATS:
         raise _usage_error(output, f"unknown picture format '{suffix or '(none)'}'; "
                                    "use .dot, .gv, .svg, .png or .pdf")
@@ -149,11 +214,9 @@ def dot(
 
     text = emit_dot(_load(file).ta, hide_self_loops=hide_self_loops)
     fmt_ = _DOT_FORMATS[suffix]
-    if fmt_ is None:
-        write_atomic(output, text)
-    else:
-        write_atomic(output, _graphviz(text, fmt_, output))
-    typer.echo(f"wrote {output}", err=True)
+    write_output(output, text if fmt_ is None else _graphviz(text, fmt_, output))
+    if not is_special(output):
+        typer.echo(f"wrote {output}", err=True)
 
 
 def _graphviz(text: str, fmt_: str, output: Path) -> bytes:
@@ -177,28 +240,35 @@ def _graphviz(text: str, fmt_: str, output: Path) -> bytes:
                   "nothing and exits 4 (a tactl bug); an undecided one, or a guard that is sound but not precise, "
                   "exits 3 (--allow-imprecise writes the latter anyway).")
 def translate(
-    file: Annotated[Path, typer.Argument(metavar="FILE", help="a receive threshold automaton (.rta)",
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="a receive threshold automaton (.rta, "
+                                         "or its JSON form; '-' reads standard input)",
                                          show_default=False)],
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="OUT",
-                                                   help="Write the TA here (.ta text, or .json).")] = None,
+                                                   help="Write the TA here: X.ta (text), X.json, "
+                                                        "or '-' for stdout.")] = None,
     no_certify: Annotated[bool, typer.Option("--no-certify", help="Skip the z3 certificates.")] = False,
     allow_imprecise: Annotated[bool, typer.Option(
         "--allow-imprecise", help="Write the TA even if a guard is sound but not precise (it then "
                                   "over-approximates the RTA).")] = False,
+    timeout: TimeoutOption = None,
 ) -> None:
-    from tactl.ir.rta_reader import read_rta_file
     from tactl.translation import certificate_problem, certificate_table, run_translate
 
-    if file.suffix.lower() != ".rta":
+    if file.suffix.lower() in (".ta",):
         raise _usage_error(file, "translate reads a receive threshold automaton (.rta file)")
-    if output is not None and same_file(output, file):
-        raise _usage_error(output, "refusing to overwrite the input file")
-    loaded = read_rta_file(file)
+    form = None
+    if output is not None:
+        form = output_format(output, TA_OUTPUTS, "ta", "translate writes a threshold automaton: "
+                                                       "-o X.ta (or X.json)")
+        if same_file(output, file):
+            raise _usage_error(output, "refusing to overwrite the input file")
+    _start_clock(timeout)
+    loaded = load_receive_automaton(file)
     if loaded.warnings:
         typer.echo(loaded.render_warnings(), err=True)
-    result = run_translate(loaded.rta, str(file), check=not no_certify)
+    result = run_translate(loaded.rta, loaded.path, check=not no_certify)
     table = certificate_table(loaded.rta, result)
-    typer.echo(table, err=output is None)
+    typer.echo(table, err=output is None or is_stdout(output))
     problem = certificate_problem(result, allow_imprecise)
     if problem:
         raise problem
@@ -209,22 +279,36 @@ def translate(
         typer.echo("tactl: warning: some guards are not precise (✗ above): the TA over-approximates "
                    "the RTA, so a violation found in it may be spurious", err=True)
     ta = result.translation.ta
-    text = json.dumps(ta_to_json(ta), indent=2) + "\n" if output is not None and \
-        output.suffix.lower() == ".json" else print_ta(ta)
+    text = json.dumps(ta_to_json(ta), indent=2) + "\n" if form == "json" else print_ta(ta)
     if output is None:
         typer.echo(text, nl=False)
     else:
-        write_atomic(output, text)
-        typer.echo(f"wrote {output}", err=True)
+        write_output(output, text)
+        if not is_special(output):
+            typer.echo(f"wrote {output}", err=True)
+
+
+MAX_PARAMETER_DIGITS = 1000
 
 
 def _parameters(values: list[str] | None, file: Path) -> dict[str, int]:
+    """``--param NAME=V`` values: an identifier and a natural number in ASCII digits."""
+    import re
+
+    from tactl.ir.names import identifier_problem
+
     out: dict[str, int] = {}
     for item in values or []:
         name, eq, value = item.partition("=")
-        name = name.strip()
-        if not eq or not name.isidentifier() or not value.strip().isdigit():
-            raise _usage_error(file, f"--param expects NAME=VALUE with a natural number, not '{item}'")
+        name, value = name.strip(), value.strip()
+        if not eq or identifier_problem(name) or not re.fullmatch(r"[0-9]+", value):
+            raise _usage_error(file, f"--param expects NAME=VALUE with a natural number written in "
+                                     f"digits 0-9, not '{item[:80]}'")
+        if len(value) > MAX_PARAMETER_DIGITS:
+            raise _usage_error(file, f"--param {name}: a value of {len(value)} digits is too large "
+                                     f"(at most {MAX_PARAMETER_DIGITS} digits)")
+        if name in out and out[name] != int(value):
+            raise _usage_error(file, f"--param gives {name} two values ({out[name]} and {int(value)})")
         out[name] = int(value)
     return out
 
@@ -250,13 +334,11 @@ def check(
                                         help="parametric (SMT, all parameters) or explicit (state "
                                              "enumeration, fixed small parameters).")] = "parametric",
     params: ParamOption = None,
-    bound: Annotated[int, typer.Option("--bound", min=0, help="Explicit engine: try every free "
-                                       "parameter from 0 to this value.")] = 7,
+    bound: Annotated[int, typer.Option("--bound", min=0, max=10_000, help="Explicit engine: try every "
+                                       "free parameter from 0 to this value.")] = 7,
     max_states: Annotated[int, typer.Option("--max-states", min=1, help="Explicit engine: give up "
                                             "(unknown) after this many configurations.")] = 2_000_000,
-    timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="S", min=0.001,
-                                                     help="Seconds per property; past it the "
-                                                          "verdict is unknown.")] = None,
+    timeout: TimeoutOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
     progress: Annotated[Optional[bool], typer.Option(
         "--progress/--no-progress", help="Progress lines on stderr (default: when it is a terminal).",
@@ -267,13 +349,25 @@ def check(
     if engine not in ENGINES:
         raise _usage_error(file, f"unknown engine '{engine}'; choose {' or '.join(ENGINES)}")
     fixed = _parameters(params, file)
-    result = _load(file)
+    _start_clock(timeout)
+    try:
+        result = _load(file)
+    except deadline.DeadlineExceeded:
+        message = (f"timeout: the --timeout of {deadline.seconds():g} s passed while reading "
+                   f"{'and translating ' if file.suffix.lower() != '.ta' else ''}the input; "
+                   "no property was checked")
+        if not as_json:
+            raise
+        typer.echo(json.dumps({"file": str(file), "tactl_version": __version__, "properties": [],
+                               "initial_configurations": "unknown", "warnings": [message],
+                               "exit_code": EXIT_UNKNOWN}, indent=2))
+        raise typer.Exit(EXIT_UNKNOWN) from None
     show_progress = sys.stderr.isatty() if progress is None else progress
     options = CheckOptions(engine=engine, properties=tuple(properties or ()), timeout_s=timeout,
                            parameters=fixed, bound=bound, max_states=max_states,
                            not_checkable=result.not_checkable)
     try:
-        report = check_automaton(result.ta, str(file), options,
+        report = check_automaton(result.ta, result.path, options,
                                  (lambda msg: typer.echo(f"tactl: {msg}", err=True)) if show_progress else None)
     except SelectionError as e:
         raise _usage_error(file, str(e)) from None
@@ -307,8 +401,8 @@ def emit(
     if to != "smtlib":
         raise _usage_error(file, f"the {to} emitter is not available in this version of tactl; "
                                  "--to smtlib is")
-    if output.exists() and not output.is_dir():
-        raise _usage_error(output, "is a file; -o names a directory for the .smt2 files")
+    if output.exists() and not output.is_dir() or is_special(output):
+        raise _usage_error(output, "is not a directory; -o names a directory for the .smt2 files")
     fixed = _parameters(params, file)
     from tactl.ir.safety import ReachQuery, reach_query
     from tactl.passes.emit_smtlib import emit_smtlib
@@ -318,6 +412,7 @@ def emit(
 
     loaded = _load(file)
     ta = loaded.ta
+    stem = ta.name if is_stdout(file) else file.stem
     if loaded.not_checkable:
         raise _usage_error(file, f"cannot encode: {loaded.not_checkable}")
     try:
@@ -335,9 +430,9 @@ def emit(
         if not isinstance(question, ReachQuery):
             skipped.append(f"{prop.name}: {question.reason}")
             continue
-        target = output / f"{file.stem}.{prop.name}.smt2"
-        output.mkdir(parents=True, exist_ok=True)
-        write_atomic(target, emit_smtlib(encode(ta, question, parameters=fixed).query))
+        target = inside(output, f"{stem}.{prop.name}.smt2")
+        make_directory(output)
+        write_output(target, emit_smtlib(encode(ta, question, parameters=fixed).query))
         written.append(target)
     for line in skipped:
         typer.echo(f"skipped {line}", err=True)
@@ -362,6 +457,13 @@ def main(argv: list[str] | None = None) -> int:
     except CertificateError as e:
         typer.echo(e.render(), err=True)
         return e.exit_code
+    except deadline.DeadlineExceeded:
+        typer.echo(f"tactl: timeout: the --timeout of {deadline.seconds():g} s passed before the "
+                   "command finished; nothing was decided and nothing was written", err=True)
+        return EXIT_UNKNOWN
+    except KeyboardInterrupt:
+        typer.echo("tactl: interrupted", err=True)
+        return 130
     except Exception as e:  # noqa: BLE001 - the last line of defence: no traceback for users
         if debug:
             traceback.print_exc()
@@ -369,6 +471,8 @@ def main(argv: list[str] | None = None) -> int:
             typer.echo(f"tactl: internal error: {type(e).__name__}: {e} (run with --debug for details)",
                        err=True)
         return EXIT_INTERNAL
+    finally:
+        deadline.cancel()
     return EXIT_OK
 
 

@@ -1,4 +1,11 @@
-"""Loading an automaton from whatever the user names, recognised by file extension."""
+"""Loading an automaton from whatever the user names: a file recognised by its extension, or
+standard input (``-``) recognised by its first word.
+
+Two questions, one dispatch: :func:`read_automaton` returns what the input *is* (a threshold
+automaton, or a receive automaton as written), :func:`load_automaton` what the checkers need (a
+threshold automaton; a receive automaton is translated, with certificates). JSON documents say
+which IR they hold in their ``"format"`` field.
+"""
 
 from __future__ import annotations
 
@@ -7,11 +14,12 @@ from pathlib import Path
 
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.rta import Timing
-from tactl.ir.ta_json import ta_from_json
-from tactl.ir.ta_reader import ReadResult, read_source, read_ta
-from tactl.ir.validate import validate
+from tactl.ir.rta_reader import RtaReadResult
+from tactl.ir.source import is_stdin, label, read_text, sniff_kind
+from tactl.ir.ta_reader import ReadResult, only_warnings, read_ta
 
 SUPPORTED = (".ta", ".json", ".rta")
+KIND_BY_SUFFIX = {".ta": "ta", ".json": "json", ".rta": "rta"}
 
 
 SYNC_NOT_CHECKABLE = (
@@ -21,45 +29,86 @@ SYNC_NOT_CHECKABLE = (
     "built yet, so no verdict is given")
 
 
-def load_receive_automaton_as_ta(path: Path) -> ReadResult:
-    """Read an ``.rta`` file and run the certified translate pass on it."""
-    from tactl.ir.rta_reader import read_rta_file
+def _refuse(path: str | Path, message: str, span: Span | None = None, source: str | None = None) -> InputError:
+    return InputError(Diagnostic(Severity.ERROR, message, span), label(path), source)
+
+
+def input_kind(path: str | Path) -> str:
+    """``ta``, ``rta`` or ``json`` by extension; ``-`` is decided later, from the text."""
+    if is_stdin(path):
+        return "stdin"
+    suffix = Path(path).suffix.lower()
+    if suffix == ".alg":
+        raise _refuse(path, "'.alg' inputs need the parse pass, which this version of tactl does "
+                            "not have yet")
+    if suffix not in KIND_BY_SUFFIX:
+        raise _refuse(path, f"unrecognised file type '{suffix or '(none)'}': tactl reads threshold "
+                            "automata from .ta files (or their .json form), receive automata from "
+                            ".rta files, and '-' for standard input")
+    return KIND_BY_SUFFIX[suffix]
+
+
+def parse_json(text: str, path: str | Path) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise _refuse(path, f"invalid JSON: {e.msg}", Span(e.lineno, e.colno), text) from None
+    except RecursionError:
+        raise _refuse(path, "invalid JSON: nested too deeply") from None
+    except ValueError as e:  # e.g. an integer of more digits than Python converts
+        raise _refuse(path, f"invalid JSON: {e}") from None
+
+
+def read_automaton(path: str | Path) -> ReadResult | RtaReadResult:
+    """The automaton in ``path`` as written: a checked TA or a checked receive TA."""
+    kind = input_kind(path)
+    where = label(path)
+    text = read_text(path)
+    if kind == "stdin":
+        kind = sniff_kind(text)
+    if kind == "ta":
+        return read_ta(text, where)
+    if kind == "rta":
+        from tactl.ir.rta_reader import read_rta
+
+        return read_rta(text, where)
+    doc = parse_json(text, path)
+    if isinstance(doc, dict) and doc.get("format") == "tactl.rta":
+        from tactl.ir.rta_json import rta_from_json
+        from tactl.ir.rta_validate import validate_rta
+
+        rta = rta_from_json(doc, where)
+        return RtaReadResult(rta, where, text, only_warnings(validate_rta(rta), where, None))
+    from tactl.ir.ta_json import ta_from_json
+    from tactl.ir.validate import validate
+
+    ta = ta_from_json(doc, where)
+    return ReadResult(ta, where, text, only_warnings(validate(ta), where, None))
+
+
+def translate_loaded(loaded: RtaReadResult) -> ReadResult:
+    """Run the certified translate pass on a read receive automaton."""
     from tactl.translation import certificate_problem, run_translate
 
-    loaded = read_rta_file(path)
-    result = run_translate(loaded.rta, str(path))
+    result = run_translate(loaded.rta, loaded.path)
     problem = certificate_problem(result)
     if problem:
         raise problem
-    return ReadResult(result.translation.ta, str(path), loaded.source, loaded.warnings,
+    return ReadResult(result.translation.ta, loaded.path, loaded.source, loaded.warnings,
                       SYNC_NOT_CHECKABLE if loaded.rta.timing is Timing.SYNC else None)
 
 
 def load_automaton(path: str | Path) -> ReadResult:
-    """Read and validate a ``.ta`` file (or its ``tactl.ta`` JSON form); an ``.rta`` file is
-    translated (with certificates) first."""
-    p = Path(path)
-    suffix = p.suffix.lower()
-    if suffix == ".alg":
-        raise InputError(Diagnostic(Severity.ERROR, "'.alg' inputs need the parse pass, which this "
-                                    "version of tactl does not have yet"), str(p))
-    if suffix == ".rta":
-        return load_receive_automaton_as_ta(p)
-    if suffix not in SUPPORTED:
-        raise InputError(Diagnostic(Severity.ERROR, f"unrecognised file type '{suffix or '(none)'}': "
-                                    "tactl reads threshold automata from .ta files "
-                                    "(or their .json form) and receive automata from .rta files"), str(p))
-    text = read_source(p)
-    if suffix == ".ta":
-        return read_ta(text, str(p))
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(Diagnostic(Severity.ERROR, f"invalid JSON: {e.msg}", Span(e.lineno, e.colno)),
-                         str(p), text) from None
-    ta = ta_from_json(doc, str(p))
-    diagnostics = validate(ta)
-    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
-    if errors:
-        raise InputError(errors, str(p))
-    return ReadResult(ta, str(p), text, [d for d in diagnostics if d.severity is Severity.WARNING])
+    """A checked threshold automaton from ``path``; a receive automaton is translated (with
+    certificates) first."""
+    loaded = read_automaton(path)
+    return translate_loaded(loaded) if isinstance(loaded, RtaReadResult) else loaded
+
+
+def load_receive_automaton(path: str | Path) -> RtaReadResult:
+    """A checked receive automaton from ``path`` (``.rta`` text or its ``tactl.rta`` JSON form)."""
+    loaded = read_automaton(path)
+    if not isinstance(loaded, RtaReadResult):
+        raise _refuse(path, "is a threshold automaton; this command reads a receive threshold "
+                            "automaton (.rta, or JSON with \"format\": \"tactl.rta\")")
+    return loaded

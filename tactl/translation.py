@@ -41,7 +41,22 @@ def run_translate(rta: ReceiveTA, path: str, check: bool = True) -> Certified:
         translation = translate(rta)
     except UnsupportedEnvironment as e:
         raise InputError(Diagnostic(Severity.ERROR, str(e), rta.faults.span), path) from None
+    invalid = generated_ta_problem(translation)
+    if invalid:
+        raise CertificateError(invalid, 4)
     return Certified(translation, certify(rta, translation) if check else None)
+
+
+def generated_ta_problem(translation: Translation) -> str | None:
+    """The generated TA goes through the very validation a TA read from a file gets; an error
+    there is a tactl bug (the .rta validation should have refused the input), never used."""
+    from tactl.ir.validate import validate
+
+    errors = [d for d in validate(translation.ta) if d.severity is Severity.ERROR]
+    if not errors:
+        return None
+    return ("the translated automaton is invalid (" + "; ".join(d.message for d in errors[:3])
+            + "): this is a tactl bug, please report it (the output was not written)")
 
 
 def certificate_problem(result: Certified, allow_imprecise: bool = False) -> CertificateError | None:

@@ -88,8 +88,14 @@ def test_check_timeout_gives_unknown(cli):
         pytest.skip(f"shared ByMC benchmarks not found at {ISOLA18}")
     r = cli("check", c1cs, "-p", "one_step0", "--timeout", "0.01", "--json")
     assert r.code == 3
-    (prop,) = json.loads(r.out)["properties"]
-    assert prop["verdict"] == "unknown" and "z3" in prop["reason"]
+    report = json.loads(r.out)
+    # 10 ms end the command while reading or while checking: either way nothing holds
+    assert report["exit_code"] == 3
+    if report["properties"]:
+        (prop,) = report["properties"]
+        assert prop["verdict"] == "unknown" and ("z3" in prop["reason"] or "timeout" in prop["reason"])
+    else:
+        assert "timeout" in report["warnings"][0]
 
 
 # ---------------------------------------------------------------------------------- emit
@@ -116,7 +122,7 @@ def test_emit_with_fixed_parameters(cli, tmp_path):
     r = cli("emit", FALL, "--to", "smtlib", "-o", tmp_path, "--param", "n=3", "-p", "at_most_zero")
     assert r.code == 0
     text = (tmp_path / "fall_guard.at_most_zero.smt2").read_text()
-    assert "(assert (= n 3))" in text
+    assert "(assert (= p.n 3))" in text  # user names live in the namespace p.
 
 
 @pytest.mark.parametrize("args, message", [

@@ -90,7 +90,8 @@ def test_check_accepts_an_rta_file(cli):
 
 @pytest.mark.parametrize("args, message", [
     (("translate", CORPUS / "strb" / "strb.ta"), "translate reads a receive threshold automaton"),
-    (("translate", CORPUS / "strb" / "strb.rta", "-o", CORPUS / "strb" / "strb.rta"), "refusing to overwrite"),
+    (("translate", CORPUS / "strb" / "strb.rta", "-o", CORPUS / "strb" / "strb.rta"),
+     "translate writes a threshold automaton: -o X.ta (or X.json)"),
 ])
 def test_translate_usage_errors(cli, args, message):
     r = cli(*args)

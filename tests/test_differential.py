@@ -41,8 +41,12 @@ def agree(ta: ThresholdAutomaton, bound: int = BOUND) -> int:
             assert par.verdict == VIOLATED, context
             assert exp.counterexample.replayed
         if par.verdict == HOLDS:
-            # Infinite counter systems (a cycle that keeps incrementing) can exhaust the budget.
-            assert exp.verdict == HOLDS or (exp.verdict == UNKNOWN and "state limit" in exp.reason), context
+            # Infinite counter systems (a cycle that keeps incrementing) can exhaust the budget;
+            # small parameters may admit no initial configuration (then nothing is compared).
+            assert exp.verdict == HOLDS or (exp.verdict == UNKNOWN and (
+                "state limit" in exp.reason or "nothing was checked" in exp.reason)), context
+            if exp.verdict == UNKNOWN and "nothing was checked" in exp.reason:
+                continue
         if par.verdict == VIOLATED:
             cex = par.counterexample
             assert cex.replayed
@@ -137,4 +141,5 @@ def random_ta(draw) -> str:
 @given(random_ta())
 @settings(max_examples=int(os.environ.get("TACTL_RANDOM_EXAMPLES", 150)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_random_automata(text):
-    assert agree(read_ta(text, "random.ta").ta, bound=4) == 1
+    # 0 only when no initial configuration exists up to the bound (agree() checks the reason)
+    assert agree(read_ta(text, "random.ta").ta, bound=4) in (0, 1)

@@ -75,7 +75,7 @@ def test_json_refuses_other_formats_and_newer_versions():
         ta_from_json({**doc, "version": 99})
     with pytest.raises(InputError, match="not a tactl.ta document"):
         ta_from_json({**doc, "format": "other"})
-    with pytest.raises(InputError, match="malformed tactl.ta JSON: expected an integer, found 'zero'"):
+    with pytest.raises(InputError, match=r"malformed tactl.ta JSON at rules\[0\].id: expected an integer, found the string 'zero'"):
         ta_from_json({**doc, "rules": [{"id": "zero", "from": "l", "to": "l", "guard": True, "updates": []}]})
-    with pytest.raises(InputError, match="malformed tactl.ta JSON: missing field 'guard'"):
+    with pytest.raises(InputError, match=r"malformed tactl.ta JSON at rules\[0\]: missing field 'guard'"):
         ta_from_json({**doc, "rules": [{"id": 0, "from": "l", "to": "l"}]})

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tactl.ir.expr import BoolConst, Compare, IntConst, Name
 from tactl.ir.safety import ReachQuery
 from tactl.ir.ta_reader import read_ta
@@ -44,7 +46,11 @@ def test_order_refuses_counts_that_no_run_realises():
     assert order_steady(ta, {"A": 0, "B": 0, "C": 0}, {1: 1, 2: 1}) is None
 
 
-def test_smtlib_symbols_are_quoted_when_reserved():
-    assert symbol("N") == "N" and symbol("k3.loc0") == "k3.loc0"
-    assert symbol("div") == "|div|" and symbol("ite") == "|ite|" and symbol("2x") == "|2x|"
-    assert term(Compare("!=", Name("div"), IntConst(1))) == "(not (= |div| 1))"
+def test_smtlib_user_names_live_in_their_own_namespace():
+    # quoting cannot rescue a builtin (|and| is and), so user names get the prefix p.
+    assert symbol("N") == "p.N" and symbol("k3.loc0") == "k3.loc0"
+    assert symbol("div") == "p.div" and symbol("and") == "p.and" and symbol("_") == "p._"
+    assert symbol("k3.2x") == "k3.2x" and symbol("k3.a b") == "|k3.a b|"
+    assert term(Compare("!=", Name("div"), IntConst(1))) == "(not (= p.div 1))"
+    with pytest.raises(ValueError, match="no SMT-LIB symbol"):
+        symbol("x|(assert false)|")

@@ -63,6 +63,7 @@ def parameter_instances(ta: ThresholdAutomaton, fixed: dict[str, int], bound: in
 class _Outcome:
     verdict: str
     states: int
+    initials: int = 0
     path: list[int] | None = None
     initial: State | None = None
     reason: str | None = None
@@ -70,10 +71,14 @@ class _Outcome:
 
 
 def check(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], bound: int = DEFAULT_BOUND,
-          max_states: int = DEFAULT_MAX_STATES, timeout_s: float | None = None,
+          max_states: int = DEFAULT_MAX_STATES,
           progress: Callable[[str], None] | None = None) -> PropertyResult:
+    """Explore every instance; the command's deadline (``tactl.deadline``) interrupts the search.
+
+    "holds" needs at least one initial configuration explored: a run that covered none (every
+    initial configuration excluded by the cap of unbounded initial values at ``bound``, say) is
+    unknown, as is any instance whose exploration was cut short."""
     start = time.perf_counter()
-    deadline = start + timeout_s if timeout_s else None
     instances = parameter_instances(ta, fixed, bound)
     total_states = 0
     names = [loc.name for loc in ta.locations] + list(ta.shared)
@@ -87,13 +92,19 @@ def check(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], b
                       "condition (and --param); nothing was checked")
     incomplete: list[str] = []
     limited_vars: set[str] = set()
+    initial_total = 0
     for n, params in enumerate(instances, 1):
+        if total_states >= max_states:
+            incomplete.append(f"{len(instances) - n + 1} more parameter valuation(s) not explored: "
+                              f"the state limit {max_states} (--max-states) was reached")
+            break
         label = ", ".join(f"{p}={v}" for p, v in params.items())
         if progress and len(instances) > 1:
             progress(f"{question.property}: instance {n}/{len(instances)} ({label})")
-        outcome = _search(ta, question, params, bound, max_states - total_states, deadline)
+        outcome = _search(ta, question, params, bound, max_states - total_states)
         limited_vars.update(outcome.limited)
         total_states += outcome.states
+        initial_total += outcome.initials
         if outcome.verdict == VIOLATED:
             assert outcome.path is not None and outcome.initial is not None
             init = Configuration.of(dict(zip(names, outcome.initial[:len(ta.locations)])),
@@ -112,9 +123,13 @@ def check(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], b
             return result(VIOLATED, counterexample=cex, details={"states": total_states})
         if outcome.verdict == UNKNOWN:
             incomplete.append(f"{label}: {outcome.reason}")
-            if deadline is not None and time.perf_counter() > deadline:
-                break
     checked = len(instances) - len(incomplete)
+    if initial_total == 0 and not incomplete:
+        capped = (f"; the initial values of {', '.join(sorted(limited_vars))}, which the inits leave "
+                  f"unbounded, were capped at --bound {bound}") if limited_vars else ""
+        return result(UNKNOWN, reason="nothing was checked: no initial configuration was explored "
+                      f"in any of the {len(instances)} parameter valuation(s){capped}",
+                      details={"states": 0, "instances": len(instances)})
     if incomplete:
         return result(UNKNOWN, reason="not explored completely: " + "; ".join(incomplete[:3])
                       + ("…" if len(incomplete) > 3 else ""), details={"states": total_states})
@@ -127,7 +142,7 @@ def check(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], b
 
 
 def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int], bound: int,
-            max_states: int, deadline: float | None) -> _Outcome:
+            max_states: int) -> _Outcome:
     index = {loc.name: i for i, loc in enumerate(ta.locations)}
     index.update({v: len(ta.locations) + i for i, v in enumerate(ta.shared)})
     bad = _compile(question.bad, index, params)
@@ -140,6 +155,10 @@ def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int]
     initials, complete, limited = _initial_states(ta, question, params, index, bound)
     if not complete:
         return _Outcome(UNKNOWN, 0, reason=f"more than {MAX_INITIAL} initial configurations")
+    if not initials and limited:  # the cap at --bound, not the inits, may have emptied the set
+        return _Outcome(UNKNOWN, 0, reason=f"no initial configuration with {', '.join(limited)} "
+                        f"capped at --bound {bound} (the inits allow larger values)",
+                        limited=tuple(limited))
     parent: dict[State, tuple[State, int] | None] = {}
     queue: deque[State] = deque()
     for s in initials:
@@ -149,9 +168,7 @@ def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int]
     found: State | None = next((s for s in parent if bad(s)), None)
     while queue and found is None:
         if len(parent) > max_states:
-            return _Outcome(UNKNOWN, len(parent), reason=f"state limit {max_states} reached")
-        if deadline is not None and len(parent) % 1024 == 0 and time.perf_counter() > deadline:
-            return _Outcome(UNKNOWN, len(parent), reason="timeout")
+            return _Outcome(UNKNOWN, len(parent), reason="the state limit (--max-states) was reached")
         s = queue.popleft()
         for i, src, dst, guard, updates in moves:
             if s[src] < 1 or not guard(s):
@@ -170,13 +187,13 @@ def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int]
                 break
             queue.append(t)
     if found is None:
-        return _Outcome(HOLDS, len(parent), limited=tuple(limited))
+        return _Outcome(HOLDS, len(parent), len(initials), limited=tuple(limited))
     path: list[int] = []
     node = found
     while parent[node] is not None:
         node, rule = parent[node]  # type: ignore[misc]
         path.append(rule)
-    return _Outcome(VIOLATED, len(parent), list(reversed(path)), node, limited=tuple(limited))
+    return _Outcome(VIOLATED, len(parent), len(initials), list(reversed(path)), node, limited=tuple(limited))
 
 
 def _initial_states(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int],

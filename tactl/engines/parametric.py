@@ -12,10 +12,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from tactl import deadline
 from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED, Counterexample, PropertyResult
 from tactl.ir.safety import ReachQuery
 from tactl.ir.ta import ThresholdAutomaton
-from tactl.passes.emit_smtlib import emit_smtlib
+from tactl.passes.emit_smtlib import emit_smtlib, smt_name
 from tactl.passes.encode_steady import SteadyLayout, encode
 from tactl.schedule import order_steady
 from tactl.simulate import Configuration, Step, replay
@@ -28,13 +29,14 @@ SMALL_PARAMETER_SUMS = (8, 24)  # tried in turn after a first sat answer
 PIPELINE = ("simplify", "propagate-values", "solve-eqs", "smt")
 
 
-def check(ta: ThresholdAutomaton, question: ReachQuery, timeout_s: float | None = None,
+def check(ta: ThresholdAutomaton, question: ReachQuery,
           progress: Callable[[str], None] | None = None,
           parameters: dict[str, int] | None = None) -> PropertyResult:
+    """The verdict on ``question``; solver calls get the time left before the command's
+    deadline (``tactl.deadline``), which also interrupts the Python parts of the work."""
     import z3
 
     start = time.perf_counter()
-    deadline = start + timeout_s if timeout_s else None
     encoding = encode(ta, question, parameters=parameters)
     text = emit_smtlib(encoding.query)
     solver = z3.Then(*PIPELINE).solver()
@@ -44,8 +46,9 @@ def check(ta: ThresholdAutomaton, question: ReachQuery, timeout_s: float | None 
     def ask(*extra: z3.BoolRef) -> z3.CheckSatResult:
         nonlocal queries
         queries += 1
-        if deadline is not None:
-            solver.set("timeout", max(1, int((deadline - time.perf_counter()) * 1000)))
+        timeout_ms = deadline.solver_timeout_ms()
+        if timeout_ms is not None:
+            solver.set("timeout", timeout_ms)
         return solver.check(*extra)
 
     def result(verdict: str, **kw: object) -> PropertyResult:
@@ -61,7 +64,7 @@ def check(ta: ThresholdAutomaton, question: ReachQuery, timeout_s: float | None 
     model = solver.model()
     small = [*ta.parameters, *(encoding.layout.shared(0, v) for v in ta.shared)]
     if small:  # small parameters and initial shared values: readable, and in the oracle's reach
-        total = z3.Sum([z3.Int(p) for p in small])
+        total = z3.Sum([z3.Int(smt_name(p)) for p in small])
         for bound in SMALL_PARAMETER_SUMS:
             if progress:
                 progress(f"{question.property}: violated; looking for small parameters (sum <= {bound})")
@@ -96,7 +99,7 @@ def _counterexample(layout: SteadyLayout, question: ReachQuery, model) -> Counte
     ta = layout.ta
 
     def value(name: str) -> int:
-        return model.eval(z3.Int(name), model_completion=True).as_long()
+        return model.eval(z3.Int(smt_name(name)), model_completion=True).as_long()
 
     params = {p: value(p) for p in ta.parameters}
     counters = {loc.name: value(layout.counter(0, loc.name)) for loc in ta.locations}

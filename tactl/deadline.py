@@ -1,0 +1,101 @@
+"""One deadline for a whole command (``--timeout S``).
+
+Reading, translating and certifying, building each query, solving, ordering the schedule and
+replaying it all count against the same clock. Two mechanisms enforce it together:
+
+* a real-time interval timer (``SIGALRM``) raises :class:`DeadlineExceeded` in Python code,
+  wherever it is — a loop in the query builder or the simulator needs no checks of its own;
+* solver calls, which run in C where a signal handler cannot interrupt them, get the remaining
+  time as their own timeout (:func:`solver_timeout_ms`).
+
+:class:`DeadlineExceeded` derives from ``BaseException`` (like ``KeyboardInterrupt``), so no
+``except Exception`` on the way can mistake it for an ordinary failure and carry on. The checkers
+turn it into ``unknown`` for the property at hand, never ``holds``.
+"""
+
+from __future__ import annotations
+
+import math
+import signal
+import time
+
+# z3 reads its timeout as an unsigned 32-bit number of milliseconds.
+MAX_SOLVER_MS = 2**32 - 2
+# --timeout accepts at most this many seconds (about 11.5 days; beyond it, leave it out).
+MAX_SECONDS = 1_000_000.0
+
+
+class DeadlineExceeded(BaseException):
+    """The command's ``--timeout`` has passed."""
+
+
+_deadline: float | None = None
+_seconds: float | None = None
+
+
+def _alarm(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    raise DeadlineExceeded()
+
+
+def start(seconds: float | None) -> None:
+    """Start the command's clock (None: no deadline)."""
+    global _deadline, _seconds
+    cancel()
+    if seconds is None:
+        return
+    _seconds = seconds
+    _deadline = time.monotonic() + seconds
+    if hasattr(signal, "setitimer"):
+        signal.signal(signal.SIGALRM, _alarm)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+
+
+def cancel() -> None:
+    global _deadline, _seconds
+    if _deadline is not None and hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, signal.SIG_DFL)
+    _deadline = _seconds = None
+
+
+def active() -> bool:
+    return _deadline is not None
+
+
+def seconds() -> float | None:
+    """The --timeout the command was given."""
+    return _seconds
+
+
+def remaining() -> float | None:
+    """Seconds left (never negative), or None without a deadline."""
+    return None if _deadline is None else max(0.0, _deadline - time.monotonic())
+
+
+def check() -> None:
+    """Raise :class:`DeadlineExceeded` if the deadline has passed (for code without signals)."""
+    left = remaining()
+    if left is not None and left <= 0:
+        raise DeadlineExceeded()
+
+
+def solver_timeout_ms(limit_s: float | None = None) -> int | None:
+    """Milliseconds a solver call may take: the time left, capped by ``limit_s``; None: no limit."""
+    candidates = [s for s in (remaining(), limit_s) if s is not None]
+    if not candidates:
+        return None
+    return max(1, min(MAX_SOLVER_MS, int(min(candidates) * 1000)))
+
+
+def parse_seconds(text: str) -> float:
+    """A ``--timeout`` value: a finite number of seconds in (0, MAX_SECONDS]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"'{text}' is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise ValueError(f"'{text}' is not a positive, finite number of seconds")
+    if value > MAX_SECONDS:
+        raise ValueError(f"{text} s is more than {MAX_SECONDS:,.0f} s; leave --timeout out to run "
+                         "without a time limit")
+    return value
