@@ -3,14 +3,18 @@
 * sound:   ``RC ∧ Env ∧ φ ⇒ φ̂`` — every receive step the RTA allows, the TA allows;
 * precise: ``RC ∧ φ̂ ⇒ ∃received. (φ ∧ Env)`` — the TA allows nothing the RTA could not.
 
-Parameters, send counters and receive counters are natural numbers in both. ``None`` means z3
-gave no answer (reported, never counted as a pass).
+Parameters, send counters and receive counters are natural numbers in both. Env is the exact
+one of ``passes/env.py``: its auxiliary variables (``faulty(M)`` of kinds) are quantified with
+the receive counters (∃ in both: ``∀received ∀faulty`` in (a) is ``∀received. (∃faulty. Env) ⇒ …``),
+so a guard is certified against the full semantics of kinds, not against the bounds the
+translation happened to need. ``None`` means z3 gave no answer (reported, never counted as a pass).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from tactl import deadline
 from tactl.ir.expr import disj
 from tactl.ir.rta import ReceiveTA, received
 from tactl.passes.eliminate import Translation
@@ -38,10 +42,11 @@ def certify(rta: ReceiveTA, translation: Translation, timeout_s: float = 30.0) -
     base += [sym(x) >= 0 for x in (*rta.parameters, *shared)]
     env = [to_z3(e, sym) for e in translation.environment.constraints]
     all_received = [sym(received(m.name).name) for m in rta.messages]
+    all_received += [sym(x) for x in translation.environment.auxiliary]
 
     def valid(claim) -> bool | None:
         solver = z3.Solver()
-        solver.set("timeout", int(timeout_s * 1000))
+        solver.set("timeout", deadline.solver_timeout_ms(timeout_s))  # and the command's --timeout
         solver.add(*base)
         solver.add(z3.Not(claim))
         answer = solver.check()

@@ -4,8 +4,11 @@ For every RTA rule with receive guard φ the TA guard is ``φ̂ ≡ ∃received.
 shared send counters and the parameters (domain.md §4):
 
 1. φ is put in disjunctive normal form over linear ``>=`` atoms (``==`` and ``!=`` split);
-2. each disjunct, conjoined with Env, is projected by ``passes/qe.py`` (exact for Env's unit
-   upper bounds);
+2. each disjunct, conjoined with the Env atoms linked to it, is projected by ``passes/qe.py``
+   (exact for Env's unit upper bounds): the receive counters are eliminated first, then Env's
+   auxiliary ``faulty(M)`` of kinds (``passes/env.py``); a projection that would need more than
+   ``PROJECTION_LIMIT`` atoms — a guard needing a bound for nearly every subset of a large
+   kind — is refused with :class:`UnsupportedEnvironment` (an input error, not a hang);
 3. atoms implied by the resilience condition (with all counters non-negative) and by the other
    atoms are dropped, disjuncts false under the RC are dropped, and a disjunct implied by another
    is dropped — every remaining disjunct becomes one TA rule (parallel rules), and a rule with
@@ -35,11 +38,23 @@ from tactl.ir.expr import (
 )
 from tactl.ir.linear import EQ, GE, NE, LinearAtom, normalize, term_expr
 from tactl.ir.ltl import nnf
-from tactl.ir.rta import CRASH_LOCATION, ReceiveTA, received_message
+from tactl.ir.rta import CRASH_LOCATION, ReceiveRule, ReceiveTA, receive_variables, received_message
 from tactl.ir.ta import Location, Rule, ThresholdAutomaton, Update
-from tactl.passes.env import CRASHED, Environment, environment, sent, sent_by_crashing
-from tactl.passes.qe import project
+from tactl.passes.env import (
+    CRASHED,
+    Environment,
+    UnsupportedEnvironment,
+    environment,
+    sent,
+    sent_by_crashing,
+)
+from tactl.passes.qe import ProjectionTooLarge, project
 
+# Most linear atoms one projection may hold at any step. Guards over sums of a kind need a
+# handful; a guard that needs a bound for every subset of k types of a kind (``received(M) >= 1``
+# for each M) needs 2^k - 1 and is accepted up to k = 8 (each atom then costs z3 redundancy
+# checks, several seconds in all for k = 8); beyond, the guard has no usable linear form.
+PROJECTION_LIMIT = 400
 
 
 @dataclass(frozen=True)
@@ -57,8 +72,10 @@ class Translation:
     environment: Environment
 
 
-def translate(rta: ReceiveTA) -> Translation:
-    env = environment(rta)
+def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
+    """The TA of ``rta``; ``env`` replaces the Env of ``passes/env.py`` (tests compare Envs)."""
+    env = environment(rta) if env is None else env
+    auxiliary = set(env.auxiliary)
     messages = tuple(m.name for m in rta.messages)
     shared = env.shared(messages)
     context = _Context(rta, shared)
@@ -67,10 +84,15 @@ def translate(rta: ReceiveTA) -> Translation:
     for rule in rta.rules:
         disjuncts, exact = [], True
         for conjunct in _dnf(rule.guard):
-            relevant = _connected(conjunct, env_atoms)
-            receive = sorted({x for a in (*conjunct, *relevant) for x, _ in a.coeffs
-                              if received_message(x)})
-            shadow = project([*conjunct, *relevant], receive)
+            relevant = _connected(conjunct, env_atoms, auxiliary)
+            variables = {x for a in (*conjunct, *relevant) for x, _ in a.coeffs}
+            receive = sorted(x for x in variables if received_message(x))
+            later = sorted(x for x in variables if x in auxiliary)
+            try:
+                shadow = project([*conjunct, *relevant], receive, later, naturals=True,
+                                 limit=PROJECTION_LIMIT)
+            except ProjectionTooLarge as e:
+                raise UnsupportedEnvironment(_too_large(rta, rule, e)) from None
             exact = exact and shadow.exact
             if shadow.atoms is not None:
                 disjuncts.append(list(shadow.atoms))
@@ -80,14 +102,33 @@ def translate(rta: ReceiveTA) -> Translation:
     return Translation(_assemble(rta, env, shared, guards), tuple(guards), env)
 
 
-def _connected(conjunct: list[LinearAtom], env_atoms: list[LinearAtom]) -> list[LinearAtom]:
-    """The Env atoms linked to the guard's receive variables (through shared receive variables).
+def _too_large(rta: ReceiveTA, rule: ReceiveRule, e: ProjectionTooLarge) -> str:
+    mentioned = set(receive_variables(rule.guard))
+    kinds = [f"{kind} ({', '.join(m for m in members if m in mentioned)})"
+             for kind, members in rta.kinds().items() if len(mentioned & set(members)) >= 2]
+    head = (f"the receive guard of rule {rule.id} has no usable translation: eliminating its "
+            f"receive counters needs more than {e.limit} linear constraints")
+    if not kinds:
+        return head + "; simplify the guard (fewer atoms over the same receive counters)"
+    return (f"{head}: it constrains types of kind {' and '.join(kinds)} separately, and as a "
+            "faulty sender counts once per kind its translation needs a bound for each "
+            "combination of them. Constrain the sum of the kind instead of its types one by one, "
+            "or split the kind.")
 
-    The others constrain receive variables the guard does not mention; receive counts of 0
+
+def _connected(conjunct: list[LinearAtom], env_atoms: list[LinearAtom],
+               auxiliary: set[str]) -> list[LinearAtom]:
+    """The Env atoms linked to the guard's receive variables (through shared receive or
+    auxiliary variables).
+
+    The others constrain receive (and auxiliary) variables the guard does not reach; values 0
     satisfy them whatever the send counters are, so leaving them out changes nothing — and it
-    keeps Fourier–Motzkin small when kinds add a bound per subset of message types.
+    keeps Fourier–Motzkin small.
     """
-    wanted = {x for a in conjunct for x, _ in a.coeffs if received_message(x)}
+    def eliminated(x: str) -> bool:
+        return received_message(x) is not None or x in auxiliary
+
+    wanted = {x for a in conjunct for x, _ in a.coeffs if eliminated(x)}
     chosen: list[LinearAtom] = []
     rest = list(env_atoms)
     grew = True
@@ -97,7 +138,7 @@ def _connected(conjunct: list[LinearAtom], env_atoms: list[LinearAtom]) -> list[
             if any(x in wanted for x, _ in a.coeffs):
                 chosen.append(a)
                 rest.remove(a)
-                wanted |= {x for x, _ in a.coeffs if received_message(x)}
+                wanted |= {x for x, _ in a.coeffs if eliminated(x)}
                 grew = True
     return chosen
 
@@ -205,7 +246,8 @@ def _assemble(rta: ReceiveTA, env: Environment, shared: tuple[str, ...],
     locations = list(rta.locations)
     crash = env.crash_bound is not None
     crash_loc = CRASH_LOCATION
-    while crash and any(loc.name == crash_loc for loc in locations):
+    taken = {loc.name for loc in locations} | set(rta.parameters) | set(shared)
+    while crash and crash_loc in taken:  # CR, else CR_, CR__, …: never a name the user has
         crash_loc += "_"
     if crash:
         locations.append(Location(crash_loc))

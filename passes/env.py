@@ -2,7 +2,7 @@
 
 Env links what a correct process may have *received* (``received(M)``) to what was *sent*
 (shared variables of the TA). Each choice below is a design decision of tactl; the tests in
-tests/test_env.py pin every one of them.
+tests/test_translate.py pin every one of them.
 
 | model        | processes modelled | TA adds                                  | async Env (per M)               | sync adds            |
 |--------------|--------------------|------------------------------------------|---------------------------------|----------------------|
@@ -13,14 +13,44 @@ tests/test_env.py pin every one of them.
 | clean_crash  | n                  | CR, ncrashed (crash between steps only)  | rcv <= ns_M                     | ns_M <= rcv          |
 | hybrid(b, c) | n - b              | CR, ncrashed, nsf_M for the c crashes    | rcv <= ns_M + nsf_M + b         | ns_M <= rcv          |
 
+For a message type of a kind of two or more types (byzantine, symmetric, hybrid) the ``+ f``
+(``+ b``) is replaced by a per-type auxiliary variable, see **Kinds**:
+
+| kind K of types M1..Mk | async Env                                                              |
+|------------------------|------------------------------------------------------------------------|
+| byzantine, symmetric   | rcv_M <= ns_M + faulty(M),         faulty(M) >= 0,  Σ_K faulty(M) <= f |
+| hybrid(b, c)           | rcv_M <= ns_M + nsf_M + faulty(M), faulty(M) >= 0,  Σ_K faulty(M) <= b |
+
 Always ``0 <= rcv``. The first declared parameter is the number of processes n. Choices:
 
 * **Kinds.** For a kind (``kind P: P0D, P1D, Pq;``) a Byzantine (or symmetric, hybrid) sender
-  sends at most one message of the kind to a receiver. With ``b_M`` the faulty senders a
-  receiver counts for M, ``rcv_M <= ns_M + b_M`` and ``Σ b_M <= f``; eliminating the ``b_M``
-  gives exactly ``Σ_{M in S} rcv_M <= Σ_{M in S} ns_M + f`` for *every* subset S of the kind
-  (Σ max(0, rcv_M - ns_M) <= f), so all subsets of two or more types are added — the bound on
-  the whole kind alone would let one faulty sender count for two types of a three-type kind.
+  sends at most one message of the kind to a receiver. ``faulty(M)`` is the number of faulty
+  senders a receiver counts for M: ``rcv_M <= ns_M + faulty(M)`` and ``Σ_{M in K} faulty(M) <= f``.
+  This *is* the semantics (equivalently ``Σ_M max(0, rcv_M - ns_M) <= f``), stated with 3k + 1
+  constraints. Eliminating the ``faulty(M)`` alone gives one bound
+  ``Σ_{M in S} rcv_M <= Σ_{M in S} ns_M + f`` per subset S of the kind (the bound of the whole
+  kind alone would let one faulty sender count for two types of a three-type kind) — 2^k bounds,
+  which is what tactl put into Env before: a kind of 5 types then took minutes and gigabytes
+  (issue 8). Instead the ``faulty(M)`` stay existential variables of Env
+  (``Environment.auxiliary``) and the translate pass eliminates them per guard together with
+  the receive counters (``passes/qe.py``, receive counters first), so only the combinations the
+  guard needs appear: for a guard over the sum of the kind, the whole-kind bound; for
+  ``rcv_B >= 1 && rcv_C >= 1``, the bounds of {B}, {C} and {B, C}.
+  *Why this is exact.* ``∃rcv ∃faulty. (φ ∧ Env)`` is the formula ``∃rcv. (φ ∧ ∃faulty. Env)``,
+  and ``∃faulty. Env`` is the all-subsets Env, so the guard to compute is the same as before;
+  only the order of Fourier–Motzkin steps differs. Each step is exact over the integers when the
+  Omega test's condition holds, which the pass checks step by step as before: it holds for the
+  usual guards (kind sums, thresholds with coefficient 1), since ``faulty(M)`` enters the
+  receive bounds with coefficient 1 and the kind sum bounds it with coefficient 1; where it
+  fails the result says ``exact=False`` and the precision certificate decides, as it did with
+  the subset Env. The certificates (``passes/certify.py``) quantify the ``faulty(M)`` together
+  with the receive counters, so every guard is checked against this exact Env, never a reduced
+  one; tests/test_translate.py also proves ``∃faulty. Env`` equal to the subset bounds and to the
+  max form, and compares the guards with those of the all-subsets Env (kinds of 3 and 4 types).
+  A guard that genuinely needs a bound for (nearly) every subset of a large kind — e.g.
+  ``rcv_M >= 1`` for each of 10 types, 2^10 - 1 irredundant bounds — has no usable linear form:
+  beyond ``PROJECTION_LIMIT`` atoms (``passes/eliminate.py``) the pass refuses it with an input
+  error instead of exhausting memory.
 * **No sender bound.** ``rcv_M <= n`` is not added: with ``ns_M <= N`` it follows for every
   reachable configuration, and adding it would only put unreachable cases into guards.
 * **Symmetric, sync.** Identical Byzantine processes send the same to everyone; per receiver the
@@ -34,7 +64,7 @@ Always ``0 <= rcv``. The first declared parameter is the number of processes n. 
 
 from __future__ import annotations
 
-import itertools
+import re
 from dataclasses import dataclass
 
 from tactl.ir.expr import Compare, Expr, IntConst, Name, summation
@@ -58,6 +88,23 @@ def sent_by_crashing(message: str) -> str:
     return f"nsf_{message}"
 
 
+def faulty(message: str) -> Name:
+    """Env's auxiliary variable: the faulty senders a receiver counts for ``message`` (kinds).
+
+    Spelled like ``received(M)``, so it can never clash with an identifier of the automaton.
+    """
+    return Name(f"faulty({message})")
+
+
+_FAULTY = re.compile(r"^faulty\((\w+)\)$")
+
+
+def auxiliary_message(name: str) -> str | None:
+    """``M`` for the name ``faulty(M)``, else None."""
+    match = _FAULTY.match(name)
+    return match.group(1) if match else None
+
+
 CRASHED = CRASH_COUNTER
 
 
@@ -66,7 +113,9 @@ class Environment:
     processes: Expr  # N(p): how many processes the TA models
     crash_bound: str | None  # the parameter bounding crashes (crash models), else None
     partial_sends: bool  # crashing processes may have sent to some receivers only
-    constraints: tuple[Expr, ...]  # Env over received(M), shared variables and parameters
+    constraints: tuple[Expr, ...]  # Env over received(M), auxiliary, shared variables, parameters
+    # existential variables of Env (faulty(M) of kinds): Env means ∃auxiliary. ∧ constraints
+    auxiliary: tuple[str, ...] = ()
 
     def shared(self, messages: tuple[str, ...]) -> tuple[str, ...]:
         names = [sent(m) for m in messages]
@@ -77,16 +126,6 @@ class Environment:
         return tuple(names)
 
 
-def _kind_bound(subset: tuple[str, ...], byzantine: str, partial: bool) -> Expr:
-    """``Σ_{M in subset} received(M) <= Σ ns_M (+ nsf_M) + f``."""
-    total_rcv = summation(received(subset[0]), [("+", received(m)) for m in subset[1:]])
-    total_sent = summation(Name(sent(subset[0])), [
-        *(("+", Name(sent(m))) for m in subset[1:]),
-        *((("+", Name(sent_by_crashing(m))) for m in subset) if partial else ()),
-        ("+", Name(byzantine))])
-    return Compare("<=", total_rcv, total_sent)
-
-
 def environment(rta: ReceiveTA) -> Environment:
     model, timing = rta.faults.model, rta.timing
     params = rta.faults.parameters
@@ -94,26 +133,32 @@ def environment(rta: ReceiveTA) -> Environment:
         raise UnsupportedEnvironment(
             "synchronous send omission needs correct and faulty senders counted apart "
             "(ns_correct(M) <= received(M)); tactl does not model that yet")
-    byzantine = params[0] if model in (FaultModel.BYZANTINE, FaultModel.SYMMETRIC, FaultModel.HYBRID) else None
+    byzantine = params[0] if model in BYZANTINE_LIKE else None
     crash = (params[1] if model is FaultModel.HYBRID else params[0]) if model in CRASH_MODELS else None
     n = rta.parameters[0]  # by convention the first parameter is the number of processes
     processes: Expr = Name(n) if byzantine is None else summation(Name(n), [("-", Name(byzantine))])
     partial = model in PARTIAL_SEND_MODELS
+    # message types whose faulty senders are shared with other types of their kind
+    kinds = [members for members in rta.kinds().values() if len(members) >= 2] if byzantine else []
+    in_kind = {m for members in kinds for m in members}
     out: list[Expr] = []
     for msg in rta.messages:
         rcv = received(msg.name)
         upper: list[tuple[str, Expr]] = []
         if partial:
             upper.append(("+", Name(sent_by_crashing(msg.name))))
-        if byzantine is not None:
+        if msg.name in in_kind:
+            upper.append(("+", faulty(msg.name)))
+        elif byzantine is not None:
             upper.append(("+", Name(byzantine)))
         out.append(Compare(">=", rcv, IntConst(0)))
         out.append(Compare("<=", rcv, summation(Name(sent(msg.name)), upper) if upper else Name(sent(msg.name))))
         if timing is Timing.SYNC:
             out.append(Compare("<=", Name(sent(msg.name)), rcv))
-    if byzantine is not None:
-        for members in rta.kinds().values():
-            for size in range(2, len(members) + 1):
-                for subset in itertools.combinations(members, size):
-                    out.append(_kind_bound(subset, byzantine, partial))
-    return Environment(processes, crash, partial, tuple(out))
+    auxiliary: list[str] = []
+    for members in kinds:
+        out += [Compare(">=", faulty(m), IntConst(0)) for m in members]
+        out.append(Compare("<=", summation(faulty(members[0]), [("+", faulty(m)) for m in members[1:]]),
+                           Name(byzantine)))
+        auxiliary += [faulty(m).name for m in members]
+    return Environment(processes, crash, partial, tuple(out), tuple(auxiliary))
