@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Span:
     """A 1-based (line, column) range in one source text; ``end_*`` point just past the text."""
 
@@ -57,15 +57,30 @@ def source_line(source: str, number: int) -> str | None:
     lines end at "\n" only (a form feed, U+0085 or U+2028 is an ordinary character; readers turn
     "\r\n" and a lone "\r" into "\n" before parsing, see ``ir.source``).
     """
-    if number < 1:
+    starts = _line_starts(source)
+    if not 1 <= number <= len(starts):
         return None
-    start = 0
-    for _ in range(number - 1):
-        start = source.find("\n", start) + 1
-        if start == 0:
-            return None
+    start = starts[number - 1]
     end = source.find("\n", start)
     return source[start:] if end < 0 else source[start:end]
+
+
+_last_source: tuple[str, list[int]] | None = None
+
+
+def _line_starts(source: str) -> list[int]:
+    """Offsets where the lines of ``source`` start; remembered for the last source, since a file
+    with many errors asks for many of its lines."""
+    global _last_source
+    if _last_source is not None and _last_source[0] is source:
+        return _last_source[1]
+    starts = [0]
+    at = source.find("\n")
+    while at >= 0:
+        starts.append(at + 1)
+        at = source.find("\n", at + 1)
+    _last_source = (source, starts)
+    return starts
 
 
 def caret_lines(source: str | None, span: Span) -> str:
@@ -100,7 +115,10 @@ class TactlError(Exception):
         self.diagnostics = sorted(diagnostics, key=_position_key)
         self.path = path
         self.source = source
-        super().__init__(self.render())
+        super().__init__()
+
+    def __str__(self) -> str:  # rendered when asked for, not when raised
+        return self.render()
 
     @property
     def first(self) -> Diagnostic:

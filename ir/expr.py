@@ -22,7 +22,7 @@ from .errors import Span
 # --------------------------------------------------------------------------------------- nodes
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Expr:
     """Base of every node; ``span`` locates the node in its source text (if it came from one)."""
 
@@ -34,7 +34,7 @@ def _span() -> Span | None:
     return field(default=None, compare=False, repr=False, kw_only=True)  # type: ignore[return-value]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class IntConst(Expr):
     value: int
     span: Span | None = _span()
@@ -44,7 +44,7 @@ class IntConst(Expr):
             raise ValueError("IntConst holds non-negative values; use const() for negative ones")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Name(Expr):
     """A reference to a declared symbol: parameter, shared/local variable, location counter or macro."""
 
@@ -52,7 +52,7 @@ class Name(Expr):
     span: Span | None = _span()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Unary(Expr):
     arg: Expr
     span: Span | None = _span()
@@ -61,7 +61,7 @@ class _Unary(Expr):
         return (self.arg,)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _Binary(Expr):
     left: Expr
     right: Expr
@@ -71,12 +71,15 @@ class _Binary(Expr):
         return (self.left, self.right)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Neg(_Unary):
     """Unary minus."""
 
 
-@dataclass(frozen=True)
+_SIGNS = frozenset(("+", "-"))
+
+
+@dataclass(frozen=True, slots=True)
 class Sum(Expr):
     """``args[0] ops[0] args[1] ops[1] …`` with every op ``+`` or ``-``.
 
@@ -92,7 +95,7 @@ class Sum(Expr):
     def __post_init__(self) -> None:
         if len(self.args) < 2 or len(self.ops) != len(self.args) - 1:
             raise ValueError("Sum needs n >= 2 arguments and n - 1 operators")
-        if any(op not in ("+", "-") for op in self.ops):
+        if not _SIGNS.issuperset(self.ops):
             raise ValueError(f"Sum operators are '+' and '-', not {self.ops!r}")
         if isinstance(self.args[0], Sum):
             raise ValueError("a Sum's first argument is not a Sum: build it with add()/sub()")
@@ -107,12 +110,12 @@ class Sum(Expr):
             yield (1 if op == "+" else -1), arg
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Mul(_Binary):
     """``left * right``; linear only when one side is constant (see ``ir.linear``)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BoolConst(Expr):
     value: bool
     span: Span | None = _span()
@@ -121,7 +124,7 @@ class BoolConst(Expr):
 COMPARE_OPS = ("<", "<=", "==", "!=", ">=", ">")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Compare(Expr):
     op: str  # one of COMPARE_OPS
     left: Expr
@@ -132,12 +135,12 @@ class Compare(Expr):
         return (self.left, self.right)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Not(_Unary):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class _NAry(Expr):
     args: tuple[Expr, ...]
     span: Span | None = _span()
@@ -152,27 +155,27 @@ class _NAry(Expr):
         return self.args
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class And(_NAry):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Or(_NAry):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Implies(_Binary):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Always(_Unary):
     """LTL ``[] arg``."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Eventually(_Unary):
     """LTL ``<> arg``."""
 

@@ -48,7 +48,7 @@ class NonLinearError(ValueError):
             "(threshold automata use linear integer arithmetic)")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LinearTerm:
     """``Σ coeffs[x]·x + const`` with integer coefficients; zero coefficients are never stored."""
 
@@ -111,11 +111,15 @@ def linearize(e: Expr) -> LinearTerm:
         return LinearTerm(((e.name, 1),), 0)
     if isinstance(e, Neg):
         return -linearize(e.arg)
-    if isinstance(e, Sum):
-        total = LinearTerm()
+    if isinstance(e, Sum):  # one accumulation: adding term by term is quadratic in a long sum
+        coeffs: dict[str, int] = {}
+        const = 0
         for sign, arg in e.signed():
-            total = total + linearize(arg).scale(sign)
-        return total
+            term = linearize(arg)
+            const += sign * term.const
+            for x, a in term.coeffs:
+                coeffs[x] = coeffs.get(x, 0) + sign * a
+        return LinearTerm.of(coeffs, const)
     if isinstance(e, Mul):
         left, right = linearize(e.left), linearize(e.right)
         if left.is_constant:
@@ -147,7 +151,7 @@ def term_expr(coeffs, const: int = 0, rename=None) -> Expr:
 GE, EQ, NE = ">=", "==", "!="
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LinearAtom:
     """``Σ coeffs·x  op  bound`` with op in {>=, ==, !=}, coefficients divided by their gcd.
 

@@ -8,13 +8,23 @@ every update is a non-negative increment) are computed here, once, for every pas
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 
 from .errors import Span
-from .expr import Compare, Expr, IntConst, Name, conj, substitute, to_text, walk
+from .expr import And, Compare, Expr, IntConst, Name, Or, Sum, conj, substitute, to_text, walk
 from .linear import NonLinearError, int_symbols, linearize, to_z3
+
+
+# A macro whose expansion has more nodes than this is refused (every pass walks expanded trees).
+MAX_MACRO_NODES = 100_000
+# … and so are macros whose expansions add up to more than this (the expanded DAG holds copies of
+# the flattened sums, e.g. `define D1 == D0 + 1; define D2 == D1 + 1; …` has D_k with k + 1 terms).
+MAX_MACRO_NODES_TOTAL = 10_000_000
+# Sizes are counted up to this (a chain of doublings would otherwise need huge integers).
+SIZE_CAP = 10**18
 
 
 class SymbolKind(Enum):
@@ -30,7 +40,7 @@ def _span() -> Span | None:
     return field(default=None, compare=False, repr=False, kw_only=True)  # type: ignore[return-value]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Define:
     """``define NAME == expr;`` — a macro expanded wherever ``NAME`` is used."""
 
@@ -39,7 +49,7 @@ class Define:
     span: Span | None = _span()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Location:
     """A control location; ``values`` are the local variables' values there (``loc: [0; 2];``)."""
 
@@ -48,7 +58,7 @@ class Location:
     span: Span | None = _span()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Update:
     """``var' == expr`` in a rule's ``do { … }`` block (``unchanged(var)`` is ``var' == var``)."""
 
@@ -66,6 +76,13 @@ class Update:
         Macros in ``expr`` must be expanded by the caller when they matter (see
         :meth:`ThresholdAutomaton.increments`).
         """
+        e = self.expr
+        # The forms nearly every update has (`x' == x + 1`, `unchanged(x)`), without linearizing.
+        if isinstance(e, Name):
+            return 0 if e.name == self.var else None
+        if (isinstance(e, Sum) and len(e.args) == 2 and isinstance(e.args[0], Name)
+                and e.args[0].name == self.var and isinstance(e.args[1], IntConst)):
+            return e.args[1].value if e.ops[0] == "+" else -e.args[1].value
         try:
             term = linearize(self.expr)
         except (NonLinearError, TypeError):
@@ -73,7 +90,7 @@ class Update:
         return term.const if term.coeff_map == {self.var: 1} else None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Rule:
     """``id: source -> target when (guard) do { updates };``.
 
@@ -101,7 +118,7 @@ class Rule:
         return self.source == self.target
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Property:
     """A named specification: an LTL formula over location counters, shared variables, parameters."""
 
@@ -143,27 +160,101 @@ class ThresholdAutomaton:
         return table
 
     def location(self, name: str) -> Location | None:
-        return next((loc for loc in self.locations if loc.name == name), None)
+        return self._location_index.get(name)
+
+    @cached_property
+    def _location_index(self) -> dict[str, Location]:
+        index: dict[str, Location] = {}
+        for loc in self.locations:
+            index.setdefault(loc.name, loc)  # the first of duplicates, as a linear search finds
+        return index
 
     # ------------------------------------------------------------------------------- macros
+    #
+    # A macro's expansion is built once, as a DAG: the body of a macro used twice is shared, not
+    # copied. Its size as a *tree* (what every recursive pass walks) can still be exponential in
+    # the number of defines (`D1 == D0 + D0; D2 == D1 + D1; …`), so :attr:`macro_shapes` computes
+    # each expanded tree's size and height from the macro graph, without building or walking
+    # it, and the validator refuses a macro beyond :data:`MAX_MACRO_NODES` or ``MAX_NESTING``.
+
+    @cached_property
+    def macro_refs(self) -> dict[str, tuple[str, ...]]:
+        """The macros each macro's body names, each once, in the order of their first use."""
+        raw = self._raw_macros
+        return {name: tuple(dict.fromkeys(_macro_refs(body, raw))) for name, body in raw.items()}
+
+    @cached_property
+    def _raw_macros(self) -> dict[str, Expr]:
+        return {d.name: d.expr for d in self.defines}
+
+    @cached_property
+    def macro_order(self) -> tuple[str, ...]:
+        """Every macro after the macros its body uses (depth-first from the defines in file order).
+
+        A reference to a macro that comes later in this order closes a cycle; expansion leaves it
+        unexpanded (the validator reports the cycle).
+        """
+        refs = self.macro_refs
+        state: dict[str, bool] = {}  # False while on the depth-first path, True once placed
+        order: list[str] = []
+        for root in refs:
+            if root in state:
+                continue
+            state[root] = False
+            stack = [(root, iter(refs[root]))]
+            while stack:
+                name, pending = stack[-1]
+                for m in pending:
+                    if m not in state:
+                        state[m] = False
+                        stack.append((m, iter(refs[m])))
+                        break
+                else:
+                    stack.pop()
+                    state[name] = True
+                    order.append(name)
+        return tuple(order)
 
     @cached_property
     def macro_bodies(self) -> dict[str, Expr]:
-        """Each macro with the macros in its body expanded (cycles are left unexpanded)."""
-        raw = {d.name: d.expr for d in self.defines}
-        done: dict[str, Expr] = {}
+        """Each macro with the macros in its body expanded (cycles are left unexpanded).
 
-        def expand_one(name: str, active: frozenset[str]) -> Expr:
-            if name in done:
-                return done[name]
-            inner = {m: expand_one(m, active | {name}) for m in _macro_refs(raw[name], raw)
-                     if m not in active and m != name}
-            done[name] = substitute(raw[name], inner)
-            return done[name]
-
-        for d in self.defines:
-            expand_one(d.name, frozenset())
+        Built in :attr:`macro_order`, each body from the already expanded bodies it uses: a DAG
+        whose size is that of the defines (plus the arguments that ``Sum`` flattening copies).
+        """
+        raw, done = self._raw_macros, {}
+        for name in self.macro_order:
+            done[name] = substitute(raw[name], done)  # a name not yet in `done` closes a cycle
         return done
+
+    @cached_property
+    def macro_shapes(self) -> dict[str, Shape]:
+        """Size and height of every macro's expanded tree (dynamic programming over the macros)."""
+        raw, shapes = self._raw_macros, {}
+        for name in self.macro_order:
+            shapes[name] = expanded_shape(raw[name], shapes)
+        return shapes
+
+    @cached_property
+    def macro_names(self) -> dict[str, dict[SymbolKind, str]]:
+        """For each macro, the kinds of the declared names in its expansion (macros excepted),
+        each with the first name of that kind in the expanded tree, in order of first occurrence."""
+        raw, found = self._raw_macros, {}
+        for name in self.macro_order:
+            kinds: dict[SymbolKind, str] = {}
+            for n in walk(raw[name]):
+                if not isinstance(n, Name):
+                    continue
+                inner = found.get(n.name)
+                if inner is not None:  # an expanded macro: its names, in their order
+                    for kind, first in inner.items():
+                        kinds.setdefault(kind, first)
+                    continue
+                kind = self.symbols.get(n.name)
+                if kind is not None and kind is not SymbolKind.MACRO:
+                    kinds.setdefault(kind, n.name)
+            found[name] = kinds
+        return found
 
     def expand(self, e: Expr) -> Expr:
         """``e`` with every ``define`` macro replaced by its body."""
@@ -213,7 +304,11 @@ class ThresholdAutomaton:
         """Locations that may hold processes initially: those the ``inits`` and RC allow ``> 0``.
 
         A location constrained ``loc == 0`` at the top level of ``inits`` is answered without a
-        solver; the others are asked of z3 (with all counters and parameters non-negative).
+        solver; the others are asked of z3 (with all counters and parameters non-negative), one
+        question per class of interchangeable locations (see :func:`_symmetry_classes`): a
+        location the constraints do not mention, or one of many that appear alike in one long
+        sum, is answered with the others, so the number of solver calls does not grow with the
+        number of locations.
         """
         forced_zero = {
             init.left.name for init in self.inits
@@ -226,17 +321,112 @@ class ThresholdAutomaton:
         import z3  # only here: reading and printing need no solver
 
         try:
-            solver = z3.Solver()
+            formulas = [self.expand(e) for e in (*self.assumptions, *self.inits)]
+            classes = _symmetry_classes(formulas, candidates)
+            # The SMT core without the preprocessing tactics that a plain z3.Solver() runs on a
+            # check() without assumptions: on a sum of 5,000 counters those take 34 s and 3.7 GB.
+            solver = z3.SimpleSolver()
             sym = int_symbols()
-            for e in (*self.assumptions, *self.inits):
-                solver.add(to_z3(self.expand(e), sym))
-            for n in (*self.parameters, *self.shared, *(loc.name for loc in self.locations)):
-                solver.add(sym(n) >= 0)
+            for e in formulas:
+                solver.add(to_z3(e, sym))
         except (NonLinearError, TypeError, ValueError):
             return tuple(candidates)  # not decidable here: every unconstrained location may start
-        return tuple(n for n in candidates if solver.check(sym(n) > 0) != z3.unsat)
+        # Non-negativity of what the constraints mention and of the locations asked about; a
+        # variable that occurs nowhere else changes no answer.
+        needed = {n.name for e in formulas for n in walk(e) if isinstance(n, Name)}
+        needed.update(members[0] for members in classes)
+        for n in (*self.parameters, *self.shared, *(loc.name for loc in self.locations)):
+            if n in needed:
+                solver.add(sym(n) >= 0)
+                needed.discard(n)  # once, even if a name is declared twice
+        possible: set[str] = set()
+        answer = solver.check()
+        if answer == z3.unsat:
+            return ()
+        if answer == z3.sat:  # every location positive in one model may start positive
+            model = solver.model()
+            possible.update(m[0] for m in classes
+                            if model.eval(sym(m[0]), model_completion=True).as_long() > 0)
+        initial: set[str] = set()
+        for members in classes:
+            if members[0] in possible or solver.check(sym(members[0]) > 0) != z3.unsat:
+                initial.update(members)
+        return tuple(n for n in candidates if n in initial)
+
+
+def _symmetry_classes(formulas: list[Expr], candidates: list[str]) -> list[list[str]]:
+    """``candidates`` grouped so that any two in a group are interchangeable in ``formulas``.
+
+    Two locations with the same coefficient in every comparison (linear atom) of the formulas
+    — in particular two that occur in none — can be swapped without changing any atom, so one
+    can start positive if and only if the other can. Raises :class:`NonLinearError` or
+    ``TypeError`` for what is not linear arithmetic.
+    """
+    signature: dict[str, list[tuple[int, int]]] = {n: [] for n in candidates}
+    atom = 0
+    for f in formulas:
+        for node in walk(f):
+            if isinstance(node, Compare):
+                for x, a in (linearize(node.left) - linearize(node.right)).coeffs:
+                    sig = signature.get(x)
+                    if sig is not None:
+                        sig.append((atom, a))
+                atom += 1
+    groups: dict[tuple[tuple[int, int], ...], list[str]] = {}
+    for n in candidates:
+        groups.setdefault(tuple(signature[n]), []).append(n)
+    return list(groups.values())
 
 
 def _macro_refs(e: Expr, macros: dict[str, Expr]) -> list[str]:
     return [n.name for n in walk(e) if isinstance(n, Name) and n.name in macros]
 
+
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What an expression's tree is once its macros are expanded, known without building it."""
+
+    size: int  # nodes
+    height: int  # edges on the longest path from the root down (a name or a number: 0)
+    root: type  # the type of the root node (a Sum, And or Or is flattened into its parent)
+
+
+def expanded_shape(e: Expr, macros: Mapping[str, Shape]) -> Shape:
+    """The :class:`Shape` of ``e`` after substituting macros whose shapes are in ``macros``.
+
+    Exact for :func:`ir.expr.substitute`, including its flattening of a ``Sum`` whose first
+    argument becomes a ``Sum`` and of ``And``/``Or`` arguments of the same kind. No recursion:
+    the cost is the size of ``e`` as written.
+    """
+    shapes: list[Shape] = []
+    stack: list[tuple[Expr, bool]] = [(e, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if not children_done:
+            if isinstance(node, Name):
+                shapes.append(macros.get(node.name) or Shape(1, 0, Name))
+                continue
+            kids = node.children()
+            if not kids:
+                shapes.append(Shape(1, 0, type(node)))
+                continue
+            stack.append((node, True))
+            stack.extend((c, False) for c in reversed(kids))
+            continue
+        k = len(node.children())
+        kids_shapes = shapes[-k:]
+        del shapes[-k:]
+        kind = type(node)
+        size, height = 1, 0
+        for i, child in enumerate(kids_shapes):
+            merged = (child.root is kind and ((kind is Sum and i == 0) or kind in (And, Or)))
+            if merged:  # its arguments become this node's: one node less, one level less
+                size += child.size - 1
+                height = max(height, child.height)
+            else:
+                size += child.size
+                height = max(height, child.height + 1)
+        shapes.append(Shape(min(size, SIZE_CAP), height, kind))
+    return shapes[0]

@@ -15,12 +15,23 @@ synthesis coefficients) may appear wherever parameters may, and a product with a
 from __future__ import annotations
 
 import difflib
+from collections import deque
 from collections.abc import Iterable
 
 from .errors import Diagnostic, DiagnosticSink, Span
 from .expr import Always, Eventually, Expr, Mul, Name, to_text, walk
 from .linear import NonLinearError, linearize
-from .ta import Rule, SymbolKind, ThresholdAutomaton, Update
+from .ta import (
+    MAX_MACRO_NODES,
+    MAX_MACRO_NODES_TOTAL,
+    SIZE_CAP,
+    Rule,
+    SymbolKind,
+    ThresholdAutomaton,
+    Update,
+    expanded_shape,
+)
+from .ta_reader import MAX_NESTING
 
 K = SymbolKind
 _KIND_NAMES = {K.LOCAL: "local variable", K.SHARED: "shared variable", K.PARAMETER: "parameter",
@@ -31,6 +42,9 @@ RC_KINDS = frozenset({K.PARAMETER, K.UNKNOWN})
 INIT_KINDS = frozenset({K.LOCATION, K.SHARED, K.PARAMETER, K.UNKNOWN})
 SPEC_KINDS = frozenset({K.LOCATION, K.SHARED, K.PARAMETER, K.UNKNOWN, K.LOCAL})
 DEFINE_KINDS = frozenset({K.LOCATION, K.SHARED, K.PARAMETER, K.UNKNOWN, K.MACRO})
+
+# Name comparisons "did you mean" may make in one validation (about half a second).
+SUGGESTION_COMPARISONS = 200_000
 
 _WHY = {
     "a rule guard": "guards read shared variables and parameters",
@@ -69,6 +83,11 @@ class ExpressionChecks:
 class _Checker(ExpressionChecks):
     def __init__(self, ta: ThresholdAutomaton, sink: DiagnosticSink) -> None:
         self.ta, self.sink = ta, sink
+        self.refused: set[str] = set()  # macros too large to expand (reported at their define)
+        self.uses_macro = False  # set by name_ref: the expression being checked uses a macro
+        self._pools: dict[frozenset[SymbolKind], list[str]] = {}
+        self._suggested: dict[tuple[str, frozenset[SymbolKind]], str] = {}
+        self._comparisons_left = SUGGESTION_COMPARISONS
 
     def run(self) -> None:
         self.declarations()
@@ -94,7 +113,10 @@ class _Checker(ExpressionChecks):
             else:
                 seen[name] = (what, span)
 
-        for name, span in self.ta.declared_at:
+        declared = self.ta.declared_at or tuple(  # an automaton built in code has no positions
+            (name, None) for group in (self.ta.locals, self.ta.shared, self.ta.parameters,
+                                       self.ta.unknowns) for name in group)
+        for name, span in declared:
             claim(name, _KIND_NAMES[kinds[name]], span)
         for d in self.ta.defines:
             claim(d.name, "macro", d.span)
@@ -102,12 +124,88 @@ class _Checker(ExpressionChecks):
             claim(loc.name, "location", loc.span)
 
     def defines(self) -> None:
-        raw = {d.name: d for d in self.ta.defines}
+        self.macro_limits()  # first: the checks below expand only macros within the limits
+        cycles = _macro_cycles(self.ta.macro_refs)
         for d in self.ta.defines:
             self.expression(d.expr, DEFINE_KINDS, "a macro")
-            cycle = _macro_cycle(d.name, raw)
+            cycle = cycles.get(d.name)
             if cycle:
                 self.sink.error("macro defined in terms of itself: " + " -> ".join(cycle), d.span)
+
+    def macro_limits(self) -> None:
+        """Refuse macros whose expansion is too large or too deep for the passes that walk it.
+
+        Sizes come from :attr:`ThresholdAutomaton.macro_shapes` (no expanded tree is built).
+        Only the first macro of a chain of too large ones is reported: every macro using it is
+        at least as large, and is refused with it.
+        """
+        shapes, refs = self.ta.macro_shapes, self.ta.macro_refs
+        where = {d.name: d.span for d in reversed(self.ta.defines)}  # the first define of a name
+        over = {m for m, s in shapes.items() if s.size > MAX_MACRO_NODES or s.height > MAX_NESTING}
+        position = {m: i for i, m in enumerate(self.ta.macro_order)}
+        blamed: dict[str, set[str]] = {}  # over-limit macro -> the first over-limit macros it uses
+        for m in self.ta.macro_order:
+            if m in over:
+                inner = [r for r in refs[m] if r in over and position[r] < position[m]]
+                blamed[m] = set().union(*(blamed[r] for r in inner)) if inner else {m}
+        for m in (m for m in blamed if blamed[m] == {m}):  # the first too large macros
+            s = shapes[m]
+            followers = [f for f, first in blamed.items() if m in first and f != m]
+            if s.size > MAX_MACRO_NODES:
+                what = (f"expands to {_count(s.size)} nodes (more than {MAX_MACRO_NODES:,}): a macro is "
+                        "copied in full wherever it is used, so macros that use others several "
+                        "times grow exponentially")
+                worst = max(followers, key=lambda f: shapes[f].size, default=None)
+                worst_of = f"{_count(shapes[worst].size)} nodes" if worst else ""
+            else:
+                what = (f"is nested {s.height} levels deep once expanded (more than {MAX_NESTING}), "
+                        "too deep for the passes that walk expressions")
+                worst = max(followers, key=lambda f: shapes[f].height, default=None)
+                worst_of = f"{shapes[worst].height} levels" if worst else ""
+            also = (f"; {len(followers)} more macro(s) that use it, up to '{worst}' ({worst_of}), "
+                    "are refused with it") if worst else ""
+            self.sink.error(f"macro '{m}' {what}{also}", where[m])
+        total = 0
+        for m in self.ta.macro_order:
+            if m in over:
+                continue
+            total += shapes[m].size
+            if total > MAX_MACRO_NODES_TOTAL:
+                self.sink.error(f"the macros expand to more than {MAX_MACRO_NODES_TOTAL:,} nodes in "
+                                f"total with '{m}' (each macro is expanded in full)", where[m])
+                over = set(shapes)  # expand none of them
+                break
+        self.refused = over
+
+    def expandable(self, e: Expr) -> bool:
+        """False if ``e`` uses a macro refused by :meth:`macro_limits` (never expanded)."""
+        return not self.refused or not any(isinstance(n, Name) and n.name in self.refused
+                                           for n in walk(e))
+
+    def expression(self, e: Expr, allowed, context: str) -> None:
+        self.uses_macro = False
+        super().expression(e, allowed, context)
+        if self.uses_macro and allowed != DEFINE_KINDS and self.expandable(e):
+            self.expanded_limits(e, context)
+
+    def expanded_limits(self, e: Expr, context: str) -> None:
+        """The nesting and size limits applied to ``e`` with its macros expanded."""
+        shapes = self.ta.macro_shapes
+        s = expanded_shape(e, shapes)
+        # what the macros add (a long sum as written is no reason to refuse a file)
+        added = s.size - expanded_shape(e, {}).size if s.size > MAX_MACRO_NODES else 0
+        if s.height <= MAX_NESTING and added <= MAX_MACRO_NODES:
+            return
+        uses = [n for n in walk(e) if isinstance(n, Name) and n.name in shapes]
+        if s.height > MAX_NESTING:
+            use = max(uses, key=lambda n: shapes[n.name].height)
+            what = (f"gives an expression nested {s.height} levels deep (more than {MAX_NESTING}); "
+                    f"'{use.name}' alone is {shapes[use.name].height} levels deep")
+        else:
+            use = max(uses, key=lambda n: shapes[n.name].size)
+            what = (f"adds {_count(added)} nodes (more than {MAX_MACRO_NODES:,}); '{use.name}' alone "
+                    f"is {_count(shapes[use.name].size)} nodes")
+        self.sink.error(f"expanding the macros in {context} {what}", use.span)
 
     # ------------------------------------------------------------------------------- locations
     def locations(self) -> None:
@@ -162,6 +260,8 @@ class _Checker(ExpressionChecks):
                 self.monotone(u)
 
     def monotone(self, u: Update) -> None:
+        if not self.expandable(u.expr):
+            return
         try:
             c = Update(u.var, self.ta.expand(u.expr)).increment()
         except NonLinearError:  # reported by expression()
@@ -190,24 +290,25 @@ class _Checker(ExpressionChecks):
             self.sink.error(f"unknown name '{n.name}' in {context}" + self.suggest(n.name, allowed),
                             n.span)
         elif kind is K.MACRO:
+            self.uses_macro = True
             if allowed == DEFINE_KINDS:
                 return  # checked where the macro is used
-            body = self.ta.macro_bodies.get(n.name)
-            for inner in (walk(body) if body is not None else ()):
-                if isinstance(inner, Name):
-                    inner_kind = self.ta.symbols.get(inner.name)
-                    if inner_kind not in allowed and inner_kind not in (None, K.MACRO):
-                        self.sink.error(
-                            f"macro '{n.name}' refers to the {_KIND_NAMES[inner_kind]} "
-                            f"'{inner.name}', which cannot appear in {context} "
-                            f"({_WHY.get(context, '')})", n.span)
-                        return
+            # the first name of a kind not allowed here, in the expanded body (computed per macro)
+            for inner_kind, inner in self.ta.macro_names.get(n.name, {}).items():
+                if inner_kind not in allowed:
+                    self.sink.error(
+                        f"macro '{n.name}' refers to the {_KIND_NAMES[inner_kind]} "
+                        f"'{inner}', which cannot appear in {context} "
+                        f"({_WHY.get(context, '')})", n.span)
+                    return
         elif kind not in allowed:
             why = _WHY.get(context)
             self.sink.error(f"the {_KIND_NAMES[kind]} '{n.name}' cannot appear in {context}"
                             + (f" ({why})" if why else ""), n.span)
 
     def product(self, node: Mul) -> None:
+        if not self.expandable(node):
+            return
         try:
             left = linearize(self.ta.expand(node.left))
             right = linearize(self.ta.expand(node.right))
@@ -221,24 +322,98 @@ class _Checker(ExpressionChecks):
         self.sink.error(str(NonLinearError(node)), node.span)
 
     def suggest(self, name: str, kinds: Iterable[SymbolKind]) -> str:
-        wanted = set(kinds)
-        pool = [n for n, k in self.ta.symbols.items() if k in wanted or k is K.MACRO]
-        close = difflib.get_close_matches(name, pool, n=1)
-        return f"; did you mean '{close[0]}'?" if close else ""
+        wanted = frozenset(kinds)
+        key = (name, wanted)
+        if key not in self._suggested:
+            pool = self._pools.get(wanted)
+            if pool is None:
+                pool = [n for n, k in self.ta.symbols.items() if k in wanted or k is K.MACRO]
+                self._pools[wanted] = pool
+            # difflib compares the name with every candidate: a file with thousands of unknown
+            # names and tens of thousands of locations would take minutes, so the comparisons
+            # of one validation are bounded, and later errors go without a suggestion
+            close = []
+            if self._comparisons_left >= len(pool):
+                self._comparisons_left -= len(pool)
+                close = difflib.get_close_matches(name, pool, n=1)
+            self._suggested[key] = f"; did you mean '{close[0]}'?" if close else ""
+        return self._suggested[key]
 
 
-def _macro_cycle(start: str, raw: dict) -> list[str] | None:
-    """The shortest chain start -> … -> start through macro bodies, if there is one."""
-    frontier: list[list[str]] = [[start]]
-    seen: set[str] = set()
-    while frontier:
-        path = frontier.pop(0)
-        body = raw[path[-1]].expr
-        for n in walk(body):
-            if isinstance(n, Name) and n.name in raw:
-                if n.name == start:
-                    return path + [start]
-                if n.name not in seen:
-                    seen.add(n.name)
-                    frontier.append(path + [n.name])
-    return None
+def _count(n: int) -> str:
+    return f"{n:,}" if n < SIZE_CAP else f"more than {SIZE_CAP:,}"
+
+
+def _macro_cycles(refs: dict[str, tuple[str, ...]]) -> dict[str, list[str]]:
+    """For each macro on a cycle, the shortest chain m -> … -> m through macro bodies.
+
+    The cycles lie within the strongly connected components of the macro graph (found once, in
+    linear time); only the macros of a component with a cycle are searched, within it.
+    """
+    cycles: dict[str, list[str]] = {}
+    for component in _components(refs):
+        members = set(component)
+        if len(component) > 1 or component[0] in refs[component[0]]:
+            for m in component:
+                cycles[m] = _shortest_cycle(m, refs, members)
+    return cycles
+
+
+def _components(refs: dict[str, tuple[str, ...]]) -> list[list[str]]:
+    """Strongly connected components of the graph ``refs`` (Tarjan's algorithm, no recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_path: set[str] = set()
+    path: list[str] = []
+    components: list[list[str]] = []
+    for root in refs:
+        if root in index:
+            continue
+        index[root] = low[root] = len(index)
+        path.append(root)
+        on_path.add(root)
+        work = [(root, iter(refs[root]))]
+        while work:
+            v, pending = work[-1]
+            for w in pending:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    path.append(w)
+                    on_path.add(w)
+                    work.append((w, iter(refs[w])))
+                    break
+                if w in on_path:
+                    low[v] = min(low[v], index[w])
+            else:
+                work.pop()
+                if work:
+                    u = work[-1][0]
+                    low[u] = min(low[u], low[v])
+                if low[v] == index[v]:
+                    component = []
+                    while True:
+                        w = path.pop()
+                        on_path.discard(w)
+                        component.append(w)
+                        if w == v:
+                            break
+                    components.append(component)
+    return components
+
+
+def _shortest_cycle(start: str, refs: dict[str, tuple[str, ...]], members: set[str]) -> list[str]:
+    """Breadth-first from ``start`` within its component, references in the order written."""
+    parent: dict[str, str] = {}
+    queue = deque([start])
+    while queue:
+        u = queue.popleft()
+        for w in refs[u]:
+            if w == start:
+                chain = [u]
+                while chain[-1] != start:
+                    chain.append(parent[chain[-1]])
+                return chain[::-1] + [start]
+            if w in members and w not in parent:
+                parent[w] = u
+                queue.append(w)
+    raise AssertionError(f"{start} is on no cycle")  # pragma: no cover — callers pass a cycle

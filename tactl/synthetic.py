@@ -35,3 +35,35 @@ def promela_style_ta(n_locations: int, n_rules: int, n_shared: int = 8, seed: in
     lines += ["  }", "  specifications (1) {",
               f"    safe = (({locs[0]} == 0) -> []({locs[-1]} == 0));", "  }", "} /* Proc */"]
     return "\n".join(lines) + "\n"
+
+
+def scaled_ta(n_locations: int, n_rules: int, seed: int = 11) -> str:
+    """A valid automaton with ``n_locations`` locations and ``n_rules`` rules, for scaling tests.
+
+    Written the way large hand-written or generated files are: short location lines, a long
+    initial sum over the first tenth of the locations, a few locations pinned to zero, the others
+    left unconstrained (so every one of them is a candidate initial location), macros in guards,
+    and a property over the first and last locations. Deterministic for a given seed.
+    """
+    rng = random.Random(seed)
+    n = max(2, n_locations)
+    locs = [f"l{i}" for i in range(n)]
+    initial = locs[: max(2, n // 10)]
+    pinned = locs[len(initial):][::97]
+    lines = ["skel Scaled {", "  local pc;", "  shared x, y, z;", "  parameters N, T, F;",
+             "  define THR == T + 1 - F;", "  define MAJ == N - T - F;",
+             "  assumptions (2) {", "    N > 3 * T;", "    T >= F;", "    F >= 0;", "  }",
+             f"  locations ({n}) {{"]
+    lines += [f"    {name}: [{i % 3}];" for i, name in enumerate(locs)]
+    lines += ["  }", "  inits {", f"    {' + '.join(initial)} == N - F;"]
+    lines += [f"    {name} == 0;" for name in pinned]
+    lines += ["    x == 0;", "    y == 0;", "    z == 0;", "  }", f"  rules ({n_rules}) {{"]
+    shared = ("x", "y", "z")
+    for r in range(n_rules):
+        src, dst = rng.choice(locs), rng.choice(locs)
+        v = shared[r % 3]
+        guard = ("true", "x >= THR", "y >= MAJ && z < THR", f"x + y >= T + {r % 5}")[r % 4]
+        lines.append(f"    {r}: {src} -> {dst} when ({guard}) do {{ {v}' == {v} + 1; unchanged({', '.join(w for w in shared if w != v)}); }};")
+    lines += ["  }", "  specifications (1) {",
+              f"    safe: ({locs[0]} == 0) -> [](({locs[-1]} == 0) || (x >= THR));", "  }", "}"]
+    return "\n".join(lines) + "\n"

@@ -77,3 +77,26 @@ def assert_positioned_error(error, text: str, path: str) -> None:
         if d.span is not None:
             assert 1 <= d.span.line <= n_lines and d.span.col >= 1
     assert error.render().startswith(path)
+
+
+def walked_nodes(monkeypatch, action) -> int:
+    """How many expression nodes ``action()`` makes the reader, validator and TA walk: a
+    machine-independent measure of work for tests that must catch quadratic regressions
+    without timing anything."""
+    from tactl.ir import ta as ta_module
+    from tactl.ir import validate as validate_module
+    from tactl.ir.expr import walk
+
+    count = 0
+
+    def counting(e):
+        nonlocal count
+        for node in walk(e):
+            count += 1
+            yield node
+
+    with monkeypatch.context() as m:
+        for module in (validate_module, ta_module):
+            m.setattr(module, "walk", counting)
+        action()
+    return count
