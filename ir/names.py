@@ -36,5 +36,12 @@ def identifier_problem(name: object) -> str | None:
 
 
 def _short(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "…"
+    """A short description; containers are not printed (they may be nested arbitrarily deep)."""
+    if isinstance(value, str):
+        text = repr(value)
+        return text if len(text) <= 60 else text[:57] + "…"
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "null"}[value]
+    if isinstance(value, (int, float)):
+        return "a number"
+    return "a list" if isinstance(value, (list, tuple)) else "an object"

@@ -70,7 +70,15 @@ class _Checker(ExpressionChecks):
             self.claim(seen, loc.name, "location", loc.span)
             self.reserved(loc.name, "location", loc.span)
         messages: dict[str, Span | None] = {}
+        names = {m.name for m in self.rta.messages}
+        warned: set[str] = set()
         for m in self.rta.messages:
+            if m.kind is not None and m.kind in names and m.kind not in warned:
+                warned.add(m.kind)
+                self.sink.warning(f"the kind '{m.kind}' has the name of a message type: a kind groups "
+                                  "message types (a faulty sender sends at most one of them to each "
+                                  "receiver), so 'send' and 'received(…)' of that name mean the type, "
+                                  "never the kind; rename one of them", m.span)
             if m.name in messages:
                 self.sink.error(f"message '{m.name}' is already declared{_at(messages[m.name])}",
                                 m.span)
@@ -111,10 +119,18 @@ class _Checker(ExpressionChecks):
             self.sink.error(f"fault model '{model}' takes {f.arity} {plural} (e.g. '{example}'), "
                             f"found {len(f.parameters)}", f.span)
         spans = f.parameter_spans or (f.span,) * len(f.parameters)
-        for name, span in zip(f.parameters, spans):
+        n = self.rta.parameters[0] if self.rta.parameters else None
+        for k, (name, span) in enumerate(zip(f.parameters, spans)):
             if name not in self.parameters:
                 self.sink.error(f"fault parameter '{name}' is not a declared parameter"
                                 + suggest(name, self.rta.parameters), span)
+            elif name == n:
+                self.sink.error(f"the fault parameter '{name}' is the number of processes (the first "
+                                "parameter): it counts the faulty processes, so declare a parameter "
+                                f"of its own, e.g. 'parameters {n}, t, f;' and '{model}(f)'", span)
+            elif name in f.parameters[:k]:
+                self.sink.error(f"'{name}' is given twice: hybrid(b, c) counts Byzantine faults in b "
+                                "and crash faults in c, two different parameters", span)
 
     def initial(self) -> None:
         at = [(n, s) for section, n, s in self.rta.declared_at if section == "initial"]

@@ -75,9 +75,7 @@ def initial_configuration_exists(ta: ThresholdAutomaton, parameters: dict[str, i
     """Whether some initial configuration satisfies the RC, ``inits``, the fixed ``parameters``
     and the state formulas ``extra`` (counters, shared variables and parameters natural numbers),
     asked of z3; with the reason when there is none."""
-    import z3
 
-    from tactl.ir.linear import int_symbols, to_z3
 
     from tactl.ir.linear import NonLinearError
 
@@ -143,20 +141,29 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
                      progress: Callable[[str], None] | None) -> CheckReport:
     validate_selection(ta, options.properties, options.parameters)
     selected = [p for p in ta.properties if not options.properties or p.name in options.properties]
-    blocker = options.not_checkable or unsupported_reason(ta)
     report = CheckReport(path, ta, [])
+    try:
+        with deadline.interruptible():
+            blocker = options.not_checkable or unsupported_reason(ta)
+    except deadline.DeadlineExceeded:
+        blocker = None  # every property below is then unknown: the deadline has passed
     results = report.results
     if not ta.properties:
         report.warnings.append("the automaton has no specifications: nothing was checked")
     if selected and not options.not_checkable:
         try:
-            exists, why = initial_configuration_exists(ta, options.parameters)
+            with deadline.interruptible():
+                exists, why = initial_configuration_exists(ta, options.parameters)
         except deadline.DeadlineExceeded:
             exists, why = None, _timeout_reason()
         report.initial_configurations = exists
         if exists is False:
             report.warnings.append(VACUOUS.format(why=why))
     for prop in selected:
+        if deadline.remaining() == 0:
+            results.append(PropertyResult(prop.name, "safety", UNKNOWN, options.engine,
+                                          reason=_timeout_reason() + " before this property was checked"))
+            continue
         question = reach_query(ta, prop)
         if not isinstance(question, ReachQuery):
             results.append(PropertyResult(prop.name, question.kind.value, UNSUPPORTED,
@@ -176,7 +183,9 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
         if progress:
             progress(f"checking {prop.name} ({options.engine})")
         try:
-            results.append(_check_one(ta, question, options, progress))
+            with deadline.interruptible():
+                result = _check_one(ta, question, options, progress)
+            results.append(result)
         except deadline.DeadlineExceeded:
             results.append(PropertyResult(prop.name, "safety", UNKNOWN, options.engine,
                                           time_s=deadline.seconds() or 0.0, reason=_timeout_reason()))

@@ -19,7 +19,7 @@ import typer
 
 from tactl import __version__
 from tactl import deadline
-from tactl.fsutil import inside, is_special, is_stdout, make_directory, same_file, write_output
+from tactl.fsutil import check_output_directory, inside, is_special, is_stdout, make_directory, same_file, write_output
 from tactl.inputs import load_automaton, load_receive_automaton, read_automaton
 from tactl.ir.errors import Diagnostic, InputError, Severity, TactlError
 from tactl.ir.ta_json import ta_to_json
@@ -263,10 +263,12 @@ def translate(
         if same_file(output, file):
             raise _usage_error(output, "refusing to overwrite the input file")
     _start_clock(timeout)
-    loaded = load_receive_automaton(file)
-    if loaded.warnings:
-        typer.echo(loaded.render_warnings(), err=True)
-    result = run_translate(loaded.rta, loaded.path, check=not no_certify)
+    with deadline.interruptible():
+        loaded = load_receive_automaton(file)
+        if loaded.warnings:
+            typer.echo(loaded.render_warnings(), err=True)
+        result = run_translate(loaded.rta, loaded.path, check=not no_certify)
+    deadline.cancel()  # what follows only prints and writes the finished translation
     table = certificate_table(loaded.rta, result)
     typer.echo(table, err=output is None or is_stdout(output))
     problem = certificate_problem(result, allow_imprecise)
@@ -351,7 +353,8 @@ def check(
     fixed = _parameters(params, file)
     _start_clock(timeout)
     try:
-        result = _load(file)
+        with deadline.interruptible():
+            result = _load(file)
     except deadline.DeadlineExceeded:
         message = (f"timeout: the --timeout of {deadline.seconds():g} s passed while reading "
                    f"{'and translating ' if file.suffix.lower() != '.ta' else ''}the input; "
@@ -401,8 +404,7 @@ def emit(
     if to != "smtlib":
         raise _usage_error(file, f"the {to} emitter is not available in this version of tactl; "
                                  "--to smtlib is")
-    if output.exists() and not output.is_dir() or is_special(output):
-        raise _usage_error(output, "is not a directory; -o names a directory for the .smt2 files")
+    check_output_directory(output)
     fixed = _parameters(params, file)
     from tactl.ir.safety import ReachQuery, reach_query
     from tactl.passes.emit_smtlib import emit_smtlib

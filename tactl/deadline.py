@@ -4,7 +4,11 @@ Reading, translating and certifying, building each query, solving, ordering the 
 replaying it all count against the same clock. Two mechanisms enforce it together:
 
 * a real-time interval timer (``SIGALRM``) raises :class:`DeadlineExceeded` in Python code,
-  wherever it is — a loop in the query builder or the simulator needs no checks of its own;
+  wherever it is — a loop in the query builder or the simulator needs no checks of its own —
+  but only inside an :func:`interruptible` region, so that the report of what was decided is
+  never cut short. Past the deadline the timer keeps firing every 50 ms, and a tick that finds
+  Python inside a finalizer (z3's ``__del__``, say), which would swallow the exception, waits
+  for the next one;
 * solver calls, which run in C where a signal handler cannot interrupt them, get the remaining
   time as their own timeout (:func:`solver_timeout_ms`).
 
@@ -18,6 +22,8 @@ from __future__ import annotations
 import math
 import signal
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 # z3 reads its timeout as an unsigned 32-bit number of milliseconds.
 MAX_SOLVER_MS = 2**32 - 2
@@ -31,10 +37,30 @@ class DeadlineExceeded(BaseException):
 
 _deadline: float | None = None
 _seconds: float | None = None
+_interruptible_depth = 0
+REPEAT_S = 0.05
 
 
 def _alarm(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    if _interruptible_depth == 0:
+        return
+    while frame is not None:  # never inside a finalizer, which would swallow (and print) it
+        if frame.f_code.co_name == "__del__":
+            return
+        frame = frame.f_back
     raise DeadlineExceeded()
+
+
+@contextmanager
+def interruptible() -> Iterator[None]:
+    """A region of work that the deadline may interrupt (raising :class:`DeadlineExceeded`)."""
+    global _interruptible_depth
+    _interruptible_depth += 1
+    try:
+        check()
+        yield
+    finally:
+        _interruptible_depth -= 1
 
 
 def start(seconds: float | None) -> None:
@@ -47,7 +73,7 @@ def start(seconds: float | None) -> None:
     _deadline = time.monotonic() + seconds
     if hasattr(signal, "setitimer"):
         signal.signal(signal.SIGALRM, _alarm)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
+        signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_S)
 
 
 def cancel() -> None:

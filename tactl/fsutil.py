@@ -47,7 +47,7 @@ def is_special(path: str | Path) -> bool:
         return True
     try:
         mode = os.stat(path).st_mode
-    except OSError:
+    except (OSError, ValueError):
         return False
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
@@ -60,13 +60,16 @@ def write_output(path: str | Path, data: str | bytes) -> None:
         sys.stdout.buffer.write(payload)
         sys.stdout.buffer.flush()
         return
-    if is_special(path):
-        _write_through(path, payload)
-        return
-    real = Path(os.path.realpath(path))  # a symlink's target is what gets rewritten
-    if real.is_dir():
-        raise _cannot(path, "it is a directory")
-    _write_atomic(path, real, payload)
+    try:
+        if is_special(path):
+            _write_through(path, payload)
+            return
+        real = Path(os.path.realpath(path))  # a symlink's target is what gets rewritten
+        if real.is_dir():
+            raise _cannot(path, "it is a directory")
+        _write_atomic(path, real, payload)
+    except OSError as e:  # e.g. a name too long for the file system, met while resolving it
+        raise _cannot(path, e.strerror or str(e)) from None
 
 
 # Older name, kept for the callers that only ever write regular files.
@@ -122,6 +125,21 @@ def _write_atomic(shown: str | Path, target: Path, payload: bytes) -> None:
     finally:
         if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
+
+
+def check_output_directory(path: str | Path) -> None:
+    """Refuse, before any work, an output directory that cannot be one (a file, a device, a
+    name the file system refuses)."""
+    if is_special(path):
+        raise _cannot(path, "it is not a directory; -o names a directory")
+    try:
+        if os.path.lexists(path) and not os.path.isdir(path):
+            raise _cannot(path, "it exists and is not a directory")
+        os.stat(os.path.dirname(os.path.abspath(path)) or ".")
+        if len(os.path.basename(os.path.normpath(path)).encode()) > 255:
+            raise OSError(errno.ENAMETOOLONG, os.strerror(errno.ENAMETOOLONG))
+    except OSError as e:
+        raise _cannot(path, e.strerror or str(e)) from None
 
 
 def make_directory(path: str | Path) -> None:

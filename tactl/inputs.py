@@ -55,8 +55,11 @@ def parse_json(text: str, path: str | Path) -> object:
         raise _refuse(path, f"invalid JSON: {e.msg}", Span(e.lineno, e.colno), text) from None
     except RecursionError:
         raise _refuse(path, "invalid JSON: nested too deeply") from None
-    except ValueError as e:  # e.g. an integer of more digits than Python converts
-        raise _refuse(path, f"invalid JSON: {e}") from None
+    except ValueError as e:  # an integer of more digits than Python converts
+        from tactl.ir.ta_reader import MAX_DIGITS
+
+        why = f"an integer has more than {MAX_DIGITS} digits" if "digits" in str(e) else str(e)
+        raise _refuse(path, f"invalid JSON: {why}") from None
 
 
 def read_automaton(path: str | Path) -> ReadResult | RtaReadResult:

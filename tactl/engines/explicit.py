@@ -39,7 +39,9 @@ from tactl.simulate import Configuration, Step, replay
 ENGINE = "explicit"
 DEFAULT_BOUND = 7
 DEFAULT_MAX_STATES = 2_000_000
-MAX_INITIAL = 20_000
+# z3 lists initial configurations one model at a time, each query with one more blocking clause:
+# quadratic, so the list is kept short (1,000 take about 9 s); beyond it the instance is unknown.
+MAX_INITIAL = 1_000
 UNBOUNDED = 10**6  # an initial value above this counts as unbounded
 
 State = tuple[int, ...]
@@ -152,9 +154,10 @@ def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int]
         updates = [(index[u.var], _compile(ta.expand(u.expr), index, params))
                    for u in rule.updates if not u.is_identity]
         moves.append((i, index[rule.source], index[rule.target], guard, updates))
-    initials, complete, limited = _initial_states(ta, question, params, index, bound)
+    initials, complete, limited = _initial_states(ta, question, params, index, bound, max_states)
     if not complete:
-        return _Outcome(UNKNOWN, 0, reason=f"more than {MAX_INITIAL} initial configurations")
+        return _Outcome(UNKNOWN, len(initials), reason=f"more than {min(MAX_INITIAL, max_states)} "
+                        "initial configurations")
     if not initials and limited:  # the cap at --bound, not the inits, may have emptied the set
         return _Outcome(UNKNOWN, 0, reason=f"no initial configuration with {', '.join(limited)} "
                         f"capped at --bound {bound} (the inits allow larger values)",
@@ -197,7 +200,8 @@ def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int]
 
 
 def _initial_states(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int],
-                    index: dict[str, int], bound: int) -> tuple[list[State], bool, list[str]]:
+                    index: dict[str, int], bound: int,
+                    max_states: int = DEFAULT_MAX_STATES) -> tuple[list[State], bool, list[str]]:
     """All initial configurations for ``params`` (z3 enumerates the solutions), whether the list
     is complete, and the variables whose initial value the constraints leave unbounded — those
     are limited to ``0..bound`` (and the verdict's scope says so)."""
@@ -220,7 +224,7 @@ def _initial_states(ta: ThresholdAutomaton, question: ReachQuery, params: dict[s
         solver.add(table[name] <= bound)
     states: list[State] = []
     while solver.check() == z3.sat:
-        if len(states) >= MAX_INITIAL:
+        if len(states) >= min(MAX_INITIAL, max_states):
             return states, False, limited
         m = solver.model()
         values = tuple(m.eval(v, model_completion=True).as_long() for v in variables)
