@@ -7,6 +7,7 @@ unsupported.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -182,13 +183,14 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
             continue
         if progress:
             progress(f"checking {prop.name} ({options.engine})")
+        started = time.perf_counter()
         try:
             with deadline.interruptible():
                 result = _check_one(ta, question, options, progress)
             results.append(result)
         except deadline.DeadlineExceeded:
             results.append(PropertyResult(prop.name, "safety", UNKNOWN, options.engine,
-                                          time_s=deadline.seconds() or 0.0, reason=_timeout_reason()))
+                                          time_s=time.perf_counter() - started, reason=_timeout_reason()))
     return report
 
 
