@@ -17,6 +17,7 @@ from .errors import Diagnostic, DiagnosticSink, Span
 from .expr import Mul, Name
 from .linear import NonLinearError, linearize
 from .rta import CRASH_COUNTER, CRASH_LOCATION, CRASH_MODELS, ReceiveRule, ReceiveTA, received_message
+from .names import MAX_LENGTH, identifier_problem
 from .validate import ExpressionChecks
 
 _WHY = {
@@ -73,6 +74,14 @@ class _Checker(ExpressionChecks):
         names = {m.name for m in self.rta.messages}
         warned: set[str] = set()
         for m in self.rta.messages:
+            problem = identifier_problem(m.name) or (
+                f"the message name '{m.name[:40]}…' is {len(m.name)} characters long (at most "
+                f"{MAX_LENGTH - 4}, so that its counter nsf_{m.name[:8]}… is a name too)"
+                if len(m.name) > MAX_LENGTH - 4 else None)
+            if problem:
+                self.sink.error(problem, m.span)
+            if m.kind is not None and identifier_problem(m.kind):
+                self.sink.error(identifier_problem(m.kind), m.span)
             if m.kind is not None and m.kind in names and m.kind not in warned:
                 warned.add(m.kind)
                 self.sink.warning(f"the kind '{m.kind}' has the name of a message type: a kind groups "
@@ -104,6 +113,9 @@ class _Checker(ExpressionChecks):
             self.sink.error(f"the {what} name '{name}' is reserved: {why}; rename this {what}", span)
 
     def claim(self, seen: dict, name: str, what: str, span: Span | None) -> None:
+        problem = identifier_problem(name)  # the one definition of a name, for every input path
+        if problem:
+            self.sink.error(problem, span)
         if name in seen:
             first_what, first_span = seen[name]
             self.sink.error(f"'{name}' is already declared as a {first_what}{_at(first_span)}", span)
@@ -176,7 +188,11 @@ class _Checker(ExpressionChecks):
     # ------------------------------------------------------------------------------ properties
     def properties(self) -> None:
         seen: dict[str, Span | None] = {}
+        if identifier_problem(self.rta.name):
+            self.sink.error(f"automaton name: {identifier_problem(self.rta.name)}", self.rta.span)
         for p in self.rta.properties:
+            if identifier_problem(p.name):
+                self.sink.error(identifier_problem(p.name), p.span)
             if p.name in seen:
                 self.sink.error(f"property '{p.name}' is already defined{_at(seen[p.name])}", p.span)
             seen.setdefault(p.name, p.span)

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from .errors import Diagnostic, DiagnosticSink, Span
 from .expr import Always, Eventually, Expr, Mul, Name, to_text, walk
 from .linear import NonLinearError, linearize
+from .names import identifier_problem
 from .ta import (
     MAX_MACRO_NODES,
     MAX_MACRO_NODES_TOTAL,
@@ -106,6 +107,9 @@ class _Checker(ExpressionChecks):
         kinds = self.ta.symbols
 
         def claim(name: str, what: str, span: Span | None) -> None:
+            problem = identifier_problem(name)  # the text grammar cannot say "too long"; JSON anything
+            if problem:
+                self.sink.error(problem, span)
             if name in seen:
                 first_what, first_span = seen[name]
                 at = f" at {first_span.line}:{first_span.col}" if first_span else ""
@@ -122,6 +126,12 @@ class _Checker(ExpressionChecks):
             claim(d.name, "macro", d.span)
         for loc in self.ta.locations:
             claim(loc.name, "location", loc.span)
+        for p in self.ta.properties:
+            problem = identifier_problem(p.name)
+            if problem:
+                self.sink.error(problem, p.span)
+        if identifier_problem(self.ta.name):
+            self.sink.error(f"automaton name: {identifier_problem(self.ta.name)}")
 
     def defines(self) -> None:
         self.macro_limits()  # first: the checks below expand only macros within the limits

@@ -576,3 +576,15 @@ def test_18_kind_named_like_a_message_is_warned(cli, tmp_path):
     path.write_text(text)
     r = cli("show", path)
     assert r.code == 0 and "the kind 'ECHO2' has the name of a message type" in r.err
+
+
+def test_1_names_are_checked_on_the_text_path_too(cli, tmp_path):
+    """One definition of a name for every input: the text grammar admits any length."""
+    path = tmp_path / "long.ta"
+    path.write_text(viol_text().replace("parameters n, t, f;", f"parameters n, {'t' * 300}, f;"))
+    r = cli("show", path)
+    assert r.code == 2 and "is 300 characters long (at most 200)" in r.err and "long.ta:" in r.err
+    rta = tmp_path / "long.rta"
+    rta.write_text(STRB_RTA.read_text().replace("ECHO", "E" * 199))
+    r = cli("translate", rta)  # nsf_<message> must be a name too: never a tactl bug (exit 4)
+    assert r.code == 2 and "at most 196" in r.err
