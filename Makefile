@@ -10,7 +10,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 
-.PHONY: all check show test bench clean
+.PHONY: all check show test bench clean tools
 
 all: test
 
@@ -27,7 +27,17 @@ check: $(STAMP)
 show: $(STAMP)
 	$(BIN)/tactl show $(TA)
 
-test: $(STAMP)
+# External programs the tests run for real: Graphviz's dot (pictures). Installed from Debian when
+# missing and we are root; otherwise the tests that need it skip and say why.
+tools:
+	@command -v dot >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing graphviz (for tactl dot -o X.svg and its tests)"; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null) \
+	      || echo "WARNING: could not install graphviz; the picture tests will be skipped" >&2; \
+	  else echo "WARNING: graphviz's dot is missing and cannot be installed here; picture tests skip" >&2; fi; }
+
+test: $(STAMP) tools
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)

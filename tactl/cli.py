@@ -104,7 +104,7 @@ def show(
     if as_json:
         typer.echo(json.dumps(ta_to_json(result.ta), indent=2))
     else:
-        typer.echo(summarize(result.ta, str(file)), nl=False)
+        typer.echo(summarize(result.ta, result.path), nl=False)
 
 
 TA_OUTPUTS = {".ta": "ta", ".json": "json"}

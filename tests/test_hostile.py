@@ -498,9 +498,9 @@ def test_16_fifo_input_is_refused_without_blocking(tmp_path):
 def test_16_standard_input_is_read_and_recognised(cli, monkeypatch):
     import io
 
-    for source, head in ((STRB_TA.read_text(), "-: threshold automaton STRB"),
-                         (STRB_RTA.read_text(), "-: threshold automaton STRB"),
-                         (json.dumps(viol_doc()), "-: threshold automaton STRB")):
+    for source, head in ((STRB_TA.read_text(), "<stdin>: threshold automaton STRB"),
+                         (STRB_RTA.read_text(), "<stdin>: threshold automaton STRB"),
+                         (json.dumps(viol_doc()), "<stdin>: threshold automaton STRB")):
         monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(source.encode())))
         r = cli("show", "-")
         assert r.code == 0 and r.out.startswith(head), r.err
