@@ -177,10 +177,6 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
             results.append(PropertyResult(prop.name, "safety", UNKNOWN, options.engine,
                                           reason="vacuous: " + VACUOUS.format(why=why)))
             continue
-        if deadline.remaining() == 0:
-            results.append(PropertyResult(prop.name, "safety", UNKNOWN, options.engine,
-                                          reason=_timeout_reason() + " before this property was checked"))
-            continue
         if progress:
             progress(f"checking {prop.name} ({options.engine})")
         started = time.perf_counter()

@@ -72,10 +72,6 @@ def write_output(path: str | Path, data: str | bytes) -> None:
         raise _cannot(path, e.strerror or str(e)) from None
 
 
-# Older name, kept for the callers that only ever write regular files.
-write_atomic = write_output
-
-
 def _write_through(path: str | Path, payload: bytes) -> None:
     try:
         mode = os.stat(path).st_mode
