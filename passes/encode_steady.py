@@ -86,6 +86,10 @@ class GuardAbstraction:
     guards: tuple[Expr, ...]
     increments: tuple[dict[str, int], ...]
     active: tuple[int, ...]
+    # Specification formulas abstracted like guards (``extra`` of abstract_guards); comparisons
+    # over location counters alone become ``Name("@c<k>")`` for ``counter_atoms[k]``.
+    extra: tuple[Expr, ...] = ()
+    counter_atoms: tuple[LinearAtom, ...] = ()
 
 
 def placeholder(i: int) -> str:
@@ -110,10 +114,16 @@ def unsupported_reason(ta: ThresholdAutomaton) -> str | None:
     return None
 
 
-def abstract_guards(ta: ThresholdAutomaton, rules: set[int] | None = None) -> GuardAbstraction:
-    """Abstract every guard; only ``rules`` (default: all) may be active and contribute atoms."""
+def abstract_guards(ta: ThresholdAutomaton, rules: set[int] | None = None,
+                    extra: tuple[Expr, ...] = ()) -> GuardAbstraction:
+    """Abstract every guard; only ``rules`` (default: all) may be active and contribute atoms.
+
+    ``extra`` (macro-expanded state formulas of a specification's invariants) is abstracted with
+    the same atoms, so that its threshold atoms become part of every segment's context."""
     shared = set(ta.shared)
+    locations = {loc.name for loc in ta.locations}
     atoms: dict[RiseAtom, int] = {}
+    counter_atoms: dict[LinearAtom, int] = {}
 
     def atom_formula(coeffs: tuple[tuple[str, int], ...], bound: int, rule_id: int) -> Expr:
         on_shared = [a for x, a in coeffs if x in shared]
@@ -125,7 +135,7 @@ def abstract_guards(ta: ThresholdAutomaton, rules: set[int] | None = None) -> Gu
             flipped = RiseAtom(tuple((x, -a) for x, a in coeffs), 1 - bound)
             return Not(Name(placeholder(atoms.setdefault(flipped, len(atoms)))))
         raise UnsupportedAutomaton(
-            f"the guard of rule {rule_id} has the atom '{LinearAtom(coeffs, GE, bound)}', whose "
+            f"{_owner(rule_id)} has the atom '{LinearAtom(coeffs, GE, bound)}', whose "
             "shared variables have coefficients of both signs: it can switch more than once, so "
             "the steady-segment argument does not apply")
 
@@ -136,9 +146,16 @@ def abstract_guards(ta: ThresholdAutomaton, rules: set[int] | None = None) -> Gu
             try:
                 atom = normalize(e)
             except NonLinearError as err:
-                raise UnsupportedAutomaton(f"rule {rule_id}: {err}") from None
+                raise UnsupportedAutomaton(f"{_owner(rule_id)}: {err}") from None
             if isinstance(atom, bool):
                 return BoolConst(atom)
+            if any(x in locations for x, _ in atom.coeffs):
+                if rule_id is not None or not all(x in locations for x, _ in atom.coeffs):
+                    raise UnsupportedAutomaton(
+                        f"the comparison '{atom}' mixes location counters with other variables "
+                        "under []: outside the ELTL-FT fragment (a location counter is compared "
+                        "with 0 there)")
+                return Name(f"@c{counter_atoms.setdefault(atom, len(counter_atoms))}")
             if atom.op == GE:
                 return atom_formula(atom.coeffs, atom.bound, rule_id)
             neg = tuple((x, -a) for x, a in atom.coeffs)
@@ -163,7 +180,13 @@ def abstract_guards(ta: ThresholdAutomaton, rules: set[int] | None = None) -> Gu
         increments.append(inc)
         if guard != BoolConst(False) and not (rule.is_self_loop and not inc):
             active.append(index)
-    return GuardAbstraction(tuple(atoms), tuple(guards), tuple(increments), tuple(active))
+    abstracted = tuple(simplify(transform(e, rewrite_for(None))) for e in extra)
+    return GuardAbstraction(tuple(atoms), tuple(guards), tuple(increments), tuple(active),
+                            abstracted, tuple(counter_atoms))
+
+
+def _owner(rule_id: int | None) -> str:
+    return "an invariant of the specification" if rule_id is None else f"the guard of rule {rule_id}"
 
 
 def simplify(e: Expr) -> Expr:

@@ -12,10 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tactl import __version__, deadline
-from tactl.engines import explicit, parametric
+from tactl.engines import explicit, explicit_ltl, parametric
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
-from tactl.ir.expr import to_text
-from tactl.ir.safety import ReachQuery, reach_query
+from tactl.ir.eltl import TemporalQuery, temporal_query
+from tactl.ir.expr import BoolConst, disj, to_text
+from tactl.ir.safety import ReachQuery
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.encode_steady import unsupported_reason
 
@@ -165,16 +166,18 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
             results.append(PropertyResult(prop.name, "safety", UNKNOWN, options.engine,
                                           reason=_timeout_reason() + " before this property was checked"))
             continue
-        question = reach_query(ta, prop)
-        if not isinstance(question, ReachQuery):
-            results.append(PropertyResult(prop.name, question.kind.value, UNSUPPORTED,
-                                          options.engine, reason=question.reason))
+        query = temporal_query(ta, prop)
+        if not isinstance(query, TemporalQuery):
+            results.append(PropertyResult(prop.name, query.kind.value, UNSUPPORTED,
+                                          options.engine, reason=query.reason))
             continue
+        kind, cls = query.kind, query.formula_class.value
         if blocker and (options.engine == parametric.ENGINE or options.not_checkable):
-            results.append(PropertyResult(prop.name, "safety", UNSUPPORTED, options.engine, reason=blocker))
+            results.append(PropertyResult(prop.name, kind, UNSUPPORTED, options.engine, reason=blocker,
+                                          formula_class=cls))
             continue
         if report.initial_configurations is False:
-            results.append(PropertyResult(prop.name, "safety", UNKNOWN, options.engine,
+            results.append(PropertyResult(prop.name, kind, UNKNOWN, options.engine, formula_class=cls,
                                           reason="vacuous: " + VACUOUS.format(why=why)))
             continue
         if progress:
@@ -182,24 +185,52 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
         started = time.perf_counter()
         try:
             with deadline.interruptible():
-                result = _check_one(ta, question, options, progress)
+                result = _check_one(ta, query, options, progress)
+            result.formula_class = cls
             results.append(result)
         except deadline.DeadlineExceeded:
-            results.append(PropertyResult(prop.name, "safety", UNKNOWN, options.engine,
+            results.append(PropertyResult(prop.name, kind, UNKNOWN, options.engine, formula_class=cls,
                                           time_s=time.perf_counter() - started, reason=_timeout_reason()))
     return report
 
 
-def _check_one(ta: ThresholdAutomaton, question: ReachQuery, options: CheckOptions,
+NO_LOOP = ("vacuous: the automaton has no self-loop that updates nothing, so it has no infinite run "
+           "(tactl adds no stuttering) and every liveness property would hold vacuously: nothing "
+           "was checked")
+
+
+def reach_question(query: TemporalQuery) -> ReachQuery | None:
+    """The plain reachability question of a one-branch finite-prefix query (``init && <>bad``,
+    or a propositional one: ``init`` alone), answered by the reachability engines."""
+    if query.infinite or len(query.branches) != 1 or not query.branches[0].is_reachability:
+        return None
+    branch = query.branches[0]
+    return ReachQuery(query.property, branch.initial,
+                      branch.cuts[0].formula if branch.cuts else BoolConst(True))
+
+
+def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions,
                progress: Callable[[str], None] | None) -> PropertyResult:
-    exists, why = initial_configuration_exists(ta, options.parameters, (question.initial,))
+    initial = disj(*(b.initial for b in query.branches))
+    exists, why = initial_configuration_exists(ta, options.parameters, (initial,))
     if exists is False:
-        return PropertyResult(question.property, "safety", UNKNOWN, options.engine,
+        return PropertyResult(query.property, query.kind, UNKNOWN, options.engine,
                               reason=f"vacuous: {why}, so the property holds vacuously: nothing was checked")
+    if query.infinite and not any(r.is_self_loop and ta.increments(r) == {} for r in ta.rules):
+        return PropertyResult(query.property, query.kind, UNKNOWN, options.engine, reason=NO_LOOP)
+    question = reach_question(query)
     if options.engine == explicit.ENGINE:
-        return explicit.check(ta, question, options.parameters or {}, options.bound,
-                              options.max_states, progress)
-    return parametric.check(ta, question, progress, options.parameters)
+        if question is not None:
+            return explicit.check(ta, question, options.parameters or {}, options.bound,
+                                  options.max_states, progress)
+        return explicit_ltl.check_temporal(ta, query, options.parameters or {}, options.bound,
+                                           options.max_states, progress)
+    if question is not None:
+        result = parametric.check(ta, question, progress, options.parameters)
+        result.details.update({"class": query.formula_class.value, "cut_points": len(query.branches[0].cuts),
+                               "branches": 1})
+        return result
+    return parametric.check_temporal(ta, query, progress, options.parameters)
 
 
 # ------------------------------------------------------------------------------------ JSON
@@ -222,6 +253,8 @@ def report_json(report: CheckReport) -> dict[str, object]:
 def _result_json(ta: ThresholdAutomaton, r: PropertyResult) -> dict[str, object]:
     out: dict[str, object] = {"name": r.name, "kind": r.kind, "verdict": r.verdict, "engine": r.engine,
                               "time_s": round(r.time_s, 4)}
+    if r.formula_class:
+        out["class"] = r.formula_class
     if r.engine == parametric.ENGINE and r.verdict != UNSUPPORTED:
         out["queries"] = r.queries
     if r.scope:
@@ -243,6 +276,9 @@ def counterexample_json(ta: ThresholdAutomaton, cex: Counterexample) -> dict[str
                       "to": ta.rules[s.rule].target, "factor": s.factor} for s in cex.schedule],
         "configurations": [{"locations": dict(c.counters), "shared": dict(c.shared)}
                            for c in cex.replay.configurations],
+        "loop": None if cex.loop is None else {
+            "rule": _rule_name(ta, cex.loop), "at": ta.rules[cex.loop].source,
+            "meaning": "the last configuration repeats forever by this self-loop (a lasso)"},
         "replayed": cex.replayed,
         "replay": cex.replay.message,
     }
@@ -267,7 +303,7 @@ def report_text(report: CheckReport) -> str:
              f"parameters {', '.join(ta.parameters) or '(none)'} with {rc}"]
     width = max((len(r.name) for r in report.results), default=8)
     for r in report.results:
-        head = f"  {r.name:<{width}}  {r.kind:<8}  {r.verdict.upper():<11}"
+        head = f"  {r.name:<{width}}  {r.formula_class or r.kind:<13}  {r.verdict.upper():<11}"
         if r.verdict != UNSUPPORTED:
             head += f"  {r.time_s:6.2f} s"
             if r.engine == parametric.ENGINE:
@@ -294,7 +330,8 @@ def _plural(n: int, word: str) -> str:
 def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
     params = ", ".join(f"{p}={v}" for p, v in cex.parameters.items())
     status = "replayed by the simulator" if cex.replayed else f"NOT replayed: {cex.replay.message}"
-    out = [f"counterexample with {params or 'no parameters'} ({status}):"]
+    shape = "lasso: prefix schedule, then a loop" if cex.loop is not None else "run"
+    out = [f"counterexample {shape}, with {params or 'no parameters'} ({status}):"]
     locs = [loc.name for loc in ta.locations]
     header = ["step", "rule", "factor", *locs, "|", *ta.shared]
     rows = [header]
@@ -314,4 +351,8 @@ def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample) -> list[st
                                     for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
     if len(configs) <= len(cex.schedule):  # replay stopped early
         out.append(f"  (replay stopped after step {len(configs) - 1})")
+    elif cex.loop is not None:
+        rule = ta.rules[cex.loop]
+        out.append(f"  loop: then {_rule_name(ta, cex.loop)}: {rule.source}->{rule.source} forever "
+                   f"(configuration {len(configs) - 1} repeats: the lasso's loop)")
     return out

@@ -406,9 +406,10 @@ def emit(
                                  "--to smtlib is")
     check_output_directory(output)
     fixed = _parameters(params, file)
-    from tactl.ir.safety import ReachQuery, reach_query
+    from tactl.ir.eltl import TemporalQuery, lasso_reason, temporal_query
     from tactl.passes.emit_smtlib import emit_smtlib
-    from tactl.passes.encode_steady import encode, unsupported_reason
+    from tactl.passes.encode_lasso import encode_query
+    from tactl.passes.encode_steady import UnsupportedAutomaton, unsupported_reason
 
     from tactl.check import SelectionError, validate_selection
 
@@ -428,20 +429,30 @@ def emit(
     for prop in ta.properties:
         if properties and prop.name not in properties:
             continue
-        question = reach_query(ta, prop)
-        if not isinstance(question, ReachQuery):
-            skipped.append(f"{prop.name}: {question.reason}")
+        query = temporal_query(ta, prop)
+        if not isinstance(query, TemporalQuery):
+            skipped.append(f"{prop.name}: {query.reason}")
             continue
-        target = inside(output, f"{stem}.{prop.name}.smt2")
+        why = lasso_reason(ta) if query.infinite else None
+        try:
+            encodings = encode_query(ta, query, parameters=fixed) if why is None else []
+        except UnsupportedAutomaton as e:
+            why = str(e)
+        if why:
+            skipped.append(f"{prop.name}: {why}")
+            continue
         make_directory(output)
-        write_output(target, emit_smtlib(encode(ta, question, parameters=fixed).query))
-        written.append(target)
+        for number, encoding in enumerate(encodings, 1):  # one query per branch of the negation
+            suffix = f".branch{number}" if len(encodings) > 1 else ""
+            target = inside(output, f"{stem}.{prop.name}{suffix}.smt2")
+            write_output(target, emit_smtlib(encoding.query))
+            written.append(target)
     for line in skipped:
         typer.echo(f"skipped {line}", err=True)
     for target in written:
         typer.echo(f"wrote {target}", err=True)
     if not written:
-        typer.echo("tactl: nothing written: no safety property to encode", err=True)
+        typer.echo("tactl: nothing written: no property could be encoded", err=True)
         raise typer.Exit(EXIT_UNKNOWN)
 
 

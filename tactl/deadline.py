@@ -19,6 +19,7 @@ turn it into ``unknown`` for the property at hand, never ``holds``.
 
 from __future__ import annotations
 
+import ctypes
 import math
 import signal
 import time
@@ -59,6 +60,12 @@ def interruptible() -> Iterator[None]:
     try:
         check()
         yield
+    except ctypes.ArgumentError as e:
+        # The tick landed while ctypes converted an argument of a z3 call (z3's Python API is
+        # ctypes): ctypes wraps whatever the conversion raised in ArgumentError, an Exception.
+        if "DeadlineExceeded" in str(e):
+            raise DeadlineExceeded() from e
+        raise
     finally:
         _interruptible_depth -= 1
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tactl.ir.expr import BoolConst
 from tactl.ir.evaluate import EvaluationError, evaluate, holds
 from tactl.ir.safety import ReachQuery
 from tactl.ir.ta import ThresholdAutomaton
@@ -166,3 +167,154 @@ def _change_points(guard, env_after, factor: int) -> set[int]:
                 if 0 <= k < factor:
                     points.add(k)
     return points
+
+
+# ------------------------------------------------------------------------------ temporal replay
+
+
+def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dict[str, int],
+               initial: Configuration, schedule: list[Step], loop: int | None = None) -> Replay:
+    """Execute ``schedule`` and check that the run violates the specification whose negation (in
+    negation normal form, macro-expanded) is ``negation`` — by plain LTL semantics, knowing
+    nothing of cut points or segments (semantics in ``tactl.ir.eltl``):
+
+    * ``infinite`` (liveness): ``loop`` must be a self-loop rule that updates nothing and is
+      enabled in the last configuration σ_L; the run is the lasso ``π·σ_L^ω`` and ``negation``
+      must hold on it;
+    * otherwise the run is the finite prefix itself and every ``<>`` must be witnessed in it.
+
+    Accelerated steps are sampled exactly: between consecutive change points of the formula's
+    comparisons (which move linearly along a batch) nothing the formula can see changes, and
+    LTL without next-time cannot tell repeated equal observations apart.
+    """
+    configs = [initial]
+    trace = [initial]  # configs plus the samples inside batches
+    state_parts = _comparisons(negation)
+    try:
+        _check_start(ta, ReachQuery("", BoolConst(True), BoolConst(True)), parameters, initial)
+        current = initial
+        for n, step in enumerate(schedule, 1):
+            if not 0 <= step.rule < len(ta.rules) or step.factor < 1:
+                raise ReplayFailure(f"step {n}: no rule #{step.rule} or factor {step.factor} < 1")
+            trace.extend(_samples(ta, parameters, current, step.rule, step.factor, state_parts))
+            current = _fire_many(ta, parameters, current, step.rule, step.factor, n)
+            configs.append(current)
+            trace.append(current)
+        if infinite:
+            if loop is None:
+                raise ReplayFailure("a liveness counterexample needs a loop: no self-loop rule given")
+            _check_loop(ta, parameters, current, loop)
+        if not lasso_holds(negation, [c.env(parameters) for c in trace], infinite):
+            raise ReplayFailure("the negated specification does not hold on this "
+                                + ("lasso" if infinite else "run"))
+    except ReplayFailure as e:
+        return Replay(False, str(e), configs)
+    except EvaluationError as e:
+        return Replay(False, f"cannot evaluate: {e}", configs)
+    what = ("the lasso (schedule, then the self-loop forever) satisfies the negated specification"
+            if infinite else "the run satisfies the negated specification")
+    return Replay(True, what, configs)
+
+
+def _check_loop(ta: ThresholdAutomaton, parameters: dict[str, int], config: Configuration, loop: int) -> None:
+    if not 0 <= loop < len(ta.rules):
+        raise ReplayFailure(f"loop: no rule #{loop}")
+    rule = ta.rules[loop]
+    if not rule.is_self_loop or ta.increments(rule) != {}:
+        raise ReplayFailure(f"loop: rule {rule.id} is not a self-loop that updates nothing")
+    if dict(config.counters)[rule.source] < 1:
+        raise ReplayFailure(f"loop: rule {rule.id} needs a process in {rule.source}, which is empty")
+    if not holds(ta.expand(rule.guard), config.env(parameters)):
+        raise ReplayFailure(f"loop: the guard of rule {rule.id} is false in the last configuration")
+
+
+def enabled_loops(ta: ThresholdAutomaton, parameters: dict[str, int], config: Configuration) -> list[int]:
+    """Self-loop rules that update nothing and are enabled in ``config``: what keeps a run going."""
+    out = []
+    for i in range(len(ta.rules)):
+        try:
+            _check_loop(ta, parameters, config, i)
+        except ReplayFailure:
+            continue
+        out.append(i)
+    return out
+
+
+def _comparisons(formula):
+    from tactl.ir.expr import Compare, walk
+
+    return [n for n in walk(formula) if isinstance(n, Compare)]
+
+
+def _samples(ta: ThresholdAutomaton, parameters: dict[str, int], config: Configuration, index: int,
+             factor: int, comparisons) -> list[Configuration]:
+    """Configurations strictly inside the batch of ``factor`` firings of rule ``index`` at which
+    some comparison may change its truth value (the batch's end is added by the caller). Along a
+    batch of increments every linear term moves linearly in the number of firings; other rules
+    are sampled at every firing."""
+    if factor <= 1 or not comparisons:
+        return []
+    rule = ta.rules[index]
+    increments = ta.increments(rule)
+    if increments is None:  # not linear along the batch: every intermediate configuration
+        out, current = [], config
+        for _ in range(factor - 1):
+            current = _fire(ta, parameters, current, index, 0)
+            out.append(current)
+        return out
+    counters, shared = dict(config.counters), dict(config.shared)
+
+    def after(k: int) -> dict[str, int]:
+        c = dict(counters)
+        c[rule.source] -= k
+        c[rule.target] += k
+        return {**parameters, **{v: x + k * increments.get(v, 0) for v, x in shared.items()}, **c}
+
+    points: set[int] = set()
+    first, second = after(0), after(1)
+    for node in comparisons:
+        v0 = evaluate(node.left, first) - evaluate(node.right, first)
+        d = evaluate(node.left, second) - evaluate(node.right, second) - v0
+        if d == 0:
+            continue
+        root = (-v0) // d
+        points.update(k for k in range(root - 1, root + 3) if 0 < k < factor)
+    out = []
+    for k in sorted(points):
+        env = after(k)
+        out.append(Configuration.of({loc.name: env[loc.name] for loc in ta.locations},
+                                    {v: env[v] for v in ta.shared}))
+    return out
+
+
+def lasso_holds(formula, envs: list[dict[str, int]], infinite: bool) -> bool:
+    """Whether ``formula`` (NNF: state formulas, ``&&``, ``||``, ``<>``, ``[]``) holds at position 0
+    of ``envs``, read as the lasso ``envs[:-1]·envs[-1]^ω`` when ``infinite`` and as a finite
+    sequence otherwise (``<>``: some position up to the end; ``[]``: every position up to the end).
+    On a lasso whose loop is the last position alone, both readings of ``<>`` and ``[]`` from
+    position i range over positions i..end, so one evaluation serves both; ``infinite`` is kept
+    in the signature because the reading would differ for a longer loop."""
+    from tactl.ir.expr import Always, And, Eventually, Or, is_temporal
+
+    size = len(envs)
+
+    def values(e) -> list[bool]:
+        if not is_temporal(e):
+            return [holds(e, env) for env in envs]
+        if isinstance(e, And):
+            parts = [values(a) for a in e.args]
+            return [all(p[i] for p in parts) for i in range(size)]
+        if isinstance(e, Or):
+            parts = [values(a) for a in e.args]
+            return [any(p[i] for p in parts) for i in range(size)]
+        if isinstance(e, (Eventually, Always)):
+            inner = values(e.arg)
+            out = [False] * size
+            acc = isinstance(e, Always)
+            for i in range(size - 1, -1, -1):
+                acc = (acc and inner[i]) if isinstance(e, Always) else (acc or inner[i])
+                out[i] = acc
+            return out
+        raise EvaluationError(f"not in negation normal form: {type(e).__name__}")
+
+    return bool(size) and values(formula)[0]

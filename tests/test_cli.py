@@ -87,7 +87,7 @@ def test_fmt_writes_atomically_and_never_clobbers_the_input(cli, tmp_path):
     r = cli("fmt", src, "-o", tmp_path / "." / "strb.ta")
     assert r.code == 2 and "refusing to overwrite the input file; use --in-place" in r.err
     r = cli("fmt", src, "--in-place")  # the file has comments
-    assert r.code == 2 and "has 7 comment(s)" in r.err and "--drop-comments" in r.err
+    assert r.code == 2 and "has 8 comment(s)" in r.err and "--drop-comments" in r.err
     r = cli("fmt", src, "-o", out, "--in-place")
     assert r.code == 2 and "either -o OUT or --in-place" in r.err
     assert src.read_bytes() == before

@@ -14,10 +14,12 @@ FALL = DATA / "check" / "fall_guard.ta"
 
 def test_check_text_report(cli):
     r = cli("check", STRB)
-    assert r.code == 3  # unforgeability holds, the two liveness properties are unsupported
-    assert "unforgeability  safety    HOLDS" in r.out
-    assert "for all parameter values satisfying the resilience condition" in r.out
-    assert r.out.count("UNSUPPORTED") == 2 and "liveness property" in r.out
+    assert r.code == 0  # all three properties hold: one reachability, two liveness under justice
+    assert "unforgeability  reachability   HOLDS" in r.out
+    assert "correctness     liveness       HOLDS" in r.out
+    assert "relay           liveness       HOLDS" in r.out
+    assert r.out.count("for all parameter values satisfying the resilience condition") == 3
+    assert "3 hold, 0 violated, 0 unknown, 0 unsupported" in r.out
 
 
 def test_check_one_property_that_holds_exits_0(cli):
@@ -28,7 +30,7 @@ def test_check_one_property_that_holds_exits_0(cli):
 def test_check_violation_prints_a_replayed_counterexample(cli):
     r = cli("check", FALL)
     assert r.code == 1
-    assert "at_most_zero  safety    VIOLATED" in r.out
+    assert "at_most_zero  reachability   VIOLATED" in r.out
     assert "replayed by the simulator" in r.out
     assert "r0: A->B" in r.out and "step  rule" in r.out
 
@@ -101,21 +103,23 @@ def test_check_timeout_gives_unknown(cli):
 # ---------------------------------------------------------------------------------- emit
 
 
-def test_emit_smtlib_writes_one_file_per_safety_property(cli, tmp_path):
+def test_emit_smtlib_writes_one_file_per_property(cli, tmp_path):
     out = tmp_path / "smt"
     r = cli("emit", STRB, "--to", "smtlib", "-o", out)
     assert r.code == 0
     files = sorted(out.iterdir())
-    assert [f.name for f in files] == ["strb.unforgeability.smt2"]
-    text = files[0].read_text()
+    assert [f.name for f in files] == ["strb.correctness.smt2", "strb.relay.smt2", "strb.unforgeability.smt2"]
+    text = files[2].read_text()
     assert "(set-logic QF_LIA)" in text and text.rstrip().endswith("(exit)") and "(check-sat)" in text
     assert "; property unforgeability" in text and "; --- segment 0: steady part" in text
-    assert "skipped correctness: liveness" in r.err
+    relay = files[1].read_text()
+    assert "; --- cut points" in relay and "; --- the loop" in relay and "(liveness)" in relay
     import z3
 
-    solver = z3.Solver()
-    solver.from_string(text)
-    assert solver.check() == z3.unsat  # unforgeability holds
+    for f in files:  # all three hold
+        solver = z3.Solver()
+        solver.from_string(f.read_text())
+        assert solver.check() == z3.unsat, f.name
 
 
 def test_emit_with_fixed_parameters(cli, tmp_path):
@@ -143,8 +147,11 @@ def test_emit_refuses_a_file_as_output_directory(cli, tmp_path):
 
 
 def test_emit_with_nothing_to_encode_exits_3(cli, tmp_path):
-    r = cli("emit", STRB, "--to", "smtlib", "-o", tmp_path / "o", "-p", "relay")
+    cyclic = tmp_path / "cyclic.ta"  # liveness on an automaton with a two-location cycle: not encodable
+    cyclic.write_text(STRB.read_text().replace("5: V0 -> V0", "5: AC -> V0"))
+    r = cli("emit", cyclic, "--to", "smtlib", "-o", tmp_path / "o", "-p", "relay")
     assert r.code == 3 and "nothing written" in r.err and not (tmp_path / "o").exists()
+    assert "skipped relay:" in r.err and "cycle" in r.err
 
 
 def test_counterexample_names_rules_unambiguously_when_ids_repeat(cli):

@@ -85,7 +85,7 @@ def test_translate_to_stdout_and_without_certificates(cli):
 
 def test_check_accepts_an_rta_file(cli):
     r = cli("check", CORPUS / "strb" / "strb.rta")
-    assert r.code == 0 and "unforgeability  safety    HOLDS" in r.out
+    assert r.code == 0 and "unforgeability  reachability   HOLDS" in r.out
 
 
 @pytest.mark.parametrize("args, message", [
@@ -161,7 +161,7 @@ def test_specifications_may_name_what_a_crash_model_adds(cli, tmp_path):
     crash = tmp_path / "crash.rta"
     crash.write_text(CRASH_SPEC.replace("FAULTS", "crash(f)"))
     r = cli("check", crash)
-    assert r.code == 0 and "bounded  safety    HOLDS" in r.out
+    assert r.code == 0 and "bounded  reachability   HOLDS" in r.out
     byzantine = tmp_path / "byz.rta"
     byzantine.write_text(CRASH_SPEC.replace("FAULTS", "byzantine(f)"))
     r = cli("check", byzantine)

@@ -36,11 +36,7 @@ SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scope
                                                       HealthCheck.too_slow])
 
 
-def viol_text() -> str:
-    """strb.ta with unforgeability changed to [](AC == 0): violated for every n, t, f."""
-    text, count = re.subn(r"unforgeability:[^;]*;", "unforgeability: [](AC == 0);", STRB_TA.read_text())
-    assert count == 1
-    return text
+from test_hostile import viol_text  # noqa: E402  (strb.ta reduced to one violated property)
 
 
 VIOL_TEXT = viol_text()

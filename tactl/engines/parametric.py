@@ -10,16 +10,19 @@ replays it with ``tactl.simulate``. Only a replayed counterexample makes the ver
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, replace
 from collections.abc import Callable
 
 from tactl import deadline
-from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.ir.eltl import TemporalQuery, lasso_reason
 from tactl.ir.safety import ReachQuery
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.emit_smtlib import emit_smtlib, smt_name
-from tactl.passes.encode_steady import SteadyLayout, encode
+from tactl.passes.encode_lasso import encode_query
+from tactl.passes.encode_steady import SteadyLayout, UnsupportedAutomaton, encode
 from tactl.schedule import order_steady
-from tactl.simulate import Configuration, Step, replay
+from tactl.simulate import Configuration, Step, enabled_loops, replay, replay_run
 
 ENGINE = "parametric"
 SMALL_PARAMETER_SUMS = (8, 24)  # tried in turn after a first sat answer
@@ -34,13 +37,45 @@ def check(ta: ThresholdAutomaton, question: ReachQuery,
           parameters: dict[str, int] | None = None) -> PropertyResult:
     """The verdict on ``question``; solver calls get the time left before the command's
     deadline (``tactl.deadline``), which also interrupts the Python parts of the work."""
-    import z3
-
     start = time.perf_counter()
     encoding = encode(ta, question, parameters=parameters)
-    text = emit_smtlib(encoding.query)
+    solved = _solve(ta, encoding, question.property, progress)
+    queries = solved.queries
+
+    def result(verdict: str, **kw: object) -> PropertyResult:
+        return PropertyResult(question.property, "safety", verdict, ENGINE,
+                              time.perf_counter() - start, queries, **kw)  # type: ignore[arg-type]
+
+    if solved.answer == "unsat":
+        return result(HOLDS, scope=_scope(ta, parameters), details=_size(encoding))
+    if solved.answer != "sat":
+        return result(UNKNOWN, reason=solved.why)
+    model = solved.model
+    counterexample = _counterexample(encoding.layout, question, model)
+    if counterexample is None or not counterexample.replayed:
+        why = counterexample.replay.message if counterexample else "no executable order of the firings"
+        return result(UNKNOWN, reason="the solver reported a violation that the simulator could not "
+                      f"replay ({why}); this is a tactl bug, please report it",
+                      counterexample=counterexample)
+    return result(VIOLATED, counterexample=counterexample, details=_size(encoding))
+
+
+@dataclass
+class _Solved:
+    answer: str  # "sat" | "unsat" | "unknown"
+    queries: int
+    model: object = None  # on sat: a model, with small parameters where z3 finds one
+    why: str = ""         # on unknown: z3's reason
+
+
+def _solve(ta: ThresholdAutomaton, encoding, name: str,
+           progress: Callable[[str], None] | None) -> _Solved:
+    """Ask z3 (the time left before the command's deadline as its timeout); on sat ask again for
+    small parameters and initial shared values: readable, and in the explicit oracle's reach."""
+    import z3
+
     solver = z3.Then(*PIPELINE).solver()
-    solver.from_string(text)
+    solver.from_string(emit_smtlib(encoding.query))
     queries = 0
 
     def ask(*extra: z3.BoolRef) -> z3.CheckSatResult:
@@ -51,33 +86,23 @@ def check(ta: ThresholdAutomaton, question: ReachQuery,
             solver.set("timeout", timeout_ms)
         return solver.check(*extra)
 
-    def result(verdict: str, **kw: object) -> PropertyResult:
-        return PropertyResult(question.property, "safety", verdict, ENGINE,
-                              time.perf_counter() - start, queries, **kw)  # type: ignore[arg-type]
-
     answer = ask()
     if answer == z3.unsat:
-        return result(HOLDS, scope=_scope(ta, parameters), details=_size(encoding))
+        return _Solved("unsat", queries)
     if answer != z3.sat:
         why = solver.reason_unknown()
-        return result(UNKNOWN, reason=f"z3 gave no answer ({why})" if why else "z3 gave no answer")
+        return _Solved("unknown", queries, why=f"z3 gave no answer ({why})" if why else "z3 gave no answer")
     model = solver.model()
     small = [*ta.parameters, *(encoding.layout.shared(0, v) for v in ta.shared)]
-    if small:  # small parameters and initial shared values: readable, and in the oracle's reach
+    if small:
         total = z3.Sum([z3.Int(smt_name(p)) for p in small])
         for bound in SMALL_PARAMETER_SUMS:
             if progress:
-                progress(f"{question.property}: violated; looking for small parameters (sum <= {bound})")
+                progress(f"{name}: violated; looking for small parameters (sum <= {bound})")
             if ask(total <= bound) == z3.sat:
                 model = solver.model()
                 break
-    counterexample = _counterexample(encoding.layout, question, model)
-    if counterexample is None or not counterexample.replayed:
-        why = counterexample.replay.message if counterexample else "no executable order of the firings"
-        return result(UNKNOWN, reason="the solver reported a violation that the simulator could not "
-                      f"replay ({why}); this is a tactl bug, please report it",
-                      counterexample=counterexample)
-    return result(VIOLATED, counterexample=counterexample, details=_size(encoding))
+    return _Solved("sat", queries, model)
 
 
 def _scope(ta: ThresholdAutomaton, parameters: dict[str, int] | None) -> str:
@@ -94,6 +119,17 @@ def _size(encoding) -> dict[str, object]:
 
 
 def _counterexample(layout: SteadyLayout, question: ReachQuery, model) -> Counterexample | None:
+    run = _run(layout, model)
+    if run is None:
+        return None
+    params, initial, schedule = run
+    return Counterexample(params, initial, schedule, replay(ta=layout.ta, question=question,
+                                                            parameters=params, initial=initial,
+                                                            schedule=schedule))
+
+
+def _run(layout: SteadyLayout, model) -> tuple[dict[str, int], Configuration, list[Step]] | None:
+    """Parameters, initial configuration and an executable schedule read from ``model``."""
     import z3
 
     ta = layout.ta
@@ -124,8 +160,7 @@ def _counterexample(layout: SteadyLayout, question: ReachQuery, model) -> Counte
                     kappa[rule.source] -= 1
                     kappa[rule.target] += 1
                     schedule.append(Step(i, 1))
-    schedule = _merge(schedule)
-    return Counterexample(params, initial, schedule, replay(ta, question, params, initial, schedule))
+    return params, initial, _merge(schedule)
 
 
 def _merge(schedule: list[Step]) -> list[Step]:
@@ -136,3 +171,81 @@ def _merge(schedule: list[Step]) -> list[Step]:
         else:
             merged.append(s)
     return merged
+
+
+# --------------------------------------------------------------------------- ELTL-FT properties
+
+
+def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
+                   progress: Callable[[str], None] | None = None,
+                   parameters: dict[str, int] | None = None) -> PropertyResult:
+    """The verdict on an ELTL-FT property: one query per branch of the negation (most
+    specifications have one), reachability-shaped branches with the reachability encoding.
+    Violated only with a run that ``tactl.simulate.replay_run`` confirms on the negated formula."""
+    start = time.perf_counter()
+    queries = 0
+    sizes: list[dict[str, object]] = []
+
+    def result(verdict: str, **kw: object) -> PropertyResult:
+        details = {"class": query.formula_class.value, "cut_points": query.cut_points,
+                   "branches": len(query.branches)}
+        if sizes:
+            details["segments"] = max(int(d["segments"]) for d in sizes)  # type: ignore[call-overload]
+            details["smt_constants"] = sum(int(d["smt_constants"]) for d in sizes)  # type: ignore[call-overload]
+            details["smt_assertions"] = sum(int(d["smt_assertions"]) for d in sizes)  # type: ignore[call-overload]
+        return PropertyResult(query.property, query.kind, verdict, ENGINE, time.perf_counter() - start,
+                              queries, details=details, formula_class=query.formula_class.value,
+                              **kw)  # type: ignore[arg-type]
+
+    if query.infinite:
+        reason = lasso_reason(ta)
+        if reason:
+            return result(UNSUPPORTED, reason=reason)
+        if not any(r.is_self_loop and ta.increments(r) == {} for r in ta.rules):
+            from tactl.check import NO_LOOP
+            return result(UNKNOWN, reason=NO_LOOP)
+    for number, branch in enumerate(query.branches, 1):
+        if progress and len(query.branches) > 1:
+            progress(f"{query.property}: branch {number}/{len(query.branches)} of the negation")
+        try:
+            encoding = encode_query(ta, replace(query, branches=(branch,)), parameters=parameters)[0]
+        except UnsupportedAutomaton as e:
+            return result(UNSUPPORTED, reason=str(e))
+        sizes.append(_size(encoding))
+        solved = _solve(ta, encoding, query.property, progress)
+        queries += solved.queries
+        if solved.answer == "unsat":
+            continue
+        if solved.answer != "sat":
+            return result(UNKNOWN, reason=solved.why)
+        model = solved.model
+        counterexample = _lasso(encoding.layout, query, model)
+        if counterexample is None or not counterexample.replayed:
+            why = counterexample.replay.message if counterexample else "no executable order of the firings"
+            return result(UNKNOWN, reason="the solver reported a violation that the simulator could "
+                          f"not replay ({why}); this is a tactl bug, please report it",
+                          counterexample=counterexample)
+        return result(VIOLATED, counterexample=counterexample)
+    return result(HOLDS, scope=_scope(ta, parameters))
+
+
+def _lasso(layout: SteadyLayout, query: TemporalQuery, model) -> Counterexample | None:
+    run = _run(layout, model)
+    if run is None:
+        return None
+    params, initial, schedule = run
+    loop = None
+    if query.infinite:
+        last = initial
+        kappa, shared = dict(initial.counters), dict(initial.shared)
+        for s in schedule:
+            rule = layout.ta.rules[s.rule]
+            kappa[rule.source] -= s.factor
+            kappa[rule.target] += s.factor
+            for v, d in (layout.ta.increments(rule) or {}).items():
+                shared[v] += d * s.factor
+        last = Configuration.of(kappa, shared)
+        loops = enabled_loops(layout.ta, params, last)
+        loop = loops[0] if loops else None
+    outcome = replay_run(layout.ta, query.negation, query.infinite, params, initial, schedule, loop)
+    return Counterexample(params, initial, schedule, outcome, loop)

@@ -15,6 +15,9 @@ class Counterexample:
     initial: Configuration
     schedule: list[Step]
     replay: Replay
+    # Liveness: the self-loop rule (index) taken forever in the last configuration; the run is
+    # the lasso "schedule, then loop^ω". None for a finite run (safety).
+    loop: int | None = None
 
     @property
     def replayed(self) -> bool:
@@ -33,3 +36,5 @@ class PropertyResult:
     scope: str | None = None  # what "holds" covers: all parameters, or the instances checked
     counterexample: Counterexample | None = None
     details: dict[str, object] = field(default_factory=dict)
+    # ELTL class of the specification: propositional | reachability | nested safety | liveness
+    formula_class: str | None = None

@@ -1,0 +1,347 @@
+"""The explicit-state engine for temporal properties: LTL formula progression, fixed parameters.
+
+Not a proof for all n — a bounded check and an independent reference for the parameterized
+engine. It deliberately shares nothing with the cut-point form (``TemporalQuery.branches``): it
+works on the negated specification ``ψ = query.negation`` (NNF, macro-expanded: state formulas,
+``&&``, ``||``, ``<>``, ``[]``) and explores the *product* of the counter system with formula
+progression, for every parameter valuation up to the bound that satisfies the resilience
+condition (semantics: ``tactl.ir.eltl``, decisions 1–6).
+
+* A product state ``(s, O)`` is a configuration and an *obligation*: a set of formulas (after the
+  start, only ``<>χ`` and ``[]χ``) that must all hold on the run from ``s`` on. It starts as
+  ``(s0, {ψ})`` for every initial configuration ``s0``.
+* Progressing a formula through ``s`` gives a set of obligations for the next position (a DNF:
+  one of them must hold there): a state formula is ``{∅}`` or ``∅`` by its value in ``s``; ``&&`` is
+  the product, ``||`` the union; ``<>χ`` is ``prog(χ) ∪ {{<>χ}}``; ``[]χ`` is ``prog(χ) × {{[]χ}}``.
+  Obligation sets are subsets of ψ's finitely many temporal subformulas, and a set that contains
+  another one of the same DNF is dropped (it asks for more).
+* A step is one process moving along a rule whose source is occupied and whose guard is true —
+  self-loops included: a non-updating self-loop leaves ``s`` alone but progresses ``O``.
+* Finite-prefix classes (propositional, reachability, nested safety; decision 3): violated iff
+  some reachable ``(s, O)`` progresses to the empty obligation (every ``<>`` witnessed). A
+  propositional ψ progresses to ``{∅}`` or ``∅`` at the initial configuration itself (decision 4).
+* Liveness (decisions 1, 2): violated iff some reachable ``(s, O)`` has a non-updating self-loop
+  enabled at ``s`` and every formula of ``O`` holds on ``s^ω`` (where ``<>χ`` and ``[]χ`` are both
+  ``χ``). A deadlocked configuration ends no infinite run, so it never counts.
+
+Every violation is replayed by the simulator (``tactl.simulate.replay_run``), which evaluates ψ
+on the run by plain LTL semantics; a violation it cannot confirm is reported unknown.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tactl.engines.explicit import (
+    DEFAULT_BOUND,
+    DEFAULT_MAX_STATES,
+    MAX_INITIAL,
+    ENGINE,
+    _compile,
+    _initial_states,
+    parameter_instances,
+)
+from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.ir.eltl import TemporalQuery, lasso_reason
+from tactl.ir.expr import Always, And, BoolConst, Eventually, Expr, Or, is_temporal
+from tactl.ir.safety import ReachQuery
+from tactl.ir.ta import ThresholdAutomaton
+from tactl.simulate import Configuration, Step, replay_run
+
+__all__ = ["check_temporal", "DEFAULT_BOUND", "DEFAULT_MAX_STATES"]
+
+State = tuple[int, ...]
+Obligation = frozenset[int]          # node ids of formulas that must hold from here on
+Dnf = frozenset[Obligation]          # one of these obligations must hold at the next position
+TRUE: Dnf = frozenset({frozenset()})
+FALSE: Dnf = frozenset()
+
+_STATE, _AND, _OR, _EVENTUALLY, _ALWAYS = range(5)
+
+
+# ------------------------------------------------------------------------------ the formula
+
+
+class _Formula:
+    """ψ as a table of interned nodes; state formulas compiled to closures over the state tuple."""
+
+    def __init__(self, negation: Expr, index: dict[str, int], params: dict[str, int]) -> None:
+        self.kind: list[int] = []
+        self.children: list[tuple[int, ...]] = []
+        self.test: list[Callable[[State], object] | None] = []
+        self._ids: dict[Expr, int] = {}
+        self._index, self._params = index, params
+        self.root = self._node(negation)
+
+    def _node(self, e: Expr) -> int:
+        if e in self._ids:
+            return self._ids[e]
+        if not is_temporal(e):
+            kind, children, test = _STATE, (), _compile(e, self._index, self._params)
+        elif isinstance(e, (And, Or)):
+            kind, children, test = (_AND if isinstance(e, And) else _OR), tuple(self._node(a) for a in e.args), None
+        elif isinstance(e, Eventually):
+            kind, children, test = _EVENTUALLY, (self._node(e.arg),), None
+        elif isinstance(e, Always):
+            kind, children, test = _ALWAYS, (self._node(e.arg),), None
+        else:
+            raise ValueError(f"not in negation normal form: {type(e).__name__} over a temporal operand")
+        n = len(self.kind)
+        self.kind.append(kind)
+        self.children.append(children)
+        self.test.append(test)
+        self._ids[e] = n
+        return n
+
+    def progress(self, n: int, s: State) -> Dnf:
+        """The obligations for the next position under which node ``n`` holds at ``s``."""
+        kind = self.kind[n]
+        if kind == _STATE:
+            return TRUE if self.test[n](s) else FALSE  # type: ignore[misc]
+        if kind == _AND:
+            out = TRUE
+            for c in self.children[n]:
+                out = _and(out, self.progress(c, s))
+                if not out:
+                    break
+            return out
+        if kind == _OR:
+            out = FALSE
+            for c in self.children[n]:
+                out = _or(out, self.progress(c, s))
+            return out
+        inner = self.progress(self.children[n][0], s)
+        if kind == _EVENTUALLY:
+            return _or(inner, frozenset({frozenset({n})}))
+        return _and(inner, frozenset({frozenset({n})}))
+
+    def progress_all(self, obligation: Obligation, s: State) -> Dnf:
+        out = TRUE
+        for n in obligation:
+            out = _and(out, self.progress(n, s))
+            if not out:
+                break
+        return out
+
+    def on_constant(self, n: int, s: State) -> bool:
+        """Whether node ``n`` holds on the constant sequence ``s^ω``."""
+        kind = self.kind[n]
+        if kind == _STATE:
+            return bool(self.test[n](s))  # type: ignore[misc]
+        if kind == _AND:
+            return all(self.on_constant(c, s) for c in self.children[n])
+        if kind == _OR:
+            return any(self.on_constant(c, s) for c in self.children[n])
+        return self.on_constant(self.children[n][0], s)  # <>χ and []χ: χ, on s^ω
+
+
+def _minimal(sets: set[Obligation]) -> Dnf:
+    """Drop every obligation that contains another one (it asks for more)."""
+    if len(sets) <= 1:
+        return frozenset(sets)
+    ordered = sorted(sets, key=len)
+    kept: list[Obligation] = []
+    for o in ordered:
+        if not any(k <= o for k in kept):
+            kept.append(o)
+    return frozenset(kept)
+
+
+def _or(a: Dnf, b: Dnf) -> Dnf:
+    if not a:
+        return b
+    if not b:
+        return a
+    return _minimal(set(a) | set(b))
+
+
+def _and(a: Dnf, b: Dnf) -> Dnf:
+    if not a or not b:
+        return FALSE
+    if a == TRUE:
+        return b
+    if b == TRUE:
+        return a
+    return _minimal({x | y for x in a for y in b})
+
+
+# ------------------------------------------------------------------------------ the search
+
+
+@dataclass
+class _Outcome:
+    verdict: str
+    states: int
+    initials: int = 0
+    path: list[int] | None = None
+    initial: State | None = None
+    loop: int | None = None
+    reason: str | None = None
+    limited: tuple[str, ...] = ()
+
+
+def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery, fixed: dict[str, int],
+                   bound: int = DEFAULT_BOUND, max_states: int = DEFAULT_MAX_STATES,
+                   progress: Callable[[str], None] | None = None) -> PropertyResult:
+    """Decide ``query`` for every parameter valuation up to ``bound`` (``fixed`` values kept) that
+    satisfies the resilience condition; ``max_states`` bounds the product states of all of them.
+
+    "holds" needs at least one initial configuration explored and every instance explored
+    completely; otherwise the verdict is unknown with the reason."""
+    start = time.perf_counter()
+    names = [loc.name for loc in ta.locations] + list(ta.shared)
+
+    def result(verdict: str, **kw: object) -> PropertyResult:
+        return PropertyResult(query.property, query.kind, verdict, ENGINE,  # type: ignore[arg-type]
+                              time.perf_counter() - start, 0,
+                              formula_class=query.formula_class.value, **kw)
+
+    if query.infinite:
+        why = lasso_reason(ta)
+        if why is not None:
+            return result(UNSUPPORTED, reason=why)
+    instances = parameter_instances(ta, fixed, bound)
+    if not instances:
+        return result(UNKNOWN, reason=f"no parameter values up to {bound} satisfy the resilience "
+                      "condition (and --param); nothing was checked",
+                      details={"states": 0, "instances": 0})
+    total_states = 0
+    incomplete: list[str] = []
+    limited_vars: set[str] = set()
+    initial_total = 0
+    for n, params in enumerate(instances, 1):
+        if total_states >= max_states:
+            incomplete.append(f"{len(instances) - n + 1} more parameter valuation(s) not explored: "
+                              f"the state limit {max_states} (--max-states) was reached")
+            break
+        label = ", ".join(f"{p}={v}" for p, v in params.items())
+        if progress and len(instances) > 1:
+            progress(f"{query.property}: instance {n}/{len(instances)} ({label})")
+        outcome = _search(ta, query, params, bound, max_states - total_states)
+        limited_vars.update(outcome.limited)
+        total_states += outcome.states
+        initial_total += outcome.initials
+        if outcome.verdict == VIOLATED:
+            assert outcome.path is not None and outcome.initial is not None
+            init = Configuration.of(dict(zip(names, outcome.initial[:len(ta.locations)])),
+                                    dict(zip(ta.shared, outcome.initial[len(ta.locations):])))
+            # Repeated firings of a rule become one accelerated step, except for rules whose
+            # updates are not increments: replay_run samples a batch only for increments.
+            schedule: list[Step] = []
+            for rule in outcome.path:
+                if schedule and schedule[-1].rule == rule and ta.increments(ta.rules[rule]) is not None:
+                    schedule[-1] = Step(rule, schedule[-1].factor + 1)
+                else:
+                    schedule.append(Step(rule, 1))
+            check = replay_run(ta, query.negation, query.infinite, params, init, schedule, outcome.loop)
+            cex = Counterexample(params, init, schedule, check, loop=outcome.loop)
+            details = {"states": total_states, "instances": n}
+            if not cex.replayed:
+                return result(UNKNOWN, counterexample=cex, details=details,
+                              reason="the explicit search found a violation the simulator could "
+                              f"not replay ({cex.replay.message}); this is a tactl bug, please "
+                              "report it")
+            return result(VIOLATED, counterexample=cex, details=details)
+        if outcome.verdict == UNKNOWN:
+            incomplete.append(f"{label}: {outcome.reason}")
+    checked = len(instances) - len(incomplete)
+    if initial_total == 0 and not incomplete:
+        capped = (f"; the initial values of {', '.join(sorted(limited_vars))}, which the inits leave "
+                  f"unbounded, were capped at --bound {bound}") if limited_vars else ""
+        return result(UNKNOWN, reason="nothing was checked: no initial configuration was explored "
+                      f"in any of the {len(instances)} parameter valuation(s){capped}",
+                      details={"states": 0, "instances": len(instances)})
+    if incomplete:
+        return result(UNKNOWN, reason="not explored completely: " + "; ".join(incomplete[:3])
+                      + ("…" if len(incomplete) > 3 else ""),
+                      details={"states": total_states, "instances": checked})
+    fixed_text = ", ".join(f"{p}={v}" for p, v in fixed.items())
+    scope = (f"only the {checked} parameter valuation(s) with " + (fixed_text + " and " if fixed_text else "")
+             + f"every parameter <= {bound} satisfying the resilience condition"
+             + (f", initial values of {', '.join(sorted(limited_vars))} (unbounded by the inits) <= {bound}"
+                if limited_vars else "") + " (not a proof for all n)")
+    return result(HOLDS, scope=scope, details={"states": total_states, "instances": checked})
+
+
+def _search(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[str, int], bound: int,
+            max_states: int) -> _Outcome:
+    index = {loc.name: i for i, loc in enumerate(ta.locations)}
+    index.update({v: len(ta.locations) + i for i, v in enumerate(ta.shared)})
+    formula = _Formula(query.negation, index, params)
+    moves = []
+    loops = []  # self-loops that update nothing: what keeps an infinite run going (decision 1)
+    for i, rule in enumerate(ta.rules):
+        guard = _compile(ta.expand(rule.guard), index, params)
+        updates = [(index[u.var], _compile(ta.expand(u.expr), index, params))
+                   for u in rule.updates if not u.is_identity]
+        moves.append((i, index[rule.source], index[rule.target], guard, updates))
+        if rule.is_self_loop and ta.increments(rule) == {}:
+            loops.append((i, index[rule.source], guard))
+    question = ReachQuery(query.property, BoolConst(True), BoolConst(True))
+    initials, complete, limited = _initial_states(ta, question, params, index, bound, max_states)
+    if not complete:
+        return _Outcome(UNKNOWN, len(initials), reason=f"more than {min(MAX_INITIAL, max_states)} "
+                        "initial configurations")
+    if not initials and limited:  # the cap at --bound, not the inits, may have emptied the set
+        return _Outcome(UNKNOWN, 0, reason=f"no initial configuration with {', '.join(limited)} "
+                        f"capped at --bound {bound} (the inits allow larger values)",
+                        limited=tuple(limited))
+
+    def enabled_loop(s: State) -> int | None:
+        return next((i for i, src, guard in loops if s[src] >= 1 and guard(s)), None)
+
+    Node = tuple[State, Obligation]
+    parent: dict[Node, tuple[Node, int] | None] = {}
+    queue: deque[Node] = deque()
+    start: Obligation = frozenset({formula.root})
+    for s in initials:
+        node = (s, start)
+        if node not in parent:
+            parent[node] = None
+            queue.append(node)
+    found: Node | None = None
+    loop: int | None = None
+    while queue:
+        if len(parent) > max_states:
+            return _Outcome(UNKNOWN, len(parent), len(initials),
+                            reason="the state limit (--max-states) was reached", limited=tuple(limited))
+        node = queue.popleft()
+        s, obligation = node
+        if query.infinite:
+            loop = enabled_loop(s)
+            if loop is not None and all(formula.on_constant(m, s) for m in obligation):
+                found = node
+                break
+            loop = None
+        following = formula.progress_all(obligation, s)
+        if not following:
+            continue  # ψ fails on every run through this product state
+        if not query.infinite and frozenset() in following:
+            found = node  # every <> witnessed by the prefix ending at s (decision 3)
+            break
+        for i, src, dst, guard, updates in moves:
+            if s[src] < 1 or not guard(s):
+                continue
+            nxt = list(s)
+            for var, expr in updates:
+                nxt[var] = expr(s)
+            nxt[src] -= 1
+            nxt[dst] += 1
+            t = tuple(nxt)
+            for o in following:
+                child = (t, o)
+                if child not in parent:
+                    parent[child] = (node, i)
+                    queue.append(child)
+    if found is None:
+        return _Outcome(HOLDS, len(parent), len(initials), limited=tuple(limited))
+    path: list[int] = []
+    at = found
+    while parent[at] is not None:
+        at, rule = parent[at]  # type: ignore[misc]
+        path.append(rule)
+    return _Outcome(VIOLATED, len(parent), len(initials), list(reversed(path)), at[0], loop,
+                    limited=tuple(limited))
