@@ -1,5 +1,5 @@
 # tactl — every target sets up its own virtualenv (.venv) on first use; only Python >= 3.11 needed.
-#   make check [TA=path.ta]  verdicts for the automaton's safety properties, all n, t, f (default: our STRB model)
+#   make check [TA=path.ta]  a verdict for every property of the automaton, all n, t, f (default: our STRB model)
 #   make show [TA=path.ta]   summary of a threshold automaton
 #   make test                the whole test suite (what CI runs)
 #   make bench               reader and checker timings over the shared benchmarks and our files

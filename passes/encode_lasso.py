@@ -15,9 +15,11 @@ invariants and a loop configuration (``eltl.md`` §2–3; the semantics are in `
   normal form over segment-constant literals (context atoms, parameter comparisons) and
   location-counter literals, a clause is ``C`` (constant: its context value), ``C || X empty``
   (exact: ``X`` empty at the segment start and no fired rule enters ``X``) or ``C || X occupied``
-  (exact when no rule enters ``X`` from outside — the occupancy of ``X`` can then only fall, so
-  its value at the segment end decides; otherwise the query is refused, see
-  ``non_monotone``).
+  (when no rule enters ``X`` from outside — or only from or into locations other invariants keep
+  empty — the occupancy of ``X`` can only fall, so its value at the segment end decides; when
+  processes can re-enter ``X``, every segment's firings are split into ``PASSES`` sorted passes
+  of one batch per rule and the occupancy is checked after every batch that leaves ``X``, which
+  is exact for one such ``X``; two or more are refused).
 * **Loop** (liveness): σ_L satisfies the loop formulas (``<>[]J`` puts ``J`` there) and enables a
   self-loop rule that updates nothing: ``⋁_s κ_L[src s] >= 1 && guard_s(σ_L)``. Nested safety
   (finite prefixes) has no loop constraint.
@@ -38,14 +40,13 @@ from tactl.ir.expr import (
     Implies,
     IntConst,
     Name,
-    Not,
     Or,
     conj,
     disj,
     substitute,
     summation,
 )
-from tactl.ir.linear import EQ, GE, NE, LinearAtom
+from tactl.ir.linear import EQ, GE, LinearAtom
 from tactl.ir.safety import ReachQuery
 from tactl.ir.smt import Block, Declaration, SmtQuery
 from tactl.ir.ta import ThresholdAutomaton
@@ -85,7 +86,16 @@ def encode_branch(ta: ThresholdAutomaton, query: TemporalQuery, branch: Branch, 
     invariants = tuple(ta.expand(i.formula) for i in branch.invariants)
     abstraction = abstract_guards(ta, usable_rules(ta, initial, parameters or {}), invariants)
     clauses = tuple(_clauses(e, abstraction.counter_atoms) for e in abstraction.extra)
-    layout = SteadyLayout(ta, abstraction, len(abstraction.atoms) + len(branch.cuts) + 1)
+    reentered = {c.counters[1] for inv, cs in zip(branch.invariants, clauses) for c in cs
+                 if _entering(ta, abstraction, c, _forced_empty(branch, clauses, inv.anchor))}
+    if len(reentered) > 1:
+        raise UnsupportedAutomaton(
+            "the specification has invariants requiring each of the location sets "
+            + " and ".join("{" + ", ".join(sorted(x)) + "}" for x in sorted(reentered, key=sorted))
+            + " to stay occupied while processes can move into them: tactl's sorted-pass encoding is "
+            "proved exact for one such set only")
+    passes, order = (PASSES, _rule_order(ta, abstraction)) if reentered else (0, ())
+    layout = SteadyLayout(ta, abstraction, len(abstraction.atoms) + len(branch.cuts) + 1, passes, order)
     encoder = _LassoEncoder(layout, initial, parameters or {}, query=query, branch=branch,
                             clauses=clauses)
     return SteadyEncoding(layout, encoder.query())
@@ -103,6 +113,45 @@ def encode_query(ta: ThresholdAutomaton, query: TemporalQuery, *,
         else:
             out.append(encode_branch(ta, query, branch, parameters=parameters))
     return out
+
+
+# Passes per segment when an "occupied" invariant can be re-entered (eltl.md §2 (c)): a run that
+# keeps X occupied throughout a steady stretch can be reordered into at most three sorted passes,
+# each with a process of X paused (one occupying X at the start, one at the end, and a visitor
+# that covers while the first moves), so three passes lose no run.
+PASSES = 3
+
+
+def _forced_empty(branch: Branch, clauses: tuple[tuple[Clause, ...], ...], anchor: int) -> frozenset[str]:
+    """Locations that invariants active whenever one anchored at ``anchor`` is active (anchored
+    at the start or at the same cut) keep empty unconditionally: rules into or out of them
+    cannot fire then, so they cannot break the monotone case (eltl.md §2 (c))."""
+    out: set[str] = set()
+    for inv, cs in zip(branch.invariants, clauses):
+        if inv.anchor in (ROOT, anchor):
+            for c in cs:
+                if c.constant == BoolConst(False) and c.counters and c.counters[0] == "empty":
+                    out |= c.counters[1]
+    return frozenset(out)
+
+
+def _entering(ta: ThresholdAutomaton, abstraction, clause: Clause, empty: frozenset[str]) -> list[int]:
+    """Rules that can move processes into the set an "occupied" clause keeps occupied."""
+    if clause.counters is None or clause.counters[0] != "occupied":
+        return []
+    where = clause.counters[1]
+    return [i for i in abstraction.active
+            if ta.rules[i].target in where and ta.rules[i].source not in where
+            and ta.rules[i].source not in empty and ta.rules[i].target not in empty]
+
+
+def _rule_order(ta: ThresholdAutomaton, abstraction) -> tuple[int, ...]:
+    """Active rules sorted by the topological rank of their source (liveness automata are
+    acyclic apart from self-loops, so a pass in this order can move a process all the way)."""
+    from tactl.schedule import topological_rank
+
+    rank = topological_rank(ta)
+    return tuple(sorted(abstraction.active, key=lambda i: (rank[ta.rules[i].source], i)))
 
 
 def _clauses(e: Expr, counter_atoms: tuple[LinearAtom, ...]) -> tuple[Clause, ...]:
@@ -184,6 +233,8 @@ class _LassoEncoder(_Encoder):
         self.initial_block()
         for j in range(lay.segments):
             self.steady_block(j)
+            if lay.passes:
+                self.pass_block(j)
             if j + 1 < lay.segments:
                 self.boundary_block(j)
         self.cut_block()
@@ -242,16 +293,7 @@ class _LassoEncoder(_Encoder):
         del ab
 
     def forced_empty(self, anchor: int) -> frozenset[str]:
-        """Locations that invariants active whenever one anchored at ``anchor`` is active (anchored
-        at the start or at the same cut) keep empty unconditionally: rules into or out of them
-        cannot fire then, so they cannot break the monotone case (eltl.md §2 (c))."""
-        out: set[str] = set()
-        for inv, clauses in zip(self.branch.invariants, self.clauses):
-            if inv.anchor in (ROOT, anchor):
-                for c in clauses:
-                    if c.constant == BoolConst(False) and c.counters and c.counters[0] == "empty":
-                        out |= c.counters[1]
-        return frozenset(out)
+        return _forced_empty(self.branch, self.clauses, anchor)
 
     def clause_in(self, t: int, clause: Clause, empty: frozenset[str] = frozenset()) -> Expr:
         lay, ab = self.layout, self.layout.abstraction
@@ -266,17 +308,50 @@ class _LassoEncoder(_Encoder):
             start = [Compare("==", Name(lay.counter(2 * t, loc)), IntConst(0)) for loc in sorted(where)]
             frozen = [Compare("==", Name(lay.fired(t, i)), IntConst(0)) for i in entering]
             return disj(constant, conj(*start, *frozen))
-        entering = [i for i in entering
-                    if self.ta.rules[i].source not in empty and self.ta.rules[i].target not in empty]
-        if entering:
-            rule = self.ta.rules[entering[0]]
-            raise UnsupportedAutomaton(
-                f"an invariant requires one of {', '.join(sorted(where))} to stay occupied while "
-                f"rule {rule.id} ({rule.source} -> {rule.target}) can move processes into them: "
-                "this non-monotone case of ELTL-FT needs the multi-pass encoding, which tactl "
-                "does not have yet")
-        end = summation(*_split([Name(lay.counter(2 * t + 1, loc)) for loc in sorted(where)]))
+        if _entering(self.ta, ab, clause, empty):
+            # Re-enterable: occupied at the segment start and after every batch that moves
+            # processes out of the set (a batch moves the occupancy monotonically).
+            assert lay.passes, "encode_branch sets up passes for a re-enterable invariant"
+            occupancy = self.sum_over(2 * t, where)
+            checks = [Compare(">=", occupancy, IntConst(1))]
+            for p in range(lay.passes):
+                for i in lay.pass_order:
+                    rule = self.ta.rules[i]
+                    delta = (rule.target in where) - (rule.source in where)
+                    if delta:
+                        occupancy = summation(occupancy, [("+" if delta > 0 else "-", Name(lay.batch(t, p, i)))])
+                    if delta < 0:
+                        checks.append(Compare(">=", occupancy, IntConst(1)))
+            return disj(constant, conj(*checks))
+        end = self.sum_over(2 * t + 1, where)
         return disj(constant, Compare(">=", end, IntConst(1)))
+
+    def sum_over(self, c: int, where: frozenset[str]) -> Expr:
+        return summation(*_split([Name(self.layout.counter(c, loc)) for loc in sorted(where)]))
+
+    def pass_block(self, t: int) -> None:
+        """The firings of segment ``t`` as ``passes`` rounds of one batch per rule in rule order,
+        each batch taking processes its source holds at that point."""
+        lay, ta = self.layout, self.ta
+        decls, assertions = [], []
+        moved: dict[str, list[tuple[str, Expr]]] = {loc.name: [] for loc in ta.locations}
+        for p in range(lay.passes):
+            for i in lay.pass_order:
+                y = Name(lay.batch(t, p, i))
+                rule = ta.rules[i]
+                decls.append(Declaration(y.name))
+                assertions.append(Compare(">=", y, IntConst(0)))
+                held = summation(Name(lay.counter(2 * t, rule.source)), moved[rule.source]) \
+                    if moved[rule.source] else Name(lay.counter(2 * t, rule.source))
+                assertions.append(Compare(">=", held, y))
+                moved[rule.source].append(("-", y))
+                moved[rule.target].append(("+", y))
+        for i in lay.pass_order:
+            total = summation(*_split([Name(lay.batch(t, p, i)) for p in range(lay.passes)]))
+            assertions.append(Compare("==", Name(lay.fired(t, i)), total))
+        self.blocks.append(Block(f"segment {t}: its firings in {lay.passes} sorted passes (for an "
+                                 "invariant that keeps re-enterable locations occupied)",
+                                 tuple(decls), tuple(assertions)))
 
     def loop_block(self) -> None:
         lay, ta = self.layout, self.ta

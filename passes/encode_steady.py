@@ -228,6 +228,14 @@ class SteadyLayout:
     ta: ThresholdAutomaton
     abstraction: GuardAbstraction
     segments: int
+    # Sorted passes (``passes.encode_lasso``): each segment's firings also split into ``passes``
+    # rounds of one batch per rule, in the rule order ``pass_order``; 0 = not used.
+    passes: int = 0
+    pass_order: tuple[int, ...] = ()
+
+    @staticmethod
+    def batch(j: int, p: int, rule_index: int) -> str:
+        return f"y{j}.p{p}.r{rule_index}"
 
     @property
     def final_config(self) -> int:

@@ -21,7 +21,7 @@ def order_steady(ta: ThresholdAutomaton, counters: dict[str, int],
     """An executable order of ``counts`` (rule index → firings) from ``counters``, or None."""
     remaining = {i: c for i, c in counts.items() if c > 0}
     kappa = dict(counters)
-    rank = _topological_rank(ta)
+    rank = topological_rank(ta)
     steps: list[Step] = []
     if not _executable(ta, kappa, remaining):
         return None
@@ -82,7 +82,7 @@ def _executable(ta: ThresholdAutomaton, kappa: dict[str, int], remaining: dict[i
     return all(ta.rules[i].source in seen for i in remaining)
 
 
-def _topological_rank(ta: ThresholdAutomaton) -> dict[str, int]:
+def topological_rank(ta: ThresholdAutomaton) -> dict[str, int]:
     """Position of each location in a topological order of the rule graph (cycles: file order)."""
     succ: dict[str, list[str]] = defaultdict(list)
     indegree = {loc.name: 0 for loc in ta.locations}

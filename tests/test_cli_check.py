@@ -170,3 +170,33 @@ def test_malformed_input_is_a_positioned_error(cli, tmp_path, command):
     r = cli(command[0], bad, *command[1:])
     assert r.code == 2 and "Traceback" not in r.err
     assert f"{bad}:3:" in r.err and "B" in r.err and "^" in r.err
+
+
+# ------------------------------------------------------------------ nested safety and liveness
+
+
+def test_liveness_violation_prints_a_replayed_lasso(cli, tmp_path):
+    weak = tmp_path / "strb_weak.ta"
+    weak.write_text(STRB.read_text().replace("n > 3 * t;", "n >= 3 * t;"))
+    r = cli("check", weak, "-p", "relay")
+    assert r.code == 1
+    assert "relay  liveness       VIOLATED" in r.out
+    assert "counterexample lasso: prefix schedule, then a loop" in r.out and "replayed by the simulator" in r.out
+    assert "forever (configuration" in r.out
+    r = cli("check", weak, "-p", "relay", "--json")
+    prop = json.loads(r.out)["properties"][0]
+    assert prop["class"] == "liveness" and prop["kind"] == "liveness" and prop["verdict"] == "violated"
+    cex = prop["counterexample"]
+    assert cex["replayed"] is True and cex["loop"]["at"] in ("V0", "SE", "AC")
+    assert cex["loop"]["rule"].startswith("r")
+    assert prop["details"]["cut_points"] == 1 and prop["details"]["segments"] >= 2
+
+
+def test_explicit_engine_decides_liveness_for_small_parameters(cli):
+    r = cli("check", STRB, "--engine", "explicit", "--bound", "5", "--json")
+    assert r.code == 0
+    props = {p["name"]: p for p in json.loads(r.out)["properties"]}
+    assert {n: p["verdict"] for n, p in props.items()} == {
+        "unforgeability": "holds", "correctness": "holds", "relay": "holds"}
+    assert all("not a proof for all n" in p["scope"] for p in props.values())
+    assert props["relay"]["class"] == "liveness"

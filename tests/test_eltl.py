@@ -348,3 +348,56 @@ def random_eltl_ta(draw) -> str:
           suppress_health_check=[HealthCheck.too_slow])
 def test_random_automata(text):
     assert agree(automaton(text), bound=3) in (0, 1)
+
+
+# -------------------------------------------------------- re-enterable "occupied" invariants
+
+REENTER = """
+skel Reenter {
+  parameters n;
+  assumptions (1) { n >= 1; }
+  locations (7) { A0: [0]; Am: [1]; A1: [2]; A2: [3]; C0: [4]; C1: [5]; C2: [6]; }
+  inits (7) { A0 == n; C0 == n; Am == 0; A1 == 0; A2 == 0; C1 == 0; C2 == 0; }
+  rules (7) {
+    0: A0 -> Am when (true) do { };
+    1: C0 -> C1 when (true) do { };
+    2: C1 -> C2 when (true) do { };
+    3: A1 -> A2 when (true) do { };
+    4: A2 -> A2 when (true) do { };
+    5: C2 -> C2 when (true) do { };
+    6: Am -> A1 when (true) do { };
+  }
+  specifications (2) {
+    /* negation: everyone ends in A2 and C2, and one of A0, A2, C1 is occupied all along */
+    leave: <>[](A0 == 0 && Am == 0 && A1 == 0 && C0 == 0 && C1 == 0) -> <>(A0 == 0 && A2 == 0 && C1 == 0);
+    two_sets: (<>[](A0 == 0 && Am == 0 && A1 == 0 && C0 == 0 && C1 == 0) && [](A0 != 0 || A2 != 0 || C1 != 0))
+              -> <>(C0 == 0 && C2 == 0 && A1 == 0);
+  }
+}
+"""
+
+
+def test_an_occupied_invariant_that_processes_re_enter_needs_sorted_passes(monkeypatch):
+    # eltl.md's toy: processes move into {A0, A2, C1} (A1 -> A2, C0 -> C1), so its occupancy is
+    # not monotone. The violating run interleaves: C0 -> C1 first (C1 covers), then A0 -> Am ->
+    # A1 -> A2, then C1 -> C2 (A2 covers). The passes follow the rules by topological rank of
+    # their source: A0->Am, C0->C1, Am->A1, C1->C2, A1->A2 — so the run needs three passes
+    # (C0->C1 | A0->Am, Am->A1, A1->A2 | C1->C2); the counterexample follows them and replays.
+    from tactl.passes import encode_lasso
+
+    ta = automaton(REENTER)
+    assert parametric_verdict(ta, "leave").verdict == VIOLATED
+    assert agree(ta, bound=2, names=["leave"]) == 1
+    one = parametric_verdict(ta, "leave", parameters={"n": 1})  # one process per chain
+    assert one.verdict == VIOLATED
+    schedule = [ta.rules[s.rule].id for s in one.counterexample.schedule]
+    assert schedule == [1, 0, 6, 3, 2]
+    # Two passes (what ByMC's schema uses, eltl.md §2) miss this violation when n = 1:
+    monkeypatch.setattr(encode_lasso, "PASSES", 2)
+    assert parametric.check_temporal(ta, query(ta, "leave"), parameters={"n": 1}).verdict == HOLDS
+
+
+def test_two_re_enterable_occupied_invariants_are_unsupported_not_guessed():
+    ta = automaton(REENTER)
+    result = parametric.check_temporal(ta, query(ta, "two_sets"))
+    assert result.verdict == UNSUPPORTED and "exact for one such set only" in result.reason

@@ -81,17 +81,35 @@ def check(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], b
     initial configuration excluded by the cap of unbounded initial values at ``bound``, say) is
     unknown, as is any instance whose exploration was cut short."""
     start = time.perf_counter()
-    instances = parameter_instances(ta, fixed, bound)
-    total_states = 0
-    names = [loc.name for loc in ta.locations] + list(ta.shared)
 
     def result(verdict: str, **kw: object) -> PropertyResult:
         return PropertyResult(question.property, "safety", verdict, ENGINE,
                               time.perf_counter() - start, 0, **kw)  # type: ignore[arg-type]
 
+    def confirm(params: dict[str, int], init: Configuration, schedule: list[Step], outcome) -> Counterexample:
+        return Counterexample(params, init, schedule, replay(ta, question, params, init, schedule))
+
+    return explore_instances(
+        ta, question.property, fixed, bound, max_states, progress, result,
+        lambda params, budget: _search(ta, question, params, bound, budget), confirm)
+
+
+def explore_instances(ta: ThresholdAutomaton, name: str, fixed: dict[str, int], bound: int,
+                      max_states: int, progress: Callable[[str], None] | None,
+                      result: Callable[..., PropertyResult],
+                      search: Callable[[dict[str, int], int], _Outcome],
+                      confirm: Callable[..., Counterexample]) -> PropertyResult:
+    """Run ``search(params, state_budget)`` on every parameter instance up to ``bound`` and turn
+    the outcomes into one verdict with its honest scope (shared by every explicit engine):
+    a violation only once ``confirm`` (the simulator) has replayed it; "holds" only when every
+    instance was explored completely and at least one initial configuration was."""
+    instances = parameter_instances(ta, fixed, bound)
+    total_states = 0
+    names = [loc.name for loc in ta.locations] + list(ta.shared)
     if not instances:
         return result(UNKNOWN, reason=f"no parameter values up to {bound} satisfy the resilience "
-                      "condition (and --param); nothing was checked")
+                      "condition (and --param); nothing was checked",
+                      details={"states": 0, "instances": 0})
     incomplete: list[str] = []
     limited_vars: set[str] = set()
     initial_total = 0
@@ -102,8 +120,8 @@ def check(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], b
             break
         label = ", ".join(f"{p}={v}" for p, v in params.items())
         if progress and len(instances) > 1:
-            progress(f"{question.property}: instance {n}/{len(instances)} ({label})")
-        outcome = _search(ta, question, params, bound, max_states - total_states)
+            progress(f"{name}: instance {n}/{len(instances)} ({label})")
+        outcome = search(params, max_states - total_states)
         limited_vars.update(outcome.limited)
         total_states += outcome.states
         initial_total += outcome.initials
@@ -111,18 +129,22 @@ def check(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], b
             assert outcome.path is not None and outcome.initial is not None
             init = Configuration.of(dict(zip(names, outcome.initial[:len(ta.locations)])),
                                     dict(zip(ta.shared, outcome.initial[len(ta.locations):])))
+            # Repeated firings of a rule become one accelerated step, except for rules whose
+            # updates are not increments (the simulator replays those one firing at a time).
             schedule: list[Step] = []
             for rule in outcome.path:
-                if schedule and schedule[-1].rule == rule:
+                if schedule and schedule[-1].rule == rule and ta.increments(ta.rules[rule]) is not None:
                     schedule[-1] = Step(rule, schedule[-1].factor + 1)
                 else:
                     schedule.append(Step(rule, 1))
-            cex = Counterexample(params, init, schedule, replay(ta, question, params, init, schedule))
+            cex = confirm(params, init, schedule, outcome)
+            details = {"states": total_states, "instances": n}
             if not cex.replayed:
-                return result(UNKNOWN, counterexample=cex, reason="the explicit search found a "
-                              f"violation the simulator could not replay ({cex.replay.message}); "
-                              "this is a tactl bug, please report it")
-            return result(VIOLATED, counterexample=cex, details={"states": total_states})
+                return result(UNKNOWN, counterexample=cex, details=details,
+                              reason="the explicit search found a violation the simulator could "
+                              f"not replay ({cex.replay.message}); this is a tactl bug, please "
+                              "report it")
+            return result(VIOLATED, counterexample=cex, details=details)
         if outcome.verdict == UNKNOWN:
             incomplete.append(f"{label}: {outcome.reason}")
     checked = len(instances) - len(incomplete)
@@ -134,7 +156,8 @@ def check(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], b
                       details={"states": 0, "instances": len(instances)})
     if incomplete:
         return result(UNKNOWN, reason="not explored completely: " + "; ".join(incomplete[:3])
-                      + ("…" if len(incomplete) > 3 else ""), details={"states": total_states})
+                      + ("…" if len(incomplete) > 3 else ""),
+                      details={"states": total_states, "instances": checked})
     fixed_text = ", ".join(f"{p}={v}" for p, v in fixed.items())
     scope = (f"only the {checked} parameter valuation(s) with " + (fixed_text + " and " if fixed_text else "")
              + f"every parameter <= {bound} satisfying the resilience condition"

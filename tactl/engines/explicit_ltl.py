@@ -42,7 +42,7 @@ from tactl.engines.explicit import (
     ENGINE,
     _compile,
     _initial_states,
-    parameter_instances,
+    explore_instances,
 )
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.ir.eltl import TemporalQuery, lasso_reason
@@ -192,7 +192,6 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery, fixed: dict[str
     "holds" needs at least one initial configuration explored and every instance explored
     completely; otherwise the verdict is unknown with the reason."""
     start = time.perf_counter()
-    names = [loc.name for loc in ta.locations] + list(ta.shared)
 
     def result(verdict: str, **kw: object) -> PropertyResult:
         return PropertyResult(query.property, query.kind, verdict, ENGINE,  # type: ignore[arg-type]
@@ -203,67 +202,14 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery, fixed: dict[str
         why = lasso_reason(ta)
         if why is not None:
             return result(UNSUPPORTED, reason=why)
-    instances = parameter_instances(ta, fixed, bound)
-    if not instances:
-        return result(UNKNOWN, reason=f"no parameter values up to {bound} satisfy the resilience "
-                      "condition (and --param); nothing was checked",
-                      details={"states": 0, "instances": 0})
-    total_states = 0
-    incomplete: list[str] = []
-    limited_vars: set[str] = set()
-    initial_total = 0
-    for n, params in enumerate(instances, 1):
-        if total_states >= max_states:
-            incomplete.append(f"{len(instances) - n + 1} more parameter valuation(s) not explored: "
-                              f"the state limit {max_states} (--max-states) was reached")
-            break
-        label = ", ".join(f"{p}={v}" for p, v in params.items())
-        if progress and len(instances) > 1:
-            progress(f"{query.property}: instance {n}/{len(instances)} ({label})")
-        outcome = _search(ta, query, params, bound, max_states - total_states)
-        limited_vars.update(outcome.limited)
-        total_states += outcome.states
-        initial_total += outcome.initials
-        if outcome.verdict == VIOLATED:
-            assert outcome.path is not None and outcome.initial is not None
-            init = Configuration.of(dict(zip(names, outcome.initial[:len(ta.locations)])),
-                                    dict(zip(ta.shared, outcome.initial[len(ta.locations):])))
-            # Repeated firings of a rule become one accelerated step, except for rules whose
-            # updates are not increments: replay_run samples a batch only for increments.
-            schedule: list[Step] = []
-            for rule in outcome.path:
-                if schedule and schedule[-1].rule == rule and ta.increments(ta.rules[rule]) is not None:
-                    schedule[-1] = Step(rule, schedule[-1].factor + 1)
-                else:
-                    schedule.append(Step(rule, 1))
-            check = replay_run(ta, query.negation, query.infinite, params, init, schedule, outcome.loop)
-            cex = Counterexample(params, init, schedule, check, loop=outcome.loop)
-            details = {"states": total_states, "instances": n}
-            if not cex.replayed:
-                return result(UNKNOWN, counterexample=cex, details=details,
-                              reason="the explicit search found a violation the simulator could "
-                              f"not replay ({cex.replay.message}); this is a tactl bug, please "
-                              "report it")
-            return result(VIOLATED, counterexample=cex, details=details)
-        if outcome.verdict == UNKNOWN:
-            incomplete.append(f"{label}: {outcome.reason}")
-    checked = len(instances) - len(incomplete)
-    if initial_total == 0 and not incomplete:
-        capped = (f"; the initial values of {', '.join(sorted(limited_vars))}, which the inits leave "
-                  f"unbounded, were capped at --bound {bound}") if limited_vars else ""
-        return result(UNKNOWN, reason="nothing was checked: no initial configuration was explored "
-                      f"in any of the {len(instances)} parameter valuation(s){capped}",
-                      details={"states": 0, "instances": len(instances)})
-    if incomplete:
-        return result(UNKNOWN, reason="not explored completely: " + "; ".join(incomplete[:3])
-                      + ("…" if len(incomplete) > 3 else ""),
-                      details={"states": total_states, "instances": checked})
-    fixed_text = ", ".join(f"{p}={v}" for p, v in fixed.items())
-    scope = (f"only the {checked} parameter valuation(s) with " + (fixed_text + " and " if fixed_text else "")
-             + f"every parameter <= {bound} satisfying the resilience condition"
-             + (f", initial values of {', '.join(sorted(limited_vars))} (unbounded by the inits) <= {bound}"
-                if limited_vars else "") + " (not a proof for all n)")
-    return result(HOLDS, scope=scope, details={"states": total_states, "instances": checked})
+
+    def confirm(params: dict[str, int], init: Configuration, schedule: list[Step], outcome) -> Counterexample:
+        check = replay_run(ta, query.negation, query.infinite, params, init, schedule, outcome.loop)
+        return Counterexample(params, init, schedule, check, loop=outcome.loop)
+
+    return explore_instances(
+        ta, query.property, fixed, bound, max_states, progress, result,
+        lambda params, budget: _search(ta, query, params, bound, budget), confirm)
 
 
 def _search(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[str, int], bound: int,

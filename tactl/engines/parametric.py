@@ -144,10 +144,15 @@ def _run(layout: SteadyLayout, model) -> tuple[dict[str, int], Configuration, li
     schedule: list[Step] = []
     kappa = dict(counters)
     for j in range(layout.segments):
-        counts = {i: value(layout.fired(j, i)) for i in layout.abstraction.active}
-        steps = order_steady(ta, kappa, counts)
-        if steps is None:
-            return None
+        if layout.passes:  # the query fixed the order: passes of batches in rule order
+            steps = [Step(i, value(layout.batch(j, p, i))) for p in range(layout.passes)
+                     for i in layout.pass_order]
+            steps = [s for s in steps if s.factor > 0]
+        else:
+            counts = {i: value(layout.fired(j, i)) for i in layout.abstraction.active}
+            steps = order_steady(ta, kappa, counts)
+            if steps is None:
+                return None
         for s in steps:
             rule = ta.rules[s.rule]
             kappa[rule.source] -= s.factor
