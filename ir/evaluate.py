@@ -14,6 +14,7 @@ from .expr import (
     And,
     BoolConst,
     Compare,
+    Div,
     Eventually,
     Expr,
     Implies,
@@ -52,6 +53,11 @@ def evaluate(e: Expr, env: Mapping[str, int]) -> int | bool:
         return sum(sign * _int(arg, env) for sign, arg in e.signed())
     if isinstance(e, Mul):
         return _int(e.left, env) * _int(e.right, env)
+    if isinstance(e, Div):  # floor division, as SMT-LIB div (see ir.expr.Div for ByMC's rounding)
+        divisor = _int(e.right, env)
+        if divisor <= 0:
+            raise EvaluationError(f"the divisor of '{to_text(e)}' is {divisor}, not positive")
+        return _int(e.left, env) // divisor
     if isinstance(e, BoolConst):
         return e.value
     if isinstance(e, Compare):

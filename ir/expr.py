@@ -116,6 +116,26 @@ class Mul(_Binary):
 
 
 @dataclass(frozen=True, slots=True)
+class Div(_Binary):
+    """``left / right``: integer division of a term by a positive integer constant, rounding
+    down (floor; the same as SMT-LIB ``div`` and Python ``//`` for a positive divisor).
+
+    ByMC reads ``/`` in expressions (its thresholds are written ``(N + T) / 2 + 1``); the node
+    keeps the user's division so that ``tactl fmt``/``show`` print it back, and
+    ``passes/lower_division`` eliminates it exactly (a fresh parameter and two linear
+    constraints, or an equivalent linear comparison) before any engine runs. The readers admit
+    only divisors that fold to a positive integer (see :func:`constant_value`).
+
+    Rounding: ByMC's SMT back end (``bymc/src/smt.ml``, ``expr_to_smt2``) prints ``DIV`` as
+    SMT-LIB ``(div l r)``, which is floor division for a positive divisor, while its concrete
+    evaluator (``bymc/src/spinIrEval.ml``, ``eval_expr``) uses OCaml's ``/``, which truncates
+    towards zero. The two agree on non-negative dividends — every threshold over parameters in
+    practice. tactl uses floor everywhere (evaluation, z3, lowering), so that one semantics holds
+    for negative dividends too, and it is the one of ByMC's solver back end.
+    """
+
+
+@dataclass(frozen=True, slots=True)
 class BoolConst(Expr):
     value: bool
     span: Span | None = _span()
@@ -180,7 +200,7 @@ class Eventually(_Unary):
     """LTL ``<> arg``."""
 
 
-ARITH_NODES = (IntConst, Name, Neg, Sum, Mul)
+ARITH_NODES = (IntConst, Name, Neg, Sum, Mul, Div)
 TEMPORAL_NODES = (Always, Eventually)
 
 # ---------------------------------------------------------------------------- smart constructors
@@ -263,6 +283,36 @@ def is_temporal(e: Expr) -> bool:
     return any(isinstance(n, TEMPORAL_NODES) for n in walk(e))
 
 
+def constant_value(e: Expr) -> int | None:
+    """The integer a name-free arithmetic term folds to (floor division), or None.
+
+    None for a term with a name (even a macro: the reader sees no macro bodies), a formula, or a
+    division by a constant that is not positive; used to check divisors, which must fold to a
+    positive integer.
+    """
+    if isinstance(e, IntConst):
+        return e.value
+    if isinstance(e, Neg):
+        v = constant_value(e.arg)
+        return None if v is None else -v
+    if isinstance(e, Sum):
+        total = 0
+        for sign, arg in e.signed():
+            v = constant_value(arg)
+            if v is None:
+                return None
+            total += sign * v
+        return total
+    if isinstance(e, (Mul, Div)):
+        left, right = constant_value(e.left), constant_value(e.right)
+        if left is None or right is None:
+            return None
+        if isinstance(e, Mul):
+            return left * right
+        return left // right if right > 0 else None
+    return None
+
+
 def substitute(e: Expr, mapping: Mapping[str, Expr]) -> Expr:
     """Replace names by expressions (used to expand ``define`` macros); spans of the rest are kept."""
     return transform(e, lambda n: mapping.get(n.name) if isinstance(n, Name) else None)
@@ -312,7 +362,7 @@ def _prec(e: Expr) -> int:
         return _PREC_CMP
     if isinstance(e, Sum):
         return _PREC_SUM
-    if isinstance(e, Mul):
+    if isinstance(e, (Mul, Div)):  # one level, left-associative, as in the grammar
         return _PREC_MUL
     if isinstance(e, Neg):
         return _PREC_NEG
@@ -334,8 +384,9 @@ def to_text(e: Expr) -> str:
         for op, arg in zip(e.ops, e.args[1:]):
             parts.append(f"{op} {_wrap(arg, _prec(arg) <= _PREC_SUM)}")
         return " ".join(parts)
-    if isinstance(e, Mul):
-        return f"{_wrap(e.left, _prec(e.left) < _PREC_MUL)} * {_wrap(e.right, _prec(e.right) <= _PREC_MUL)}"
+    if isinstance(e, (Mul, Div)):
+        op = "*" if isinstance(e, Mul) else "/"
+        return f"{_wrap(e.left, _prec(e.left) < _PREC_MUL)} {op} {_wrap(e.right, _prec(e.right) <= _PREC_MUL)}"
     if isinstance(e, Compare):
         return f"{_wrap(e.left, _prec(e.left) <= _PREC_CMP)} {e.op} {_wrap(e.right, _prec(e.right) <= _PREC_CMP)}"
     if isinstance(e, (Not, Always, Eventually)):

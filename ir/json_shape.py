@@ -24,6 +24,7 @@ MAX_NESTING = 200
 
 TERM, FORMULA = "term", "formula"
 _TERM_OPS = {"neg": (1, 1), "sum": (2, None), "*": (2, 2)}
+_DIVISION_OPS = {"/": (2, 2)}  # floor division by a positive constant: tactl.ta only (division=True)
 _FORMULA_OPS = {"!": (1, 1), "[]": (1, 1), "<>": (1, 1), "&&": (2, None), "||": (2, None),
                 "->": (2, 2)}
 _COMPARE_OPS = ("<", "<=", "==", "!=", ">=", ">")
@@ -147,8 +148,10 @@ def _expression_name(value: Any, path: str, receive: bool) -> None:
     name(value, path)
 
 
-def expression(sort: str, receive: bool = False) -> Shape:
-    """An expression of ``sort`` (term or formula); ``receive`` admits ``received(M)`` names."""
+def expression(sort: str, receive: bool = False, division: bool = False) -> Shape:
+    """An expression of ``sort`` (term or formula); ``receive`` admits ``received(M)`` names,
+    ``division`` the term operator ``"/"`` (whose divisor the validator checks, as for text)."""
+    term_ops = {**_TERM_OPS, **_DIVISION_OPS} if division else _TERM_OPS
 
     def shape(value: Any, path: str) -> None:
         stack = [(value, path, sort, 0)]
@@ -173,9 +176,9 @@ def expression(sort: str, receive: bool = False) -> Shape:
                                      "(compare it with something)")
                 continue
             op = node.get("op")
-            known = (_TERM_OPS if want == TERM else {**_FORMULA_OPS, **{c: (2, 2) for c in _COMPARE_OPS}})
+            known = (term_ops if want == TERM else {**_FORMULA_OPS, **{c: (2, 2) for c in _COMPARE_OPS}})
             if not isinstance(op, str) or op not in known:
-                other = _FORMULA_OPS.keys() | set(_COMPARE_OPS) if want == TERM else _TERM_OPS.keys()
+                other = _FORMULA_OPS.keys() | set(_COMPARE_OPS) if want == TERM else term_ops.keys()
                 if isinstance(op, str) and op in other:
                     raise ShapeError(where, f"expected a {want}, found the "
                                      f"{'formula' if want == TERM else 'term'} operator {op!r}")

@@ -3,6 +3,14 @@
 Threshold automata live in Presburger arithmetic: only multiplication by constants is allowed.
 Everything here works on macro-expanded trees (see ``ThresholdAutomaton.expand``) and raises
 :class:`NonLinearError`, carrying the span of the offending product, on anything else.
+
+Division (``Div``, floor division by a positive constant) has no linear *normal form* unless its
+dividend is constant: :func:`linearize` (hence :func:`normalize`) folds ``6 / 4`` to ``1`` and
+raises :class:`NonLinearError` for ``(N + T) / 2``, so no pass mistakes a division for a linear
+term; the checkers only ever see automata from which ``passes/lower_division`` has eliminated
+divisions. :func:`to_z3` does translate a division exactly (z3's integer ``div``, which is floor
+division for a positive divisor): it is a formula's *meaning*, used where the user's own
+automaton is asked about (``show``'s initial locations, the lowering's own side conditions).
 """
 
 from __future__ import annotations
@@ -18,6 +26,7 @@ from .expr import (
     And,
     BoolConst,
     Compare,
+    Div,
     Eventually,
     Expr,
     Implies,
@@ -28,6 +37,7 @@ from .expr import (
     Not,
     Or,
     Sum,
+    constant_value,
     summation,
     to_text,
 )
@@ -43,6 +53,11 @@ class NonLinearError(ValueError):
     def __init__(self, expr: Expr) -> None:
         self.expr = expr
         self.span: Span | None = expr.span
+        if isinstance(expr, Div):
+            super().__init__(
+                f"division '{to_text(expr)}' of a non-constant term has no linear normal form "
+                "(tactl eliminates such divisions before checking: passes/lower_division)")
+            return
         super().__init__(
             f"non-linear term '{to_text(expr)}': only multiplication by a constant is allowed "
             "(threshold automata use linear integer arithmetic)")
@@ -126,6 +141,11 @@ def linearize(e: Expr) -> LinearTerm:
             return right.scale(left.const)
         if right.is_constant:
             return left.scale(right.const)
+        raise NonLinearError(e)
+    if isinstance(e, Div):
+        dividend, divisor = linearize(e.left), constant_value(e.right)
+        if dividend.is_constant and divisor is not None and divisor > 0:
+            return LinearTerm((), dividend.const // divisor)
         raise NonLinearError(e)
     raise TypeError(f"not an arithmetic term: {to_text(e)}")
 
@@ -241,6 +261,11 @@ def _z3(e: Expr, sym: Symbols) -> z3.ExprRef:
     if isinstance(e, Mul):
         linearize(e)  # raises NonLinearError on a product of two variables
         return _z3(e.left, sym) * _z3(e.right, sym)
+    if isinstance(e, Div):
+        divisor = constant_value(e.right)
+        if divisor is None or divisor <= 0:
+            raise NonLinearError(e)
+        return _z3(e.left, sym) / z3.IntVal(divisor)  # Int / Int is SMT-LIB div: floor here
     if isinstance(e, BoolConst):
         return z3.BoolVal(e.value)
     if isinstance(e, Compare):

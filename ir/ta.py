@@ -8,7 +8,7 @@ every update is a non-negative increment) are computed here, once, for every pas
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
@@ -265,6 +265,17 @@ class ThresholdAutomaton:
     @property
     def resilience_condition(self) -> Expr:
         return conj(*self.assumptions)
+
+    def expressions(self) -> Iterator[Expr]:
+        """Every expression the automaton holds as written: defines, assumptions, inits, guards,
+        update right-hand sides and specifications (for passes that look at all of them)."""
+        yield from (d.expr for d in self.defines)
+        yield from self.assumptions
+        yield from self.inits
+        for r in self.rules:
+            yield r.guard
+            yield from (u.expr for u in r.updates)
+        yield from (p.formula for p in self.properties)
 
     def increments(self, rule: Rule) -> dict[str, int] | None:
         """Shared-variable increments of ``rule``, or None if some update is not ``x' == x + c``."""

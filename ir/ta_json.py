@@ -4,7 +4,7 @@ The document carries ``"format": "tactl.ta"`` and a ``"version"``; a reader refu
 format or a newer version instead of guessing. Expressions are nested objects: a number is a JSON
 integer, ``true``/``false`` are JSON Booleans, a name is ``{"name": "x"}``, and every other node is
 ``{"op": "<op>", "args": [...]}`` with the operator spelled as in ``.ta`` text (``"neg"`` for unary
-minus), except sums: ``{"op": "sum", "args": [a, b, c], "signs": ["+", "-"]}`` is ``a + b - c``. Source positions are not part of the form.
+minus, ``"/"`` for floor division by a positive constant), except sums: ``{"op": "sum", "args": [a, b, c], "signs": ["+", "-"]}`` is ``a + b - c``. Source positions are not part of the form.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from .expr import (
     And,
     BoolConst,
     Compare,
+    Div,
     Eventually,
     Expr,
     Implies,
@@ -90,7 +91,8 @@ def read_document(doc: Any, path: str, fmt: str, version: int, shape: Shape,
         raise refuse(f"malformed {fmt} JSON: {e}") from None
 
 
-_TERM, _FORMULA = json_shape.expression(json_shape.TERM), json_shape.expression(json_shape.FORMULA)
+_TERM = json_shape.expression(json_shape.TERM, division=True)
+_FORMULA = json_shape.expression(json_shape.FORMULA, division=True)
 _names = json_shape.list_of(json_shape.name)
 SHAPE = json_shape.Obj(
     required={
@@ -153,8 +155,8 @@ def expr_to_json(e: Expr) -> Any:
         return {"op": _UNARY_OPS[type(e)], "args": [expr_to_json(e.arg)]}
     if isinstance(e, Sum):
         return {"op": "sum", "args": [expr_to_json(a) for a in e.args], "signs": list(e.ops)}
-    if isinstance(e, Mul):
-        return {"op": "*", "args": [expr_to_json(e.left), expr_to_json(e.right)]}
+    if isinstance(e, (Mul, Div)):
+        return {"op": "*" if isinstance(e, Mul) else "/", "args": [expr_to_json(e.left), expr_to_json(e.right)]}
     if isinstance(e, Compare):
         return {"op": e.op, "args": [expr_to_json(e.left), expr_to_json(e.right)]}
     if isinstance(e, Implies):
@@ -179,9 +181,9 @@ def expr_from_json(j: Any) -> Expr:
         return _UNARY_NODES[op](arg)
     if op == "sum":
         return Sum(tuple(args), tuple(_str(sign) for sign in j["signs"]))
-    if op == "*":
+    if op in ("*", "/"):
         left, right = args
-        return Mul(left, right)
+        return Mul(left, right) if op == "*" else Div(left, right)  # divisors: ir.validate
     if op in ("<", "<=", "==", "!=", ">=", ">"):
         left, right = args
         return Compare(op, left, right)

@@ -12,6 +12,7 @@ import gc
 import re
 import sys
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -25,6 +26,7 @@ from .expr import (
     Always,
     BoolConst,
     Compare,
+    Div,
     Eventually,
     Expr,
     Implies,
@@ -34,11 +36,13 @@ from .expr import (
     Neg,
     Not,
     conj,
+    constant_value,
     disj,
     is_arith,
     summation,
     to_text,
 )
+from .linear import NonLinearError, linearize
 from .ta import Define, Location, Property, Rule, ThresholdAutomaton, Update
 
 
@@ -104,6 +108,30 @@ def _formula(e: Expr) -> Expr:
     return e
 
 
+def _divisor(e: Expr) -> Expr:
+    """``e`` if it folds to a positive integer: a division stays exact linear arithmetic only
+    when it divides by a constant (``passes/lower_division``), and a divisor of 0 or less has no
+    floor semantics worth guessing."""
+    message = divisor_problem(e)
+    if message:
+        raise _SortError(message, e.span)
+    return e
+
+
+def divisor_problem(e: Expr) -> str | None:
+    """Why ``e`` cannot be the divisor of '/' (shared with the validator, which checks the JSON
+    form and macro expansions), or None when it folds to a positive integer."""
+    value = constant_value(e)
+    if value is None:
+        return (f"the divisor of '/' must be a positive integer constant, found '{to_text(e)}' "
+                "(tactl divides only by constants, which keeps the arithmetic linear)")
+    if value <= 0:
+        what = "zero" if value == 0 else f"negative ({value})"
+        return (f"division by {what}: the divisor of '/' must be a positive integer constant, "
+                f"found '{to_text(e)}'")
+    return None
+
+
 class ExprBuild(Transformer):
     """The callbacks of the expression rules of ``expr.lark``: IR nodes with sorts checked.
 
@@ -130,10 +158,18 @@ class ExprBuild(Transformer):
         rest = [(str(op), _term(arg)) for op, arg in zip(ch[1::2], ch[2::2])]
         return summation(_term(ch[0]), rest, _span_of(ch))
 
+    # Whether '/' (integer division by a positive constant) is read; the .ta reader admits it
+    # (ByMC files write thresholds as `(N + T) / 2`), a format whose passes cannot eliminate it
+    # (.rta) keeps refusing it.
+    DIVISION = False
+
     def product(self, ch):
         result = _term(ch[0])
         for op, arg in zip(ch[1::2], ch[2::2]):
             span = _span_of([result, arg])
+            if op == "/" and self.DIVISION:
+                result = Div(result, _divisor(_term(arg)), span=span)
+                continue
             if op == "/":
                 raise _SortError("division is not linear integer arithmetic: multiply the other side "
                                  "instead (write '2 * x >= N + T' for 'x >= (N + T) / 2')", span)
@@ -165,8 +201,101 @@ class ExprBuild(Transformer):
         return Implies(_formula(ch[0]), _formula(ch[1]), span=_span_of(ch))
 
 
+@dataclass(frozen=True, slots=True)
+class _Unchanged:
+    """An update that came from ``unchanged(x)`` (not ``x' == x``): only those get ByMC's
+    lenient reading below; two written assignments to one variable stay an error."""
+
+    update: Update
+
+
+# Warnings found while building the IR (parse_ta collects them; the transformer runs inside the
+# parser, so they cannot be returned through it).
+_reader_warnings: ContextVar[list[Diagnostic] | None] = ContextVar("_reader_warnings", default=None)
+
+
+def _warn(message: str, span: Span | None) -> None:
+    sink = _reader_warnings.get()
+    if sink is not None:
+        sink.append(Diagnostic(Severity.WARNING, message, span))
+
+
+def _merge_unchanged(rule_id: int, guard: Expr, actions: list) -> tuple[Expr, tuple[Update, ...]]:
+    """A rule's guard and updates with ``unchanged(…)`` read as ByMC reads it.
+
+    ByMC (``bymc/src/taIr.ml``: a rule's ``actions`` is a list of ``(variable, expression)``
+    pairs; ``bymc/src/taIrBridge.ml``: each becomes the constraint ``x' == e``;
+    ``bymc/src/porBounds.ml``, ``does_r_affect_t``: a rule's post-condition is the *conjunction*
+    ``list_to_binex AND`` of those constraints) never rejects a repeated variable:
+
+    - ``unchanged(x)`` twice (or ``x' == x`` and ``unchanged(x)``) conjoins ``x' == x`` with
+      itself: the same as once. tactl keeps one and warns.
+    - ``x' == e`` and ``unchanged(x)`` conjoin ``x' == e && x' == x``: the rule can fire only in
+      a configuration where ``x == e`` already holds, and then ``x`` keeps its value (never, for
+      ``x' == x + 1``). tactl reads exactly that: the guard gets ``&& x == e`` and the update is
+      ``unchanged(x)``; it warns, since the author most likely meant one or the other.
+
+    The result re-prints as a rule with one update per variable, which re-reads to itself.
+    """
+    if not any(isinstance(a, _Unchanged) for a in actions):
+        return guard, tuple(actions)
+    assigned: dict[str, Update] = {}
+    for a in actions:
+        if isinstance(a, Update):
+            assigned.setdefault(a.var, a)  # a second assignment stays (the validator's error)
+    listed: dict[str, Update] = {}
+    conditions: list[Expr] = []
+    kept: list[Update] = []
+    dropped: set[int] = set()  # ids of assignments replaced by an unchanged(x)
+    for a in actions:
+        if not isinstance(a, _Unchanged):
+            continue
+        u = a.update
+        first = listed.get(u.var)
+        if first is not None:
+            at = f" (first at {first.span.line}:{first.span.col})" if first.span else ""
+            _warn(f"'{u.var}' is listed as unchanged again in rule {rule_id}{at}; ByMC reads a "
+                  "rule's updates as one conjunction, so the repetition changes nothing and is "
+                  "dropped", u.span)
+            continue
+        listed[u.var] = u
+        other = assigned.get(u.var)
+        if other is not None and id(other) not in dropped:
+            dropped.add(id(other))
+            if other.is_identity:
+                _warn(f"'{u.var}' is both listed as unchanged and assigned {u.var}' == "
+                      f"{to_text(other.expr)} in rule {rule_id}: the same update, kept once", u.span)
+            else:
+                condition = Compare("==", Name(u.var, span=u.span), other.expr, span=u.span)
+                conditions.append(condition)
+                never = " (never, here)" if _never_equal(u.var, other.expr) else ""
+                _warn(f"'{u.var}' is both updated ({u.var}' == {to_text(other.expr)}) and listed as "
+                      f"unchanged in rule {rule_id}; ByMC conjoins a rule's updates, so the rule "
+                      f"fires only where {to_text(condition)} holds before the step{never}, and "
+                      f"'{u.var}' keeps its value: tactl reads it so (the guard gets "
+                      f"'&& {to_text(condition)}')", u.span)
+        kept.append(u)
+    changes = [a for a in actions if isinstance(a, Update) and id(a) not in dropped]
+    new_guard = conj(guard, *conditions, span=guard.span) if conditions else guard
+    return new_guard, tuple(changes + kept)
+
+
+def _never_equal(var: str, e: Expr) -> bool:
+    """True if ``var == e`` is false whatever the values (``e`` is ``var`` plus a non-zero
+    constant), as far as the linear form of the text as written tells."""
+    from .linear import NonLinearError, linearize
+
+    try:
+        diff = linearize(e) - linearize(Name(var))
+    except (NonLinearError, TypeError):
+        return False
+    return diff.is_constant and diff.const != 0
+
+
 class _Build(ExprBuild):
     """Parse tree → IR nodes, bottom-up, checking expression sorts on the way."""
+
+    DIVISION = True
 
     def decl(self, ch):
         kind = {"local": "locals", "locals": "locals", "shared": "shared",
@@ -195,7 +324,7 @@ class _Build(ExprBuild):
         return [Update(_text(ch[0]), _term(ch[1]), span=_span_of(ch))]
 
     def unchanged(self, ch):
-        return [Update(name, Name(name, span=span), span=span)
+        return [_Unchanged(Update(name, Name(name, span=span), span=span))
                 for name, span in ((_text(t), _tok_span(t)) for t in ch)]
 
     def reset(self, ch):
@@ -204,8 +333,8 @@ class _Build(ExprBuild):
 
     def rule(self, ch):
         rid, src, dst, guard, *acts = ch
-        updates = tuple(u for group in acts for u in group)
-        return Rule(int(rid), _text(src), _text(dst), _formula(guard), updates, span=_tok_span(rid),
+        guard, updates = _merge_unchanged(int(rid), _formula(guard), [u for group in acts for u in group])
+        return Rule(int(rid), _text(src), _text(dst), guard, updates, span=_tok_span(rid),
                     source_span=_tok_span(src), target_span=_tok_span(dst))
 
     def rules(self, ch):
@@ -251,10 +380,20 @@ MAX_NESTING = 200
 
 def parse_ta(text: str, path: str = "<input>") -> ThresholdAutomaton:
     """Syntax and expression sorts only; raises :class:`InputError` with a position."""
-    with _collector_paused():
-        ta = run_parser(_parser(), text, path)
-    check_nesting(_expressions(ta), path, text)
-    return ta
+    return parse_ta_with_warnings(text, path)[0]
+
+
+def parse_ta_with_warnings(text: str, path: str = "<input>") -> tuple[ThresholdAutomaton, list[Diagnostic]]:
+    """:func:`parse_ta` and the warnings of reading (e.g. a repeated ``unchanged(x)``)."""
+    warnings: list[Diagnostic] = []
+    token = _reader_warnings.set(warnings)
+    try:
+        with _collector_paused():
+            ta = run_parser(_parser(), text, path)
+    finally:
+        _reader_warnings.reset(token)
+    check_nesting(ta.expressions(), path, text)
+    return ta, warnings
 
 
 @contextmanager
@@ -303,16 +442,6 @@ def check_nesting(expressions, path: str, text: str) -> None:
     if too_deep is not None:
         raise InputError(Diagnostic(Severity.ERROR, f"expression nested more than {MAX_NESTING} "
                                     "levels deep", too_deep), path, text)
-
-
-def _expressions(ta: ThresholdAutomaton):
-    yield from (d.expr for d in ta.defines)
-    yield from ta.assumptions
-    yield from ta.inits
-    for r in ta.rules:
-        yield r.guard
-        yield from (u.expr for u in r.updates)
-    yield from (p.formula for p in ta.properties)
 
 
 def _deeper_than(expressions, limit: int) -> Span | None:
@@ -374,8 +503,8 @@ def read_ta(text: str, path: str = "<input>") -> ReadResult:
     """Parse and validate; raises :class:`InputError` listing every error found."""
     from .validate import validate  # validate imports the IR, not the reader
 
-    ta = parse_ta(text, path)
-    return ReadResult(ta, path, text, only_warnings(validate(ta), path, text))
+    ta, warnings = parse_ta_with_warnings(text, path)
+    return ReadResult(ta, path, text, only_warnings(warnings + validate(ta), path, text))
 
 
 def read_ta_file(path: str | Path) -> ReadResult:

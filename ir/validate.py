@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Iterable
 
 from .errors import Diagnostic, DiagnosticSink, Span
-from .expr import Always, Eventually, Expr, Mul, Name, to_text, walk
+from .expr import Always, Div, Eventually, Expr, Mul, Name, to_text, walk
 from .linear import NonLinearError, linearize
 from .names import identifier_problem
 from .ta import (
@@ -32,7 +32,7 @@ from .ta import (
     Update,
     expanded_shape,
 )
-from .ta_reader import MAX_NESTING
+from .ta_reader import MAX_NESTING, divisor_problem
 
 K = SymbolKind
 _KIND_NAMES = {K.LOCAL: "local variable", K.SHARED: "shared variable", K.PARAMETER: "parameter",
@@ -79,6 +79,15 @@ class ExpressionChecks:
                                 f"not in {context}", node.span)
             elif isinstance(node, Mul):
                 self.product(node)  # type: ignore[attr-defined]
+            elif isinstance(node, Div):
+                self.division(node)
+
+    def division(self, node: Div) -> None:
+        """A divisor must fold to a positive integer. The text reader refuses any other at its
+        position already; this check is for trees built otherwise (the JSON form)."""
+        problem = divisor_problem(node.right)
+        if problem:
+            self.sink.error(problem, node.right.span or node.span)
 
 
 class _Checker(ExpressionChecks):
@@ -320,11 +329,14 @@ class _Checker(ExpressionChecks):
         if not self.expandable(node):
             return
         try:
-            left = linearize(self.ta.expand(node.left))
-            right = linearize(self.ta.expand(node.right))
+            left = _linear_or_none(self.ta.expand(node.left))
+            right = _linear_or_none(self.ta.expand(node.right))
         except (NonLinearError, TypeError):
             return  # a nested product is reported on its own
-        if left.is_constant or right.is_constant:
+        if left is not None and left.is_constant or right is not None and right.is_constant:
+            return
+        if left is None or right is None:  # a factor divides a non-constant term: no unknown
+            self.sink.error(str(NonLinearError(node)), node.span)
             return
         unknowns = set(self.ta.unknowns)
         if set(left.variables()) <= unknowns or set(right.variables()) <= unknowns:
@@ -348,6 +360,18 @@ class _Checker(ExpressionChecks):
                 close = difflib.get_close_matches(name, pool, n=1)
             self._suggested[key] = f"; did you mean '{close[0]}'?" if close else ""
         return self._suggested[key]
+
+
+def _linear_or_none(e: Expr):
+    """The linear form of ``e``, or None for a division of a non-constant term (``N / 2``):
+    not linear itself, but linear once lowered (a fresh parameter), so only a product with it is
+    an error. Any other non-linearity raises :class:`NonLinearError` as :func:`linearize` does."""
+    try:
+        return linearize(e)
+    except NonLinearError as err:
+        if isinstance(err.expr, Div):
+            return None
+        raise
 
 
 def _count(n: int) -> str:

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
+from tactl.ir.expr import to_text
 from tactl.ir.rta import Timing
 from tactl.ir.rta_reader import RtaReadResult
 from tactl.ir.source import is_stdin, label, read_text, sniff_kind
@@ -101,11 +102,37 @@ def translate_loaded(loaded: RtaReadResult) -> ReadResult:
                       SYNC_NOT_CHECKABLE if loaded.rta.timing is Timing.SYNC else None)
 
 
-def load_automaton(path: str | Path) -> ReadResult:
+def load_automaton(path: str | Path, lower_divisions: bool = True) -> ReadResult:
     """A checked threshold automaton from ``path``; a receive automaton is translated (with
-    certificates) first."""
+    certificates) first. With ``lower_divisions`` (what ``check`` and ``emit`` need) every
+    ``/`` is eliminated exactly (:func:`lower_loaded`), so the engines see linear automata only;
+    ``show`` and ``fmt`` want the automaton as written (``lower_divisions=False``)."""
     loaded = read_automaton(path)
-    return translate_loaded(loaded) if isinstance(loaded, RtaReadResult) else loaded
+    result = translate_loaded(loaded) if isinstance(loaded, RtaReadResult) else loaded
+    return lower_loaded(result) if lower_divisions else result
+
+
+def lower_loaded(loaded: ReadResult) -> ReadResult:
+    """``loaded`` with its divisions eliminated (``passes/lower_division``), a note per new
+    parameter among the warnings; one it cannot eliminate exactly makes the automaton
+    not checkable (every property is then reported unsupported, with the reason), never
+    approximated."""
+    from tactl.passes.lower_division import DivisionNotSupported, has_division, lower
+
+    if not has_division(loaded.ta):
+        return loaded
+    try:
+        lowered = lower(loaded.ta)
+    except DivisionNotSupported as e:
+        where = f" (at {e.span.line}:{e.span.col})" if e.span else ""
+        return ReadResult(loaded.ta, loaded.path, loaded.source, loaded.warnings,
+                          loaded.not_checkable or f"unsupported division{where}: {e}")
+    notes = [Diagnostic(Severity.WARNING, f"'{q.name}' is a new parameter for the division "
+                        f"'({to_text(q.dividend)}) / {q.divisor}', constrained exactly by "
+                        + " and ".join(f"'{to_text(c)}'" for c in q.constraints()), q.span)
+             for q in lowered.quotients]
+    return ReadResult(lowered.ta, loaded.path, loaded.source, loaded.warnings + notes,
+                      loaded.not_checkable)
 
 
 def load_receive_automaton(path: str | Path) -> RtaReadResult:

@@ -37,9 +37,9 @@ CASES = {
                          "(threshold automata use linear integer arithmetic)"),
     "missing semicolon": (SMALL.replace("    a == N;", "    a == N"), 10, 11,
                           "expected ';' after 'N' (found 'b')"),
-    "division": (SMALL.replace("N > 3 * T", "N > T / 3"), 4, 25,
-                 "division is not linear integer arithmetic: multiply the other side instead "
-                 "(write '2 * x >= N + T' for 'x >= (N + T) / 2')"),
+    "division": (SMALL.replace("N > 3 * T", "N > T / T"), 4, 29,
+                 "the divisor of '/' must be a positive integer constant, found 'T' (tactl "
+                 "divides only by constants, which keeps the arithmetic linear)"),
     "unterminated comment": (SMALL.replace("  shared x;", "  /* shared x;"), 2, 3,
                              "unterminated comment: '/*' without a closing '*/'"),
     "stray character": (SMALL.replace("b == 0;", "b == 0; $"), 11, 13, "unexpected character '$'"),

@@ -289,4 +289,7 @@ def _py(e: Expr, index: dict[str, int], params: dict[str, int]) -> str:
         return "(" + op.join(_py(a, index, params) for a in e.args) + ")"
     if isinstance(e, Implies):
         return f"((not {_py(e.left, index, params)}) or {_py(e.right, index, params)})"
+    from tactl.ir.expr import Div  # here: the Div branch is this module's only use of it
+    if isinstance(e, Div):  # floor division by a positive constant (ir.expr.Div), as Python's //
+        return f"({_py(e.left, index, params)} // {_py(e.right, index, params)})"
     raise ValueError(f"not a state formula: {e!r}")
