@@ -8,6 +8,11 @@ declared fault model and timing (``passes/env.py``).
 Receive variables live in the one expression tree of ``ir.expr`` as names spelled
 ``received(M)`` — never a TA identifier, so they cannot clash with parameters or locations, and
 every existing function (linear forms, z3, printing) handles them unchanged.
+
+The justice (fairness) of an asynchronous RTA is derived by the translation
+(``passes/fairness.py``) and named :func:`justice_name` — ``fair`` unless the automaton declares
+that name. A specification may use the name as a condition (``<>[](fair) -> …``) to place the
+justice itself; everywhere else it is not a name of the automaton.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from .errors import Span
-from .expr import Expr, Name, names
+from .expr import Always, And, Eventually, Expr, Implies, Name, Not, Or, names
 from .ta import Location, Property
 
 
@@ -144,3 +149,40 @@ def receive_variables(e: Expr) -> list[str]:
         if m is not None:
             seen.setdefault(m, None)
     return list(seen)
+
+
+# The justice of an asynchronous RTA (passes/fairness.py): ``fair``, or ``fair_``, ``fair__``, …
+# when the automaton declares ``fair`` (its parameters and locations are names of specifications).
+JUSTICE_NAME = "fair"
+JUSTICE_SPELLING = re.compile(r"^fair_*$")
+_FORMULA_NODES = (Not, Always, Eventually, And, Or, Implies)
+
+
+def justice_name(rta: ReceiveTA) -> str:
+    """The name of the derived justice in ``rta``'s specifications: the first of ``fair``,
+    ``fair_``, … that is none of its parameters, locations or the names a crash model adds."""
+    taken = {*rta.parameters, *(loc.name for loc in rta.locations), CRASH_LOCATION, CRASH_COUNTER}
+    name = JUSTICE_NAME
+    while name in taken:
+        name += "_"
+    return name
+
+
+def condition_names(e: Expr) -> list[Name]:
+    """The names that stand where a condition is expected (``<>[](fair)``, ``fair && p``), i.e.
+    operands of ``!``, ``[]``, ``<>``, ``&&``, ``||``, ``->`` or the formula itself; the names
+    inside comparisons are terms and are not listed."""
+    out: list[Name] = []
+    stack = [e]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Name):
+            out.append(node)
+        elif isinstance(node, _FORMULA_NODES):
+            stack.extend(reversed(node.children()))
+    return out
+
+
+def mentions(e: Expr, name: str) -> bool:
+    """True if the condition ``name`` (e.g. the justice) occurs in ``e``."""
+    return any(n.name == name for n in condition_names(e))

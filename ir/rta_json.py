@@ -3,14 +3,15 @@
 Expressions are encoded exactly as in ``tactl.ta`` documents (a receive variable is the name
 ``{"name": "received(ECHO)"}``); a reader refuses any other format or a newer version. Locations
 are listed by name; a message is ``{"name": "P0D", "kind": "P"}`` (``"kind": null`` for none).
-Source positions are not part of the form.
+Source positions are not part of the form. A specification may name the derived justice as a
+condition, ``{"op": "[]", "args": [{"name": "fair"}]}``, as the text form may (``ir/rta.py``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .rta import FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing
+from .rta import JUSTICE_SPELLING, FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing
 from .ta import Location, Property
 from . import json_shape as js
 from .ta_json import _int, _str, expr_from_json, expr_to_json, read_document
@@ -41,6 +42,32 @@ def rta_to_json(rta: ReceiveTA) -> Json:
 
 _NAMES = js.list_of(js.name)
 _FORMULA = js.expression(js.FORMULA)
+_CONNECTIVES = ("!", "[]", "<>", "&&", "||", "->")
+
+
+def _justice_masked(value: Any) -> Any:
+    """``value`` with each justice name that stands as a condition replaced by ``true`` (a copy
+    of the connective nodes above it only), so that the shape check sees a well-sorted formula;
+    which spelling names the justice is checked by ``ir/rta_validate.py``."""
+    holder = [value]
+    stack: list[tuple[list, int]] = [(holder, 0)]
+    while stack:
+        parent, key = stack.pop()
+        node = parent[key]
+        if not isinstance(node, dict):
+            continue
+        name = node.get("name")
+        if len(node) == 1 and isinstance(name, str) and JUSTICE_SPELLING.fullmatch(name):
+            parent[key] = True
+        elif node.get("op") in _CONNECTIVES and isinstance(node.get("args"), list):
+            copy = {**node, "args": list(node["args"])}
+            parent[key] = copy
+            stack.extend((copy["args"], i) for i in range(len(copy["args"])))
+    return holder[0]
+
+
+def _specification(value: Any, path: str) -> None:
+    _FORMULA(_justice_masked(value), path)
 SHAPE = js.Obj(
     required={
         "format": js.string, "version": js.integer, "name": js.name, "parameters": _NAMES,
@@ -53,7 +80,7 @@ SHAPE = js.Obj(
                                     "guard": js.expression(js.FORMULA, receive=True),
                                     "sends": _NAMES})),
     },
-    optional={"properties": js.list_of(js.Obj({"name": js.name, "formula": _FORMULA}))})
+    optional={"properties": js.list_of(js.Obj({"name": js.name, "formula": _specification}))})
 
 
 def rta_from_json(doc: Any, path: str = "<json>") -> ReceiveTA:

@@ -19,8 +19,8 @@ from pathlib import Path
 from lark import Lark, Token
 
 from .errors import Diagnostic, InputError, Severity, Span
-from .expr import BoolConst, Expr, Name
-from .rta import Faults, FaultModel, Message, ReceiveRule, ReceiveTA, Timing
+from .expr import Always, BoolConst, Eventually, Expr, Implies, Name, Not, conj, disj
+from .rta import JUSTICE_SPELLING, Faults, FaultModel, Message, ReceiveRule, ReceiveTA, Timing
 from .ta import Location, Property
 from .ta_reader import (
     ExprBuild,
@@ -71,8 +71,37 @@ class _Problems(Exception):
 _RECEIVED_TOKEN = re.compile(r"received\s*\(\s*(\w+)\s*\)")
 
 
+def _condition(e: Expr) -> Expr:
+    """A truth value as the .ta reader reads one, or the bare name of the derived justice
+    (``fair``, ``fair_``, …: ``<>[](fair) -> …``). Which spelling names the justice, and that it
+    appears in specifications only, is checked by ``ir/rta_validate.py``, which knows the
+    automaton's declarations."""
+    if isinstance(e, Name) and JUSTICE_SPELLING.fullmatch(e.name):
+        return e
+    return _formula(e)
+
+
 class _Build(ExprBuild):
-    """Parse tree → RTA IR, bottom-up; expression callbacks are those of the .ta reader."""
+    """Parse tree → RTA IR, bottom-up; expression callbacks are those of the .ta reader, except
+    that the formula operators (and a specification) also take the justice's name as an operand."""
+
+    def not_(self, ch):
+        return Not(_condition(ch[-1]), span=_span_of(ch))
+
+    def always(self, ch):
+        return Always(_condition(ch[-1]), span=_span_of(ch))
+
+    def eventually(self, ch):
+        return Eventually(_condition(ch[-1]), span=_span_of(ch))
+
+    def and_expr(self, ch):
+        return conj(*map(_condition, ch), span=_span_of(ch))
+
+    def or_expr(self, ch):
+        return disj(*map(_condition, ch), span=_span_of(ch))
+
+    def implies(self, ch):
+        return Implies(_condition(ch[0]), _condition(ch[1]), span=_span_of(ch))
 
     def received(self, ch):
         tok = ch[0]
@@ -129,7 +158,7 @@ class _Build(ExprBuild):
         return ("rules", [c for c in ch if isinstance(c, ReceiveRule)])
 
     def spec(self, ch):
-        return Property(str(ch[0]), _formula(ch[1]), span=_tok_span(ch[0]))
+        return Property(str(ch[0]), _condition(ch[1]), span=_tok_span(ch[0]))
 
     def specifications(self, ch):
         return ("properties", [c for c in ch if isinstance(c, Property)])

@@ -6,6 +6,13 @@ processes are where); the resilience condition reads parameters; specifications 
 counters and parameters, as in ``.ta`` (an RTA has no shared variables). Message types have a
 namespace of their own (they only occur under ``received(…)`` and after ``send``); parameters
 and locations share one, as both occur in specifications.
+
+**The justice.** A specification of an asynchronous automaton may name the justice derived from
+its fault model (``passes/fairness.py``) as a condition, ``<>[](fair) -> …``, to place it itself.
+The name is not reserved: it is ``fair`` unless the automaton declares ``fair`` as a parameter or
+location, then ``fair_`` (``fair__``, …; :func:`ir.rta.justice_name`), so no existing model
+changes meaning and ``tactl translate`` prints the name in use. Only specifications may name it,
+only as a condition (not in a term), and synchronous automata have none (domain.md §4b).
 """
 
 from __future__ import annotations
@@ -14,9 +21,19 @@ import difflib
 from collections.abc import Iterable
 
 from .errors import Diagnostic, DiagnosticSink, Span
-from .expr import Mul, Name
+from .expr import Expr, Mul, Name
 from .linear import NonLinearError, linearize
-from .rta import CRASH_COUNTER, CRASH_LOCATION, CRASH_MODELS, ReceiveRule, ReceiveTA, received_message
+from .rta import (
+    CRASH_COUNTER,
+    CRASH_LOCATION,
+    CRASH_MODELS,
+    ReceiveRule,
+    ReceiveTA,
+    Timing,
+    condition_names,
+    justice_name,
+    received_message,
+)
 from .names import MAX_LENGTH, identifier_problem
 from .validate import ExpressionChecks
 
@@ -46,6 +63,39 @@ class _Checker(ExpressionChecks):
         self.generated = {CRASH_LOCATION, CRASH_COUNTER} - self.locations - self.parameters \
             if rta.faults.model in CRASH_MODELS else set()
         self.messages = {m.name for m in rta.messages}
+        self.justice = justice_name(rta) if rta.timing is Timing.ASYNC else None
+        self.bare: set[int] = set()  # ids of the names standing as conditions in the expression
+
+    def expression(self, e: Expr, allowed, context: str) -> None:
+        """The shared checks, with names that stand as conditions checked by :meth:`condition`."""
+        self.bare = {id(n) for n in condition_names(e)}
+        try:
+            super().expression(e, allowed, context)
+        finally:
+            self.bare = set()
+
+    def condition(self, n: Name, context: str) -> None:
+        """A bare name where a truth value is expected: only the justice, in a specification."""
+        justice = (f"; '{self.justice}' is the justice derived from the fault model"
+                   if self.justice and n.name == self.justice else "")
+        if context != "a specification":
+            self.sink.error(f"expected a condition, found the term '{n.name}' (compare it with "
+                            f"something, e.g. '>= 1'){justice}"
+                            + (", which only specifications can assume" if justice else ""), n.span)
+        elif self.justice is None:
+            self.sink.error(f"'{n.name}' would name the justice derived from the fault model, and "
+                            "a synchronous automaton has none (every message is received in its "
+                            "round): remove it", n.span)
+        elif n.name == self.justice:
+            return
+        elif n.name in self.parameters or n.name in self.locations:
+            what = "parameter" if n.name in self.parameters else "location"
+            self.sink.error(f"the {what} '{n.name}' is not a condition: compare it (e.g. "
+                            f"'{n.name} == 0'); the justice derived from the fault model is called "
+                            f"'{self.justice}' in this automaton, as '{n.name}' is declared", n.span)
+        else:
+            self.sink.error(f"unknown condition '{n.name}': the justice derived from the fault "
+                            f"model is called '{self.justice}' in this automaton", n.span)
 
     def run(self) -> None:
         self.declarations()
@@ -200,6 +250,9 @@ class _Checker(ExpressionChecks):
 
     # ----------------------------------------------------------------------------- expressions
     def name_ref(self, n: Name, allowed: set[str], context: str) -> None:
+        if id(n) in self.bare:
+            self.condition(n, context)
+            return
         message = received_message(n.name)
         if message is not None:
             if "received" not in allowed:
@@ -219,6 +272,9 @@ class _Checker(ExpressionChecks):
                 return  # a missing 'locations' section is reported once
             pool = [*self.rta.parameters, *(self.locations if "location" in allowed else ())]
             hint = suggest(n.name, pool)
+            if not hint and n.name == self.justice and context == "a specification":
+                hint = (f"; '{n.name}' names the justice derived from the fault model, a condition "
+                        f"(e.g. '<>[]({n.name}) -> …'), not a number")
             if not hint and "received" in allowed and n.name in self.messages:
                 hint = f"; did you mean 'received({n.name})'?"
             self.sink.error(f"unknown name '{n.name}' in {context}" + hint, n.span)

@@ -8,6 +8,30 @@ one of ``passes/env.py``: its auxiliary variables (``faulty(M)`` of kinds) are q
 the receive counters (∃ in both: ``∀received ∀faulty`` in (a) is ``∀received. (∃faulty. Env) ⇒ …``),
 so a guard is certified against the full semantics of kinds, not against the bounds the
 translation happened to need. ``None`` means z3 gave no answer (reported, never counted as a pass).
+
+**Justice** (``passes/fairness.py``). For every fair rule ``r`` leaving ``ℓ``, with receive guard
+φ, guaranteed guard (premise) ``π`` as printed, and ``g(M)`` = guaranteed(M) of ``passes/env.py``
+— all three under ``RC``, counters and parameters natural:
+
+* exact:      ``π ⇔ φ[received(M) := g(M)]`` — the atom's premise is the receive guard evaluated
+  at the guaranteed delivery (what the simplified, printed text says is what was derived);
+* admissible: ``g(M) <= ns_M`` and ``∃faulty. Env[received(M) := max(0, g(M))]`` for the types φ
+  reads — a correct receiver is never promised more than modelled processes completely sent, and
+  receiving exactly the guaranteed messages (the faulty ones silent, partial sends lost) is a
+  behaviour the fault model allows. Promising more (``ns_M + f`` for Byzantine: "the faulty
+  senders' messages arrive too") fails here, and would make J exclude real runs;
+* justified:  ``π ⇒ ∀received ∀faulty. (Env ∧ ⋀_M received(M) >= g(M)) ⇒ ⋁_{r' fair, from ℓ} φ_{r'}``
+  — once every guaranteed message has arrived, whatever else arrived (within Env), a process in
+  ``ℓ`` has a fair rule enabled, so it leaves ``ℓ``: the atom ``¬π ∨ κ[ℓ] == 0`` is a consequence
+  of the two fairness assumptions, not an extra one. With lower guards only this holds rule by
+  rule; with upper guards (``received(M) < k``) it needs the guards leaving ``ℓ`` to cover every
+  delivery, which is why the disjunction ranges over ``ℓ``'s fair rules. An atom that is not
+  justified would make a liveness verdict unsound.
+
+Together: J holds eventually on every run of the RTA on which correct processes keep stepping and
+messages of correct senders arrive (justified, exact), and J never asks for a step the TA cannot
+take (admissible: at the guaranteed delivery some fair rule of ``ℓ`` is enabled in the RTA, hence,
+by the guard certificates, in the TA).
 """
 
 from __future__ import annotations
@@ -16,8 +40,10 @@ from dataclasses import dataclass
 
 from tactl import deadline
 from tactl.ir.expr import disj
-from tactl.ir.rta import ReceiveTA, received
+from tactl.ir.rta import ReceiveTA, receive_variables, received
 from tactl.passes.eliminate import Translation
+from tactl.passes.env import sent
+from tactl.passes.fairness import Fairness, guaranteed_guard
 
 
 @dataclass(frozen=True)
@@ -31,18 +57,33 @@ class Certificate:
         return bool(self.sound and self.precise)
 
 
-def certify(rta: ReceiveTA, translation: Translation, timeout_s: float = 30.0) -> list[Certificate]:
+@dataclass(frozen=True)
+class JusticeCertificate:
+    """The three checks of one fair rule's justice atom (see the module docstring)."""
+
+    rule_id: int
+    exact: bool | None
+    admissible: bool | None
+    justified: bool | None
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.exact and self.admissible and self.justified)
+
+    def failed(self) -> list[str]:
+        """The names of the checks that failed (False) or were not decided (None)."""
+        return [n for n in ("exact", "admissible", "justified") if getattr(self, n) is not True]
+
+
+def _validity(rta: ReceiveTA, translation: Translation, timeout_s: float):
+    """``valid(claim)``: True/False/None for "RC ∧ parameters, counters natural ⇒ claim"."""
     import z3
 
     from tactl.ir.linear import int_symbols, to_z3
 
     sym = int_symbols()
-    shared = translation.ta.shared
     base = [to_z3(a, sym) for a in rta.assumptions]
-    base += [sym(x) >= 0 for x in (*rta.parameters, *shared)]
-    env = [to_z3(e, sym) for e in translation.environment.constraints]
-    all_received = [sym(received(m.name).name) for m in rta.messages]
-    all_received += [sym(x) for x in translation.environment.auxiliary]
+    base += [sym(x) >= 0 for x in (*rta.parameters, *translation.ta.shared)]
 
     def valid(claim) -> bool | None:
         solver = z3.Solver()
@@ -52,6 +93,18 @@ def certify(rta: ReceiveTA, translation: Translation, timeout_s: float = 30.0) -
         answer = solver.check()
         return True if answer == z3.unsat else False if answer == z3.sat else None
 
+    return valid, sym
+
+
+def certify(rta: ReceiveTA, translation: Translation, timeout_s: float = 30.0) -> list[Certificate]:
+    import z3
+
+    from tactl.ir.linear import to_z3
+
+    valid, sym = _validity(rta, translation, timeout_s)
+    env = [to_z3(e, sym) for e in translation.environment.constraints]
+    all_received = [sym(received(m.name).name) for m in rta.messages]
+    all_received += [sym(x) for x in translation.environment.auxiliary]
     out = []
     for g in translation.guards:
         phi = to_z3(g.receive_guard, sym)
@@ -62,3 +115,41 @@ def certify(rta: ReceiveTA, translation: Translation, timeout_s: float = 30.0) -
         out.append(Certificate(g.rule_id, sound, precise))
     return out
 
+
+
+def certify_justice(rta: ReceiveTA, translation: Translation,
+                    timeout_s: float = 30.0) -> list[JusticeCertificate]:
+    """exact, admissible, justified for every fair rule of ``translation.justice`` ([] if none)."""
+    import z3
+
+    from tactl.ir.linear import to_z3
+
+    justice, environment = translation.justice, translation.environment
+    if justice is None:
+        return []
+    valid, sym = _validity(rta, translation, timeout_s)
+    receive = {m.name: sym(received(m.name).name) for m in rta.messages}
+    auxiliary = [sym(x) for x in environment.auxiliary]
+    quantified = [*receive.values(), *auxiliary]
+    env = z3.And(*(to_z3(e, sym) for e in environment.constraints), *(r >= 0 for r in receive.values()))
+    count = {m: to_z3(g, sym) for m, g in environment.guaranteed}
+    delivered = z3.And(*(receive[m] >= count[m] for m in receive))
+    # justice.rules has one entry per rule that leaves its location, in order (ids may repeat)
+    pairs = list(zip((r for r in rta.rules if not r.is_self_loop), justice.rules))
+    fair = [rule for rule, rj in pairs if rj.fairness is Fairness.FAIR]
+    out = []
+    for rule, rj in pairs:
+        if rj.fairness is not Fairness.FAIR:
+            continue
+        premise = to_z3(rj.premise, sym)
+        exact = valid(premise == to_z3(guaranteed_guard(rule.guard, environment), sym))
+        read = receive_variables(rule.guard)
+        at_guaranteed = [receive[m] == (z3.If(count[m] >= 0, count[m], 0) if m in read else 0)
+                         for m in receive]
+        admissible = valid(z3.And(*(count[m] <= sym(sent(m)) for m in read),
+                                  z3.Exists(quantified, z3.And(*at_guaranteed, env))))
+        leaving = z3.Or(*(to_z3(r.guard, sym) for r in fair if r.source == rule.source))
+        justified = valid(z3.Implies(premise, z3.ForAll(quantified, z3.Implies(
+            z3.And(env, delivered), leaving))))
+        out.append(JusticeCertificate(rj.rule_id, exact, admissible, justified))
+    return out

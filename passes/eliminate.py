@@ -17,12 +17,14 @@ shared send counters and the parameters (domain.md §4):
 
 The TA gets ``ns_M`` per message (and the crash parts of ``passes/env.py``), the initial
 constraint "the initial locations hold N(p) processes, everything else 0", and the RTA's
-specifications unchanged.
+specifications — the liveness ones under the justice derived from the fault model (asynchronous
+timing; ``passes/fairness.py``), the others unchanged.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from tactl.ir.expr import (
     And,
@@ -39,7 +41,7 @@ from tactl.ir.expr import (
 from tactl.ir.linear import EQ, GE, NE, LinearAtom, normalize, term_expr
 from tactl.ir.ltl import nnf
 from tactl.ir.rta import CRASH_LOCATION, ReceiveRule, ReceiveTA, receive_variables, received_message
-from tactl.ir.ta import Location, Rule, ThresholdAutomaton, Update
+from tactl.ir.ta import Location, Property, Rule, ThresholdAutomaton, Update
 from tactl.passes.env import (
     CRASHED,
     Environment,
@@ -49,6 +51,9 @@ from tactl.passes.env import (
     sent_by_crashing,
 )
 from tactl.passes.qe import ProjectionTooLarge, project
+
+if TYPE_CHECKING:
+    from tactl.passes.fairness import Justice
 
 # Most linear atoms one projection may hold at any step. Guards over sums of a kind need a
 # handful; a guard that needs a bound for every subset of k types of a kind (``received(M) >= 1``
@@ -70,20 +75,24 @@ class Translation:
     ta: ThresholdAutomaton
     guards: tuple[GuardTranslation, ...]
     environment: Environment
+    justice: Justice | None = None  # None: no fairness (synchronous timing)
 
 
 def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
     """The TA of ``rta``; ``env`` replaces the Env of ``passes/env.py`` (tests compare Envs)."""
+    # imported here: passes/fairness.py builds on this module's guard forms
+    from tactl.passes.fairness import derive_justice, under_justice, with_stutter
+
     env = environment(rta) if env is None else env
     auxiliary = set(env.auxiliary)
     messages = tuple(m.name for m in rta.messages)
     shared = env.shared(messages)
-    context = _Context(rta, shared)
-    env_atoms = [a for e in env.constraints for a in _dnf(e)[0]]
+    context = GuardContext(rta, shared)
+    env_atoms = [a for e in env.constraints for a in guard_dnf(e)[0]]
     guards = []
     for rule in rta.rules:
         disjuncts, exact = [], True
-        for conjunct in _dnf(rule.guard):
+        for conjunct in guard_dnf(rule.guard):
             relevant = _connected(conjunct, env_atoms, auxiliary)
             variables = {x for a in (*conjunct, *relevant) for x, _ in a.coeffs}
             receive = sorted(x for x in variables if received_message(x))
@@ -99,7 +108,15 @@ def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
         kept = context.simplify(disjuncts)
         guards.append(GuardTranslation(rule.id, rule.guard,
                                        tuple(context.render(d) for d in kept), exact))
-    return Translation(_assemble(rta, env, shared, guards), tuple(guards), env)
+    justice = derive_justice(rta, env, context)
+    properties = rta.properties
+    if justice is not None:
+        properties, justice = under_justice(properties, justice)
+    ta = _assemble(rta, env, shared, guards, properties)
+    if justice is not None and justice.used:
+        ta, stutter = with_stutter(ta)
+        justice = replace(justice, stutter=stutter)
+    return Translation(ta, tuple(guards), env, justice)
 
 
 def _too_large(rta: ReceiveTA, rule: ReceiveRule, e: ProjectionTooLarge) -> str:
@@ -143,17 +160,17 @@ def _connected(conjunct: list[LinearAtom], env_atoms: list[LinearAtom],
     return chosen
 
 
-def _dnf(e: Expr) -> list[list[LinearAtom]]:
+def guard_dnf(e: Expr) -> list[list[LinearAtom]]:
     """Disjunctive normal form of a temporal-free guard over ``>=`` atoms ([] = false)."""
     e = nnf(e)
     if isinstance(e, BoolConst):
         return [[]] if e.value else []
     if isinstance(e, Or):
-        return [c for a in e.args for c in _dnf(a)]
+        return [c for a in e.args for c in guard_dnf(a)]
     if isinstance(e, And):
         out: list[list[LinearAtom]] = [[]]
         for a in e.args:
-            out = [left + right for left in out for right in _dnf(a)]
+            out = [left + right for left in out for right in guard_dnf(a)]
         return out
     if isinstance(e, Compare):
         atom = normalize(e)
@@ -169,7 +186,7 @@ def _dnf(e: Expr) -> list[list[LinearAtom]]:
     raise ValueError(f"not a guard: {e!r}")
 
 
-class _Context:
+class GuardContext:
     """z3 questions under the RC with every parameter and counter non-negative."""
 
     def __init__(self, rta: ReceiveTA, shared: tuple[str, ...]) -> None:
@@ -242,7 +259,7 @@ def _int(v: int) -> Expr:
 
 
 def _assemble(rta: ReceiveTA, env: Environment, shared: tuple[str, ...],
-              guards: list[GuardTranslation]) -> ThresholdAutomaton:
+              guards: list[GuardTranslation], properties: tuple[Property, ...]) -> ThresholdAutomaton:
     locations = list(rta.locations)
     crash = env.crash_bound is not None
     crash_loc = CRASH_LOCATION
@@ -275,5 +292,5 @@ def _assemble(rta: ReceiveTA, env: Environment, shared: tuple[str, ...],
     return ThresholdAutomaton(
         name=rta.name, shared=shared, parameters=rta.parameters, assumptions=rta.assumptions,
         locations=tuple(locations), inits=tuple(inits), rules=tuple(rules),
-        properties=rta.properties)
+        properties=properties)
 

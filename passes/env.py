@@ -21,7 +21,27 @@ For a message type of a kind of two or more types (byzantine, symmetric, hybrid)
 | byzantine, symmetric   | rcv_M <= ns_M + faulty(M),         faulty(M) >= 0,  Σ_K faulty(M) <= f |
 | hybrid(b, c)           | rcv_M <= ns_M + nsf_M + faulty(M), faulty(M) >= 0,  Σ_K faulty(M) <= b |
 
-Always ``0 <= rcv``. The first declared parameter is the number of processes n. Choices:
+Always ``0 <= rcv``. The first declared parameter is the number of processes n.
+
+**Guaranteed delivery** (async only; the fairness of ``passes/fairness.py``, domain.md §4b): the
+number of ``M`` messages every correct receiver eventually has, stated over the TA's variables —
+the messages of senders that are correct, i.e. that did not stop mid-send and cannot omit:
+
+| model        | guaranteed(M) | why (what the TA's counters count)                                    |
+|--------------|---------------|-----------------------------------------------------------------------|
+| byzantine(f) | ns_M          | ns_M counts correct senders only (the f Byzantine are not modelled)   |
+| symmetric(f) | ns_M          | as Byzantine: the f symmetric-faulty are not modelled                 |
+| crash(f)     | ns_M          | ns_M counts complete sends; nsf_M (crashed mid-send) may be lost      |
+| clean_crash  | ns_M          | a process crashes between steps: every send it made is complete       |
+| hybrid(b, c) | ns_M          | the b Byzantine are not modelled; nsf_M (c crashing mid-send) may be lost |
+| omission(f)  | ns_M - f      | ns_M counts all n senders; up to f of them are faulty and may omit    |
+
+Crash models take "complete" literally: a message a process sent before it crashed is in the
+channel and is delivered (reliable links); only a broadcast cut short by the crash reaches some
+receivers only, which is what ``nsf_M`` counts. ``ns_M - f`` may be negative (fewer than f
+senders): a receiver is then guaranteed nothing, which is how a lower receive guard evaluates it.
+
+Choices:
 
 * **Kinds.** For a kind (``kind P: P0D, P1D, Pq;``) a Byzantine (or symmetric, hybrid) sender
   sends at most one message of the kind to a receiver. ``faulty(M)`` is the number of faulty
@@ -116,6 +136,12 @@ class Environment:
     constraints: tuple[Expr, ...]  # Env over received(M), auxiliary, shared variables, parameters
     # existential variables of Env (faulty(M) of kinds): Env means ∃auxiliary. ∧ constraints
     auxiliary: tuple[str, ...] = ()
+    # (M, guaranteed(M)) per message type, async only (see the table above); () for sync
+    guaranteed: tuple[tuple[str, Expr], ...] = ()
+
+    def guaranteed_count(self, message: str) -> Expr | None:
+        """How many ``message``s every correct receiver eventually has (None: no fairness)."""
+        return next((g for m, g in self.guaranteed if m == message), None)
 
     def shared(self, messages: tuple[str, ...]) -> tuple[str, ...]:
         names = [sent(m) for m in messages]
@@ -161,4 +187,14 @@ def environment(rta: ReceiveTA) -> Environment:
         out.append(Compare("<=", summation(faulty(members[0]), [("+", faulty(m)) for m in members[1:]]),
                            Name(byzantine)))
         auxiliary += [faulty(m).name for m in members]
-    return Environment(processes, crash, partial, tuple(out), tuple(auxiliary))
+    guaranteed = () if timing is Timing.SYNC else tuple(
+        (m.name, guaranteed_delivery(model, m.name, params)) for m in rta.messages)
+    return Environment(processes, crash, partial, tuple(out), tuple(auxiliary), guaranteed)
+
+
+def guaranteed_delivery(model: FaultModel, message: str, fault_parameters: tuple[str, ...]) -> Expr:
+    """guaranteed(M) of the table in the module docstring: ``ns_M``, or ``ns_M - f`` for omission
+    (the only model whose send counter also counts faulty senders that may omit)."""
+    if model is FaultModel.OMISSION:
+        return summation(Name(sent(message)), [("-", Name(fault_parameters[0]))])
+    return Name(sent(message))

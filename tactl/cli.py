@@ -63,8 +63,10 @@ def _options(
     """Global options (see each command's --help)."""
 
 
-def _load(path: Path) -> ReadResult:
-    result = load_automaton(path)
+def _load(path: Path, lower_divisions: bool = True) -> ReadResult:
+    """The automaton of ``path``; ``lower_divisions`` replaces ``e / c`` by derived parameters
+    (what the engines need), off for commands that show the user's own text."""
+    result = load_automaton(path, lower_divisions=lower_divisions)
     if result.warnings:
         typer.echo(result.render_warnings(), err=True)
     return result
@@ -100,7 +102,7 @@ def show(
     file: InputFile,
     as_json: Annotated[bool, typer.Option("--json", help="Print the IR as JSON (format tactl.ta) instead.")] = False,
 ) -> None:
-    result = _load(file)
+    result = _load(file, lower_divisions=False)
     if as_json:
         typer.echo(json.dumps(ta_to_json(result.ta), indent=2))
     else:
@@ -212,7 +214,7 @@ def dot(
         raise _usage_error(output, "refusing to overwrite the input file")
     from tactl.passes.emit_dot import emit_dot  # Jinja is only needed here
 
-    text = emit_dot(_load(file).ta, hide_self_loops=hide_self_loops)
+    text = emit_dot(_load(file, lower_divisions=False).ta, hide_self_loops=hide_self_loops)
     fmt_ = _DOT_FORMATS[suffix]
     write_output(output, text if fmt_ is None else _graphviz(text, fmt_, output))
     if not is_special(output):
@@ -252,7 +254,7 @@ def translate(
                                   "over-approximates the RTA).")] = False,
     timeout: TimeoutOption = None,
 ) -> None:
-    from tactl.translation import certificate_problem, certificate_table, run_translate
+    from tactl.translation import certificate_problem, certificate_table, justice_section, run_translate
 
     if file.suffix.lower() in (".ta",):
         raise _usage_error(file, "translate reads a receive threshold automaton (.rta file)")
@@ -270,7 +272,8 @@ def translate(
         result = run_translate(loaded.rta, loaded.path, check=not no_certify)
     deadline.cancel()  # what follows only prints and writes the finished translation
     table = certificate_table(loaded.rta, result)
-    typer.echo(table, err=output is None or is_stdout(output))
+    justice = justice_section(loaded.rta, result)
+    typer.echo(table + ("\n\n" + justice if justice else ""), err=output is None or is_stdout(output))
     problem = certificate_problem(result, allow_imprecise)
     if problem:
         raise problem

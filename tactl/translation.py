@@ -4,6 +4,12 @@ Used by the ``translate`` command and by every command that is given an ``.rta``
 this pass first). A soundness certificate that fails is a tactl bug and stops everything; one z3
 could not decide stops everything too, and so does an imprecise guard unless the user accepts it
 (``--allow-imprecise``) — an uncertified guard is never used silently.
+
+The justice derived from the fault model (``passes/fairness.py``) is certified too
+(``certify_justice``). An atom that is not *exact* or not *admissible* is a tactl bug (exit 4,
+whether or not a specification uses it). One that is not *justified*, or undecided, stops the
+translation (exit 3) only when some specification assumes the justice: it then makes liveness
+verdicts unsound, while a safety-only automaton never uses it.
 """
 
 from __future__ import annotations
@@ -11,11 +17,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tactl.ir.errors import Diagnostic, InputError, Severity
-from tactl.ir.expr import to_text
+from tactl.ir.expr import BoolConst, to_text
 from tactl.ir.rta import ReceiveTA
-from tactl.passes.certify import Certificate, certify
+from tactl.passes.certify import Certificate, JusticeCertificate, certify, certify_justice
 from tactl.passes.eliminate import Translation, translate
 from tactl.passes.env import UnsupportedEnvironment
+from tactl.passes.fairness import Fairness, empty
 
 
 class CertificateError(Exception):
@@ -34,6 +41,7 @@ class CertificateError(Exception):
 class Certified:
     translation: Translation
     certificates: list[Certificate] | None  # None: --no-certify
+    justice_certificates: list[JusticeCertificate] | None = None  # None: --no-certify
 
 
 def run_translate(rta: ReceiveTA, path: str, check: bool = True) -> Certified:
@@ -44,7 +52,9 @@ def run_translate(rta: ReceiveTA, path: str, check: bool = True) -> Certified:
     invalid = generated_ta_problem(translation)
     if invalid:
         raise CertificateError(invalid, 4)
-    return Certified(translation, certify(rta, translation) if check else None)
+    if not check:
+        return Certified(translation, None)
+    return Certified(translation, certify(rta, translation), certify_justice(rta, translation))
 
 
 def generated_ta_problem(translation: Translation) -> str | None:
@@ -75,6 +85,9 @@ def certificate_problem(result: Certified, allow_imprecise: bool = False) -> Cer
         return CertificateError("z3 could not decide the certificate of rule(s) "
                                 + ", ".join(map(str, undecided))
                                 + " (the output was not written; --no-certify skips the checks)", 3)
+    justice = justice_problem(result)
+    if justice:
+        return justice
     imprecise = [c.rule_id for c in result.certificates if c.precise is False]
     if imprecise and not allow_imprecise:
         return CertificateError(
@@ -84,6 +97,39 @@ def certificate_problem(result: Certified, allow_imprecise: bool = False) -> Cer
             "violation may be spurious. Nothing was written; 'tactl translate --allow-imprecise "
             "-o X.ta' writes it anyway.", 3)
     return None
+
+
+def justice_problem(result: Certified) -> CertificateError | None:
+    """Why the derived justice must not be used (see the module docstring), or None."""
+    certs, justice = result.justice_certificates or [], result.translation.justice
+    wrong = [c.rule_id for c in certs if c.exact is False or c.admissible is False]
+    if wrong:
+        return CertificateError("the justice certificate failed for rule(s) " + _ids(wrong)
+                                + " (its guaranteed guard is not the receive guard at the "
+                                "guaranteed delivery): this is a tactl bug, please report it (the "
+                                "output was not written)", 4)
+    if justice is None or not justice.used:
+        return None
+    undecided = [c.rule_id for c in certs if None in (c.exact, c.admissible, c.justified)]
+    if undecided:
+        return CertificateError("z3 could not decide the justice certificate of rule(s) "
+                                + _ids(undecided) + " (the output was not written; --no-certify "
+                                "skips the checks)", 3)
+    unjustified = [c.rule_id for c in certs if c.justified is False]
+    if unjustified:
+        where = sorted({r.source for r in justice.rules if r.rule_id in unjustified})
+        return CertificateError(
+            f"the justice of rule(s) {_ids(unjustified)} is not justified: a process in "
+            f"{', '.join(where)} that has received every guaranteed message may still have no rule "
+            "enabled (messages of faulty senders can make the guards leaving it false), so "
+            f"assuming that it leaves would make the verdicts of {', '.join(justice.properties)} "
+            "unsound. Nothing was written. Make the receive guards leaving the location cover "
+            "every delivery the fault model allows, or drop the liveness specifications.", 3)
+    return None
+
+
+def _ids(ids: list[int]) -> str:
+    return ", ".join(map(str, ids))
 
 
 def certificate_table(rta: ReceiveTA, result: Certified) -> str:
@@ -103,4 +149,47 @@ def certificate_table(rta: ReceiveTA, result: Certified) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def justice_section(rta: ReceiveTA, result: Certified) -> str:
+    """The justice derived from the fault model: the guaranteed deliveries, ``fair == J``, one
+    row per rule that leaves its location, and which specifications assume it ("" if none)."""
+    justice = result.translation.justice
+    if justice is None:
+        return ""
+    env = result.translation.environment
+    delivered = ", ".join(f"received({m}) >= {to_text(g)}" for m, g in env.guaranteed)
+    lines = [f"justice (derived from the fault model, {rta.faults.model.value} {rta.timing.value}: "
+             "correct processes keep taking steps and receive every message of a correct sender, "
+             f"{delivered or 'no messages'}):",
+             f"  {justice.name} == {to_text(justice.formula)}"]
+    certs = None if result.justice_certificates is None else \
+        {c.rule_id: c for c in result.justice_certificates}
+    rows = [["rule", "guaranteed guard", "justice atom", "certified"]]
+    leaving = [r for r in rta.rules if not r.is_self_loop]
+    emptied = {r.source for r in justice.rules if r.atom == empty(r.source)}
+    for rule, rj in zip(leaving, justice.rules):
+        head = f"{rule.id}: {rule.source} -> {rule.target}"
+        if rj.fairness is Fairness.OPTIONAL:
+            rows.append([head, "-", f"none (optional: {rule.source} has a self-loop)", "-"])
+            continue
+        cert = None if certs is None else certs.get(rule.id)
+        mark = "-" if cert is None else "✓" if cert.ok else \
+            " ".join(("?" if getattr(cert, n) is None else "✗") + " " + n for n in cert.failed())
+        atom = to_text(rj.atom) if rj.atom != BoolConst(True) else "none (never guaranteed)"
+        if rj.source in emptied and rj.atom not in (empty(rj.source), BoolConst(True)):
+            atom += f" (implied by {rj.source} == 0)"
+        rows.append([head, to_text(rj.premise), atom, mark])
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    table = ["  " + "  ".join(c.ljust(w) for c, w in zip(r, widths)).rstrip() for r in rows]
+    table.insert(1, "  " + "  ".join("-" * w for w in widths))
+    lines += table
+    if justice.used:
+        lines.append(f"  assumed by: {', '.join(justice.properties)} (in the TA as "
+                     f"<>[]({justice.name}) -> (spec), {justice.name} written out)")
+        lines.append("  stutter self-loops (when (true), no update) added at: "
+                     + (", ".join(justice.stutter) or "none needed"))
+    else:
+        lines.append("  assumed by: no specification (no liveness property)")
     return "\n".join(lines)
