@@ -482,7 +482,12 @@ def test_random_kind_guards_agree_with_the_all_subsets_env(case, monkeypatch):
     guard, model, timing, types = case
     rta = kind_automaton(guard, model, timing, types)
     new, old = translate(rta), all_subsets_translation(rta, monkeypatch)
-    assert equivalent_guards(rta, new, old) == [], to_text(guard)
+    if new.guards[1].exact and old.guards[1].exact:
+        # Two exact projections are the same set; an inexact one is a (certified) sound
+        # over-approximation, and two of those need not coincide: e.g. for
+        # 2 * rcv_A + rcv_B + 2 * rcv_C >= 1 && 2 * rcv_A < t + 1 the rounding of 2 * rcv_A <= t
+        # is approximated differently by the two Envs (found by this test on a fresh seed).
+        assert equivalent_guards(rta, new, old) == [], to_text(guard)
     (cert,) = certify(rta, new)[1:]
     assert cert.sound is True, to_text(guard)
     if new.guards[1].exact:
