@@ -234,7 +234,7 @@ def checker_table(shared: Path, workdir: Path, timeout_s: float) -> bool:
     isola = [r for r in rows if r.name.startswith("isola18/")]
     if isola:
         for cls, target in (("reachability", CHECK_TARGET_S), (None, ELTL_TARGET_S)):
-            group = [r for r in isola if (r.formula_class == cls) == (cls is not None)]
+            group = [r for r in isola if (r.formula_class == "reachability") == (cls is not None)]
             if not group:
                 continue
             worst = max(group, key=lambda r: r.wall_s)

@@ -33,8 +33,8 @@ EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
 app = typer.Typer(
     name="tactl",
     help="Threshold automata for fault-tolerant distributed algorithms: read, print and draw "
-         "them, translate receive automata (.rta) into them, decide safety properties for every "
-         "n, t, f, and emit the SMT-LIB queries.",
+         "them, translate receive automata (.rta) into them, decide their safety and liveness "
+         "properties (ByMC's ELTL-FT) for every n, t, f, and emit the SMT-LIB queries.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -324,14 +324,20 @@ ParamOption = Annotated[Optional[list[str]], typer.Option(
     "--param", metavar="NAME=V", help="Fix a parameter value (repeatable), e.g. --param N=4.")]
 
 
-@app.command(help="Decide the safety properties of an automaton for every parameter valuation that "
-                  "satisfies its resilience condition.\n\nThe parametric engine (default) asks one "
-                  "SMT query per property (steady segments, z3): HOLDS means for all n, t, f; "
-                  "VIOLATED comes with parameter values and a schedule that an independent simulator "
-                  "has replayed. The explicit engine enumerates the counter system for small fixed "
-                  "parameters (--param, --bound) and is a bounded sanity check, not a proof. Liveness "
-                  "properties are reported UNSUPPORTED. Exit status: 0 all hold, 1 a property is "
-                  "violated, 2 bad input, 3 something unknown (timeout) or unsupported.")
+@app.command(help="Decide the properties of an automaton for every parameter valuation that "
+                  "satisfies its resilience condition: reachability safety, nested safety and "
+                  "liveness under justice (ByMC's ELTL-FT; the class is shown per property).\n\n"
+                  "The parametric engine (default) asks one SMT query per property (steady "
+                  "segments with cut points, z3): HOLDS means for all n, t, f; VIOLATED comes with "
+                  "parameter values and a run that an independent simulator has replayed on the "
+                  "negated specification — for liveness a lasso: a schedule, then a self-loop taken "
+                  "forever. Runs are infinite only through enabled self-loops that update nothing; "
+                  "a deadlock is never a liveness counterexample, and fairness is only what the "
+                  "specification's <>[](...) says. The explicit engine enumerates the counter "
+                  "system for small fixed parameters (--param, --bound) and is a bounded sanity "
+                  "check, not a proof. Formulas outside the fragment are UNSUPPORTED, with the "
+                  "reason. Exit status: 0 all hold, 1 a property is violated, 2 bad input, 3 "
+                  "something unknown (timeout) or unsupported.")
 def check(
     file: InputFile,
     properties: PropertyOption = None,
@@ -388,7 +394,8 @@ _TARGETS = ("smtlib", "promela", "nuxmv")
 
 
 @app.command(help="Write an automaton's verification questions for an external tool.\n\n"
-                  "--to smtlib writes one standalone SMT-LIB2 file per safety property into the "
+                  "--to smtlib writes one standalone SMT-LIB2 file per property (one per branch when "
+                  "its negation has a temporal '||': <name>.<property>.branchK.smt2) into the "
                   "directory OUT (OUT/<name>.<property>.smt2, logic QF_LIA): the very query 'tactl "
                   "check' answers, so 'unsat' from z3 or cvc5 means the property holds for every "
                   "parameter valuation satisfying the resilience condition, and 'sat' that it is "
