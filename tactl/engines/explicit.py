@@ -13,7 +13,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED, Counterexample, PropertyResult
@@ -168,15 +168,9 @@ def explore_instances(ta: ThresholdAutomaton, name: str, fixed: dict[str, int], 
 
 def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int], bound: int,
             max_states: int) -> _Outcome:
-    index = {loc.name: i for i, loc in enumerate(ta.locations)}
-    index.update({v: len(ta.locations) + i for i, v in enumerate(ta.shared)})
+    index = state_index(ta)
     bad = _compile(question.bad, index, params)
-    moves = []
-    for i, rule in enumerate(ta.rules):
-        guard = _compile(ta.expand(rule.guard), index, params)
-        updates = [(index[u.var], _compile(ta.expand(u.expr), index, params))
-                   for u in rule.updates if not u.is_identity]
-        moves.append((i, index[rule.source], index[rule.target], guard, updates))
+    moves = compile_moves(ta, index, params)
     initials, complete, limited = _initial_states(ta, question, params, index, bound, max_states)
     if not complete:
         return _Outcome(UNKNOWN, len(initials), reason=f"more than {min(MAX_INITIAL, max_states)} "
@@ -196,15 +190,7 @@ def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int]
         if len(parent) > max_states:
             return _Outcome(UNKNOWN, len(parent), reason="the state limit (--max-states) was reached")
         s = queue.popleft()
-        for i, src, dst, guard, updates in moves:
-            if s[src] < 1 or not guard(s):
-                continue
-            nxt = list(s)
-            for var, expr in updates:
-                nxt[var] = expr(s)
-            nxt[src] -= 1
-            nxt[dst] += 1
-            t = tuple(nxt)
+        for i, t in successors(s, moves):
             if t in parent:
                 continue
             parent[t] = (s, i)
@@ -220,6 +206,38 @@ def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int]
         node, rule = parent[node]  # type: ignore[misc]
         path.append(rule)
     return _Outcome(VIOLATED, len(parent), len(initials), list(reversed(path)), node, limited=tuple(limited))
+
+
+def state_index(ta: ThresholdAutomaton) -> dict[str, int]:
+    """Slot of every location counter and shared variable in a state tuple."""
+    index = {loc.name: i for i, loc in enumerate(ta.locations)}
+    index.update({v: len(ta.locations) + i for i, v in enumerate(ta.shared)})
+    return index
+
+
+def compile_moves(ta: ThresholdAutomaton, index: dict[str, int], params: dict[str, int]) -> list:
+    """Per rule: (index, source slot, target slot, compiled guard, compiled updates)."""
+    moves = []
+    for i, rule in enumerate(ta.rules):
+        guard = _compile(ta.expand(rule.guard), index, params)
+        updates = [(index[u.var], _compile(ta.expand(u.expr), index, params))
+                   for u in rule.updates if not u.is_identity]
+        moves.append((i, index[rule.source], index[rule.target], guard, updates))
+    return moves
+
+
+def successors(s: State, moves) -> Iterator[tuple[int, State]]:
+    """(rule index, next state) for every single-process step enabled in ``s``; ``moves`` are
+    (index, source slot, target slot, compiled guard, compiled updates) per rule."""
+    for i, src, dst, guard, updates in moves:
+        if s[src] < 1 or not guard(s):
+            continue
+        nxt = list(s)
+        for var, expr in updates:
+            nxt[var] = expr(s)
+        nxt[src] -= 1
+        nxt[dst] += 1
+        yield i, tuple(nxt)
 
 
 def _initial_states(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int],

@@ -42,7 +42,10 @@ from tactl.engines.explicit import (
     ENGINE,
     _compile,
     _initial_states,
+    compile_moves,
     explore_instances,
+    state_index,
+    successors,
 )
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.ir.eltl import TemporalQuery, lasso_reason
@@ -214,18 +217,12 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery, fixed: dict[str
 
 def _search(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[str, int], bound: int,
             max_states: int) -> _Outcome:
-    index = {loc.name: i for i, loc in enumerate(ta.locations)}
-    index.update({v: len(ta.locations) + i for i, v in enumerate(ta.shared)})
+    index = state_index(ta)
     formula = _Formula(query.negation, index, params)
-    moves = []
-    loops = []  # self-loops that update nothing: what keeps an infinite run going (decision 1)
-    for i, rule in enumerate(ta.rules):
-        guard = _compile(ta.expand(rule.guard), index, params)
-        updates = [(index[u.var], _compile(ta.expand(u.expr), index, params))
-                   for u in rule.updates if not u.is_identity]
-        moves.append((i, index[rule.source], index[rule.target], guard, updates))
-        if rule.is_self_loop and ta.increments(rule) == {}:
-            loops.append((i, index[rule.source], guard))
+    moves = compile_moves(ta, index, params)
+    # self-loops that update nothing: what keeps an infinite run going (decision 1)
+    loops = [(i, src, guard) for i, src, _, guard, _ in moves
+             if ta.rules[i].is_self_loop and ta.increments(ta.rules[i]) == {}]
     question = ReachQuery(query.property, BoolConst(True), BoolConst(True))
     initials, complete, limited = _initial_states(ta, question, params, index, bound, max_states)
     if not complete:
@@ -268,15 +265,7 @@ def _search(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[str, int]
         if not query.infinite and frozenset() in following:
             found = node  # every <> witnessed by the prefix ending at s (decision 3)
             break
-        for i, src, dst, guard, updates in moves:
-            if s[src] < 1 or not guard(s):
-                continue
-            nxt = list(s)
-            for var, expr in updates:
-                nxt[var] = expr(s)
-            nxt[src] -= 1
-            nxt[dst] += 1
-            t = tuple(nxt)
+        for i, t in successors(s, moves):
             for o in following:
                 child = (t, o)
                 if child not in parent:

@@ -53,10 +53,7 @@ def check(ta: ThresholdAutomaton, question: ReachQuery,
     model = solved.model
     counterexample = _counterexample(encoding.layout, question, model)
     if counterexample is None or not counterexample.replayed:
-        why = counterexample.replay.message if counterexample else "no executable order of the firings"
-        return result(UNKNOWN, reason="the solver reported a violation that the simulator could not "
-                      f"replay ({why}); this is a tactl bug, please report it",
-                      counterexample=counterexample)
+        return result(UNKNOWN, reason=_unreplayed(counterexample), counterexample=counterexample)
     return result(VIOLATED, counterexample=counterexample, details=_size(encoding))
 
 
@@ -103,6 +100,12 @@ def _solve(ta: ThresholdAutomaton, encoding, name: str,
                 model = solver.model()
                 break
     return _Solved("sat", queries, model)
+
+
+def _unreplayed(counterexample: Counterexample | None) -> str:
+    why = counterexample.replay.message if counterexample else "no executable order of the firings"
+    return (f"the solver reported a violation that the simulator could not replay ({why}); this is "
+            "a tactl bug, please report it")
 
 
 def _scope(ta: ThresholdAutomaton, parameters: dict[str, int] | None) -> str:
@@ -226,10 +229,7 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
         model = solved.model
         counterexample = _lasso(encoding.layout, query, model)
         if counterexample is None or not counterexample.replayed:
-            why = counterexample.replay.message if counterexample else "no executable order of the firings"
-            return result(UNKNOWN, reason="the solver reported a violation that the simulator could "
-                          f"not replay ({why}); this is a tactl bug, please report it",
-                          counterexample=counterexample)
+            return result(UNKNOWN, reason=_unreplayed(counterexample), counterexample=counterexample)
         return result(VIOLATED, counterexample=counterexample)
     return result(HOLDS, scope=_scope(ta, parameters))
 
