@@ -23,7 +23,7 @@ from enum import Enum
 
 from .errors import Span
 from .expr import Always, And, Eventually, Expr, Implies, Name, Not, Or, names
-from .ta import Location, Property
+from .ta import Location, Origin, Property
 
 
 def _span() -> Span | None:
@@ -92,6 +92,7 @@ class ReceiveRule:
     source_span: Span | None = _span()
     target_span: Span | None = _span()
     send_spans: tuple[Span | None, ...] = field(default=(), compare=False, repr=False, kw_only=True)
+    origin: Origin | None = field(default=None, compare=False, repr=False, kw_only=True)
 
     @property
     def is_self_loop(self) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 from .rta import JUSTICE_SPELLING, FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing
 from .ta import Location, Property
 from . import json_shape as js
-from .ta_json import _int, _str, expr_from_json, expr_to_json, read_document
+from .ta_json import ORIGIN, _int, _str, _with_origin, expr_from_json, expr_to_json, origin_from_json, origin_to_json, read_document
 
 FORMAT = "tactl.rta"
 VERSION = 1
@@ -23,6 +23,14 @@ Json = dict[str, Any]
 
 
 def rta_to_json(rta: ReceiveTA) -> Json:
+    doc = _rta_to_json(rta)
+    origins = {loc.name: origin_to_json(loc.origin) for loc in rta.locations if loc.origin}
+    if origins:
+        doc["location_origins"] = origins
+    return doc
+
+
+def _rta_to_json(rta: ReceiveTA) -> Json:
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -34,9 +42,11 @@ def rta_to_json(rta: ReceiveTA) -> Json:
         "messages": [{"name": m.name, "kind": m.kind} for m in rta.messages],
         "locations": [loc.name for loc in rta.locations],
         "initial": list(rta.initial),
-        "rules": [{"id": r.id, "from": r.source, "to": r.target, "guard": expr_to_json(r.guard),
-                   "sends": list(r.sends)} for r in rta.rules],
-        "properties": [{"name": p.name, "formula": expr_to_json(p.formula)} for p in rta.properties],
+        "rules": [_with_origin({"id": r.id, "from": r.source, "to": r.target,
+                                "guard": expr_to_json(r.guard), "sends": list(r.sends)}, r.origin)
+                  for r in rta.rules],
+        "properties": [_with_origin({"name": p.name, "formula": expr_to_json(p.formula)}, p.origin)
+                       for p in rta.properties],
     }
 
 
@@ -68,6 +78,13 @@ def _justice_masked(value: Any) -> Any:
 
 def _specification(value: Any, path: str) -> None:
     _FORMULA(_justice_masked(value), path)
+def _location_origins(value: Any, path: str) -> None:
+    if not isinstance(value, dict):
+        raise js.ShapeError(path, f"expected an object, found {js._found(value)}")
+    for k, v in value.items():
+        ORIGIN(v, js._at(path, k))
+
+
 SHAPE = js.Obj(
     required={
         "format": js.string, "version": js.integer, "name": js.name, "parameters": _NAMES,
@@ -78,9 +95,11 @@ SHAPE = js.Obj(
         "locations": _NAMES, "initial": _NAMES,
         "rules": js.list_of(js.Obj({"id": js.natural, "from": js.name, "to": js.name,
                                     "guard": js.expression(js.FORMULA, receive=True),
-                                    "sends": _NAMES})),
+                                    "sends": _NAMES}, {"origin": ORIGIN})),
     },
-    optional={"properties": js.list_of(js.Obj({"name": js.name, "formula": _specification}))})
+    optional={"properties": js.list_of(js.Obj({"name": js.name, "formula": _specification},
+                                              {"origin": ORIGIN})),
+              "location_origins": _location_origins})
 
 
 def rta_from_json(doc: Any, path: str = "<json>") -> ReceiveTA:
@@ -100,11 +119,14 @@ def _rta_from_json(doc: Json) -> ReceiveTA:
         timing=Timing(_str(doc["timing"])),
         messages=tuple(Message(_str(m["name"]), None if m.get("kind") is None else _str(m["kind"]))
                        for m in doc["messages"]),
-        locations=tuple(Location(_str(name)) for name in doc["locations"]),
+        locations=tuple(Location(_str(name), origin=origin_from_json(
+            doc.get("location_origins", {}).get(name))) for name in doc["locations"]),
         initial=tuple(map(_str, doc["initial"])),
         rules=tuple(ReceiveRule(_int(r["id"]), _str(r["from"]), _str(r["to"]),
-                                expr_from_json(r["guard"]), tuple(map(_str, r["sends"])))
+                                expr_from_json(r["guard"]), tuple(map(_str, r["sends"])),
+                                origin=origin_from_json(r.get("origin")))
                     for r in doc["rules"]),
-        properties=tuple(Property(_str(p["name"]), expr_from_json(p["formula"]))
+        properties=tuple(Property(_str(p["name"]), expr_from_json(p["formula"]),
+                                  origin=origin_from_json(p.get("origin")))
                          for p in doc.get("properties", [])),
     )

@@ -3,7 +3,8 @@
 Sections come in a fixed order (parameters, assumptions, faults, timing, messages, locations,
 initial, rules, specifications). Message types are printed in IR order, one statement per run of
 types with the same kind (``messages A, B;`` or ``kind P: C, D;``), so that the order survives a
-round trip. A guard ``true`` is left out, as is an empty ``send``. The output has no comments.
+round trip. A guard ``true`` is left out, as is an empty ``send``. The output has no comments, except the source map
+of a generated automaton when asked for.
 """
 
 from __future__ import annotations
@@ -16,7 +17,13 @@ from .rta import ReceiveRule, ReceiveTA
 _INDENT = "  "
 
 
-def print_rta(rta: ReceiveTA) -> str:
+def _comment(text: str) -> str:
+    return "/* " + text.replace("*/", "* /") + " */"
+
+
+def print_rta(rta: ReceiveTA, source_map: bool = False) -> str:
+    """The canonical text; with ``source_map``, each generated location and rule is preceded by
+    a comment saying where in the pseudocode it comes from (``ir.ta.Origin``)."""
     out: list[str] = [f"rta {rta.name} {{"]
     if rta.parameters:
         out.append(f"{_INDENT}parameters {', '.join(rta.parameters)};")
@@ -28,15 +35,33 @@ def print_rta(rta: ReceiveTA) -> str:
         names = ", ".join(m.name for m in group)
         out.append(f"{_INDENT}messages {names};" if kind is None else f"{_INDENT}kind {kind}: {names};")
     if rta.locations:
+        if source_map and any(loc.origin for loc in rta.locations):
+            width = max(len(loc.name) for loc in rta.locations)
+            for loc in rta.locations:
+                if loc.origin:
+                    out.append(f"{_INDENT}{_comment(f'{loc.name:<{width}}  {loc.origin.describe()}')}")
         out.append(f"{_INDENT}locations {', '.join(loc.name for loc in rta.locations)};")
     if rta.initial:
         out.append(f"{_INDENT}initial {', '.join(rta.initial)};")
     out.append("")
-    out.extend(_block("rules", [_rule(r) for r in rta.rules]))
+    lines: list[str] = []
+    for r in rta.rules:
+        if source_map and r.origin:
+            lines.append(_comment(r.origin.describe()))
+        lines.append(_rule(r))
+    out.append(f"{_INDENT}rules ({len(rta.rules)}) {{")
+    out.extend(_INDENT * 2 + line for line in lines)
+    out.append(f"{_INDENT}}}")
     if rta.properties:
         out.append("")
-        out.extend(_block("specifications",
-                          [f"{p.name}: {to_text(p.formula)};" for p in rta.properties]))
+        specs: list[str] = []
+        for p in rta.properties:
+            if source_map and p.origin:
+                specs.append(_comment(p.origin.describe()))
+            specs.append(f"{p.name}: {to_text(p.formula)};")
+        out.append(f"{_INDENT}specifications ({len(rta.properties)}) {{")
+        out.extend(_INDENT * 2 + line for line in specs)
+        out.append(f"{_INDENT}}}")
     out.append("}")
     return "\n".join(out) + "\n"
 

@@ -73,12 +73,14 @@ def read_text(path: str | Path) -> str:
 
 
 def sniff_kind(text: str) -> str:
-    """What standard input holds, judged by its first word: ``json``, ``rta`` or ``ta``."""
+    """What standard input holds, judged by its first word: ``json``, ``rta``, ``alg`` or ``ta``."""
     import re
 
-    body = re.sub(r"^(\s|//[^\n]*|/\*.*?\*/)*", "", text, count=1, flags=re.S)
+    body = re.sub(r"^(\s|//[^\n]*|/\*.*?\*/|#[^\n]*)*", "", text, count=1, flags=re.S)
     if body.startswith("{"):
         return "json"
+    if re.match(r"algorithm\b", body):
+        return "alg"
     return "rta" if re.match(r"rta\b", body) else "ta"
 
 

@@ -50,12 +50,35 @@ class Define:
 
 
 @dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a generated location, rule or property came from: a source map entry.
+
+    ``lines`` are 1-based lines of ``file`` (the pseudocode, for ``tactl parse`` output); ``text``
+    says what happens there (a rule: the lines executed, with their text; a location: its
+    meaning in program variables). Origins take no part in equality: the same automaton
+    generated from a file with different comments is the same automaton.
+    """
+
+    file: str
+    lines: tuple[int, ...]
+    text: str
+
+    def describe(self) -> str:
+        return self.text or ", ".join(f"line {n}" for n in self.lines)
+
+
+def _origin() -> "Origin | None":
+    return field(default=None, compare=False, repr=False, kw_only=True)  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
 class Location:
     """A control location; ``values`` are the local variables' values there (``loc: [0; 2];``)."""
 
     name: str
     values: tuple[int, ...] = ()
     span: Span | None = _span()
+    origin: Origin | None = _origin()
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +130,7 @@ class Rule:
     span: Span | None = _span()
     source_span: Span | None = _span()
     target_span: Span | None = _span()
+    origin: Origin | None = _origin()
 
     def __post_init__(self) -> None:
         changes = tuple(u for u in self.updates if not u.is_identity)
@@ -125,6 +149,7 @@ class Property:
     name: str
     formula: Expr
     span: Span | None = _span()
+    origin: Origin | None = _origin()
 
 
 @dataclass(frozen=True)

@@ -37,13 +37,34 @@ from .expr import (
     const,
     disj,
 )
-from .ta import Define, Location, Property, Rule, ThresholdAutomaton, Update
+from .ta import Define, Location, Origin, Property, Rule, ThresholdAutomaton, Update
 
 FORMAT = "tactl.ta"
 VERSION = 1
 
 Json = dict[str, Any]
 T = TypeVar("T")
+
+
+def origin_to_json(origin: Origin) -> Json:
+    """A source-map entry (``ir.ta.Origin``): pseudocode file, lines, and what happens there."""
+    return {"file": origin.file, "lines": list(origin.lines), "text": origin.text}
+
+
+def origin_from_json(doc: Json | None) -> Origin | None:
+    if doc is None:
+        return None
+    return Origin(_str(doc["file"]), tuple(_int(n) for n in doc["lines"]), _str(doc["text"]))
+
+
+ORIGIN = json_shape.Obj({"file": json_shape.string, "lines": json_shape.list_of(json_shape.natural),
+                         "text": json_shape.string})
+
+
+def _with_origin(obj: Json, origin: Origin | None) -> Json:
+    if origin is not None:
+        obj["origin"] = origin_to_json(origin)
+    return obj
 
 
 def ta_to_json(ta: ThresholdAutomaton) -> Json:
@@ -57,13 +78,15 @@ def ta_to_json(ta: ThresholdAutomaton) -> Json:
         "unknowns": list(ta.unknowns),
         "defines": [{"name": d.name, "expr": expr_to_json(d.expr)} for d in ta.defines],
         "assumptions": [expr_to_json(e) for e in ta.assumptions],
-        "locations": [{"name": loc.name, "values": list(loc.values)} for loc in ta.locations],
+        "locations": [_with_origin({"name": loc.name, "values": list(loc.values)}, loc.origin)
+                      for loc in ta.locations],
         "inits": [expr_to_json(e) for e in ta.inits],
-        "rules": [{
+        "rules": [_with_origin({
             "id": r.id, "from": r.source, "to": r.target, "guard": expr_to_json(r.guard),
             "updates": [{"var": u.var, "expr": expr_to_json(u.expr)} for u in r.updates],
-        } for r in ta.rules],
-        "properties": [{"name": p.name, "formula": expr_to_json(p.formula)} for p in ta.properties],
+        }, r.origin) for r in ta.rules],
+        "properties": [_with_origin({"name": p.name, "formula": expr_to_json(p.formula)}, p.origin)
+                       for p in ta.properties],
     }
 
 
@@ -101,13 +124,16 @@ SHAPE = json_shape.Obj(
         "defines": json_shape.list_of(json_shape.Obj({"name": json_shape.name, "expr": _TERM})),
         "assumptions": json_shape.list_of(_FORMULA),
         "locations": json_shape.list_of(json_shape.Obj(
-            {"name": json_shape.name, "values": json_shape.list_of(json_shape.integer)})),
+            {"name": json_shape.name, "values": json_shape.list_of(json_shape.integer)},
+            {"origin": ORIGIN})),
         "inits": json_shape.list_of(_FORMULA),
         "rules": json_shape.list_of(json_shape.Obj({
             "id": json_shape.natural, "from": json_shape.name, "to": json_shape.name,
             "guard": _FORMULA,
-            "updates": json_shape.list_of(json_shape.Obj({"var": json_shape.name, "expr": _TERM}))})),
-        "properties": json_shape.list_of(json_shape.Obj({"name": json_shape.name, "formula": _FORMULA})),
+            "updates": json_shape.list_of(json_shape.Obj({"var": json_shape.name, "expr": _TERM}))},
+            {"origin": ORIGIN})),
+        "properties": json_shape.list_of(json_shape.Obj({"name": json_shape.name, "formula": _FORMULA},
+                                                        {"origin": ORIGIN})),
     },
     optional={"unknowns": _names})
 
@@ -129,13 +155,16 @@ def _ta_from_json(doc: Json) -> ThresholdAutomaton:
         unknowns=tuple(map(_str, doc.get("unknowns", []))),
         defines=tuple(Define(_str(d["name"]), expr_from_json(d["expr"])) for d in doc["defines"]),
         assumptions=tuple(map(expr_from_json, doc["assumptions"])),
-        locations=tuple(Location(_str(loc["name"]), tuple(_int(v) for v in loc["values"]))
+        locations=tuple(Location(_str(loc["name"]), tuple(_int(v) for v in loc["values"]),
+                                 origin=origin_from_json(loc.get("origin")))
                         for loc in doc["locations"]),
         inits=tuple(map(expr_from_json, doc["inits"])),
         rules=tuple(Rule(_int(r["id"]), _str(r["from"]), _str(r["to"]), expr_from_json(r["guard"]),
-                         tuple(Update(_str(u["var"]), expr_from_json(u["expr"])) for u in r["updates"]))
+                         tuple(Update(_str(u["var"]), expr_from_json(u["expr"])) for u in r["updates"]),
+                         origin=origin_from_json(r.get("origin")))
                     for r in doc["rules"]),
-        properties=tuple(Property(_str(p["name"]), expr_from_json(p["formula"]))
+        properties=tuple(Property(_str(p["name"]), expr_from_json(p["formula"]),
+                                  origin=origin_from_json(p.get("origin")))
                          for p in doc["properties"]),
     )
 

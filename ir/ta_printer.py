@@ -1,7 +1,9 @@
 """Canonical ByMC ``.ta`` text of a threshold automaton.
 
 The output is accepted by ByMC's own parser (``skel`` header, counted blocks, ``x' == x + 1`` and
-``unchanged(…)`` updates) and re-reads to an equal IR. It carries no comments: the IR has none.
+``unchanged(…)`` updates) and re-reads to an equal IR. Its only comments are source maps: a
+location or rule generated from pseudocode (``tactl parse``) is preceded by a comment saying which
+pseudocode lines it comes from (``ir.ta.Origin``, which takes no part in equality).
 """
 
 from __future__ import annotations
@@ -26,7 +28,10 @@ def print_ta(ta: ThresholdAutomaton) -> str:
     out.extend(_block("assumptions", [to_text(e) + ";" for e in ta.assumptions]))
     out.append("")
     out.extend(_block("locations", [
-        f"{loc.name}: [{'; '.join(str(v) for v in loc.values)}];" for loc in ta.locations]))
+        line for loc in ta.locations for line in (
+            *([_comment(loc.origin.describe())] if loc.origin else []),
+            f"{loc.name}: [{'; '.join(str(v) for v in loc.values)}];")],
+        count=len(ta.locations)))
     out.append("")
     out.extend(_block("inits", [to_text(e) + ";" for e in ta.inits]))
     out.append("")
@@ -36,6 +41,10 @@ def print_ta(ta: ThresholdAutomaton) -> str:
     out.extend(_block("specifications", [f"{p.name}: {to_text(p.formula)};" for p in ta.properties]))
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+def _comment(text: str) -> str:
+    return "/* " + text.replace("*/", "* /") + " */"
 
 
 def _block(keyword: str, lines: list[str], count: int | None = None) -> list[str]:
@@ -49,6 +58,7 @@ def _rule(r: Rule) -> list[str]:
     if same:
         changes.append(f"unchanged({', '.join(same)});")
     actions = " ".join(changes)
-    return [f"{r.id}: {r.source} -> {r.target}",
+    lead = [_comment(r.origin.describe())] if r.origin else []
+    return [*lead, f"{r.id}: {r.source} -> {r.target}",
             f"{_INDENT * 2}when ({to_text(r.guard)})",
             f"{_INDENT * 2}do {{ {actions} }};" if actions else f"{_INDENT * 2}do {{ }};"]

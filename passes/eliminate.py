@@ -41,7 +41,7 @@ from tactl.ir.expr import (
 from tactl.ir.linear import EQ, GE, NE, LinearAtom, normalize, term_expr
 from tactl.ir.ltl import nnf
 from tactl.ir.rta import CRASH_LOCATION, ReceiveRule, ReceiveTA, receive_variables, received_message
-from tactl.ir.ta import Location, Property, Rule, ThresholdAutomaton, Update
+from tactl.ir.ta import Location, Origin, Property, Rule, ThresholdAutomaton, Update
 from tactl.passes.env import (
     CRASHED,
     Environment,
@@ -275,17 +275,20 @@ def _assemble(rta: ReceiveTA, env: Environment, shared: tuple[str, ...],
     inits += [Compare("==", Name(v), IntConst(0)) for v in shared]
     rules: list[Rule] = []
 
-    def add(source: str, target: str, guard: Expr, increments: list[str]) -> None:
+    def add(source: str, target: str, guard: Expr, increments: list[str],
+            origin: Origin | None = None) -> None:
         updates = tuple(Update(v, summation(Name(v), [("+", IntConst(1))])) for v in increments)
-        rules.append(Rule(len(rules), source, target, guard, updates))
+        rules.append(Rule(len(rules), source, target, guard, updates, origin=origin))
 
     below_bound = Compare("<", Name(CRASHED), Name(env.crash_bound)) if crash else None
     for rule, g in zip(rta.rules, guards):
         for guard in g.send_guards:
-            add(rule.source, rule.target, guard, [sent(m) for m in rule.sends])
+            add(rule.source, rule.target, guard, [sent(m) for m in rule.sends], rule.origin)
             if env.partial_sends and rule.sends and below_bound is not None:
+                crashing = None if rule.origin is None else replace(
+                    rule.origin, text="crashes while executing " + rule.origin.describe())
                 add(rule.source, crash_loc, conj(*(g for g in (guard, below_bound) if g != BoolConst(True))),
-                    [CRASHED, *(sent_by_crashing(m) for m in rule.sends)])
+                    [CRASHED, *(sent_by_crashing(m) for m in rule.sends)], crashing)
     if below_bound is not None:
         for loc in rta.locations:
             add(loc.name, crash_loc, below_bound, [CRASHED])

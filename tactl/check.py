@@ -17,6 +17,7 @@ from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Countere
 from tactl.ir.eltl import TemporalQuery, temporal_query
 from tactl.ir.expr import BoolConst, disj, to_text
 from tactl.ir.safety import ReachQuery
+from tactl.ir.ta_json import origin_to_json
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.encode_steady import unsupported_reason
 
@@ -273,7 +274,9 @@ def counterexample_json(ta: ThresholdAutomaton, cex: Counterexample) -> dict[str
         "parameters": cex.parameters,
         "initial": {"locations": dict(cex.initial.counters), "shared": dict(cex.initial.shared)},
         "schedule": [{"rule": _rule_name(ta, s.rule), "from": ta.rules[s.rule].source,
-                      "to": ta.rules[s.rule].target, "factor": s.factor} for s in cex.schedule],
+                      "to": ta.rules[s.rule].target, "factor": s.factor,
+                      **({"source": origin_to_json(ta.rules[s.rule].origin)}
+                         if ta.rules[s.rule].origin else {})} for s in cex.schedule],
         "configurations": [{"locations": dict(c.counters), "shared": dict(c.shared)}
                            for c in cex.replay.configurations],
         "loop": None if cex.loop is None else {
@@ -327,6 +330,31 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def pseudocode_steps(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
+    """The run in the words of the pseudocode, for an automaton generated from an ``.alg``:
+    ``step 3: 2 processes execute line 7 "upon receiving ECHO from t + 1 …"`` (source maps)."""
+    origins = [r.origin for r in ta.rules if r.origin]
+    if not origins:
+        return []
+    where = origins[0].file
+    out = [f"  in the pseudocode ({where}):"]
+    for n, s in enumerate(cex.schedule, 1):
+        rule = ta.rules[s.rule]
+        who = f"{s.factor} process{'' if s.factor == 1 else 'es'}"
+        what = rule.origin.describe() if rule.origin else "(a step the translation added)"
+        move = f"{rule.source} -> {rule.target}"
+        if rule.origin and rule.origin.lines:
+            out.append(f"  step {n}: {who} ({move}) execute{'s' if s.factor == 1 else ''} {what}")
+        else:
+            out.append(f"  step {n}: {who} ({move}): {what}")
+    if cex.loop is not None:
+        rule = ta.rules[cex.loop]
+        what = rule.origin.describe() if rule.origin else \
+            "take no step (a stutter self-loop the translation added)"
+        out.append(f"  then forever: the processes at {rule.source} {what}")
+    return out
+
+
 def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
     params = ", ".join(f"{p}={v}" for p, v in cex.parameters.items())
     status = "replayed by the simulator" if cex.replayed else f"NOT replayed: {cex.replay.message}"
@@ -355,4 +383,5 @@ def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample) -> list[st
         rule = ta.rules[cex.loop]
         out.append(f"  loop: then {_rule_name(ta, cex.loop)}: {rule.source}->{rule.source} forever "
                    f"(configuration {len(configs) - 1} repeats: the lasso's loop)")
+    out.extend(pseudocode_steps(ta, cex))
     return out

@@ -32,8 +32,9 @@ EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
 app = typer.Typer(
     name="tactl",
-    help="Threshold automata for fault-tolerant distributed algorithms: read, print and draw "
-         "them, translate receive automata (.rta) into them, decide their safety and liveness "
+    help="Threshold automata for fault-tolerant distributed algorithms: parse pseudocode (.alg) "
+         "into receive automata, read, print and draw automata, translate receive automata (.rta) "
+         "into them, decide their safety and liveness "
          "properties (ByMC's ELTL-FT) for every n, t, f, and emit the SMT-LIB queries.",
     no_args_is_help=True,
     add_completion=False,
@@ -43,8 +44,9 @@ app = typer.Typer(
 
 InputFile = Annotated[Path, typer.Argument(
     metavar="FILE", help="a threshold automaton: .ta (ByMC format) or its .json form; a receive "
-                         "automaton (.rta or its .json form) is translated first; '-' reads "
-                         "standard input (the format is recognised from the text)",
+                         "automaton (.rta or its .json form) is translated first, pseudocode "
+                         "(.alg) parsed and translated; '-' reads standard input (the format is "
+                         "recognised from the text)",
     show_default=False)]
 
 
@@ -136,7 +138,8 @@ def _printed(loaded, form: str) -> str:
         from tactl.ir.rta_json import rta_to_json
         from tactl.ir.rta_printer import print_rta
 
-        return json.dumps(rta_to_json(loaded.rta), indent=2) + "\n" if form == "json" else print_rta(loaded.rta)
+        return json.dumps(rta_to_json(loaded.rta), indent=2) + "\n" if form == "json" \
+            else print_rta(loaded.rta, source_map=True)
     return json.dumps(ta_to_json(loaded.ta), indent=2) + "\n" if form == "json" else print_ta(loaded.ta)
 
 
@@ -165,6 +168,9 @@ def fmt(
         raise _usage_error(file, "give either -o OUT or --in-place, not both")
     if in_place and is_stdout(file):
         raise _usage_error(file, "--in-place needs a file, not standard input")
+    if in_place and file.suffix.lower() == ".alg":
+        raise _usage_error(file, "--in-place would replace the pseudocode by its receive automaton; "
+                                 "write it elsewhere with -o X.rta (or 'tactl parse')")
     loaded = read_automaton(file)
     if loaded.warnings:
         typer.echo(loaded.render_warnings(), err=True)
@@ -230,6 +236,56 @@ def _graphviz(text: str, fmt_: str, output: Path) -> bytes:
     if proc.returncode != 0:
         raise _usage_error(output, "Graphviz failed: " + proc.stderr.decode(errors="replace").strip())
     return proc.stdout
+
+
+@app.command(help="Parse pseudocode (.alg) into a receive threshold automaton (.rta): control-state "
+                  "extraction. A location is a reachable valuation of a process's finite state "
+                  "at a point where it waits (wait until, an event loop's head, the end); a rule "
+                  "is one step — receive, compute, send. Prints a table of the locations (name, "
+                  "meaning in program variables, pseudocode line) and the rules' source lines; "
+                  "without -o the .rta goes to stdout and the tables to stderr.\n\n"
+                  "The language is documented in docs/alg.md. Every command that reads an .rta "
+                  "also reads an .alg (translate, check, emit, show, dot run this pass first).")
+def parse(
+    file: Annotated[Path, typer.Argument(metavar="FILE", help="pseudocode (.alg; '-' reads "
+                                         "standard input)", show_default=False)],
+    output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="OUT",
+                                                   help="Write the receive automaton here: X.rta "
+                                                        "(text, with source-map comments), "
+                                                        "X.json, or '-' for stdout.")] = None,
+) -> None:
+    from tactl.ir.alg_reader import parse_alg
+    from tactl.ir.rta_json import rta_to_json
+    from tactl.ir.rta_printer import print_rta
+    from tactl.ir.rta_validate import validate_rta
+    from tactl.ir.source import label, read_text
+    from tactl.ir.ta_reader import only_warnings
+    from tactl.passes.parse import parse_algorithm, location_table
+
+    if file.suffix.lower() in (".ta", ".rta", ".json"):
+        raise _usage_error(file, "parse reads pseudocode (.alg file); .rta and .ta files are "
+                                 "already automata")
+    form = None
+    if output is not None:
+        form = output_format(output, RTA_OUTPUTS, "rta", "parse writes a receive threshold "
+                                                         "automaton: -o X.rta (or X.json)")
+        if same_file(output, file):
+            raise _usage_error(output, "refusing to overwrite the input file")
+    where = label(file)
+    text = read_text(file)
+    result = parse_algorithm(parse_alg(text, where))
+    warnings = only_warnings(validate_rta(result.rta), where, text)
+    if warnings:
+        typer.echo("\n".join(w.render(where, text) for w in warnings), err=True)
+    typer.echo(location_table(result), err=True)
+    rta_text = (json.dumps(rta_to_json(result.rta), indent=2) + "\n" if form == "json"
+                else print_rta(result.rta, source_map=True))
+    if output is None:
+        typer.echo(rta_text, nl=False)
+    else:
+        write_output(output, rta_text)
+        if not is_special(output):
+            typer.echo(f"wrote {output}", err=True)
 
 
 @app.command(help="Translate a receive threshold automaton (.rta) into a threshold automaton "

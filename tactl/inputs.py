@@ -19,8 +19,8 @@ from tactl.ir.rta_reader import RtaReadResult
 from tactl.ir.source import is_stdin, label, read_text, sniff_kind
 from tactl.ir.ta_reader import ReadResult, only_warnings, read_ta
 
-SUPPORTED = (".ta", ".json", ".rta")
-KIND_BY_SUFFIX = {".ta": "ta", ".json": "json", ".rta": "rta"}
+SUPPORTED = (".ta", ".json", ".rta", ".alg")
+KIND_BY_SUFFIX = {".ta": "ta", ".json": "json", ".rta": "rta", ".alg": "alg"}
 
 
 SYNC_NOT_CHECKABLE = (
@@ -39,13 +39,10 @@ def input_kind(path: str | Path) -> str:
     if is_stdin(path):
         return "stdin"
     suffix = Path(path).suffix.lower()
-    if suffix == ".alg":
-        raise _refuse(path, "'.alg' inputs need the parse pass, which this version of tactl does "
-                            "not have yet")
     if suffix not in KIND_BY_SUFFIX:
         raise _refuse(path, f"unrecognised file type '{suffix or '(none)'}': tactl reads threshold "
                             "automata from .ta files (or their .json form), receive automata from "
-                            ".rta files, and '-' for standard input")
+                            ".rta files, pseudocode from .alg files, and '-' for standard input")
     return KIND_BY_SUFFIX[suffix]
 
 
@@ -76,6 +73,8 @@ def read_automaton(path: str | Path) -> ReadResult | RtaReadResult:
         from tactl.ir.rta_reader import read_rta
 
         return read_rta(text, where)
+    if kind == "alg":
+        return parse_loaded(text, where)
     doc = parse_json(text, path)
     if isinstance(doc, dict) and doc.get("format") == "tactl.rta":
         from tactl.ir.rta_json import rta_from_json
@@ -88,6 +87,17 @@ def read_automaton(path: str | Path) -> ReadResult | RtaReadResult:
 
     ta = ta_from_json(doc, where)
     return ReadResult(ta, where, text, only_warnings(validate(ta), where, None))
+
+
+def parse_loaded(text: str, where: str) -> RtaReadResult:
+    """Run the parse pass on pseudocode: the receive automaton it defines, checked like a
+    written one (``ir/rta_validate.py``), with the pseudocode as its source text."""
+    from tactl.ir.alg_reader import parse_alg
+    from tactl.ir.rta_validate import validate_rta
+    from tactl.passes.parse import parse_algorithm
+
+    rta = parse_algorithm(parse_alg(text, where)).rta
+    return RtaReadResult(rta, where, text, only_warnings(validate_rta(rta), where, text))
 
 
 def translate_loaded(loaded: RtaReadResult) -> ReadResult:

@@ -81,8 +81,8 @@ def test_inputs_are_recognised_by_extension(cli, tmp_path):
     r = cli("show", tmp_path / "x.rta")
     assert r.code == 2 and f"{tmp_path / 'x.rta'}:1:1: unexpected end of file" in r.err
     (tmp_path / "x.alg").write_text("")
-    r = cli("show", tmp_path / "x.alg")
-    assert r.code == 2 and "'.alg' inputs need the parse pass" in r.err
+    r = cli("show", tmp_path / "x.alg")  # read as pseudocode: an empty one is an error
+    assert r.code == 2 and f"{tmp_path / 'x.alg'}:1:1: missing 'algorithm NAME' line" in r.err
 
 
 def test_usage_errors_exit_2(cli):

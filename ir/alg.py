@@ -1,0 +1,320 @@
+"""The pseudocode IR (``.alg``): an algorithm as the paper writes it, before any automaton exists.
+
+``ir/alg_reader.py`` builds it from text (grammar ``ir/alg.lark``, reference ``docs/alg.md``);
+``passes/parse.py`` turns it into a receive threshold automaton by control-state extraction.
+
+Values of process variables are kept as their spelling (``"0"``, ``"1"``, ``"⊥"``, ``"true"``,
+``"yes"``): finite domains are compared by equality only, and strings keep ``true`` distinct from
+``1`` (Python's ``True == 1`` would merge them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import Span
+
+BOTTOM = "⊥"
+TRUE = "true"
+FALSE = "false"
+BOOL = (FALSE, TRUE)
+COIN_VALUES = ("0", "1")
+DECIDED = "decided"  # the variable `decide v` sets; ⊥ until the process decides
+DONE = "done"  # the predicate "the process has finished (its round)"
+CRASHED = "crashed"  # the predicate "the process has crashed" (crash fault models)
+
+
+def _span() -> Span | None:
+    return field(default=None, compare=False, repr=False, kw_only=True)  # type: ignore[return-value]
+
+
+# ---- terms: arithmetic over parameters and receive counts, and values of variables ----------
+
+@dataclass(frozen=True)
+class Num:
+    value: int
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A name: parameter, variable, placeholder, or a symbolic constant of a domain (``yes``)."""
+
+    name: str
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Const:
+    """A literal value that is not a number: ``⊥``, ``true``, ``false``."""
+
+    value: str
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Coin:
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class NotValue:
+    arg: "Term"
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Count:
+    """``received (R, *)`` as a number: how many such messages the process has received."""
+
+    pattern: "Pattern"
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Arith:
+    """``+ - * /`` (binary) and ``neg`` (unary) over terms."""
+
+    op: str
+    args: tuple["Term", ...]
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Rounding:
+    """``⌈x⌉`` (``ceil``) or ``⌊x⌋`` (``floor``)."""
+
+    kind: str
+    arg: "Term"
+    span: Span | None = _span()
+
+
+Term = Num | Ref | Const | Coin | NotValue | Count | Arith | Rounding
+
+WILDCARD = "*"
+QUESTION = "?"
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """A message as written in code: ``ECHO``; ``(R, v)``; ``(P, w, D)``; ``(P, ?)``; ``(R, *)``.
+
+    ``parts`` is None for a message without payload; a part is a term, ``"*"`` or ``"?"``."""
+
+    name: str
+    parts: tuple[Term | str, ...] | None
+    span: Span | None = _span()
+
+
+# ---- conditions --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Compare:
+    """A comparison chain ``a < b <= c`` (``ops`` has one operator fewer than ``terms``)."""
+
+    ops: tuple[str, ...]
+    terms: tuple[Term, ...]
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Received:
+    """``received M from (at least|more than|…) K (distinct) processes``: ``count op amount``."""
+
+    pattern: Pattern
+    op: str
+    amount: Term
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class BoolOp:
+    op: str  # "and" | "or"
+    args: tuple["Cond", ...]
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class NotCond:
+    arg: "Cond"
+    span: Span | None = _span()
+
+
+Cond = Compare | Received | BoolOp | NotCond | Term
+
+
+# ---- statements ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Assign:
+    var: str
+    value: Term
+    span: Span | None = _span()
+    var_span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Send:
+    pattern: Pattern
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Decide:
+    value: Term
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Wait:
+    cond: Cond
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class NextRound:
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Skip:
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One arm of an ``if``/``elif``/``upon``: its condition, the placeholder of a ``for some w``
+    (or None), and its body."""
+
+    cond: Cond
+    placeholder: str | None
+    body: tuple["Stmt", ...]
+    span: Span | None = _span()
+    placeholder_span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class If:
+    branches: tuple[Branch, ...]
+    orelse: tuple["Stmt", ...] | None
+    upon: bool = False  # written `upon …:` (an event handler)
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Loop:
+    """``loop forever:`` — an event loop: each step runs the body until the state is quiescent."""
+
+    body: tuple["Stmt", ...]
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Round:
+    """``round:`` — one round of a multi-round algorithm; its end carries the variables over."""
+
+    body: tuple["Stmt", ...]
+    span: Span | None = _span()
+
+
+Stmt = Assign | Send | Decide | Wait | NextRound | Skip | If | Loop | Round
+
+
+# ---- declarations ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class MessageShape:
+    """``(P, {0, 1}, D)``: a message name and per payload position a domain or a fixed tag."""
+
+    name: str
+    parts: tuple[tuple[str, ...], ...]  # per position, its possible values (a tag: one value)
+    tags: tuple[bool, ...]  # per position: a fixed tag (D, ?) rather than a domain
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Variable:
+    name: str
+    domain: tuple[str, ...]
+    initial: str | None  # None: an input, chosen non-deterministically from the domain
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class FormulaNode:
+    """A property formula: ``op`` in always/eventually/initially/implies/and/or/not/some/all/no/
+    cmp/true/false; ``args`` formulas, or for some/all/no one predicate (a condition over the
+    variables of one process), or for cmp one comparison over parameters."""
+
+    op: str
+    args: tuple
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class PropertyDecl:
+    name: str
+    formula: FormulaNode
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    name: str
+    parameters: tuple[str, ...]
+    resilience: tuple[Compare, ...]
+    fault_model: str
+    fault_parameters: tuple[str, ...]
+    timing: str
+    messages: tuple[MessageShape, ...]
+    domains: dict[str, tuple[str, ...]]
+    variables: tuple[Variable, ...]
+    program: tuple[Stmt, ...]
+    properties: tuple[PropertyDecl, ...]
+    source: str = field(default="", compare=False, repr=False)
+    path: str = field(default="<input>", compare=False, repr=False)
+    spans: dict[str, Span] = field(default_factory=dict, compare=False, repr=False)
+
+    def variable(self, name: str) -> Variable | None:
+        return next((v for v in self.variables if v.name == name), None)
+
+    def line(self, number: int) -> str:
+        """The statement starting on line ``number``, as a source map quotes it: without
+        indentation or a trailing ``# comment``, continuation lines (``\\``) joined."""
+        lines = self.source.split("\n")
+        out = []
+        while 1 <= number <= len(lines):
+            text = lines[number - 1].split("#", 1)[0].strip()
+            if text.endswith("\\"):
+                out.append(text[:-1].strip())
+                number += 1
+                continue
+            out.append(text)
+            break
+        return " ".join(x for x in out if x)
+
+
+def children(node) -> tuple:
+    """The sub-terms and sub-conditions of a term, condition or message pattern."""
+    if isinstance(node, Compare):
+        return node.terms
+    if isinstance(node, Received):
+        return (node.pattern, node.amount)
+    if isinstance(node, Pattern):
+        return tuple(p for p in node.parts or () if not isinstance(p, str))
+    if isinstance(node, (BoolOp, Arith)):
+        return node.args
+    if isinstance(node, (NotCond, NotValue, Rounding)):
+        return (node.arg,)
+    if isinstance(node, Count):
+        return (node.pattern,)
+    return ()
+
+
+def walk(node):
+    """``node`` and everything below it, depth first (no recursion)."""
+    stack = [node]
+    while stack:
+        x = stack.pop()
+        yield x
+        stack.extend(reversed(children(x)))

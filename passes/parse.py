@@ -1,0 +1,1365 @@
+"""The parse pass: pseudocode (``ir.alg.Algorithm``) → receive threshold automaton (``ReceiveTA``).
+
+**Control-state extraction** (domain.md §5). A *location* is a reachable valuation of a
+process's finite local state at a *stop point*: the values of its variables, which message types
+it has already sent in this round ("send at most once"), and where it stands in the code. The
+stop points are the places where a process waits for messages:
+
+* ``wait until C`` (the process stands before it until ``C`` holds);
+* the head of ``loop forever:`` (an event loop: the process waits for some handler to fire);
+* the end of the program or of the ``round:`` (finished; at a round end the variables carry over
+  to the next round, which the one-round automaton does not model);
+* the start, unless the program begins with a stop point (then that point is the start).
+
+**One step** (one rule) is: receive some messages, then compute and send without receiving
+more — from a stop point to the next stop point. Its guard is the conjunction of the receive
+conditions the computation evaluated (true or false); receive counts stay symbolic, local
+variables are concrete. Concretely, from a stop point:
+
+* at ``wait until C``: if ``C`` fails, nothing changes (the process keeps waiting); else the code
+  after it runs up to the next stop point;
+* at a loop head: the loop body runs repeatedly, with the same received messages, until one
+  pass changes nothing (*quiescence*: local computation takes no time, so a process that
+  receives ``n - t`` ECHOs at once both relays and accepts, as in every hand-made STRB model);
+  a body that never becomes quiescent is an error;
+* at the end: nothing changes.
+
+A step that changes nothing is the *self-loop* of a waiting or finished location (its guard is
+"no receive condition that would change anything holds"; asynchronous translation makes it
+``true``). Synchronous algorithms (``timing sync``) run a whole round as one step — every
+message of a round arrives before its end — so they have no ``wait``, no event loop and no
+self-loops. Paths whose receive conditions contradict each other under the resilience condition
+are pruned with z3; paths with the same source, target and sends are one rule whose guard is
+their disjunction, simplified (complementary literals merged, implied literals dropped).
+
+**What a location keeps**: only what can still matter (a live-variable analysis over the code):
+a variable that will be overwritten before it is read is forgotten (Ben-Or's estimate while it
+waits for P messages), as is the "already sent M" flag once no ``send M`` can follow. Variables
+that properties mention are kept everywhere; at a round end all variables are kept.
+
+**Names** are made from what the location keeps: ``v1``, ``accept``, ``D0`` (decided 0),
+``sentECHO``, and the stop point (``waitR``, ``loop``, ``done``) when several exist — the
+shortest such combination that no other location also has (``docs/alg.md``).
+
+**Properties** are over process variables; ``some P`` / ``all P`` / ``no P`` become conditions on
+the counters of the locations whose kept values satisfy ``P`` (``all`` ranges over the modelled
+processes: the correct ones, and for crash models those that have not crashed).
+
+**Source maps**: every location and rule carries an :class:`ir.ta.Origin` — the pseudocode lines
+of its stop point, resp. of the conditions and statements its step executed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from itertools import product
+from typing import Iterable
+
+import sympy
+
+from tactl.ir import alg as A
+from tactl.ir.errors import Diagnostic, InputError, Severity, Span
+from tactl.ir.expr import (
+    Always,
+    BoolConst,
+    Compare,
+    Eventually,
+    Expr,
+    Implies,
+    IntConst,
+    Name,
+    Not,
+    conj,
+    disj,
+    to_text,
+)
+from tactl.ir.rta import (
+    CRASH_LOCATION,
+    CRASH_MODELS,
+    FAULT_ARITY,
+    FaultModel,
+    Faults,
+    Message,
+    ReceiveRule,
+    ReceiveTA,
+    Timing,
+    received,
+)
+from tactl.ir.ta import Location, Origin, Property
+
+from .thresholds import NEGATE, ThresholdError, normalize, symbol
+
+# Guard rails: an algorithm whose local state space explodes is an input problem, not a hang.
+MAX_LOCATIONS = 2000
+MAX_PATHS = 20000
+
+
+class ParseError(InputError):
+    pass
+
+
+@dataclass
+class _Fail(Exception):
+    message: str
+    span: Span | None
+
+
+def _fail(message: str, span: Span | None = None) -> _Fail:
+    return _Fail(message, span)
+
+
+# ================================================================================ declarations
+
+@dataclass(frozen=True)
+class MessageType:
+    """One expanded message type: ``(P, 0, D)`` → name ``P0D`` of kind ``P``."""
+
+    name: str
+    base: str
+    payload: tuple[str, ...]
+
+
+def _type_name(base: str, payload: tuple[str, ...]) -> str:
+    spelled = {"?": "Q", A.BOTTOM: "bot"}
+    return base + "".join(spelled.get(p, p) for p in payload)
+
+
+@dataclass
+class _Context:
+    alg: A.Algorithm
+    parameters: tuple[str, ...]
+    types: list[MessageType]
+    kinds: dict[str, tuple[str, ...]]
+    variables: dict[str, A.Variable]
+    symbols: set[str]  # constants of domains and message tags (yes, no, D, …)
+    decides: bool
+    rc: tuple[Expr, ...]
+
+    def order(self) -> dict[str, int]:
+        return {p: i for i, p in enumerate(self.parameters)}
+
+
+def _declarations(alg: A.Algorithm) -> _Context:
+    params = alg.parameters
+    if not params:
+        raise _fail("missing 'parameters' line, e.g. 'parameters n, t, f'", Span(1, 1))
+    if len(set(params)) != len(params):
+        raise _fail("a parameter is declared twice", alg.spans.get("parameters"))
+    try:
+        model = FaultModel(alg.fault_model)
+    except ValueError:
+        raise _fail(f"unknown fault model '{alg.fault_model}' (models: "
+                    f"{', '.join(m.value for m in FaultModel)})", alg.spans.get("fault model")) from None
+    if len(alg.fault_parameters) != FAULT_ARITY.get(model, 1):
+        raise _fail(f"the fault model {model.value} takes {FAULT_ARITY.get(model, 1)} parameter(s)",
+                    alg.spans.get("fault model"))
+    for p in alg.fault_parameters:
+        if p not in params:
+            raise _fail(f"fault parameter '{p}' is not among the parameters ({', '.join(params)})",
+                        alg.spans.get("fault model"))
+    if alg.timing not in ("async", "sync"):
+        raise _fail(f"unknown timing '{alg.timing}': write 'timing async' or 'timing sync'",
+                    alg.spans.get("timing value"))
+    types: list[MessageType] = []
+    seen_shapes: dict[str, A.MessageShape] = {}
+    for shape in alg.messages:
+        for payload in product(*shape.parts) if shape.parts else [()]:
+            t = MessageType(_type_name(shape.name, payload), shape.name, tuple(payload))
+            if any(x.name == t.name for x in types):
+                raise _fail(f"message type '{t.name}' is declared twice", shape.span)
+            if not t.name.isidentifier():
+                raise _fail(f"message type '{t.name}' does not make a name; use names or numbers "
+                            "as payload values", shape.span)
+            types.append(t)
+        seen_shapes[shape.name] = shape
+    bases: dict[str, list[str]] = {}
+    for t in types:
+        bases.setdefault(t.base, []).append(t.name)
+    kinds = {b: tuple(ns) for b, ns in bases.items() if len(ns) > 1 or ns[0] != b}
+    variables: dict[str, A.Variable] = {}
+    for v in alg.variables:
+        if v.name in variables:
+            raise _fail(f"variable '{v.name}' is declared twice", v.span)
+        if v.name in params:
+            raise _fail(f"variable '{v.name}' has the name of a parameter", v.span)
+        if v.name in (A.DECIDED, A.DONE):
+            raise _fail(f"'{v.name}' is reserved ('decide v' sets 'decided'; 'done' means the "
+                        "process has finished)", v.span)
+        variables[v.name] = v
+    symbols = {x for v in alg.variables for x in v.domain if not _is_number(x)}
+    symbols |= {x for s in alg.messages for part in s.parts for x in part if not _is_number(x)}
+    symbols |= {x for d in alg.domains.values() for x in d if not _is_number(x)}
+    clash = symbols & (set(params) | set(variables))
+    if clash:
+        name = sorted(clash)[0]
+        where = next((v.span for v in alg.variables if v.name == name or name in v.domain),
+                                None)
+        raise _fail(f"'{name}' is both a value of a domain and a parameter or variable name", where)
+    decides = any(isinstance(s, A.Decide) for s in _all_statements(alg.program))
+    ctx = _Context(alg, params, types, kinds, variables, symbols, decides, ())
+    rc = []
+    for chain in alg.resilience:
+        for e in _chain_exprs(ctx, chain, {}):
+            if not isinstance(e, BoolConst):
+                rc.append(e)
+            elif not e.value:
+                raise _fail("this resilience condition is always false", chain.span)
+    ctx.rc = tuple(rc)
+    return ctx
+
+
+def _is_number(x: str) -> bool:
+    return x.lstrip("-").isdigit()
+
+
+def _all_statements(stmts: Iterable[A.Stmt]) -> Iterable[A.Stmt]:
+    for s in stmts:
+        yield s
+        if isinstance(s, A.If):
+            for b in s.branches:
+                yield from _all_statements(b.body)
+            if s.orelse:
+                yield from _all_statements(s.orelse)
+        elif isinstance(s, (A.Loop, A.Round)):
+            yield from _all_statements(s.body)
+
+
+# ================================================================================ the code
+
+@dataclass(frozen=True)
+class Instr:
+    op: str  # assign send decide branch jump wait loop_head loop_back end
+    stmt: object = None
+    target: int = -1  # branch: where the false case goes; jump/loop_back: where to go
+    loop_end: int = -1  # loop_head: index after the loop
+
+
+def _compile(ctx: _Context) -> tuple[list[Instr], bool]:
+    """The program as a flat instruction list; whether it ends a round."""
+    code: list[Instr] = []
+    state = {"round": False, "loop": False}
+    program = list(ctx.alg.program)
+    # `upon` handlers written at the top level, outside a loop, form the event loop.
+    first_upon = next((i for i, s in enumerate(program) if isinstance(s, A.If) and s.upon), None)
+    if first_upon is not None and not any(isinstance(s, A.Loop) for s in program):
+        program = program[:first_upon] + [A.Loop(tuple(program[first_upon:]),
+                                                  span=program[first_upon].span)]
+    next_rounds: list[int] = []
+
+    def emit(i: Instr) -> int:
+        code.append(i)
+        return len(code) - 1
+
+    def block(stmts, in_loop: bool) -> None:
+        for s in stmts:
+            stmt(s, in_loop)
+
+    def stmt(s, in_loop: bool) -> None:
+        if isinstance(s, A.Assign):
+            emit(Instr("assign", s))
+        elif isinstance(s, A.Send):
+            emit(Instr("send", s))
+        elif isinstance(s, A.Decide):
+            emit(Instr("decide", s))
+        elif isinstance(s, A.Skip):
+            pass
+        elif isinstance(s, A.Wait):
+            if in_loop:
+                raise _fail("'wait until' inside 'loop forever': an event loop does not block; "
+                            "write the condition as a handler, 'upon C: …'", s.span)
+            if ctx.alg.timing == "sync":
+                raise _fail("'wait' in a synchronous algorithm: every message of a round arrives "
+                            "by its end, so a round is one step; test the received messages "
+                            "directly ('if received M from … processes: …')", s.span)
+            emit(Instr("wait", s))
+        elif isinstance(s, A.NextRound):
+            if not state["round"]:
+                raise _fail("'next round' outside a 'round:' block", s.span)
+            next_rounds.append(emit(Instr("jump", s)))
+        elif isinstance(s, A.If):
+            ends: list[int] = []
+            for b in s.branches:
+                at = emit(Instr("branch", b))
+                block(b.body, in_loop)
+                ends.append(emit(Instr("jump", None)))
+                code[at] = replace(code[at], target=len(code))
+            if s.orelse:
+                block(s.orelse, in_loop)
+            for e in ends:
+                code[e] = replace(code[e], target=len(code))
+        elif isinstance(s, A.Loop):
+            if in_loop or state["loop"]:
+                raise _fail("only one 'loop forever' is supported", s.span)
+            if ctx.alg.timing == "sync":
+                raise _fail("'loop forever' in a synchronous algorithm: write one round as "
+                            "'round:' (the rounds themselves are the loop)", s.span)
+            state["loop"] = True
+            head = emit(Instr("loop_head", s))
+            block(s.body, True)
+            emit(Instr("loop_back", s, target=head))
+            code[head] = replace(code[head], loop_end=len(code))
+        elif isinstance(s, A.Round):
+            if state["round"]:
+                raise _fail("only one 'round:' is supported (tactl models one round)", s.span)
+            state["round"] = True
+            block(s.body, in_loop)
+        else:  # pragma: no cover - the reader builds no other statement
+            raise _fail("unsupported statement", getattr(s, "span", None))
+
+    block(program, False)
+    if state["loop"] and code and code[-1].op != "loop_back":
+        after = next((s for i, s in enumerate(program) if i and isinstance(program[i - 1], A.Loop)),
+                     None)
+        raise _fail("statements after 'loop forever:' are never reached",
+                    getattr(after, "span", None))
+    end = emit(Instr("end", None))
+    for j in next_rounds:
+        code[j] = replace(code[j], target=end)
+    return code, state["round"]
+
+
+# ================================================================================ liveness
+
+SENT = "sent:"  # prefix of the "already sent" flag of a message type, a state component
+
+
+def _cond_names(c) -> set[str]:
+    """The names a term or condition mentions (variables, placeholders, parameters, …)."""
+    return {x.name for x in A.walk(c) if isinstance(x, A.Ref)}
+
+
+def _liveness(ctx: _Context, code: list[Instr], round_end: bool, observed: set[str]) -> list[set[str]]:
+    """Per instruction, the state components live before it."""
+    variables = set(ctx.variables) | ({A.DECIDED} if ctx.decides else set())
+
+    def sent_flags(pattern: A.Pattern) -> set[str]:
+        return {SENT + t.name for t in ctx.types if t.base == pattern.name}
+
+    def succ(i: int) -> list[int]:
+        ins = code[i]
+        if ins.op in ("jump", "loop_back"):
+            return [ins.target]
+        if ins.op == "branch":
+            return [i + 1, ins.target]
+        if ins.op == "end":
+            return []
+        return [i + 1]
+
+    def use_def(i: int) -> tuple[set[str], set[str]]:
+        ins = code[i]
+        s = ins.stmt
+        if ins.op == "assign":
+            return _cond_names(s.value) & variables, {s.var}
+        if ins.op == "send":
+            return (_cond_names(s.pattern) & variables) | sent_flags(s.pattern), set()
+        if ins.op == "decide":
+            return _cond_names(s.value) & variables, {A.DECIDED}
+        if ins.op == "branch":
+            return _cond_names(s.cond) & variables, set()
+        if ins.op == "wait":
+            return _cond_names(s.cond) & variables, set()
+        if ins.op == "end":
+            return (set(variables) if round_end else set()), set()
+        return set(), set()
+
+    live = [set() for _ in code]
+    changed = True
+    while changed:
+        changed = False
+        for i in reversed(range(len(code))):
+            out: set[str] = set()
+            for j in succ(i):
+                out |= live[j]
+            use, defs = use_def(i)
+            new = use | (out - defs) | observed
+            if new != live[i]:
+                live[i] = new
+                changed = True
+    return live
+
+
+# ================================================================================ evaluation
+
+@dataclass
+class _Thread:
+    """One path of symbolic execution within a step."""
+
+    pc: int
+    state: dict[str, str | bool]
+    bindings: dict[str, str] = field(default_factory=dict)
+    literals: dict[str, tuple[Expr, bool]] = field(default_factory=dict)  # atom text → (atom, value)
+    sends: list[str] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+    loop_seen: list[tuple] = field(default_factory=list)
+    # Lines of taken branch conditions, (line, end of the branch body): they enter ``lines``
+    # only if a statement of the body has an effect — a source map names what a step *did*.
+    pending: list[tuple[int, int]] = field(default_factory=list)
+    effects: int = 0  # statements that changed the state or sent, so far in this step
+    pass_start: int = 0  # ``effects`` when the current pass of the event loop began
+
+    def fork(self) -> "_Thread":
+        return _Thread(self.pc, dict(self.state), dict(self.bindings), dict(self.literals),
+                       list(self.sends), list(self.lines), list(self.loop_seen),
+                       list(self.pending), self.effects, self.pass_start)
+
+    def line(self, span: Span | None) -> None:
+        if span is not None and span.line not in self.lines:
+            self.lines.append(span.line)
+
+    def taken(self, span: Span | None, body_end: int) -> None:
+        if span is not None:
+            self.pending.append((span.line, body_end))
+
+    def effect(self, span: Span | None) -> None:
+        """A statement changed the state or sent: record it and the conditions it is under."""
+        self.effects += 1
+        for line, end in self.pending:
+            if self.pc < end and line not in self.lines:
+                self.lines.append(line)
+        self.line(span)
+
+
+class _Eval:
+    def __init__(self, ctx: _Context) -> None:
+        self.ctx = ctx
+
+    # ---- values (local) ----
+    def value(self, t, th: _Thread) -> str:
+        if isinstance(t, A.Num):
+            return str(t.value)
+        if isinstance(t, A.Const):
+            return t.value
+        if isinstance(t, A.Ref):
+            if t.name in th.bindings:
+                return th.bindings[t.name]
+            if t.name in self.ctx.variables or t.name == A.DECIDED:
+                v = th.state.get(t.name)
+                if v is None:
+                    raise _fail(f"'{t.name}' is read here but has no value on this path",
+                                t.span)
+                return v  # type: ignore[return-value]
+            if t.name in self.ctx.symbols:
+                return t.name
+            if t.name in self.ctx.parameters:
+                raise _fail(f"'{t.name}' is a parameter: a process variable or value must stand "
+                            "here (variables range over finite domains)", t.span)
+            raise _fail(f"unknown name '{t.name}' (variables: "
+                        f"{', '.join(self.ctx.variables) or 'none'})", t.span)
+        if isinstance(t, A.NotValue):
+            v = self.value(t.arg, th)
+            if v not in A.BOOL:
+                raise _fail("'not' needs a Boolean value", t.span)
+            return A.FALSE if v == A.TRUE else A.TRUE
+        raise _fail("a value (variable, placeholder or constant) must stand here", _span_of(t))
+
+    def is_local(self, t, th: _Thread) -> bool:
+        if isinstance(t, A.Ref):
+            return (t.name in th.bindings or t.name in self.ctx.variables or t.name == A.DECIDED
+                    or t.name in self.ctx.symbols)
+        return isinstance(t, (A.Const, A.NotValue))
+
+    # ---- arithmetic (symbolic) ----
+    def arith(self, t, th: _Thread) -> sympy.Expr:
+        if isinstance(t, A.Num):
+            return sympy.Integer(t.value)
+        if isinstance(t, A.Ref):
+            if t.name in self.ctx.parameters:
+                return symbol(t.name)
+            if self.is_local(t, th):
+                raise _fail(f"'{t.name}' is a process variable or value: thresholds are linear "
+                            "terms over parameters and received counts", t.span)
+            raise _fail(f"unknown name '{t.name}' (parameters: {', '.join(self.ctx.parameters)})",
+                        t.span)
+        if isinstance(t, A.Count):
+            return sum((symbol(received(m).name) for m in self.matching(t.pattern, th)),
+                       sympy.Integer(0))
+        if isinstance(t, A.Arith):
+            args = [self.arith(a, th) for a in t.args]
+            if t.op == "neg":
+                return -args[0]
+            if t.op == "+":
+                return args[0] + args[1]
+            if t.op == "-":
+                return args[0] - args[1]
+            if t.op == "*":
+                return args[0] * args[1]
+            if t.op == "/":
+                if not args[1].is_number:
+                    raise _fail("division by a non-constant: thresholds are linear", t.span)
+                if args[1] == 0:
+                    raise _fail("division by zero", t.span)
+                return args[0] / args[1]
+        if isinstance(t, A.Rounding):
+            inner = self.arith(t.arg, th)
+            return sympy.ceiling(inner) if t.kind == "ceil" else sympy.floor(inner)
+        raise _fail("a number, parameter or received count must stand here", _span_of(t))
+
+    def compare(self, left: sympy.Expr, op: str, right: sympy.Expr, span) -> Expr:
+        try:
+            return normalize(left, op, right, lambda n: n.startswith("received("),
+                             self.ctx.order())
+        except ThresholdError as e:
+            raise _fail(str(e), span) from None
+
+    # ---- message patterns ----
+    def matching(self, p: A.Pattern, th: _Thread) -> list[str]:
+        candidates = [t for t in self.ctx.types if t.base == p.name]
+        if not candidates:
+            raise _fail(f"unknown message '{p.name}' (messages: "
+                        f"{', '.join(sorted({t.base for t in self.ctx.types})) or 'none'})", p.span)
+        if p.parts is None or p.parts == (A.WILDCARD,):
+            return [t.name for t in candidates]
+        wanted = [x if isinstance(x, str) else self.value(x, th) for x in p.parts]
+        out = [t.name for t in candidates if len(t.payload) == len(wanted) and all(
+            w == A.WILDCARD or w == v for w, v in zip(wanted, t.payload))]
+        return out
+
+    def send_type(self, p: A.Pattern, th: _Thread) -> str:
+        if p.parts is not None and A.WILDCARD in p.parts:
+            raise _fail("'*' stands for any payload when counting received messages; a send "
+                        "names one message", p.span)
+        names = self.matching(p, th)
+        if len(names) != 1:
+            shapes = ", ".join(_shape_text(s) for s in self.ctx.alg.messages if s.name == p.name)
+            wanted = [x if isinstance(x, str) else self.value(x, th) for x in (p.parts or ())]
+            raise _fail(f"payload outside its domain: ({', '.join([p.name, *wanted])}) is not a "
+                        f"declared message ({shapes})", p.span)
+        return names[0]
+
+    # ---- conditions (symbolic over received counts, concrete over locals) ----
+    def cond(self, c, th: _Thread) -> Expr:
+        if isinstance(c, A.BoolOp):
+            parts = [self.cond(a, th) for a in c.args]
+            return conj(*parts) if c.op == "and" else disj(*parts)
+        if isinstance(c, A.NotCond):
+            return _negate(self.cond(c.arg, th))
+        if isinstance(c, A.Received):
+            count = sum((symbol(received(m).name) for m in self.matching(c.pattern, th)),
+                        sympy.Integer(0))
+            if count == 0:
+                return self.compare(sympy.Integer(0), c.op, self.arith(c.amount, th), c.span)
+            return self.compare(count, c.op, self.arith(c.amount, th), c.span)
+        if isinstance(c, A.Compare):
+            parts = []
+            for (op, a, b) in zip(c.ops, c.terms, c.terms[1:]):
+                if self.is_local(a, th) or self.is_local(b, th):
+                    if op not in ("==", "!="):
+                        raise _fail("process variables are compared with == and != only (their "
+                                    "values are finite domains)", c.span)
+                    va, vb = self.value(a, th), self.value(b, th)
+                    parts.append(BoolConst((va == vb) == (op == "==")))
+                else:
+                    parts.append(self.compare(self.arith(a, th), op, self.arith(b, th), c.span))
+            return conj(*parts)
+        if isinstance(c, A.Const) and c.value in A.BOOL:
+            return BoolConst(c.value == A.TRUE)
+        if isinstance(c, A.Ref) and self.is_local(c, th):
+            v = self.value(c, th)
+            if v not in A.BOOL:
+                raise _fail(f"'{c.name}' is not Boolean: compare it, e.g. '{c.name} == 1'", c.span)
+            return BoolConst(v == A.TRUE)
+        raise _fail("a condition must stand here (a comparison, 'received M from K processes', "
+                    "a Boolean variable, and/or/not)", _span_of(c))
+
+
+def _shape_text(s: A.MessageShape) -> str:
+    if not s.parts:
+        return s.name
+    parts = ["{" + ", ".join(p) + "}" if not tag else p[0] for p, tag in zip(s.parts, s.tags)]
+    return f"({', '.join([s.name, *parts])})"
+
+
+def _span_of(x) -> Span | None:
+    return getattr(x, "span", None)
+
+
+def _negate(e: Expr) -> Expr:
+    from tactl.ir.expr import And, Or
+
+    if isinstance(e, BoolConst):
+        return BoolConst(not e.value)
+    if isinstance(e, Compare):
+        return Compare(NEGATE[e.op], e.left, e.right)
+    if isinstance(e, And):
+        return disj(*(_negate(a) for a in e.args))
+    if isinstance(e, Or):
+        return conj(*(_negate(a) for a in e.args))
+    if isinstance(e, Not):
+        return e.arg
+    return Not(e)
+
+
+# ================================================================================ z3 oracle
+
+class _Solver:
+    """Satisfiability of guards under the resilience condition (received counts ≥ 0)."""
+
+    def __init__(self, ctx: _Context) -> None:
+        import z3
+
+        from tactl.ir.linear import int_symbols, to_z3
+
+        self.z3 = z3
+        self.sym = int_symbols()
+        self.to_z3 = lambda e: to_z3(e, self.sym)
+        base = [self.to_z3(e) for e in ctx.rc]
+        base += [self.sym(p) >= 0 for p in ctx.parameters]
+        base += [self.sym(received(t.name).name) >= 0 for t in ctx.types]
+        self.base = base
+        self.cache: dict[tuple, bool] = {}
+
+    def sat(self, exprs: Iterable[Expr]) -> bool:
+        exprs = list(exprs)
+        key = tuple(sorted(to_text(e) for e in exprs))
+        if key not in self.cache:
+            s = self.z3.Solver()
+            s.set("timeout", 5000)
+            s.add(*self.base, *(self.to_z3(e) for e in exprs))
+            self.cache[key] = s.check() != self.z3.unsat  # unknown: keep the path
+        return self.cache[key]
+
+    def implies(self, premise: list[Expr], conclusion: Expr) -> bool:
+        return not self.sat([*premise, _negate(conclusion)])
+
+
+# ================================================================================ exploration
+
+@dataclass(frozen=True)
+class StopPoint:
+    index: int  # instruction index
+    kind: str  # start | wait | loop | end
+    label: str
+    span: Span | None
+
+
+@dataclass
+class _Outcome:
+    target_pc: int
+    state: tuple
+    sends: tuple[str, ...]
+    literals: dict[str, tuple[Expr, bool]]
+    lines: list[int]
+
+
+class _Explorer:
+    def __init__(self, ctx: _Context, code: list[Instr], live: list[set[str]], round_end: bool):
+        self.ctx = ctx
+        self.code = code
+        self.live = live
+        self.round_end = round_end
+        self.ev = _Eval(ctx)
+        self.solver = _Solver(ctx)
+        self.components = sorted(set(ctx.variables) | ({A.DECIDED} if ctx.decides else set())
+                                 | {SENT + t.name for t in ctx.types}, key=self._component_order)
+        self.paths = 0
+
+    def _component_order(self, c: str) -> tuple[int, int, str]:
+        names = list(self.ctx.variables)
+        if c in names:
+            return (0, names.index(c), c)
+        if c == A.DECIDED:
+            return (1, 0, c)
+        return (2, [t.name for t in self.ctx.types].index(c[len(SENT):]), c)
+
+    def key(self, pc: int, state: dict) -> tuple:
+        live = self.live[pc]
+        return (pc, tuple(state.get(c) if c in live else None for c in self.components))
+
+    def unkey(self, key: tuple) -> dict:
+        _, values = key
+        return {c: v for c, v in zip(self.components, values) if v is not None}
+
+    def is_stop(self, pc: int) -> bool:
+        return self.code[pc].op in ("wait", "loop_head", "end")
+
+    def initial(self) -> list[tuple]:
+        start = 0
+        choices = []
+        for v in self.ctx.variables.values():
+            choices.append([v.initial] if v.initial is not None else list(v.domain))
+        out = []
+        for values in product(*choices):
+            state: dict = dict(zip(self.ctx.variables, values))
+            if self.ctx.decides:
+                state[A.DECIDED] = A.BOTTOM
+            for t in self.ctx.types:
+                state[SENT + t.name] = A.FALSE
+            k = self.key(start, state)
+            if k not in out:
+                out.append(k)
+        return out
+
+    def step(self, key: tuple) -> list[_Outcome]:
+        """Every way one step can go from the location ``key``."""
+        pc, _ = key
+        state = self.unkey(key)
+        th = _Thread(pc, state)
+        ins = self.code[pc]
+        done: list[_Outcome] = []
+        work: list[_Thread] = []
+        if ins.op == "end":
+            if self.ctx.alg.timing == "sync":
+                return []
+            return [_Outcome(pc, key[1], (), {}, [])]
+        if ins.op == "wait":
+            th.line(ins.stmt.span)
+            for branch, value in self.decide(th, self.ev.cond(ins.stmt.cond, th)):
+                if value:
+                    branch.pc = pc + 1
+                    work.append(branch)
+                else:
+                    done.append(self.finish(branch, pc))
+        elif ins.op == "loop_head":
+            th.loop_seen = [tuple(sorted(th.state.items()))]
+            th.pc = pc + 1
+            work.append(th)
+        else:  # the start, before any stop point
+            work.append(th)
+        while work:
+            t = work.pop()
+            self.paths += 1
+            if self.paths > MAX_PATHS:
+                raise _fail(f"more than {MAX_PATHS} execution paths: the algorithm's local state "
+                            "is too large to enumerate (reduce variables or domains)")
+            done.extend(self.run(t, work))
+        return done
+
+    def decide(self, th: _Thread, cond: Expr) -> list[tuple[_Thread, bool]]:
+        """Fork ``th`` on a symbolic condition: its feasible outcomes. Conjunctions and
+        disjunctions are decided atom by atom (short-circuit), so that a path's literals are
+        single comparisons — which keeps guards simple and lets complementary paths merge."""
+        from tactl.ir.expr import And, Or
+
+        if isinstance(cond, BoolConst):
+            return [(th, cond.value)]
+        if isinstance(cond, Not):
+            return [(b, not v) for b, v in self.decide(th, cond.arg)]
+        if isinstance(cond, (And, Or)):
+            stop = isinstance(cond, Or)  # the value that decides the whole: true for ||
+            done: list[tuple[_Thread, bool]] = []
+            going = [th]
+            for arg in cond.args:
+                nxt = []
+                for t in going:
+                    for b, v in self.decide(t, arg):
+                        (done.append((b, stop)) if v == stop else nxt.append(b))
+                going = nxt
+            return done + [(t, not stop) for t in going]
+        key = to_text(cond)
+        if key in th.literals:
+            return [(th, th.literals[key][1])]
+        out = []
+        for value in (True, False):
+            lits = [e if v else _negate(e) for e, v in th.literals.values()]
+            lits.append(cond if value else _negate(cond))
+            if self.solver.sat(lits):
+                b = th.fork()
+                b.literals[key] = (cond, value)
+                out.append((b, value))
+        return out
+
+    def finish(self, th: _Thread, pc: int) -> _Outcome:
+        return _Outcome(pc, self.key(pc, th.state)[1], tuple(th.sends), th.literals, th.lines)
+
+    def run(self, th: _Thread, work: list[_Thread]) -> list[_Outcome]:
+        """Run ``th`` to its next stop point; forks go to ``work``."""
+        ev = self.ev
+        while True:
+            ins = self.code[th.pc]
+            op = ins.op
+            s = ins.stmt
+            th.pending = [(l, e) for l, e in th.pending if th.pc < e]
+            if op == "assign":
+                if s.var not in self.ctx.variables:
+                    raise _fail(f"assignment to undeclared variable '{s.var}' (variables: "
+                                f"{', '.join(self.ctx.variables) or 'none'})", s.var_span or s.span)
+                domain = self.ctx.variables[s.var].domain
+                if isinstance(s.value, A.Coin):
+                    values = [v for v in A.COIN_VALUES if v in domain]
+                    if not values:
+                        raise _fail(f"a coin toss gives 0 or 1, which '{s.var}' cannot hold",
+                                    s.span)
+                    for extra in values[1:]:
+                        b = th.fork()
+                        if b.state.get(s.var) != extra:
+                            b.effect(s.span)
+                        b.state[s.var] = extra
+                        b.pc += 1
+                        work.append(b)
+                    if th.state.get(s.var) != values[0]:
+                        th.effect(s.span)
+                    th.state[s.var] = values[0]
+                else:
+                    value = ev.value(s.value, th)
+                    if value not in domain:
+                        raise _fail(f"value '{value}' is outside the domain of '{s.var}' "
+                                    f"{{{', '.join(domain)}}}", s.span)
+                    if th.state.get(s.var) != value:
+                        th.effect(s.span)
+                    th.state[s.var] = value
+                th.pc += 1
+            elif op == "send":
+                name = ev.send_type(s.pattern, th)
+                if th.state.get(SENT + name) != A.TRUE:
+                    th.effect(s.span)
+                    th.state[SENT + name] = A.TRUE
+                    th.sends.append(name)
+                th.pc += 1
+            elif op == "decide":
+                value = ev.value(s.value, th)
+                if th.state.get(A.DECIDED) != value:
+                    th.effect(s.span)
+                th.state[A.DECIDED] = value
+                th.pc += 1
+            elif op == "branch":
+                branch: A.Branch = s
+                if branch.placeholder is None:
+                    forks = self.decide(th, ev.cond(branch.cond, th))
+                    first = True
+                    for b, value in forks:
+                        if value:
+                            b.taken(branch.span, ins.target)
+                        b.pc = th.pc + 1 if value else ins.target
+                        if first:
+                            th, first = b, False
+                        else:
+                            work.append(b)
+                    if first:  # no feasible case: the path ends here (cannot happen under RC)
+                        return []
+                else:
+                    th = self._some(th, branch, ins, work)
+                    if th is None:
+                        return []
+            elif op == "jump":
+                th.pc = ins.target
+            elif op == "loop_head":
+                th.loop_seen = [tuple(sorted(th.state.items()))]
+                th.pc += 1
+            elif op == "loop_back":
+                head = ins.target
+                k = tuple(sorted(th.state.items()))
+                if th.effects == th.pass_start:  # a pass that changed nothing: quiescent
+                    return [self.finish(th, head)]
+                th.pass_start = th.effects
+                # A pass with effects that ends in a state seen at the head before repeats
+                # forever: the same state and received messages give the same pass.
+                if k in th.loop_seen:
+                    raise _fail("the event loop never becomes quiescent: with the same received "
+                                "messages its handlers keep changing the state (a handler must "
+                                "not undo another's effect)", s.span)
+                th.loop_seen.append(k)
+                th.pc = head + 1
+            elif op in ("wait", "end"):
+                return [self.finish(th, th.pc)]
+            else:  # pragma: no cover
+                raise AssertionError(op)
+
+    def _some(self, th: _Thread, branch: A.Branch, ins: Instr, work: list[_Thread]) -> _Thread | None:
+        """``if C(w) for some w``: one case per value of ``w`` whose ``C`` can hold, plus the case
+        where ``C`` holds for none. A process for which several values qualify may take any."""
+        w = branch.placeholder
+        domain = self._placeholder_domain(branch)
+        conds = []
+        for value in domain:
+            b = th.fork()
+            b.bindings[w] = value
+            conds.append((value, self.ev.cond(branch.cond, b)))
+        cases: list[_Thread] = []
+        for value, c in conds:
+            for b, holds in self.decide(th, c):
+                if holds:
+                    b.bindings[w] = value
+                    b.taken(branch.span, ins.target)
+                    b.pc = th.pc + 1
+                    cases.append(b)
+        none = th.fork()
+        feasible = True
+        for _, c in conds:
+            outcomes = [(b, v) for b, v in self.decide(none, c) if not v]
+            if not outcomes:
+                feasible = False
+                break
+            none = outcomes[0][0]
+        if feasible:
+            none.pc = ins.target
+            cases.append(none)
+        if not cases:
+            return None
+        work.extend(cases[1:])
+        return cases[0]
+
+    def _placeholder_domain(self, branch: A.Branch) -> tuple[str, ...]:
+        """The values ``w`` ranges over: the payload domain at the positions where it occurs."""
+        w = branch.placeholder
+        domains: list[tuple[str, ...]] = []
+
+        for x in A.walk(branch.cond):
+            if isinstance(x, A.Pattern) and x.parts:
+                for i, p in enumerate(x.parts):
+                    if isinstance(p, A.Ref) and p.name == w:
+                        domains.extend(shape.parts[i] for shape in self.ctx.alg.messages
+                                       if shape.name == x.name and len(shape.parts) == len(x.parts)
+                                       and not shape.tags[i])
+        if not domains:
+            raise _fail(f"'for some {w}': '{w}' must stand in a message payload of the "
+                        f"condition, e.g. 'received (R, {w}) from … processes for some {w}'",
+                        branch.placeholder_span or branch.span)
+        if w in self.ctx.variables or w in self.ctx.parameters:
+            raise _fail(f"placeholder '{w}' has the name of a variable or parameter",
+                        branch.placeholder_span or branch.span)
+        out: list[str] = []
+        for d in domains:
+            out.extend(v for v in d if v not in out)
+        return tuple(out)
+
+
+# ================================================================================ the pass
+
+@dataclass(frozen=True)
+class LocationInfo:
+    """What ``tactl parse`` prints about a location: its meaning in program terms."""
+
+    name: str
+    point: str
+    values: tuple[tuple[str, str], ...]  # (variable, value) kept at this location
+    sent: tuple[str, ...]
+    line: int | None
+
+
+@dataclass(frozen=True)
+class ParseResult:
+    rta: ReceiveTA
+    locations: tuple[LocationInfo, ...]
+
+
+def parse_algorithm(alg: A.Algorithm) -> ParseResult:
+    """Control-state extraction; every problem is an :class:`InputError` at its position."""
+    try:
+        return _parse(alg)
+    except _Fail as e:
+        # A problem of the whole program (its state space) is reported where the code begins.
+        span = e.span or next((s.span for s in alg.program if getattr(s, "span", None)), None) \
+            or Span(1, 1)
+        raise ParseError(Diagnostic(Severity.ERROR, e.message, span), alg.path,
+                         alg.source) from None
+
+
+def _parse(alg: A.Algorithm) -> ParseResult:
+    ctx = _declarations(alg)
+    code, round_end = _compile(ctx)
+    everywhere, initially = _property_variables(ctx)
+    live = _liveness(ctx, code, round_end, everywhere)
+    start_live = live[0] | initially
+    live = [l if i else start_live for i, l in enumerate(live)]
+    ex = _Explorer(ctx, code, live, round_end)
+    points = _stop_points(ctx, code)
+
+    initial = ex.initial()
+    seen: dict[tuple, None] = dict.fromkeys(initial)
+    queue = list(initial)
+    edges: list[tuple[tuple, tuple, _Outcome]] = []
+    while queue:
+        key = queue.pop(0)
+        for o in ex.step(key):
+            target = (o.target_pc, o.state)
+            edges.append((key, target, o))
+            if target not in seen:
+                seen[target] = None
+                queue.append(target)
+                if len(seen) > MAX_LOCATIONS:
+                    raise _fail(f"more than {MAX_LOCATIONS} locations: the local state space is "
+                                "too large (reduce variables or domains)")
+    keys = list(seen)
+    names, infos = _names(ctx, ex, points, keys, alg)
+    locations = tuple(Location(names[k], origin=_location_origin(alg, infos[k])) for k in keys)
+    rules = _rules(ctx, ex, alg, edges, names, points)
+    properties = tuple(_property(ctx, ex, p, keys, names, points, set(initial)) for p in alg.properties)
+    model = FaultModel(alg.fault_model)
+    rta = ReceiveTA(
+        name=alg.name, parameters=ctx.parameters, assumptions=ctx.rc,
+        faults=Faults(model, ctx.alg.fault_parameters), timing=Timing(alg.timing),
+        messages=tuple(Message(t.name, t.base if t.base in ctx.kinds else None) for t in ctx.types),
+        locations=locations, initial=tuple(names[k] for k in initial), rules=rules,
+        properties=properties)
+    return ParseResult(rta, tuple(infos[k] for k in keys))
+
+
+def _stop_points(ctx: _Context, code: list[Instr]) -> dict[int, StopPoint]:
+    points: dict[int, StopPoint] = {}
+    used: dict[str, int] = {}
+
+    def unique(label: str) -> str:
+        used[label] = used.get(label, 0) + 1
+        return label if used[label] == 1 else f"{label}{used[label]}"
+
+    for i, ins in enumerate(code):
+        if ins.op == "wait":
+            msgs = _messages_in(ins.stmt.cond)
+            points[i] = StopPoint(i, "wait", unique("wait" + (msgs[0] if msgs else "")), ins.stmt.span)
+        elif ins.op == "loop_head":
+            points[i] = StopPoint(i, "loop", unique("loop"), ins.stmt.span)
+        elif ins.op == "end":
+            points[i] = StopPoint(i, "end", "done", None)
+    if 0 not in points:
+        first = ctx.alg.program[0]
+        points[0] = StopPoint(0, "start", "start", getattr(first, "span", None))
+    return points
+
+
+def _messages_in(c) -> list[str]:
+    """The message names a condition counts, in order."""
+    return [x.pattern.name for x in A.walk(c) if isinstance(x, (A.Received, A.Count))]
+
+
+def _component_text(c: str, value: str) -> str | None:
+    """The name fragment of one kept state component, or None when it adds nothing."""
+    if c.startswith(SENT):
+        return f"sent{c[len(SENT):]}" if value == A.TRUE else None
+    if c == A.DECIDED:
+        return None if value == A.BOTTOM else "D" + _ident(value)
+    if value == A.TRUE:
+        return c
+    if value == A.FALSE:
+        return None
+    return c + _ident(value)
+
+
+def _ident(value: str) -> str:
+    return {A.BOTTOM: "bot", "?": "Q"}.get(value, value).replace("-", "m")
+
+
+def _names(ctx: _Context, ex: _Explorer, points: dict[int, StopPoint], keys: list[tuple],
+           alg: A.Algorithm) -> tuple[dict[tuple, str], dict[tuple, LocationInfo]]:
+    """Readable, unique location names: for each location the shortest set of its name fragments
+    (in a fixed order) that no other location has as a subset of its own; else all of them."""
+    used_points = {k[0] for k in keys}
+    main = 0 if 0 in used_points else min(used_points)
+    frags: dict[tuple, list[str]] = {}
+    infos: dict[tuple, LocationInfo] = {}
+    for k in keys:
+        pc, values = k
+        state = dict(zip(ex.components, values))
+        parts = []
+        if len(used_points) > 1 and pc != main:
+            parts.append(points[pc].label)
+        for c in ex.components:
+            v = state.get(c)
+            if v is not None:
+                text = _component_text(c, v)
+                if text:
+                    parts.append(text)
+        frags[k] = parts
+        kept = tuple((c, v) for c, v in zip(ex.components, values)
+                     if v is not None and not c.startswith(SENT))
+        sent = tuple(c[len(SENT):] for c, v in zip(ex.components, values)
+                     if c.startswith(SENT) and v == A.TRUE)
+        infos[k] = LocationInfo("", _point_text(points[pc], alg), kept, sent,
+                                points[pc].span.line if points[pc].span else None)
+    sets = {k: set(p) for k, p in frags.items()}
+    reserved = set(ctx.parameters) | {t.name for t in ctx.types} | set(ctx.kinds) | {
+        "CR", "fair", "ncrashed"}
+    names: dict[tuple, str] = {}
+    from itertools import combinations
+
+    for k, parts in frags.items():
+        chosen = None
+        for size in range(1, len(parts)):
+            for combo in combinations(parts, size):
+                if not any(set(combo) <= sets[o] for o in keys if o != k):
+                    chosen = combo
+                    break
+            if chosen:
+                break
+        name = "_".join(chosen or parts) or points[k[0]].label
+        if name in reserved or not name.isidentifier():
+            name = "L_" + name
+        names[k] = name
+    # A fragment set may equal a chosen subset's text only if the sets are equal; make sure.
+    if len(set(names.values())) != len(names):
+        names = {k: "_".join(p) or points[k[0]].label for k, p in frags.items()}
+    infos = {k: replace(i, name=names[k]) for k, i in infos.items()}
+    return names, infos
+
+
+def _point_text(p: StopPoint, alg: A.Algorithm) -> str:
+    if p.kind == "end":
+        return "finished (end of round)" if any(isinstance(s, A.Round) for s in alg.program) \
+            else "finished"
+    line = alg.line(p.span.line) if p.span else ""
+    if p.kind == "start":
+        return "before the first step"
+    if p.kind == "loop":
+        return "in the event loop"
+    return f"waiting at '{line}'"
+
+
+def _location_origin(alg: A.Algorithm, info: LocationInfo) -> Origin:
+    values = ", ".join(f"{c} = {v}" for c, v in info.values)
+    sent = ("sent " + ", ".join(info.sent)) if info.sent else ""
+    meaning = "; ".join(x for x in (info.point, values, sent) if x)
+    return Origin(alg.path, (info.line,) if info.line else (), meaning)
+
+
+def _rules(ctx: _Context, ex: _Explorer, alg: A.Algorithm, edges, names, points) -> tuple[ReceiveRule, ...]:
+    groups: dict[tuple, list[_Outcome]] = {}
+    for src, tgt, o in edges:
+        groups.setdefault((names[src], names[tgt], o.sends), []).append(o)
+    rules = []
+    for (src, tgt, sends), outcomes in groups.items():
+        guard = _guard(ex.solver, [o.literals for o in outcomes])
+        if guard == BoolConst(False):
+            continue
+        lines: list[int] = []
+        for o in outcomes:
+            lines.extend(x for x in o.lines if x not in lines)
+        lines.sort()
+        text = "; ".join(f'line {n} "{alg.line(n)}"' for n in lines)
+        if src == tgt and not sends:
+            text = _idle_text(src, names, points, alg)
+        rules.append(ReceiveRule(len(rules), src, tgt, guard, sends,
+                                 origin=Origin(alg.path, tuple(lines), text)))
+    return tuple(rules)
+
+
+def _idle_text(location: str, names, points, alg: A.Algorithm) -> str:
+    """What the self-loop of a waiting or finished location means."""
+    key = next(k for k, n in names.items() if n == location)
+    point = points[key[0]]
+    if point.kind == "end":
+        return "finished: takes no more steps"
+    if point.kind == "wait" and point.span:
+        return f'waits at line {point.span.line} "{alg.line(point.span.line)}"'
+    if point.kind == "loop":
+        return "waits: no handler changes anything"
+    return "waits"
+
+
+def _guard(solver: _Solver, paths: list[dict[str, tuple[Expr, bool]]]) -> Expr:
+    """The disjunction of the paths' conditions, simplified: complementary literals merged
+    (``a∧b ∨ a∧¬b`` → ``a``), subsumed paths dropped, literals implied by the others dropped."""
+    atoms: dict[str, Expr] = {}
+    cubes: set[frozenset] = set()
+    for lits in paths:
+        for k, (e, _) in lits.items():
+            atoms[k] = e
+        cubes.add(frozenset((k, v) for k, (_, v) in lits.items()))
+    changed = True
+    while changed:
+        changed = False
+        for a in list(cubes):
+            for lit in a:
+                other = (a - {lit}) | {(lit[0], not lit[1])}
+                if other in cubes:
+                    cubes -= {a, other}
+                    cubes.add(a - {lit})
+                    changed = True
+                    break
+            if changed:
+                break
+    cubes = {c for c in cubes if not any(o < c for o in cubes)}
+    if frozenset() in cubes:
+        return BoolConst(True)
+
+    def lit(k: str, v: bool) -> Expr:
+        return atoms[k] if v else _negate(atoms[k])
+
+    order = list(atoms)
+    current = [sorted(c, key=lambda kv: order.index(kv[0]))
+               for c in sorted(cubes, key=lambda c: sorted((k, v) for k, v in c))]
+    whole = disj(*(conj(*(lit(*x) for x in c)) for c in current))
+    # Drop a literal whenever the weakened path still implies the whole guard (under the RC):
+    # `a ∧ b ∨ ¬a` becomes `b ∨ ¬a`, and a literal implied by the others disappears.
+    for cube in current:
+        for item in list(cube):
+            rest = [lit(*x) for x in cube if x != item]
+            if solver.implies(rest, whole):
+                cube.remove(item)
+    out = []
+    for cube in current:
+        e = conj(*(lit(*x) for x in cube))
+        if e not in out:
+            out.append(e)
+    guard = disj(*out)
+    if solver.implies([], guard):
+        return BoolConst(True)
+    return guard
+
+
+# ================================================================================ properties
+
+def _formula_names(f: A.FormulaNode, under_initially: bool, out_all: set, out_init: set) -> None:
+    if f.op in ("some", "all", "no"):
+        names = _cond_names(f.args[0])
+        (out_init if under_initially else out_all).update(names)
+        return
+    if f.op == "cmp":
+        return
+    for a in f.args:
+        if isinstance(a, A.FormulaNode):
+            _formula_names(a, under_initially or f.op == "initially", out_all, out_init)
+
+
+def _property_variables(ctx: _Context) -> tuple[set[str], set[str]]:
+    everywhere: set[str] = set()
+    initially: set[str] = set()
+    for p in ctx.alg.properties:
+        _formula_names(p.formula, False, everywhere, initially)
+    known = set(ctx.variables) | ({A.DECIDED} if ctx.decides else set())
+    return everywhere & known, (initially | everywhere) & known
+
+
+def _property(ctx: _Context, ex: _Explorer, p: A.PropertyDecl, keys, names, points,
+              initial: set) -> Property:
+    def holds_at(pred, key) -> bool:
+        pc, values = key
+        if values is None:
+            return False
+        state = {c: v for c, v in zip(ex.components, values) if v is not None}
+        return _pred(ctx, pred, state, points[pc].kind == "end")
+
+    def go(f: A.FormulaNode, init: bool) -> Expr:
+        op = f.op
+        if op in ("some", "all", "no"):
+            label = names
+            where = [k for k in keys if not init or k in initial]
+            sat = [k for k in where if holds_at(f.args[0], k)]
+            if A.CRASHED in _cond_names(f.args[0]):
+                if FaultModel(ctx.alg.fault_model) not in CRASH_MODELS:
+                    raise _fail(f"'{A.CRASHED}' needs a crash fault model (crash, clean_crash, "
+                                "hybrid): here no process crashes", f.span)
+                # The crash location the translation adds (never a generated name: CR is reserved).
+                crash = (CRASH_LOCATION, None)
+                label = {**label, crash: CRASH_LOCATION}
+                where = [*where, crash]
+                if _pred(ctx, f.args[0], {}, False, crashed=True):
+                    sat = [*sat, crash]
+            if op == "some":
+                return disj(*(Compare("!=", Name(label[k]), IntConst(0)) for k in sat))
+            if op == "no":
+                return conj(*(Compare("==", Name(label[k]), IntConst(0)) for k in sat))
+            return conj(*(Compare("==", Name(label[k]), IntConst(0)) for k in where if k not in sat))
+        if op == "cmp":
+            th = _Thread(0, {})
+            return conj(*_chain_exprs(ctx, f.args[0], th.bindings))
+        if op == "true":
+            return BoolConst(True)
+        if op == "false":
+            return BoolConst(False)
+        args = [go(a, init or op == "initially") for a in f.args]
+        if op == "initially":
+            if _temporal(f.args[0]):
+                raise _fail("'initially' takes a condition on the initial configuration, "
+                            "without always/eventually", f.span)
+            return args[0]
+        if op == "always":
+            return Always(args[0])
+        if op == "eventually":
+            return Eventually(args[0])
+        if op == "not":
+            return Not(args[0])
+        if op == "and":
+            return conj(*args)
+        if op == "or":
+            return disj(*args)
+        if op == "implies":
+            return Implies(args[0], args[1])
+        raise _fail(f"unsupported property operator '{op}'", f.span)
+
+    return Property(p.name, go(p.formula, False), origin=Origin(ctx.alg.path, (p.span.line,)
+                    if p.span else (), ctx.alg.line(p.span.line) if p.span else ""))
+
+
+def _temporal(f: A.FormulaNode) -> bool:
+    return f.op in ("always", "eventually") or any(
+        isinstance(a, A.FormulaNode) and _temporal(a) for a in f.args)
+
+
+def _pred(ctx: _Context, pred, state: dict, at_end: bool, crashed: bool = False) -> bool:
+    """Whether a process with the kept values ``state`` satisfies ``pred`` (``crashed``: the
+    process has crashed; it then has no values, so only ``crashed`` itself may be asked)."""
+    known = ", ".join([*ctx.variables, *([A.DECIDED] if ctx.decides else []), A.DONE,
+                       *([A.CRASHED] if FaultModel(ctx.alg.fault_model) in CRASH_MODELS else [])])
+
+    def value(t) -> str:
+        if isinstance(t, A.Num):
+            return str(t.value)
+        if isinstance(t, A.Const):
+            return t.value
+        if isinstance(t, A.Ref):
+            if t.name in ctx.variables or (t.name == A.DECIDED and ctx.decides):
+                if crashed:
+                    raise _fail(f"a crashed process has no '{t.name}': ask 'crashed' alone "
+                                "(e.g. 'no crashed', 'all (crashed or v == 1)' is not supported)",
+                                t.span)
+                return state[t.name]
+            if t.name in ctx.symbols:
+                return t.name
+            if t.name == A.DECIDED:
+                raise _fail("'decided' is only defined when the code has 'decide'", t.span)
+            raise _fail(f"unknown variable '{t.name}' in a property (a predicate on one "
+                        f"process's variables: {known})", t.span)
+        raise _fail("a predicate compares process variables with values", _span_of(t))
+
+    if isinstance(pred, A.Ref):
+        if pred.name == A.DONE:
+            return at_end
+        if pred.name == A.CRASHED and FaultModel(ctx.alg.fault_model) in CRASH_MODELS:
+            return crashed
+        v = value(pred)
+        if v not in A.BOOL:
+            raise _fail(f"'{pred.name}' is not Boolean: compare it, e.g. '{pred.name} == 1'",
+                        pred.span)
+        return v == A.TRUE
+    if isinstance(pred, A.Compare):
+        ok = True
+        for op, a, b in zip(pred.ops, pred.terms, pred.terms[1:]):
+            if op not in ("==", "!="):
+                raise _fail("process variables are compared with == and != only", pred.span)
+            ok = ok and ((value(a) == value(b)) == (op == "=="))
+        return ok
+    if isinstance(pred, A.NotCond):
+        return not _pred(ctx, pred.arg, state, at_end, crashed)
+    if isinstance(pred, A.BoolOp):
+        results = (_pred(ctx, a, state, at_end, crashed) for a in pred.args)
+        return all(results) if pred.op == "and" else any(results)
+    if isinstance(pred, A.Const) and pred.value in A.BOOL:
+        return pred.value == A.TRUE
+    raise _fail("a predicate on one process's variables must stand here (e.g. 'v == 1', "
+                "'accept', 'decided == 0', 'done')", _span_of(pred))
+
+
+def _chain_exprs(ctx: _Context, chain: A.Compare, bindings) -> list[Expr]:
+    ev = _Eval(ctx)
+    th = _Thread(0, {}, dict(bindings))
+    out = []
+    for op, a, b in zip(chain.ops, chain.terms, chain.terms[1:]):
+        for t in (a, b):
+            for n in _cond_names(t):
+                if n not in ctx.parameters:
+                    raise _fail(f"'{n}' is not a parameter (parameters: "
+                                f"{', '.join(ctx.parameters)}); conditions on processes are "
+                                "written 'some P', 'all P' or 'no P'", chain.span)
+        out.append(ev.compare(ev.arith(a, th), op, ev.arith(b, th), chain.span))
+    return out
+
+
+def location_table(result: ParseResult) -> str:
+    """The table ``tactl parse`` prints: each location's meaning, then each rule's source lines."""
+    rta = result.rta
+    initial = set(rta.initial)
+    rows = [("location", "meaning", "line")]
+    for info in result.locations:
+        values = ", ".join(f"{c} = {v}" for c, v in info.values)
+        sent = ("sent " + ", ".join(info.sent)) if info.sent else ""
+        meaning = "; ".join(x for x in (info.point, values, sent) if x)
+        mark = " (initial)" if info.name in initial else ""
+        rows.append((info.name + mark, meaning, str(info.line or "")))
+    width = [max(len(r[i]) for r in rows) for i in range(2)]
+    out = [f"{a:<{width[0]}}  {b:<{width[1]}}  {c}".rstrip() for a, b, c in rows]
+    out.insert(1, "-" * len(out[0]))
+    out.append("")
+    out.append("rule  step                         pseudocode executed")
+    for r in rta.rules:
+        step = f"{r.source} -> {r.target}" + (f" send {', '.join(r.sends)}" if r.sends else "")
+        out.append(f"{r.id:<4}  {step:<28} {r.origin.describe() if r.origin else ''}")
+    return "\n".join(out)

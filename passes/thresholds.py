@@ -1,0 +1,143 @@
+"""Thresholds with rational arithmetic, normalised exactly to integer linear comparisons.
+
+Papers write "more than (n + t)/2", "at least ⌈(n + 1)/2⌉", "n > 3t". Receive counts and
+parameters are integers, so each such comparison has an exact integer linear form: sympy's
+``Rational`` keeps every coefficient exact, ⌈⌉ and ⌊⌋ are removed by the identities below (``y``
+an integer-valued term, ``x`` rational), and the comparison is finally scaled by the least common
+multiple of its denominators:
+
+    y ≥ ⌈x⌉ ⇔ y ≥ x        y > ⌈x⌉ ⇔ y − 1 ≥ x      y ≤ ⌈x⌉ ⇔ y < x + 1     y < ⌈x⌉ ⇔ y < x
+    y ≤ ⌊x⌋ ⇔ y ≤ x        y < ⌊x⌋ ⇔ y + 1 ≤ x      y ≥ ⌊x⌋ ⇔ y > x − 1     y > ⌊x⌋ ⇔ y > x
+
+(``==`` is the conjunction of ``≤`` and ``≥``, ``!=`` its negation). "more than (n + t)/2" thus
+becomes ``2 * received(R0) > n + t`` — no rounding convention is needed, because the exact
+rational comparison is what the paper says. What has no linear form — a product of two
+parameters, a rounding term with a coefficient other than ±1 or nested in another — is refused
+with :class:`ThresholdError`, never approximated. ``tests/test_thresholds.py`` checks the identities
+against z3 on random terms.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+from math import lcm
+
+import sympy
+
+from tactl.ir.expr import BoolConst, Compare, Expr, Not, conj, disj
+from tactl.ir.linear import term_expr
+
+FLIP = {">=": "<=", "<=": ">=", ">": "<", "<": ">", "==": "==", "!=": "!="}
+NEGATE = {">=": "<", "<": ">=", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
+
+
+class ThresholdError(ValueError):
+    """A comparison that has no exact integer linear form."""
+
+
+def symbol(name: str) -> sympy.Symbol:
+    return sympy.Symbol(name, integer=True)
+
+
+def normalize(lhs: sympy.Expr, op: str, rhs: sympy.Expr, is_count=lambda name: False,
+              order: dict[str, int] | None = None) -> Expr:
+    """``lhs op rhs`` as an integer linear ``Expr`` (a comparison, or a Boolean combination of
+    two for ``==``/``!=`` over a rounding term); constant comparisons become ``true``/``false``.
+
+    Names for which ``is_count`` holds (receive counts) are put on the left-hand side; names are
+    printed in the order of ``order`` (declaration order: ``n - t - f``), else alphabetically."""
+    order = order or {}
+    diff = sympy.expand(lhs - rhs)
+    roundings = [a for a in diff.atoms(sympy.ceiling, sympy.floor)]
+    if not roundings:
+        return _linear(diff, op, is_count, order)
+    if len(roundings) > 1:
+        raise ThresholdError("a threshold may contain one ⌈⌉ or ⌊⌋ term, not several")
+    rounding = roundings[0]
+    inner = rounding.args[0]
+    if inner.atoms(sympy.ceiling, sympy.floor):
+        raise ThresholdError("nested ⌈⌉ / ⌊⌋ are not supported")
+    coeff = diff.coeff(rounding)
+    rest = sympy.expand(diff - coeff * rounding)
+    if rest.has(rounding) or coeff not in (1, -1):
+        raise ThresholdError("a ⌈⌉ or ⌊⌋ term must appear with coefficient 1 or -1 (e.g. "
+                             "'received M >= ⌈(n + 1)/2⌉'), not multiplied")
+    # coeff·F + rest op 0  ⇔  y op' F with y integer-valued.
+    if coeff == 1:
+        y, rel = -rest, FLIP[op]
+    else:
+        y, rel = rest, op
+    _check_integer(y)
+    x = inner
+    if isinstance(rounding, sympy.ceiling):
+        table = {">=": [(y, ">=", x)], ">": [(y - 1, ">=", x)], "<=": [(y, "<", x + 1)],
+                 "<": [(y, "<", x)]}
+    else:
+        table = {"<=": [(y, "<=", x)], "<": [(y + 1, "<=", x)], ">=": [(y, ">", x - 1)],
+                 ">": [(y, ">", x)]}
+    if rel in table:
+        return conj(*(_linear(sympy.expand(a - b), r, is_count, order) for a, r, b in table[rel]))
+    both = conj(*(normalize(y, r, rounding, is_count, order) for r in (">=", "<=")))
+    return both if rel == "==" else _negate(both)
+
+
+def _negate(e: Expr) -> Expr:
+    if isinstance(e, Compare):
+        return Compare(NEGATE[e.op], e.left, e.right)
+    if isinstance(e, BoolConst):
+        return BoolConst(not e.value)
+    from tactl.ir.expr import And
+    if isinstance(e, And):
+        return disj(*(_negate(a) for a in e.args))
+    return Not(e)
+
+
+def _check_integer(y: sympy.Expr) -> None:
+    poly = _poly(y)
+    if any(not c.is_integer for c in poly.coeffs()):
+        raise ThresholdError("beside a ⌈⌉ or ⌊⌋ term only integer coefficients are supported")
+
+
+def _poly(e: sympy.Expr) -> sympy.Poly:
+    symbols = sorted(e.free_symbols, key=lambda s: s.name)
+    if not symbols:
+        return sympy.Poly(e, sympy.Symbol("_unused"))
+    try:
+        poly = sympy.Poly(e, *symbols)
+    except sympy.PolynomialError:
+        raise ThresholdError("the threshold is not a linear term (only +, -, multiplication "
+                             "and division by constants)") from None
+    if poly.total_degree() > 1:
+        raise ThresholdError("the threshold is not linear: a product of two names (such as "
+                             "'n * t') has no linear form; thresholds must be linear in the "
+                             "parameters")
+    return poly
+
+
+def _linear(diff: sympy.Expr, op: str, is_count, order: dict[str, int]) -> Expr:
+    """``diff op 0`` with rational coefficients → integer coefficients, counts on the left."""
+    poly = _poly(diff)
+    coeffs = {s.name: sympy.Rational(poly.coeff_monomial(s)) for s in diff.free_symbols}
+    const = sympy.Rational(poly.coeff_monomial(1))
+    scale = reduce(lcm, [int(c.q) for c in [*coeffs.values(), const]], 1)
+    ints = {n: int(c * scale) for n, c in coeffs.items() if c != 0}
+    k = int(const * scale)
+    if not ints:
+        return BoolConst({">=": k >= 0, ">": k > 0, "<=": k <= 0, "<": k < 0, "==": k == 0,
+                          "!=": k != 0}[op])
+    def key(name: str) -> tuple[int, str]:
+        return (order.get(name, len(order)), name)
+
+    left = sorted((n for n in ints if is_count(n)), key=key)
+    right = sorted((n for n in ints if not is_count(n)), key=key)
+    # Σ left + Σ right + k op 0  ⇔  Σ left op −Σ right − k
+    if left and all(ints[n] < 0 for n in left):
+        ints = {n: -a for n, a in ints.items()}
+        k, op = -k, FLIP[op]
+    if not left:  # a parameter condition: first parameter on the left, with a positive sign
+        left, right = right[:1], right[1:]
+        if ints[left[0]] < 0:
+            ints = {n: -a for n, a in ints.items()}
+            k, op = -k, FLIP[op]
+    return Compare(op, term_expr([(n, ints[n]) for n in left]),
+                   term_expr([(n, -ints[n]) for n in right], -k))

@@ -1,0 +1,271 @@
+"""The pseudocode front end: the `.alg` language, the parse pass, source maps, and its errors.
+
+Known answers for control-state extraction (STRB's four locations and their guards, Ben-Or's
+placeholders, quiescence, a coin, synchronous rounds), mutants of the pseudocode that must turn
+a property violated with the counterexample printed as pseudocode lines and replayed, one test
+per class of bad input (``file:line:col``, caret, exit 2, no traceback), source maps through
+``.rta`` text, JSON and the TA, and a Hypothesis fuzzer over `.alg` text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from conftest import CORPUS
+from tactl.check import CheckOptions, check_automaton
+from tactl.inputs import load_automaton
+from tactl.ir.alg_reader import parse_alg
+from tactl.ir.errors import InputError
+from tactl.ir.expr import to_text
+from tactl.ir.rta_json import rta_from_json, rta_to_json
+from tactl.ir.rta_printer import print_rta
+from tactl.ir.rta_reader import read_rta
+from tactl.passes.parse import parse_algorithm
+
+STRB = (CORPUS / "strb" / "strb.alg").read_text()
+
+HEADER = """algorithm X
+parameters n, t, f
+resilience n > 3t, t >= f, f >= 0
+faults byzantine(f)
+messages ECHO, (R, {0, 1})
+variables
+  v: {0, 1} = input
+"""
+
+
+def parse(text: str, path: str = "x.alg"):
+    return parse_algorithm(parse_alg(text, path))
+
+
+def rules_by_edge(rta):
+    return {(r.source, r.target, r.sends): to_text(r.guard) for r in rta.rules}
+
+
+def verdicts(path) -> dict[str, str]:
+    ta = load_automaton(path).ta
+    return {r.name: r.verdict for r in check_automaton(ta, str(path), CheckOptions()).results}
+
+
+# ------------------------------------------------------------------------- known answers
+
+def test_strb_control_states_and_guards():
+    rta = parse(STRB).rta
+    assert [loc.name for loc in rta.locations] == ["v0", "v1", "accept", "v1_sentECHO"]
+    assert rta.initial == ("v0", "v1")
+    edges = rules_by_edge(rta)
+    assert edges[("v0", "accept", ("ECHO",))] == "received(ECHO) >= n - t"
+    assert edges[("v1", "accept", ("ECHO",))] == "received(ECHO) >= n - t"
+    assert edges[("v1_sentECHO", "accept", ())] == "received(ECHO) >= n - t"
+    assert edges[("v0", "v1_sentECHO", ("ECHO",))] == \
+        "received(ECHO) >= t + 1 && received(ECHO) < n - t"
+    # waiting and finished locations get self-loops; V1 (which always sends) does not
+    loops = {r.source for r in rta.rules if r.is_self_loop}
+    assert loops == {"v0", "accept", "v1_sentECHO"}
+    specs = {p.name: to_text(p.formula) for p in rta.properties}
+    assert specs["unforgeability"] == "v1 == 0 -> [](accept == 0)"
+    assert specs["relay"] == "[](accept != 0 -> <>(v0 == 0 && v1 == 0 && v1_sentECHO == 0))"
+
+
+def test_strb_alg_checks_like_the_rta():
+    assert verdicts(CORPUS / "strb" / "strb.alg") == verdicts(CORPUS / "strb" / "strb.rta")
+
+
+def test_placeholders_coin_and_round_end():
+    """Ben-Or: `for some w` forks per payload value, the else case is "for no w", the coin is a
+    free choice, dead variables are forgotten while waiting, and the round end keeps v."""
+    result = parse((CORPUS / "benor" / "benor.alg").read_text())
+    rta = result.rta
+    names = [loc.name for loc in rta.locations]
+    assert set(names) == {"v0", "v1", "waitR", "waitP", "D0", "D1", "done_v0", "done_v1"}
+    edges = rules_by_edge(rta)
+    assert edges[("waitR", "waitP", ("P0D",))].endswith("2 * received(R0) > n + t")
+    assert "2 * received(R0) <= n + t && 2 * received(R1) <= n + t" in edges[("waitR", "waitP", ("PQ",))]
+    # the coin: both estimates after "fewer than t + 1 of each"
+    coin = "received(P0D) < t + 1 && received(P1D) < t + 1"
+    assert coin in edges[("waitP", "done_v0", ())] and coin in edges[("waitP", "done_v1", ())]
+    assert [k.name for k in rta.messages] == ["R0", "R1", "P0D", "P1D", "PQ"]
+    assert {m.kind for m in rta.messages} == {"R", "P"}
+
+
+def test_quiescence_error_for_handlers_that_undo_each_other():
+    text = HEADER + "loop forever:\n  upon v == 0:\n    v := 1\n  upon v == 1:\n    v := 0\n"
+    with pytest.raises(InputError, match="never becomes quiescent"):
+        parse(text)
+
+
+def test_second_send_of_a_type_in_a_round_does_nothing():
+    text = HEADER + "round:\n  send ECHO to all\n  send ECHO to all\n  send (R, v) to all\n"
+    rta = parse(text).rta
+    sends = {r.sends for r in rta.rules if r.sends}
+    assert sends == {("ECHO", "R0"), ("ECHO", "R1")}
+
+
+def test_synchronous_round_is_one_step_without_self_loops():
+    text = (CORPUS / "floodmin" / "floodmin.alg")
+    if not text.exists():
+        pytest.skip("no floodmin.alg")
+    rta = parse(text.read_text()).rta
+    assert rta.timing.value == "sync"
+    assert not any(r.is_self_loop for r in rta.rules)
+
+
+def test_wait_in_a_synchronous_algorithm_is_refused():
+    text = HEADER.replace("faults byzantine(f)", "faults crash(f)\ntiming sync") + \
+        "round:\n  send ECHO to all\n  wait until received ECHO from 1 process\n"
+    with pytest.raises(InputError, match="synchronous"):
+        parse(text)
+
+
+def test_comments_do_not_change_the_automaton():
+    commented = "\n".join(line + "   # a comment" if line.strip() and not line.startswith("#")
+                          and not line.rstrip().endswith(":") else line
+                          for line in STRB.split("\n"))
+    assert parse(commented).rta == parse(STRB).rta
+
+
+def test_unicode_spellings():
+    text = STRB.replace("n > 3t", "n > 3·t").replace(">= f", "≥ f").replace(
+        "from t + 1 distinct", "from t + 1 distinct").replace("v == 1", "v = 1")
+    assert parse(text).rta == parse(STRB).rta
+
+
+def test_property_quantifiers_map_to_location_sets():
+    text = HEADER + ("loop forever:\n  upon receiving ECHO from t + 1 processes:\n    v := 1\n"
+                     "properties\n  a: initially (all v == 0) -> always (no v == 1)\n"
+                     "  b: eventually (some v == 1)\n  c: f == 0 -> always (all v == 1)\n")
+    specs = {p.name: to_text(p.formula) for p in parse(text).rta.properties}
+    assert specs == {"a": "v1 == 0 -> [](v1 == 0)", "b": "<>(v1 != 0)",
+                     "c": "f == 0 -> [](v0 == 0)"}
+
+
+# ------------------------------------------------------------------------- source maps
+
+def test_source_maps_in_rta_text_json_and_ta():
+    result = parse(STRB, "strb.alg")
+    text = print_rta(result.rta, source_map=True)
+    assert '/* line 19 "upon receiving ECHO from n - t distinct processes:"; line 20 "accept := true" */' in text
+    assert read_rta(text).rta == result.rta  # the comments do not disturb a re-read
+    back = rta_from_json(json.loads(json.dumps(rta_to_json(result.rta))))
+    assert back == result.rta
+    assert [r.origin for r in back.rules] == [r.origin for r in result.rta.rules]
+    assert back.locations[0].origin == result.rta.locations[0].origin
+    ta = load_automaton(CORPUS / "strb" / "strb.alg").ta
+    accept = next(r for r in ta.rules if r.source == "v1_sentECHO" and r.target == "accept")
+    assert accept.origin.lines == (19, 20)
+
+
+def test_parse_command_prints_the_location_table_and_writes_rta(cli, tmp_path):
+    out = tmp_path / "strb.rta"
+    r = cli("parse", str(CORPUS / "strb" / "strb.alg"), "-o", str(out))
+    assert r.code == 0, r.err
+    assert re.search(r"v1_sentECHO\s+in the event loop; v = 1, accept = false; sent ECHO\s+14",
+                     r.err)
+    assert read_rta(out.read_text()).rta == parse(STRB).rta
+    r = cli("check", str(out))
+    assert r.code == 0 and "3 hold" in r.out
+
+
+def test_alg_on_stdin(cli, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(STRB.encode())))
+    r = cli("check", "-")
+    assert r.code == 0, r.err
+    assert "3 hold" in r.out
+
+
+# ------------------------------------------------------------------------- mutants
+
+MUTANTS = [
+    # a threshold t + 1 -> t: a single Byzantine ECHO makes a correct process relay
+    ("from t + 1 distinct", "from t distinct", "unforgeability"),
+    # the relay's send dropped: n - t ECHOs are never collected without correct senders
+    ("  if v == 1:\n    send ECHO to all\n", "", "correctness"),
+]
+
+
+@pytest.mark.parametrize("old, new, prop", MUTANTS)
+def test_pseudocode_mutants_are_caught_and_shown_as_pseudocode(cli, tmp_path, old, new, prop):
+    assert old in STRB
+    path = tmp_path / "mutant.alg"
+    path.write_text(STRB.replace(old, new))
+    r = cli("check", str(path), "-p", prop)
+    assert r.code == 1, r.out + r.err
+    assert "VIOLATED" in r.out and "replayed by the simulator" in r.out
+    assert "in the pseudocode" in r.out
+    assert re.search(r'step 1: \d+ process(es)? \(.*\) executes? line \d+ "', r.out) or \
+        re.search(r"then forever: the processes at \w+ ", r.out), r.out
+    r = cli("check", str(path), "-p", prop, "--json")
+    cex = json.loads(r.out)["properties"][0]["counterexample"]
+    assert cex["replayed"] is True
+    assert all("source" in step for step in cex["schedule"])
+
+
+# ------------------------------------------------------------------------- bad input
+
+BAD = [
+    ("unsupported construct", "loop forever:\n  v := 1\n  return v\n", "unsupported statement 'return'"),
+    ("payload outside its domain", "round:\n  send (R, 2) to all\n", "payload outside its domain"),
+    ("unbounded variable", None, "unbounded"),
+    ("send inside a loop", "for r in 1 .. t + 1:\n  send ECHO to all\n", "'for' loops are not supported"),
+    ("non-linear threshold", "loop forever:\n  upon receiving ECHO from n * t processes:\n    v := 1\n",
+     "not linear"),
+    ("unknown variable in a property",
+     "loop forever:\n  upon receiving ECHO from t + 1 processes:\n    v := 1\nproperties\n  p: always (no accept)\n",
+     "unknown variable 'accept' in a property"),
+    ("unknown message", "loop forever:\n  upon receiving READY from t + 1 processes:\n    v := 1\n",
+     "unknown message 'READY'"),
+    ("value outside a domain", "round:\n  v := 2\n", "outside the domain"),
+    ("placeholder not in a payload", "round:\n  if received ECHO from 1 process for some w:\n    v := w\n",
+     "must stand in a message payload"),
+    ("syntax", "loop forever\n  v := 1\n", "unexpected"),
+]
+
+
+@pytest.mark.parametrize("what, code, message", BAD, ids=[b[0] for b in BAD])
+def test_bad_input_is_reported_with_position_and_caret(cli, tmp_path, what, code, message):
+    text = HEADER.replace("v: {0, 1} = input", "x: int = 0") + "round:\n  send ECHO to all\n" \
+        if code is None else HEADER + code
+    path = tmp_path / "bad.alg"
+    path.write_text(text)
+    r = cli("parse", str(path))
+    assert r.code == 2, (what, r.out, r.err)
+    first = r.err.splitlines()[0]
+    assert re.match(rf"{re.escape(str(path))}:\d+:\d+: ", first), r.err
+    assert message in r.err, r.err
+    assert "^" in r.err and "Traceback" not in r.err
+    # every command that reads .alg reports it the same way
+    r = cli("check", str(path))
+    assert r.code == 2 and message in r.err and "Traceback" not in r.err
+
+
+# ------------------------------------------------------------------------- fuzzing
+
+_TOKENS = ["algorithm", "X", "parameters", "n", ",", "t", "f", "resilience", ">", "3t", ">=",
+           "faults", "byzantine(f)", "crash(f)", "timing", "sync", "async", "messages", "ECHO",
+           "(R, {0, 1})", "(P, ?)", "variables", "v", ":", "{0, 1}", "=", "input", "bool",
+           "loop", "forever", "round", "upon", "receiving", "received", "from", "more than",
+           "at least", "(n + t)/2", "⌈n/2⌉", "processes", "if", "elif", "else", "send", "to",
+           "all", "wait", "until", "for", "some", "w", ":=", "coin", "decide", "properties",
+           "always", "eventually", "initially", "no", "some", "->", "and", "or", "not", "(",
+           ")", "*", "?", "1", "0", "⊥", "next round", "#", "\n", "\n  ", "\n    ", " "]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(_TOKENS), max_size=60), st.integers(0, len(STRB)),
+       st.integers(0, 40))
+def test_fuzzed_alg_text_gives_only_tactl_errors(tokens, cut, length):
+    """Random token soup, and the STRB text with a random slice replaced by it: the reader and
+    the pass either succeed or raise InputError — never another exception."""
+    soup = " ".join(tokens)
+    for text in (soup, STRB[:cut] + soup + STRB[cut + length:], STRB[:cut]):
+        try:
+            parse(text)
+        except InputError as e:
+            assert e.render()
