@@ -140,7 +140,15 @@ class NotCond:
     span: Span | None = _span()
 
 
-Cond = Compare | Received | BoolOp | NotCond | Term
+@dataclass(frozen=True)
+class SentPred:
+    """``sent M`` in a property: the process has sent ``M`` in this round."""
+
+    pattern: Pattern
+    span: Span | None = _span()
+
+
+Cond = Compare | Received | BoolOp | NotCond | SentPred | Term
 
 
 # ---- statements ----------------------------------------------------------------------------
@@ -167,8 +175,12 @@ class Decide:
 
 @dataclass(frozen=True)
 class Wait:
+    """``wait until C`` (``for some w``: until ``C`` holds for a value, then ``w`` is that value)."""
+
     cond: Cond
+    placeholder: str | None = None
     span: Span | None = _span()
+    placeholder_span: Span | None = _span()
 
 
 @dataclass(frozen=True)
@@ -306,7 +318,7 @@ def children(node) -> tuple:
         return node.args
     if isinstance(node, (NotCond, NotValue, Rounding)):
         return (node.arg,)
-    if isinstance(node, Count):
+    if isinstance(node, (Count, SentPred)):
         return (node.pattern,)
     return ()
 

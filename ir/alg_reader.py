@@ -240,7 +240,8 @@ class _Build:
         if d == "decide":
             return A.Decide(self.term(ch[0]), span=s)
         if d == "wait_until":
-            return A.Wait(self.cond(ch[0]), span=s)
+            cond, placeholder = self.cond_q(ch[0])
+            return A.Wait(cond, placeholder, span=s, placeholder_span=self.placeholder_span(ch[0]))
         if d == "wait_for":
             amount, pattern = ch
             return A.Wait(A.Received(self.pattern(pattern), ">=", self.term(amount), span=s), span=s)
@@ -427,6 +428,8 @@ class _Build:
             return A.Compare(tuple(ops), tuple(terms), span=_span(tree))
         if d == "p_not":
             return A.NotCond(self.predicate(tree.children[-1]), span=_span(tree))
+        if d == "p_sent":
+            return A.SentPred(self.pattern(tree.children[-1]), span=_span(tree))
         return self.cond(tree.children[0])
 
 

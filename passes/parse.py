@@ -38,8 +38,9 @@ waits for P messages), as is the "already sent M" flag once no ``send M`` can fo
 that properties mention are kept everywhere; at a round end all variables are kept.
 
 **Names** are made from what the location keeps: ``v1``, ``accept``, ``D0`` (decided 0),
-``sentECHO``, and the stop point (``waitR``, ``loop``, ``done``) when several exist — the
-shortest such combination that no other location also has (``docs/alg.md``).
+``sentECHO``, and the stop point (``waitR``, ``loop``, ``done``) when several exist — leaving
+out the fragments that fragments in the name imply in every location (``accept`` for STRB's
+"v = 1, sent ECHO, accept"), so a name never hides a fact it does not imply (``docs/alg.md``).
 
 **Properties** are over process variables; ``some P`` / ``all P`` / ``no P`` become conditions on
 the counters of the locations whose kept values satisfy ``P`` (``all`` ranges over the modelled
@@ -703,7 +704,15 @@ class _Explorer:
             return [_Outcome(pc, key[1], (), {}, [])]
         if ins.op == "wait":
             th.line(ins.stmt.span)
-            for branch, value in self.decide(th, self.ev.cond(ins.stmt.cond, th)):
+            wait: A.Wait = ins.stmt
+            if wait.placeholder is None:
+                outcomes = self.decide(th, self.ev.cond(wait.cond, th))
+            else:  # `wait until C(w) for some w`: w is bound to a value that qualifies
+                holds, none = self.some_cases(th, A.Branch(
+                    wait.cond, wait.placeholder, (), span=wait.span,
+                    placeholder_span=wait.placeholder_span))
+                outcomes = [(b, True) for b in holds] + [(b, False) for b in none]
+            for branch, value in outcomes:
                 if value:
                     branch.pc = pc + 1
                     work.append(branch)
@@ -775,9 +784,11 @@ class _Explorer:
                                 f"{', '.join(self.ctx.variables) or 'none'})", s.var_span or s.span)
                 domain = self.ctx.variables[s.var].domain
                 if isinstance(s.value, A.Coin):
-                    values = [v for v in A.COIN_VALUES if v in domain]
+                    values = list(A.BOOL) if tuple(domain) == A.BOOL else \
+                        [v for v in A.COIN_VALUES if v in domain]
                     if not values:
-                        raise _fail(f"a coin toss gives 0 or 1, which '{s.var}' cannot hold",
+                        raise _fail(f"a coin toss gives 0 or 1 (false or true for a Boolean), "
+                                    f"which '{s.var}' cannot hold",
                                     s.span)
                     for extra in values[1:]:
                         b = th.fork()
@@ -814,12 +825,13 @@ class _Explorer:
             elif op == "branch":
                 branch: A.Branch = s
                 if branch.placeholder is None:
+                    here = th.pc
                     forks = self.decide(th, ev.cond(branch.cond, th))
                     first = True
                     for b, value in forks:
                         if value:
                             b.taken(branch.span, ins.target)
-                        b.pc = th.pc + 1 if value else ins.target
+                        b.pc = here + 1 if value else ins.target
                         if first:
                             th, first = b, False
                         else:
@@ -832,9 +844,8 @@ class _Explorer:
                         return []
             elif op == "jump":
                 th.pc = ins.target
-            elif op == "loop_head":
-                th.loop_seen = [tuple(sorted(th.state.items()))]
-                th.pc += 1
+            elif op == "loop_head":  # the code before the loop has run: stop at its head
+                return [self.finish(th, th.pc)]
             elif op == "loop_back":
                 head = ins.target
                 k = tuple(sorted(th.state.items()))
@@ -857,6 +868,21 @@ class _Explorer:
     def _some(self, th: _Thread, branch: A.Branch, ins: Instr, work: list[_Thread]) -> _Thread | None:
         """``if C(w) for some w``: one case per value of ``w`` whose ``C`` can hold, plus the case
         where ``C`` holds for none. A process for which several values qualify may take any."""
+        holds, none = self.some_cases(th, branch)
+        for b in holds:
+            b.taken(branch.span, ins.target)
+            b.pc = th.pc + 1
+        for b in none:
+            b.pc = ins.target
+        cases = holds + none
+        if not cases:
+            return None
+        work.extend(cases[1:])
+        return cases[0]
+
+    def some_cases(self, th: _Thread, branch: A.Branch) -> tuple[list[_Thread], list[_Thread]]:
+        """The feasible ways ``C(w)`` holds for some value (with ``w`` bound to it) and the ways
+        it holds for none — every combination of how each value's condition fails."""
         w = branch.placeholder
         domain = self._placeholder_domain(branch)
         conds = []
@@ -864,29 +890,16 @@ class _Explorer:
             b = th.fork()
             b.bindings[w] = value
             conds.append((value, self.ev.cond(branch.cond, b)))
-        cases: list[_Thread] = []
+        holds: list[_Thread] = []
         for value, c in conds:
-            for b, holds in self.decide(th, c):
-                if holds:
+            for b, ok in self.decide(th.fork(), c):
+                if ok:
                     b.bindings[w] = value
-                    b.taken(branch.span, ins.target)
-                    b.pc = th.pc + 1
-                    cases.append(b)
-        none = th.fork()
-        feasible = True
+                    holds.append(b)
+        none = [th.fork()]
         for _, c in conds:
-            outcomes = [(b, v) for b, v in self.decide(none, c) if not v]
-            if not outcomes:
-                feasible = False
-                break
-            none = outcomes[0][0]
-        if feasible:
-            none.pc = ins.target
-            cases.append(none)
-        if not cases:
-            return None
-        work.extend(cases[1:])
-        return cases[0]
+            none = [b for t in none for b, ok in self.decide(t, c) if not ok]
+        return holds, none
 
     def _placeholder_domain(self, branch: A.Branch) -> tuple[str, ...]:
         """The values ``w`` ranges over: the payload domain at the positions where it occurs."""
@@ -974,14 +987,34 @@ def _parse(alg: A.Algorithm) -> ParseResult:
     locations = tuple(Location(names[k], origin=_location_origin(alg, infos[k])) for k in keys)
     rules = _rules(ctx, ex, alg, edges, names, points)
     properties = tuple(_property(ctx, ex, p, keys, names, points, set(initial)) for p in alg.properties)
+    kinds = _kinds(ctx, ex, keys, edges)
     model = FaultModel(alg.fault_model)
     rta = ReceiveTA(
         name=alg.name, parameters=ctx.parameters, assumptions=ctx.rc,
         faults=Faults(model, ctx.alg.fault_parameters), timing=Timing(alg.timing),
-        messages=tuple(Message(t.name, t.base if t.base in ctx.kinds else None) for t in ctx.types),
+        messages=tuple(Message(t.name, t.base if t.base in kinds else None) for t in ctx.types),
         locations=locations, initial=tuple(names[k] for k in initial), rules=rules,
         properties=properties)
     return ParseResult(rta, tuple(infos[k] for k in keys))
+
+
+def _kinds(ctx: _Context, ex: _Explorer, keys, edges) -> set[str]:
+    """The message names whose instances form a kind: those of which a correct process sends at
+    most one instance per round (Ben-Or's ``(R, v)``). A kind tells the Env that a faulty sender
+    counts once per receiver among all its instances (domain.md §4) — right when the protocol
+    has every process send one of them, wrong when a correct process may send several (the
+    binary-value broadcast's ``(B, 0)`` and ``(B, 1)``): then a faulty one may too, and its
+    instances stay separate messages."""
+    base = {t.name: t.base for t in ctx.types}
+    several: set[str] = set()
+    for _, _, o in edges:
+        names = [base[m] for m in o.sends]
+        several |= {b for b in names if names.count(b) > 1}
+    for _, values in keys:
+        flags = [base[c[len(SENT):]] for c, v in zip(ex.components, values)
+                 if c.startswith(SENT) and v == A.TRUE]
+        several |= {b for b in flags if flags.count(b) > 1}
+    return {k for k in ctx.kinds if k not in several}
 
 
 def _stop_points(ctx: _Context, code: list[Instr]) -> dict[int, StopPoint]:
@@ -1055,26 +1088,28 @@ def _names(ctx: _Context, ex: _Explorer, points: dict[int, StopPoint], keys: lis
                      if c.startswith(SENT) and v == A.TRUE)
         infos[k] = LocationInfo("", _point_text(points[pc], alg), kept, sent,
                                 points[pc].span.line if points[pc].span else None)
-    sets = {k: set(p) for k, p in frags.items()}
+    # A fragment g implies f when every location with g also has f (accept ⇒ sentECHO in
+    # STRB, D0 ⇒ done in Ben-Or). A name leaves out exactly the fragments implied by fragments
+    # it keeps, so it never omits a fact it does not imply: "accept", "D0", but the binary-value
+    # broadcast's "v0_bin0_bin1_sentBVAL0_sentBVAL1" in full.
+    holders: dict[str, set] = {}
+    for k, parts in frags.items():
+        for f in parts:
+            holders.setdefault(f, set()).add(k)
     reserved = set(ctx.parameters) | {t.name for t in ctx.types} | set(ctx.kinds) | {
         "CR", "fair", "ncrashed"}
     names: dict[tuple, str] = {}
-    from itertools import combinations
-
     for k, parts in frags.items():
-        chosen = None
-        for size in range(1, len(parts)):
-            for combo in combinations(parts, size):
-                if not any(set(combo) <= sets[o] for o in keys if o != k):
-                    chosen = combo
-                    break
-            if chosen:
-                break
-        name = "_".join(chosen or parts) or points[k[0]].label
+        kept = list(parts)
+        for f in reversed(parts):
+            if any(g != f and holders[g] <= holders[f] for g in kept):
+                kept.remove(f)
+        name = "_".join(kept) or points[k[0]].label
         if name in reserved or not name.isidentifier():
             name = "L_" + name
         names[k] = name
-    # A fragment set may equal a chosen subset's text only if the sets are equal; make sure.
+    # Distinct locations have distinct fragment sets, and a kept set determines its location's
+    # (its closure under implication); keep a fallback all the same.
     if len(set(names.values())) != len(names):
         names = {k: "_".join(p) or points[k[0]].label for k, p in frags.items()}
     infos = {k: replace(i, name=names[k]) for k, i in infos.items()}
@@ -1174,11 +1209,16 @@ def _guard(solver: _Solver, paths: list[dict[str, tuple[Expr, bool]]]) -> Expr:
             rest = [lit(*x) for x in cube if x != item]
             if solver.implies(rest, whole):
                 cube.remove(item)
-    out = []
+    out: list[Expr] = []
     for cube in current:
         e = conj(*(lit(*x) for x in cube))
         if e not in out:
             out.append(e)
+    # Drop a path implied by the others (`a ∨ (b ∧ c)` where `b ∧ c` ⇒ `a` under the RC).
+    for e in list(out):
+        rest = [o for o in out if o is not e]
+        if rest and solver.implies([e], disj(*rest)):
+            out.remove(e)
     guard = disj(*out)
     if solver.implies([], guard):
         return BoolConst(True)
@@ -1205,7 +1245,22 @@ def _property_variables(ctx: _Context) -> tuple[set[str], set[str]]:
     for p in ctx.alg.properties:
         _formula_names(p.formula, False, everywhere, initially)
     known = set(ctx.variables) | ({A.DECIDED} if ctx.decides else set())
-    return everywhere & known, (initially | everywhere) & known
+    # `sent M` keeps the "already sent" flags of the types M stands for
+    flags = {SENT + m for p in ctx.alg.properties for x in _formula_nodes(p.formula)
+             if isinstance(x, A.SentPred) for m in _sent_types(ctx, x)}
+    return (everywhere & known) | flags, ((initially | everywhere) & known) | flags
+
+
+def _formula_nodes(f: A.FormulaNode):
+    for a in f.args:
+        if isinstance(a, A.FormulaNode):
+            yield from _formula_nodes(a)
+        else:
+            yield from A.walk(a)
+
+
+def _sent_types(ctx: _Context, pred: A.SentPred) -> list[str]:
+    return _Eval(ctx).matching(pred.pattern, _Thread(0, {}))
 
 
 def _property(ctx: _Context, ex: _Explorer, p: A.PropertyDecl, keys, names, points,
@@ -1222,11 +1277,13 @@ def _property(ctx: _Context, ex: _Explorer, p: A.PropertyDecl, keys, names, poin
         if op in ("some", "all", "no"):
             label = names
             where = [k for k in keys if not init or k in initial]
+            crash_model = FaultModel(ctx.alg.fault_model) in CRASH_MODELS
+            if A.CRASHED in _cond_names(f.args[0]) and not crash_model \
+                    and A.CRASHED not in ctx.variables:
+                raise _fail(f"'{A.CRASHED}' needs a crash fault model (crash, clean_crash, "
+                            "hybrid): here no process crashes", f.span)
             sat = [k for k in where if holds_at(f.args[0], k)]
-            if A.CRASHED in _cond_names(f.args[0]):
-                if FaultModel(ctx.alg.fault_model) not in CRASH_MODELS:
-                    raise _fail(f"'{A.CRASHED}' needs a crash fault model (crash, clean_crash, "
-                                "hybrid): here no process crashes", f.span)
+            if A.CRASHED in _cond_names(f.args[0]) and crash_model:
                 # The crash location the translation adds (never a generated name: CR is reserved).
                 crash = (CRASH_LOCATION, None)
                 label = {**label, crash: CRASH_LOCATION}
@@ -1258,15 +1315,25 @@ def _property(ctx: _Context, ex: _Explorer, p: A.PropertyDecl, keys, names, poin
         if op == "not":
             return Not(args[0])
         if op == "and":
-            return conj(*args)
+            return _flat_unique(conj(*args))
         if op == "or":
-            return disj(*args)
+            return _flat_unique(disj(*args))
         if op == "implies":
             return Implies(args[0], args[1])
         raise _fail(f"unsupported property operator '{op}'", f.span)
 
     return Property(p.name, go(p.formula, False), origin=Origin(ctx.alg.path, (p.span.line,)
                     if p.span else (), ctx.alg.line(p.span.line) if p.span else ""))
+
+
+def _flat_unique(e: Expr) -> Expr:
+    """``a && b && a`` → ``a && b`` (``no v == 1 and no decided == 1`` may name a location twice)."""
+    from tactl.ir.expr import And, Or
+
+    if isinstance(e, (And, Or)):
+        args = list(dict.fromkeys(e.args))
+        return (conj if isinstance(e, And) else disj)(*args)
+    return e
 
 
 def _temporal(f: A.FormulaNode) -> bool:
@@ -1289,7 +1356,7 @@ def _pred(ctx: _Context, pred, state: dict, at_end: bool, crashed: bool = False)
             if t.name in ctx.variables or (t.name == A.DECIDED and ctx.decides):
                 if crashed:
                     raise _fail(f"a crashed process has no '{t.name}': ask 'crashed' alone "
-                                "(e.g. 'no crashed', 'all (crashed or v == 1)' is not supported)",
+                                "(e.g. 'no crashed')",
                                 t.span)
                 return state[t.name]
             if t.name in ctx.symbols:
@@ -1317,6 +1384,10 @@ def _pred(ctx: _Context, pred, state: dict, at_end: bool, crashed: bool = False)
                 raise _fail("process variables are compared with == and != only", pred.span)
             ok = ok and ((value(a) == value(b)) == (op == "=="))
         return ok
+    if isinstance(pred, A.SentPred):
+        if crashed:
+            raise _fail("a crashed process has no sent messages: ask 'crashed' alone", pred.span)
+        return any(state.get(SENT + m) == A.TRUE for m in _sent_types(ctx, pred))
     if isinstance(pred, A.NotCond):
         return not _pred(ctx, pred.arg, state, at_end, crashed)
     if isinstance(pred, A.BoolOp):

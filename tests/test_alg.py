@@ -56,20 +56,20 @@ def verdicts(path) -> dict[str, str]:
 
 def test_strb_control_states_and_guards():
     rta = parse(STRB).rta
-    assert [loc.name for loc in rta.locations] == ["v0", "v1", "accept", "v1_sentECHO"]
+    assert [loc.name for loc in rta.locations] == ["v0", "v1", "accept", "sentECHO"]
     assert rta.initial == ("v0", "v1")
     edges = rules_by_edge(rta)
     assert edges[("v0", "accept", ("ECHO",))] == "received(ECHO) >= n - t"
     assert edges[("v1", "accept", ("ECHO",))] == "received(ECHO) >= n - t"
-    assert edges[("v1_sentECHO", "accept", ())] == "received(ECHO) >= n - t"
-    assert edges[("v0", "v1_sentECHO", ("ECHO",))] == \
+    assert edges[("sentECHO", "accept", ())] == "received(ECHO) >= n - t"
+    assert edges[("v0", "sentECHO", ("ECHO",))] == \
         "received(ECHO) >= t + 1 && received(ECHO) < n - t"
     # waiting and finished locations get self-loops; V1 (which always sends) does not
     loops = {r.source for r in rta.rules if r.is_self_loop}
-    assert loops == {"v0", "accept", "v1_sentECHO"}
+    assert loops == {"v0", "accept", "sentECHO"}
     specs = {p.name: to_text(p.formula) for p in rta.properties}
     assert specs["unforgeability"] == "v1 == 0 -> [](accept == 0)"
-    assert specs["relay"] == "[](accept != 0 -> <>(v0 == 0 && v1 == 0 && v1_sentECHO == 0))"
+    assert specs["relay"] == "[](accept != 0 -> <>(v0 == 0 && v1 == 0 && sentECHO == 0))"
 
 
 def test_strb_alg_checks_like_the_rta():
@@ -144,6 +144,92 @@ def test_property_quantifiers_map_to_location_sets():
                      "c": "f == 0 -> [](v0 == 0)"}
 
 
+def test_a_conjunction_in_an_if_runs_its_body_and_what_follows():
+    text = HEADER.replace("messages ECHO, (R, {0, 1})", "messages A, B, C").replace(
+        "  v: {0, 1} = input\n", "") + (
+        "  x: bool = false\nround:\n  wait until received A from 1 process\n"
+        "  if received A from t + 1 processes and received B from t + 1 processes:\n"
+        "    x := true\n  send C to all\n")
+    rules = rules_by_edge(parse(text).rta)
+    assert rules[("waitA", "x", ("C",))] == "received(A) >= t + 1 && received(B) >= t + 1"
+    assert ("waitA", "done", ("C",)) in rules and ("waitA", "waitA", ()) in rules
+
+
+def test_for_no_value_keeps_every_way_each_condition_fails():
+    """`else` of `… for some w` with a non-monotone condition: (R0 <= t or R0 > 2t) for each w."""
+    text = HEADER + ("  x: bool = false\nround:\n  wait until received (R, *) from 1 process\n"
+                     "  if received (R, w) from more than t processes and received (R, w) from "
+                     "at most 2t processes for some w:\n    v := w\n  else:\n    x := true\n")
+    rta = parse(text).rta
+    import z3
+    from tactl.ir.linear import int_symbols, to_z3
+    sym = int_symbols()
+    guard = next(r.guard for r in rta.rules if (r.source, r.target) == ("v0", "v0_x"))
+    s = z3.Solver()
+    s.add(sym("t") == 1, sym("n") == 4, sym("received(R0)") == 3, sym("received(R1)") == 0)
+    s.add(to_z3(guard, sym))
+    assert s.check() == z3.sat, to_text(guard)  # R0 = 2t + 1: no w qualifies, so the else runs
+
+
+def test_code_before_an_event_loop_is_a_step_that_stops_at_the_loop_head():
+    text = HEADER.replace("messages ECHO, (R, {0, 1})", "messages A").replace(
+        "  v: {0, 1} = input\n", "") + (
+        "  x: bool = false\nsend A to all\nloop forever:\n"
+        "  upon receiving A from t + 1 processes:\n    x := true\nproperties\n  p: always (no x)\n")
+    rules = rules_by_edge(parse(text).rta)
+    assert rules[("start", "loop", ("A",))] == "true"
+    assert not any(src == "start" and tgt == "x" for src, tgt, _ in rules)
+    assert rules[("loop", "x", ())] == "received(A) >= t + 1"
+
+
+def test_a_name_sent_with_several_payloads_in_a_round_is_no_kind():
+    """Ben-Or's (R, v): one per process and round, a kind. The binary-value broadcast's (B, w):
+    a correct process may send both values, so a faulty one may too — separate messages."""
+    one = HEADER + "round:\n  send (R, v) to all\n"
+    both = HEADER + ("loop forever:\n  if v == 1:\n    send (R, 1) to all\n"
+                     "  upon receiving (R, 0) from t + 1 processes:\n    send (R, 0) to all\n")
+    assert {m.kind for m in parse(one).rta.messages if m.name.startswith("R")} == {"R"}
+    assert {m.kind for m in parse(both).rta.messages if m.name.startswith("R")} == {None}
+
+
+def test_wait_for_some_value_binds_the_placeholder():
+    text = HEADER.replace("faults byzantine(f)", "faults crash(f)").replace(
+        "messages ECHO, (R, {0, 1})", "messages (P, {0, 1})") + (
+        "round:\n  send (P, v) to all\n"
+        "  wait until received (P, w) from more than n/2 processes for some w\n  decide w\n")
+    rules = rules_by_edge(parse(text).rta)
+    assert rules[("waitP_v0", "v0_D1", ())] == "2 * received(P1) > n"
+    assert rules[("waitP_v0", "waitP_v0", ())] == "2 * received(P0) <= n && 2 * received(P1) <= n"
+
+
+def test_sent_messages_in_properties():
+    """Ben-Or's lemma: no two correct processes send (P, 0, D) and (P, 1, D) — the flags of the
+    named types are kept everywhere so that the property can see them."""
+    text = (CORPUS / "benor" / "benor.alg").read_text()
+    text = text[:text.index("properties")] + (
+        "properties\n  unique_d: always not (some sent (P, 0, D) and some sent (P, 1, D))\n")
+    rta = parse(text).rta
+    spec = to_text(rta.properties[0].formula)
+    assert "waitP_sentP0D != 0" in spec and "waitP_sentP1D != 0" in spec
+    path = CORPUS / "benor" / "benor.alg"
+    from tactl.passes.eliminate import translate
+    ta = translate(rta).ta
+    assert [r.verdict for r in check_automaton(ta, str(path), CheckOptions()).results] == ["holds"]
+
+
+def test_crashed_processes_in_properties():
+    text = HEADER.replace("byzantine(f)", "crash(f)") + (
+        "loop forever:\n  upon receiving ECHO from 1 process:\n    v := 1\n"
+        "properties\n  a: always (no crashed) -> eventually (all v == 1)\n"
+        "  b: always (some crashed -> some v == 0)\n")
+    specs = {p.name: to_text(p.formula) for p in parse(text).rta.properties}
+    assert specs == {"a": "[](CR == 0) -> <>(v0 == 0)", "b": "[](CR != 0 -> v0 != 0)"}
+    with pytest.raises(InputError, match="needs a crash fault model"):
+        parse(text.replace("crash(f)", "byzantine(f)"))
+    with pytest.raises(InputError, match="a crashed process has no 'v'"):
+        parse(text.replace("some crashed -> some v == 0", "some (v == 0 and crashed)"))
+
+
 # ------------------------------------------------------------------------- source maps
 
 def test_source_maps_in_rta_text_json_and_ta():
@@ -156,7 +242,7 @@ def test_source_maps_in_rta_text_json_and_ta():
     assert [r.origin for r in back.rules] == [r.origin for r in result.rta.rules]
     assert back.locations[0].origin == result.rta.locations[0].origin
     ta = load_automaton(CORPUS / "strb" / "strb.alg").ta
-    accept = next(r for r in ta.rules if r.source == "v1_sentECHO" and r.target == "accept")
+    accept = next(r for r in ta.rules if r.source == "sentECHO" and r.target == "accept")
     assert accept.origin.lines == (19, 20)
 
 
@@ -164,7 +250,7 @@ def test_parse_command_prints_the_location_table_and_writes_rta(cli, tmp_path):
     out = tmp_path / "strb.rta"
     r = cli("parse", str(CORPUS / "strb" / "strb.alg"), "-o", str(out))
     assert r.code == 0, r.err
-    assert re.search(r"v1_sentECHO\s+in the event loop; v = 1, accept = false; sent ECHO\s+14",
+    assert re.search(r"sentECHO\s+in the event loop; v = 1, accept = false; sent ECHO\s+14",
                      r.err)
     assert read_rta(out.read_text()).rta == parse(STRB).rta
     r = cli("check", str(out))
@@ -184,17 +270,21 @@ def test_alg_on_stdin(cli, monkeypatch):
 
 MUTANTS = [
     # a threshold t + 1 -> t: a single Byzantine ECHO makes a correct process relay
-    ("from t + 1 distinct", "from t distinct", "unforgeability"),
+    ("strb", "from t + 1 distinct", "from t distinct", "unforgeability"),
     # the relay's send dropped: n - t ECHOs are never collected without correct senders
-    ("  if v == 1:\n    send ECHO to all\n", "", "correctness"),
+    ("strb", "  if v == 1:\n    send ECHO to all\n", "", "correctness"),
+    # Ben-Or deciding on one (P, w, D): a Byzantine D message splits the decisions
+    ("benor", "from more than (n + t) / 2 processes for some w:", "from at least 1 process for some w:",
+     "agreement"),
 ]
 
 
-@pytest.mark.parametrize("old, new, prop", MUTANTS)
-def test_pseudocode_mutants_are_caught_and_shown_as_pseudocode(cli, tmp_path, old, new, prop):
-    assert old in STRB
+@pytest.mark.parametrize("alg, old, new, prop", MUTANTS)
+def test_pseudocode_mutants_are_caught_and_shown_as_pseudocode(cli, tmp_path, alg, old, new, prop):
+    text = (CORPUS / alg / f"{alg}.alg").read_text()
+    assert old in text
     path = tmp_path / "mutant.alg"
-    path.write_text(STRB.replace(old, new))
+    path.write_text(text.replace(old, new))
     r = cli("check", str(path), "-p", prop)
     assert r.code == 1, r.out + r.err
     assert "VIOLATED" in r.out and "replayed by the simulator" in r.out
