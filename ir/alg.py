@@ -72,6 +72,14 @@ class Count:
 
 
 @dataclass(frozen=True)
+class CountPred:
+    """``count (P)`` in a property: how many (modelled) processes satisfy the predicate ``P``."""
+
+    pred: object
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
 class Arith:
     """``+ - * /`` (binary) and ``neg`` (unary) over terms."""
 
@@ -89,7 +97,7 @@ class Rounding:
     span: Span | None = _span()
 
 
-Term = Num | Ref | Const | Coin | NotValue | Count | Arith | Rounding
+Term = Num | Ref | Const | Coin | NotValue | Count | CountPred | Arith | Rounding
 
 WILDCARD = "*"
 QUESTION = "?"

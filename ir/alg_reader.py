@@ -370,6 +370,8 @@ class _Build:
             return A.NotValue(self.term(kids[-1]), span=s)
         if d == "count":
             return A.Count(self.pattern(kids[1]), span=s)
+        if d == "count_pred":
+            return A.CountPred(self.predicate(kids[-1]), span=s)
         if d in ("sum_", "product_"):
             result = self.term(kids[0])
             for op, arg in zip(kids[1::2], kids[2::2]):

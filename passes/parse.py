@@ -678,6 +678,14 @@ class _Explorer:
         choices = []
         for v in self.ctx.variables.values():
             choices.append([v.initial] if v.initial is not None else list(v.domain))
+        combinations = 1
+        for c in choices:
+            combinations *= len(c)
+        if combinations > MAX_LOCATIONS:
+            raise _fail(f"{combinations} initial valuations of the inputs: more than "
+                        f"{MAX_LOCATIONS} locations (reduce the inputs or their domains)",
+                        next((v.span for v in self.ctx.variables.values() if v.initial is None),
+                             None))
         out = []
         for values in product(*choices):
             state: dict = dict(zip(self.ctx.variables, values))
@@ -987,7 +995,7 @@ def _parse(alg: A.Algorithm) -> ParseResult:
     locations = tuple(Location(names[k], origin=_location_origin(alg, infos[k])) for k in keys)
     rules = _rules(ctx, ex, alg, edges, names, points)
     properties = tuple(_property(ctx, ex, p, keys, names, points, set(initial)) for p in alg.properties)
-    kinds = _kinds(ctx, ex, keys, edges)
+    kinds = _kinds(ctx, ex, edges)
     model = FaultModel(alg.fault_model)
     rta = ReceiveTA(
         name=alg.name, parameters=ctx.parameters, assumptions=ctx.rc,
@@ -998,7 +1006,7 @@ def _parse(alg: A.Algorithm) -> ParseResult:
     return ParseResult(rta, tuple(infos[k] for k in keys))
 
 
-def _kinds(ctx: _Context, ex: _Explorer, keys, edges) -> set[str]:
+def _kinds(ctx: _Context, ex: _Explorer, edges) -> set[str]:
     """The message names whose instances form a kind: those of which a correct process sends at
     most one instance per round (Ben-Or's ``(R, v)``). A kind tells the Env that a faulty sender
     counts once per receiver among all its instances (domain.md §4) — right when the protocol
@@ -1006,14 +1014,17 @@ def _kinds(ctx: _Context, ex: _Explorer, keys, edges) -> set[str]:
     binary-value broadcast's ``(B, 0)`` and ``(B, 1)``): then a faulty one may too, and its
     instances stay separate messages."""
     base = {t.name: t.base for t in ctx.types}
+
+    def flags(values) -> set[str]:
+        return {c[len(SENT):] for c, v in zip(ex.components, values)
+                if c.startswith(SENT) and v == A.TRUE}
+
     several: set[str] = set()
-    for _, _, o in edges:
-        names = [base[m] for m in o.sends]
-        several |= {b for b in names if names.count(b) > 1}
-    for _, values in keys:
-        flags = [base[c[len(SENT):]] for c, v in zip(ex.components, values)
-                 if c.startswith(SENT) and v == A.TRUE]
-        several |= {b for b in flags if flags.count(b) > 1}
+    for (_, before), (_, after), o in edges:
+        # what the process has sent in this round once the step is done: the flags it had
+        # (kept while another send of the name may follow) and what the step sends
+        sent = [base[m] for m in flags(before) | set(o.sends) | flags(after)]
+        several |= {b for b in sent if sent.count(b) > 1}
     return {k for k in ctx.kinds if k not in several}
 
 
@@ -1233,6 +1244,9 @@ def _formula_names(f: A.FormulaNode, under_initially: bool, out_all: set, out_in
         (out_init if under_initially else out_all).update(names)
         return
     if f.op == "cmp":
+        for x in A.walk(f.args[0]):
+            if isinstance(x, A.CountPred):
+                (out_init if under_initially else out_all).update(_cond_names(x.pred))
         return
     for a in f.args:
         if isinstance(a, A.FormulaNode):
@@ -1296,8 +1310,12 @@ def _property(ctx: _Context, ex: _Explorer, p: A.PropertyDecl, keys, names, poin
                 return conj(*(Compare("==", Name(label[k]), IntConst(0)) for k in sat))
             return conj(*(Compare("==", Name(label[k]), IntConst(0)) for k in where if k not in sat))
         if op == "cmp":
-            th = _Thread(0, {})
-            return conj(*_chain_exprs(ctx, f.args[0], th.bindings))
+            def count(c: A.CountPred) -> sympy.Expr:
+                where = [k for k in keys if not init or k in initial]
+                return sum((symbol(names[k]) for k in where if holds_at(c.pred, k)),
+                           sympy.Integer(0))
+
+            return conj(*_chain_exprs(ctx, f.args[0], {}, count, set(names.values())))
         if op == "true":
             return BoolConst(True)
         if op == "false":
@@ -1399,18 +1417,36 @@ def _pred(ctx: _Context, pred, state: dict, at_end: bool, crashed: bool = False)
                 "'accept', 'decided == 0', 'done')", _span_of(pred))
 
 
-def _chain_exprs(ctx: _Context, chain: A.Compare, bindings) -> list[Expr]:
+def _chain_exprs(ctx: _Context, chain: A.Compare, bindings, count=None,
+                 locations: set[str] = frozenset()) -> list[Expr]:
+    """A comparison chain over parameters (the resilience condition, a property's parameter
+    condition) and, in properties, ``count (P)`` terms: sums of location counters (``count``)."""
     ev = _Eval(ctx)
     th = _Thread(0, {}, dict(bindings))
+
+    def arith(t) -> sympy.Expr:
+        if isinstance(t, A.CountPred):
+            if count is None:
+                raise _fail("'count (P)' counts processes: it belongs in properties", t.span)
+            return count(t)
+        if isinstance(t, A.Arith) and any(isinstance(x, A.CountPred) for x in A.walk(t)):
+            args = [arith(a) for a in t.args]
+            return {"neg": lambda: -args[0], "+": lambda: args[0] + args[1],
+                    "-": lambda: args[0] - args[1], "*": lambda: args[0] * args[1],
+                    "/": lambda: args[0] / args[1]}[t.op]()
+        for n in _cond_names(t):
+            if n not in ctx.parameters:
+                raise _fail(f"'{n}' is not a parameter (parameters: {', '.join(ctx.parameters)}); "
+                            "conditions on processes are written 'some P', 'all P', 'no P', or "
+                            "with 'count (P)'", t.span or chain.span)
+        return ev.arith(t, th)
+
     out = []
     for op, a, b in zip(chain.ops, chain.terms, chain.terms[1:]):
-        for t in (a, b):
-            for n in _cond_names(t):
-                if n not in ctx.parameters:
-                    raise _fail(f"'{n}' is not a parameter (parameters: "
-                                f"{', '.join(ctx.parameters)}); conditions on processes are "
-                                "written 'some P', 'all P' or 'no P'", chain.span)
-        out.append(ev.compare(ev.arith(a, th), op, ev.arith(b, th), chain.span))
+        try:
+            out.append(normalize(arith(a), op, arith(b), lambda n: n in locations, ctx.order()))
+        except ThresholdError as e:
+            raise _fail(str(e), chain.span) from None
     return out
 
 

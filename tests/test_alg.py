@@ -188,7 +188,10 @@ def test_a_name_sent_with_several_payloads_in_a_round_is_no_kind():
     one = HEADER + "round:\n  send (R, v) to all\n"
     both = HEADER + ("loop forever:\n  if v == 1:\n    send (R, 1) to all\n"
                      "  upon receiving (R, 0) from t + 1 processes:\n    send (R, 0) to all\n")
+    later = HEADER + ("round:\n  send (R, 0) to all\n  wait until received ECHO from 1 process\n"
+                      "  send (R, 1) to all\n")  # the first flag is dead when the second is sent
     assert {m.kind for m in parse(one).rta.messages if m.name.startswith("R")} == {"R"}
+    assert {m.kind for m in parse(later).rta.messages if m.name.startswith("R")} == {None}
     assert {m.kind for m in parse(both).rta.messages if m.name.startswith("R")} == {None}
 
 
@@ -200,6 +203,14 @@ def test_wait_for_some_value_binds_the_placeholder():
     rules = rules_by_edge(parse(text).rta)
     assert rules[("waitP_v0", "v0_D1", ())] == "2 * received(P1) > n"
     assert rules[("waitP_v0", "waitP_v0", ())] == "2 * received(P0) <= n && 2 * received(P1) <= n"
+
+
+def test_counting_processes_in_properties():
+    text = HEADER + ("loop forever:\n  upon receiving ECHO from t + 1 processes:\n    v := 1\n"
+                     "properties\n  a: initially (count (v == 0) > count (v == 1) + t) -> always (no v == 1)\n"
+                     "  b: always (2 count (v == 1) >= n - f)\n")
+    specs = {p.name: to_text(p.formula) for p in parse(text).rta.properties}
+    assert specs == {"a": "v0 - v1 > t -> [](v1 == 0)", "b": "[](2 * v1 >= n - f)"}
 
 
 def test_sent_messages_in_properties():
