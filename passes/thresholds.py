@@ -134,6 +134,9 @@ def _linear(diff: sympy.Expr, op: str, is_count, order: dict[str, int]) -> Expr:
     if left and all(ints[n] < 0 for n in left):
         ints = {n: -a for n, a in ints.items()}
         k, op = -k, FLIP[op]
+    # counts with a negative coefficient read better on the right: `v0 > v1 + t`
+    right = [n for n in left if ints[n] < 0] + right
+    left = [n for n in left if ints[n] > 0]
     if not left:  # a parameter condition: first parameter on the left, with a positive sign
         left, right = right[:1], right[1:]
         if ints[left[0]] < 0:

@@ -8,7 +8,7 @@ replaying it all count against the same clock. Two mechanisms enforce it togethe
   but only inside an :func:`interruptible` region, so that the report of what was decided is
   never cut short. Past the deadline the timer keeps firing every 50 ms, and a tick that finds
   Python inside a finalizer (z3's ``__del__``, say), which would swallow the exception, waits
-  for the next one;
+  for the next one (likewise inside a garbage-collector callback);
 * solver calls, which run in C where a signal handler cannot interrupt them, get the remaining
   time as their own timeout (:func:`solver_timeout_ms`).
 
@@ -45,8 +45,12 @@ REPEAT_S = 0.05
 def _alarm(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
     if _interruptible_depth == 0:
         return
-    while frame is not None:  # never inside a finalizer, which would swallow (and print) it
-        if frame.f_code.co_name == "__del__":
+    import gc
+
+    callbacks = {getattr(cb, "__code__", None) for cb in gc.callbacks}
+    while frame is not None:  # never inside a finalizer or a garbage-collector callback (say,
+        # Hypothesis's, in the tests), which would swallow (and print) it
+        if frame.f_code.co_name == "__del__" or frame.f_code in callbacks:
             return
         frame = frame.f_back
     raise DeadlineExceeded()

@@ -210,7 +210,7 @@ def test_counting_processes_in_properties():
                      "properties\n  a: initially (count (v == 0) > count (v == 1) + t) -> always (no v == 1)\n"
                      "  b: always (2 count (v == 1) >= n - f)\n")
     specs = {p.name: to_text(p.formula) for p in parse(text).rta.properties}
-    assert specs == {"a": "v0 - v1 > t -> [](v1 == 0)", "b": "[](2 * v1 >= n - f)"}
+    assert specs == {"a": "v0 > v1 + t -> [](v1 == 0)", "b": "[](2 * v1 >= n - f)"}
 
 
 def test_sent_messages_in_properties():
@@ -266,6 +266,23 @@ def test_parse_command_prints_the_location_table_and_writes_rta(cli, tmp_path):
     assert read_rta(out.read_text()).rta == parse(STRB).rta
     r = cli("check", str(out))
     assert r.code == 0 and "3 hold" in r.out
+
+
+def test_every_command_reads_alg(cli, tmp_path):
+    alg = CORPUS / "strb" / "strb.alg"
+    r = cli("show", alg)
+    assert r.code == 0 and "threshold automaton STRB" in r.out and "sentECHO" in r.out
+    r = cli("fmt", alg)
+    assert r.code == 0 and r.out.startswith("rta STRB {") and '/* line 19 "upon receiving' in r.out
+    r = cli("translate", alg, "-o", tmp_path / "strb.json")
+    doc = json.loads((tmp_path / "strb.json").read_text())
+    assert r.code == 0 and doc["rules"][0]["origin"]["file"] == str(alg)
+    r = cli("dot", alg, "-o", tmp_path / "strb.dot")
+    assert r.code == 0 and "sentECHO" in (tmp_path / "strb.dot").read_text()
+    r = cli("emit", alg, "--to", "smtlib", "-o", tmp_path / "smt")
+    assert r.code == 0 and (tmp_path / "smt" / "strb.unforgeability.smt2").exists()
+    r = cli("fmt", alg, "--in-place")
+    assert r.code == 2 and "would replace the pseudocode" in r.err
 
 
 def test_alg_on_stdin(cli, monkeypatch):
