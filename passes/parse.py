@@ -1063,7 +1063,7 @@ def _component_text(c: str, value: str) -> str | None:
         return None if value == A.BOTTOM else "D" + _ident(value)
     if value == A.TRUE:
         return c
-    if value == A.FALSE:
+    if value in (A.FALSE, A.BOTTOM):  # "not set": a name mentions what is set
         return None
     return c + _ident(value)
 
