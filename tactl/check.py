@@ -282,6 +282,12 @@ def counterexample_json(ta: ThresholdAutomaton, cex: Counterexample) -> dict[str
         "loop": None if cex.loop is None else {
             "rule": _rule_name(ta, cex.loop), "at": ta.rules[cex.loop].source,
             "meaning": "the last configuration repeats forever by this self-loop (a lasso)"},
+        **({"cycle": {"steps": [{"rule": _rule_name(ta, s.rule), "from": ta.rules[s.rule].source,
+                                 "to": ta.rules[s.rule].target, "factor": s.factor}
+                                for s in cex.cycle],
+                      "meaning": "after the schedule these steps repeat forever: they lead back to "
+                                 "the configuration where they begin (a lasso)"}}
+           if cex.cycle else {}),
         "replayed": cex.replayed,
         "replay": cex.replay.message,
     }
@@ -369,16 +375,22 @@ def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample) -> list[st
         if n == 0:
             lead = ["0", "initial", ""]
         else:
-            s = cex.schedule[n - 1]
+            steps = cex.schedule + (cex.cycle or [])
+            s = steps[n - 1]
             rule = ta.rules[s.rule]
-            lead = [str(n), f"{_rule_name(ta, s.rule)}: {rule.source}->{rule.target}", f"x{s.factor}"]
+            mark = "*" if cex.cycle and n > len(cex.schedule) else ""
+            lead = [f"{n}{mark}", f"{_rule_name(ta, s.rule)}: {rule.source}->{rule.target}",
+                    f"x{s.factor}"]
         rows.append([*lead, *(str(values[x]) for x in locs), "|", *(str(values[x]) for x in ta.shared)])
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     for row in rows:
         out.append("  " + "  ".join(cell.rjust(w) if i > 2 else cell.ljust(w)
                                     for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
-    if len(configs) <= len(cex.schedule):  # replay stopped early
+    if len(configs) <= len(cex.schedule) + len(cex.cycle or []):  # replay stopped early
         out.append(f"  (replay stopped after step {len(configs) - 1})")
+    elif cex.cycle:
+        out.append(f"  loop: steps marked * repeat forever (configuration {len(cex.schedule)} "
+                   "comes back after them: the lasso's loop)")
     elif cex.loop is not None:
         rule = ta.rules[cex.loop]
         out.append(f"  loop: then {_rule_name(ta, cex.loop)}: {rule.source}->{rule.source} forever "

@@ -173,7 +173,8 @@ def _change_points(guard, env_after, factor: int) -> set[int]:
 
 
 def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dict[str, int],
-               initial: Configuration, schedule: list[Step], loop: int | None = None) -> Replay:
+               initial: Configuration, schedule: list[Step], loop: int | None = None,
+               cycle: list[Step] | None = None) -> Replay:
     """Execute ``schedule`` and check that the run violates the specification whose negation (in
     negation normal form, macro-expanded) is ``negation`` — by plain LTL semantics, knowing
     nothing of cut points or segments (semantics in ``tactl.ir.eltl``):
@@ -181,6 +182,8 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
     * ``infinite`` (liveness): ``loop`` must be a self-loop rule that updates nothing and is
       enabled in the last configuration σ_L; the run is the lasso ``π·σ_L^ω`` and ``negation``
       must hold on it;
+    * ``infinite`` with a ``cycle`` instead (the lassos of SPIN and NuSMV): the steps of
+      ``cycle``, executed from σ_L, must lead back to σ_L; the run is ``π·(cycle)^ω``;
     * otherwise the run is the finite prefix itself and every ``<>`` must be witnessed in it.
 
     Accelerated steps are sampled exactly: between consecutive change points of the formula's
@@ -200,18 +203,32 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
             current = _fire_many(ta, parameters, current, step.rule, step.factor, n)
             configs.append(current)
             trace.append(current)
-        if infinite:
+        loop_start = None
+        if infinite and cycle:
+            loop_start = len(trace) - 1
+            start = current
+            for n, step in enumerate(cycle, len(schedule) + 1):
+                if not 0 <= step.rule < len(ta.rules) or step.factor < 1:
+                    raise ReplayFailure(f"step {n}: no rule #{step.rule} or factor {step.factor} < 1")
+                trace.extend(_samples(ta, parameters, current, step.rule, step.factor, state_parts))
+                current = _fire_many(ta, parameters, current, step.rule, step.factor, n)
+                configs.append(current)
+                trace.append(current)
+            if current != start:
+                raise ReplayFailure("the loop does not return to the configuration where it began")
+            trace.pop()  # the loop's end is its start
+        elif infinite:
             if loop is None:
                 raise ReplayFailure("a liveness counterexample needs a loop: no self-loop rule given")
             _check_loop(ta, parameters, current, loop)
-        if not lasso_holds(negation, [c.env(parameters) for c in trace], infinite):
+        if not lasso_holds(negation, [c.env(parameters) for c in trace], infinite, loop_start):
             raise ReplayFailure("the negated specification does not hold on this "
                                 + ("lasso" if infinite else "run"))
     except ReplayFailure as e:
         return Replay(False, str(e), configs)
     except EvaluationError as e:
         return Replay(False, f"cannot evaluate: {e}", configs)
-    what = ("the lasso (schedule, then the self-loop forever) satisfies the negated specification"
+    what = ("the lasso (schedule, then its loop forever) satisfies the negated specification"
             if infinite else "the run satisfies the negated specification")
     return Replay(True, what, configs)
 
@@ -287,16 +304,23 @@ def _samples(ta: ThresholdAutomaton, parameters: dict[str, int], config: Configu
     return out
 
 
-def lasso_holds(formula, envs: list[dict[str, int]], infinite: bool) -> bool:
+def lasso_holds(formula, envs: list[dict[str, int]], infinite: bool,
+                loop_start: int | None = None) -> bool:
     """Whether ``formula`` (NNF: state formulas, ``&&``, ``||``, ``<>``, ``[]``) holds at position 0
     of ``envs``, read as the lasso ``envs[:-1]·envs[-1]^ω`` when ``infinite`` and as a finite
     sequence otherwise (``<>``: some position up to the end; ``[]``: every position up to the end).
     On a lasso whose loop is the last position alone, both readings of ``<>`` and ``[]`` from
     position i range over positions i..end, so one evaluation serves both; ``infinite`` is kept
-    in the signature because the reading would differ for a longer loop."""
+    in the signature because the reading would differ for a longer loop.
+
+    ``loop_start`` (with ``infinite``) reads ``envs`` as the lasso ``envs[:ℓ]·envs[ℓ:]^ω`` with a
+    loop of several positions — what SPIN and NuSMV report: from position i the run reaches
+    positions i..end, and from a position inside the loop every position of the loop."""
     from tactl.ir.expr import Always, And, Eventually, Or, is_temporal
 
     size = len(envs)
+    if infinite and loop_start is not None and loop_start < size - 1:
+        return _lasso_with_loop(formula, envs, loop_start)
 
     def values(e) -> list[bool]:
         if not is_temporal(e):
@@ -318,3 +342,32 @@ def lasso_holds(formula, envs: list[dict[str, int]], infinite: bool) -> bool:
         raise EvaluationError(f"not in negation normal form: {type(e).__name__}")
 
     return bool(size) and values(formula)[0]
+
+
+def _lasso_with_loop(formula, envs: list[dict[str, int]], start: int) -> bool:
+    from tactl.ir.expr import Always, And, Eventually, Or, is_temporal
+
+    size = len(envs)
+
+    def values(e) -> list[bool]:
+        if not is_temporal(e):
+            return [holds(e, env) for env in envs]
+        if isinstance(e, And):
+            parts = [values(a) for a in e.args]
+            return [all(p[i] for p in parts) for i in range(size)]
+        if isinstance(e, Or):
+            parts = [values(a) for a in e.args]
+            return [any(p[i] for p in parts) for i in range(size)]
+        if isinstance(e, (Eventually, Always)):
+            inner = values(e.arg)
+            combine = all if isinstance(e, Always) else any
+            in_loop = combine(inner[start:])  # every loop position is reached again and again
+            out = [in_loop] * size
+            acc = in_loop
+            for i in range(start - 1, -1, -1):
+                acc = (acc and inner[i]) if isinstance(e, Always) else (acc or inner[i])
+                out[i] = acc
+            return out
+        raise EvaluationError(f"not in negation normal form: {type(e).__name__}")
+
+    return values(formula)[0]

@@ -51,3 +51,30 @@ def test_batch_replay_agrees_with_single_steps(case):
         return config
 
     assert outcome(lambda: _fire_many(ta, params, start, 0, factor, 1)) == outcome(one_at_a_time)
+
+
+def test_lassos_with_a_loop_of_several_steps_are_replayed_as_spin_and_nusmv_report_them():
+    """``replay_run(..., cycle=...)``: the run is schedule·cycle^ω; the cycle must come back to
+    where it began, and the negated specification is read on the infinite lasso."""
+    from tactl.ir.expr import Always, And, Compare, Eventually, IntConst, Name, Not
+    from tactl.ir.ltl import nnf
+    from tactl.ir.ta_reader import read_ta
+    from tactl.simulate import Configuration, Step, replay_run
+
+    ta = read_ta("""skel T { parameters n; assumptions (1) { n >= 1; } locations (2) { A: []; B: []; }
+    inits (2) { A == n; B == 0; }
+    rules (2) { 0: A -> B when (true) do { }; 1: B -> A when (true) do { }; }
+    specifications (1) { p: <>(A == 0); } }""").ta
+    init = Configuration.of({"A": 1, "B": 0}, {})
+    cycle = [Step(0, 1), Step(1, 1)]
+
+    def a_is(k):
+        return Compare("==", Name("A"), IntConst(k))
+
+    # A alternates 1, 0, 1, …: []<>(A == 0) and []<>(A == 1) hold, <>[](A == 1) does not
+    assert replay_run(ta, And((Always(Eventually(a_is(0))), Always(Eventually(a_is(1))))), True,
+                      {"n": 1}, init, [], cycle=cycle).ok
+    assert not replay_run(ta, nnf(Not(Always(Eventually(a_is(0))))), True, {"n": 1}, init, [],
+                          cycle=cycle).ok
+    back = replay_run(ta, Always(Eventually(a_is(0))), True, {"n": 1}, init, [], cycle=cycle[:1])
+    assert not back.ok and "does not return" in back.message

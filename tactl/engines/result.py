@@ -18,6 +18,9 @@ class Counterexample:
     # Liveness: the self-loop rule (index) taken forever in the last configuration; the run is
     # the lasso "schedule, then loop^ω". None for a finite run (safety).
     loop: int | None = None
+    # Liveness as SPIN and NuSMV report it: the steps of a loop that starts and ends in the last
+    # configuration of ``schedule``; the run is "schedule, then cycle^ω" (``loop`` is then None).
+    cycle: list[Step] | None = None
 
     @property
     def replayed(self) -> bool:
