@@ -27,8 +27,11 @@ check: $(STAMP)
 show: $(STAMP)
 	$(BIN)/tactl show $(TA)
 
-# External programs the tests run for real: Graphviz's dot (pictures). Installed from Debian when
-# missing and we are root; otherwise the tests that need it skip and say why.
+# External programs the tests run for real: Graphviz's dot (pictures), and the model checkers SPIN
+# (with gcc, for its pan verifiers) and NuSMV. dot, spin and gcc are installed from Debian when
+# missing and we are root; NuSMV 2.5.4 is built from source by tools/build_nusmv.sh (1-3 minutes,
+# once) into ~/.cache/tactl/nusmv, outside the checkout (TACTL_TOOLS overrides the place); see
+# tools/install_checkers.sh. Whatever cannot be had, the tests that need it skip and say why.
 tools:
 	@command -v dot >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
@@ -36,6 +39,7 @@ tools:
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null) \
 	      || echo "WARNING: could not install graphviz; the picture tests will be skipped" >&2; \
 	  else echo "WARNING: graphviz's dot is missing and cannot be installed here; picture tests skip" >&2; fi; }
+	@bash tools/install_checkers.sh
 
 test: $(STAMP) tools
 	$(BIN)/python -m pytest

@@ -21,7 +21,11 @@ from tactl.ir.ta_json import origin_to_json
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.encode_steady import unsupported_reason
 
-ENGINES = (parametric.ENGINE, explicit.ENGINE)
+# spin and nusmv run the external checkers at fixed parameters (tactl/engines/spin*.py, nusmv.py)
+SPIN, NUSMV = "spin", "nusmv"
+ENGINES = (parametric.ENGINE, explicit.ENGINE, SPIN, NUSMV)
+EXTERNAL = (SPIN, NUSMV)
+SPIN_MODELS = ("counter", "process")
 
 
 @dataclass
@@ -33,6 +37,14 @@ class CheckOptions:
     bound: int = explicit.DEFAULT_BOUND
     max_states: int = explicit.DEFAULT_MAX_STATES
     not_checkable: str | None = None  # set: every property is unsupported, for this reason
+    # spin: the counter model (from the TA) or the process model (from the receive automaton,
+    # which must then be given); its initial locations by integer partitions
+    model: str = "counter"
+    receive_automaton: object | None = None  # tactl.ir.rta.ReceiveTA
+    partition: bool = True
+    bmc: int | None = None  # nusmv: bounded model checking up to this length (never "holds")
+    max_depth: int | None = None  # spin: pan's search depth (-m)
+    memory_mb: int | None = None  # spin: pan's memory limit
 
 
 @dataclass
@@ -143,6 +155,10 @@ def _timeout_reason() -> str:
 def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
                      progress: Callable[[str], None] | None) -> CheckReport:
     validate_selection(ta, options.properties, options.parameters)
+    if options.engine in EXTERNAL:
+        problem = external_parameters_problem(ta, options.parameters, options.engine)
+        if problem:
+            raise SelectionError(problem)
     selected = [p for p in ta.properties if not options.properties or p.name in options.properties]
     report = CheckReport(path, ta, [])
     try:
@@ -219,6 +235,8 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
                               reason=f"vacuous: {why}, so the property holds vacuously: nothing was checked")
     if query.infinite and not any(r.is_self_loop and ta.increments(r) == {} for r in ta.rules):
         return PropertyResult(query.property, query.kind, UNKNOWN, options.engine, reason=NO_LOOP)
+    if options.engine in EXTERNAL:
+        return _external(ta, query, options)
     question = reach_question(query)
     if options.engine == explicit.ENGINE:
         if question is not None:
@@ -232,6 +250,53 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
                                "branches": 1})
         return result
     return parametric.check_temporal(ta, query, progress, options.parameters)
+
+
+def _external(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions) -> PropertyResult:
+    """SPIN or NuSMV at the fixed parameters; their own timeouts get the command's remaining time."""
+    timeout = deadline.remaining()
+    if options.engine == SPIN and options.model == "process":
+        from tactl.engines import spin_process
+
+        if options.receive_automaton is None:
+            return PropertyResult(query.property, query.kind, UNSUPPORTED, SPIN,
+                                  reason="the process model runs the receive automaton: give an "
+                                         ".rta or .alg file (the counter model works from any TA)")
+        return spin_process.check(options.receive_automaton, ta, query, options.parameters or {},
+                                  partition=options.partition, timeout_s=timeout,
+                                  **({"max_depth": options.max_depth} if options.max_depth else {}))
+    if options.engine == SPIN:
+        from tactl.engines import spin
+
+        extra = {k: v for k, v in (("max_depth", options.max_depth), ("memory_mb", options.memory_mb))
+                 if v is not None}
+        return spin.check(ta, query, options.parameters or {}, timeout_s=timeout, **extra)
+    from tactl.engines import nusmv
+    from tactl.passes.emit_smv import SmvError
+
+    try:
+        return nusmv.check(ta, query, options.parameters or {}, bmc=options.bmc, timeout_s=timeout,
+                           initial_cap=options.bound)
+    except SmvError as e:  # no finite SMV model of this automaton (the parameters were checked)
+        return PropertyResult(query.property, query.kind, UNSUPPORTED, NUSMV, reason=str(e))
+
+
+def external_parameters_problem(ta: ThresholdAutomaton, parameters: dict[str, int] | None,
+                                engine: str) -> str | None:
+    """SPIN and NuSMV check one instance: every parameter needs a value."""
+    missing = [p for p in ta.parameters if p not in (parameters or {})]
+    if missing:
+        return (f"the {engine} engine checks one instance: give every parameter a value "
+                f"(--param {missing[0]}=…; missing: {', '.join(missing)})")
+    from tactl.ir.evaluate import holds
+
+    failed = [to_text(a) for a in ta.assumptions if not holds(ta.expand(a), parameters or {})]
+    if failed:
+        values = ", ".join(f"{p}={v}" for p, v in (parameters or {}).items())
+        return (f"the parameter values {values} violate the resilience condition ({'; '.join(failed)}); "
+                "--allow-outside-rc checks them anyway (that is how the tightness of a resilience "
+                "condition shows)")
+    return None
 
 
 # ------------------------------------------------------------------------------------ JSON
@@ -344,15 +409,16 @@ def pseudocode_steps(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
         return []
     where = origins[0].file
     out = [f"  in the pseudocode ({where}):"]
-    for n, s in enumerate(cex.schedule, 1):
+    for n, s in enumerate(cex.schedule + (cex.cycle or []), 1):
         rule = ta.rules[s.rule]
         who = f"{s.factor} process{'' if s.factor == 1 else 'es'}"
         what = rule.origin.describe() if rule.origin else "(a step the translation added)"
         move = f"{rule.source} -> {rule.target}"
+        mark = "*" if n > len(cex.schedule) else ""
         if rule.origin and rule.origin.lines:
-            out.append(f"  step {n}: {who} ({move}) execute{'s' if s.factor == 1 else ''} {what}")
+            out.append(f"  step {n}{mark}: {who} ({move}) execute{'s' if s.factor == 1 else ''} {what}")
         else:
-            out.append(f"  step {n}: {who} ({move}): {what}")
+            out.append(f"  step {n}{mark}: {who} ({move}): {what}")
     if cex.loop is not None:
         rule = ta.rules[cex.loop]
         what = rule.origin.describe() if rule.origin else \
@@ -364,7 +430,7 @@ def pseudocode_steps(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
 def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
     params = ", ".join(f"{p}={v}" for p, v in cex.parameters.items())
     status = "replayed by the simulator" if cex.replayed else f"NOT replayed: {cex.replay.message}"
-    shape = "lasso: prefix schedule, then a loop" if cex.loop is not None else "run"
+    shape = "lasso: prefix schedule, then a loop" if cex.loop is not None or cex.cycle else "run"
     out = [f"counterexample {shape}, with {params or 'no parameters'} ({status}):"]
     locs = [loc.name for loc in ta.locations]
     header = ["step", "rule", "factor", *locs, "|", *ta.shared]

@@ -24,7 +24,7 @@ def cache_dir() -> Path:
 
 
 def spin() -> Path | None:
-    found = os.environ.get("TACTL_SPIN") or shutil.which("spin")
+    found = shutil.which(os.environ["TACTL_SPIN"]) if os.environ.get("TACTL_SPIN") else shutil.which("spin")
     return Path(found) if found else None
 
 
@@ -36,7 +36,8 @@ def c_compiler() -> Path | None:
 
 def nusmv() -> Path | None:
     if os.environ.get("TACTL_NUSMV"):
-        return Path(os.environ["TACTL_NUSMV"])
+        given = Path(os.environ["TACTL_NUSMV"])
+        return given if given.is_file() and os.access(given, os.X_OK) else None
     found = shutil.which("NuSMV")
     if found:
         return Path(found)

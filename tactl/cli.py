@@ -398,9 +398,30 @@ def check(
     file: InputFile,
     properties: PropertyOption = None,
     engine: Annotated[str, typer.Option("--engine", metavar="E",
-                                        help="parametric (SMT, all parameters) or explicit (state "
-                                             "enumeration, fixed small parameters).")] = "parametric",
+                                        help="parametric (SMT, all parameters), explicit (state "
+                                             "enumeration, fixed small parameters), spin or nusmv "
+                                             "(the external model checkers on one instance: every "
+                                             "--param given).")] = "parametric",
     params: ParamOption = None,
+    model: Annotated[str, typer.Option("--model", metavar="M", help="spin: 'counter' (one counter "
+                                       "per location, from any TA) or 'process' (one Promela "
+                                       "process per modelled process running the receive "
+                                       "automaton, from an .rta/.alg: checks the translation end "
+                                       "to end).")] = "counter",
+    partition: Annotated[bool, typer.Option("--partition/--no-partition", help="spin process model: "
+                                            "initial locations by integer partitions (symmetry "
+                                            "reduction).")] = True,
+    bmc: Annotated[Optional[int], typer.Option("--bmc", min=1, metavar="K", help="nusmv: SAT-based "
+                                               "bounded model checking up to K steps (violated or "
+                                               "unknown, never holds).")] = None,
+    max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, help="spin: pan's search "
+                                                     "depth limit (-m).")] = None,
+    memory_mb: Annotated[Optional[int], typer.Option("--memory-mb", min=1, help="spin: pan's memory "
+                                                     "limit in MB.")] = None,
+    allow_outside_rc: Annotated[bool, typer.Option("--allow-outside-rc", help="spin/nusmv/explicit: "
+                                                   "check --param values that violate the "
+                                                   "resilience condition (how its tightness "
+                                                   "shows).")] = False,
     bound: Annotated[int, typer.Option("--bound", min=0, max=10_000, help="Explicit engine: try every "
                                        "free parameter from 0 to this value.")] = 7,
     max_states: Annotated[int, typer.Option("--max-states", min=1, help="Explicit engine: give up "
@@ -414,7 +435,15 @@ def check(
     from tactl.check import ENGINES, CheckOptions, SelectionError, check_automaton, report_json, report_text
 
     if engine not in ENGINES:
-        raise _usage_error(file, f"unknown engine '{engine}'; choose {' or '.join(ENGINES)}")
+        raise _usage_error(file, f"unknown engine '{engine}'; choose {', '.join(ENGINES)}")
+    from tactl.check import SPIN_MODELS
+
+    if model not in SPIN_MODELS:
+        raise _usage_error(file, f"unknown model '{model}'; choose {' or '.join(SPIN_MODELS)}")
+    if model != "counter" and engine != "spin":
+        raise _usage_error(file, "--model is an option of --engine spin")
+    if bmc is not None and engine != "nusmv":
+        raise _usage_error(file, "--bmc is an option of --engine nusmv")
     fixed = _parameters(params, file)
     _start_clock(timeout)
     try:
@@ -431,11 +460,19 @@ def check(
                                "exit_code": EXIT_UNKNOWN}, indent=2))
         raise typer.Exit(EXIT_UNKNOWN) from None
     show_progress = sys.stderr.isatty() if progress is None else progress
+    receive = None
+    if engine == "spin" and model == "process":
+        receive = _receive_automaton(file)
+    ta = result.ta
+    if allow_outside_rc:
+        ta, receive = _without_rc(ta, receive, fixed)
     options = CheckOptions(engine=engine, properties=tuple(properties or ()), timeout_s=timeout,
                            parameters=fixed, bound=bound, max_states=max_states,
-                           not_checkable=result.not_checkable)
+                           not_checkable=result.not_checkable, model=model,
+                           receive_automaton=receive, partition=partition, bmc=bmc,
+                           max_depth=max_depth, memory_mb=memory_mb)
     try:
-        report = check_automaton(result.ta, result.path, options,
+        report = check_automaton(ta, result.path, options,
                                  (lambda msg: typer.echo(f"tactl: {msg}", err=True)) if show_progress else None)
     except SelectionError as e:
         raise _usage_error(file, str(e)) from None
@@ -444,6 +481,32 @@ def check(
     else:
         typer.echo(report_text(report))
     raise typer.Exit(report.exit_code)
+
+
+def _receive_automaton(file: Path):
+    """The receive automaton of an .rta/.alg input (the SPIN process model runs it)."""
+    from tactl.ir.rta_reader import RtaReadResult
+
+    loaded = read_automaton(file)
+    if not isinstance(loaded, RtaReadResult):
+        raise _usage_error(file, "the process model runs a receive automaton: give the .rta or "
+                                 ".alg file (--model counter works from any TA)")
+    return loaded.rta
+
+
+def _without_rc(ta, receive, fixed: dict[str, int]):
+    """``--allow-outside-rc``: the automata without their resilience condition, said on stderr."""
+    from dataclasses import replace
+
+    from tactl.ir.evaluate import holds
+    from tactl.ir.expr import to_text
+
+    failed = [to_text(a) for a in ta.assumptions if all(p in fixed for p in ta.parameters)
+              and not holds(ta.expand(a), fixed)]
+    if failed:
+        typer.echo("tactl: warning: --allow-outside-rc: checking parameter values that violate "
+                   f"the resilience condition ({'; '.join(failed)})", err=True)
+    return replace(ta, assumptions=()), (replace(receive, assumptions=()) if receive else None)
 
 
 _TARGETS = ("smtlib", "promela", "nuxmv")
@@ -455,21 +518,42 @@ _TARGETS = ("smtlib", "promela", "nuxmv")
                   "directory OUT (OUT/<name>.<property>.smt2, logic QF_LIA): the very query 'tactl "
                   "check' answers, so 'unsat' from z3 or cvc5 means the property holds for every "
                   "parameter valuation satisfying the resilience condition, and 'sat' that it is "
-                  "violated. --param adds fixed parameter values to the queries.")
+                  "violated. --param adds fixed parameter values to the queries.\n\n"
+                  "--to promela writes one Promela file OUT (.pml) for SPIN at fixed parameters "
+                  "(every --param given; values must satisfy the resilience condition unless "
+                  "--allow-outside-rc): --model counter (default; one counter per location, from "
+                  "any TA, the specifications as ltl blocks) or --model process (one proctype per "
+                  "modelled process running the receive automaton of an .rta/.alg; fairness for "
+                  "liveness: run pan with -a -f).\n\n"
+                  "--to nuxmv writes one SMV file OUT (.smv) for NuSMV/nuXmv: with every --param "
+                  "fixed, or parameters as FROZENVARs over 0..--bound with the resilience condition "
+                  "as INVAR (one run covers every valuation up to the bound), or --unbounded "
+                  "(integer types, for nuXmv's infinite-state engines).")
 def emit(
     file: InputFile,
-    to: Annotated[str, typer.Option("--to", metavar="TARGET", help="smtlib (promela and nuxmv: not "
-                                    "available yet).")],
-    output: Annotated[Path, typer.Option("-o", "--output", metavar="OUT", help="Directory to write "
-                                         "into (created if missing).")],
+    to: Annotated[str, typer.Option("--to", metavar="TARGET", help="smtlib, promela or nuxmv.")],
+    output: Annotated[Path, typer.Option("-o", "--output", metavar="OUT", help="smtlib: a directory "
+                                         "to write into (created if missing); promela, nuxmv: the "
+                                         "file to write.")],
     properties: PropertyOption = None,
     params: ParamOption = None,
+    model: Annotated[str, typer.Option("--model", metavar="M", help="promela: counter or process.")] = "counter",
+    partition: Annotated[bool, typer.Option("--partition/--no-partition", help="promela process "
+                                            "model: initial locations by integer partitions.")] = True,
+    bound: Annotated[Optional[int], typer.Option("--bound", min=0, max=1000, metavar="B",
+                                                 help="nuxmv: parameters not fixed by --param "
+                                                      "range over 0..B.")] = None,
+    unbounded: Annotated[bool, typer.Option("--unbounded", help="nuxmv: integer types, no bounds "
+                                            "(for nuXmv's infinite-state engines).")] = False,
+    allow_outside_rc: Annotated[bool, typer.Option("--allow-outside-rc", help="promela, nuxmv: "
+                                                   "accept --param values that violate the "
+                                                   "resilience condition.")] = False,
 ) -> None:
     if to not in _TARGETS:
         raise _usage_error(file, f"unknown target '{to}'; choose one of {', '.join(_TARGETS)}")
     if to != "smtlib":
-        raise _usage_error(file, f"the {to} emitter is not available in this version of tactl; "
-                                 "--to smtlib is")
+        return _emit_model(file, to, output, properties, _parameters(params, file), model, partition,
+                           bound, unbounded, allow_outside_rc)
     check_output_directory(output)
     fixed = _parameters(params, file)
     from tactl.ir.eltl import TemporalQuery, lasso_reason, temporal_query
@@ -520,6 +604,66 @@ def emit(
     if not written:
         typer.echo("tactl: nothing written: no property could be encoded", err=True)
         raise typer.Exit(EXIT_UNKNOWN)
+
+
+_MODEL_SUFFIX = {"promela": ".pml", "nuxmv": ".smv"}
+
+
+def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, int], model: str,
+                partition: bool, bound: int | None, unbounded: bool, allow_outside_rc: bool) -> None:
+    """``emit --to promela|nuxmv``: one model file, written atomically."""
+    from tactl.check import SPIN_MODELS, SelectionError, validate_selection
+
+    if output.suffix.lower() != _MODEL_SUFFIX[to] and not is_stdout(output):
+        raise _usage_error(output, f"--to {to} writes one file: -o X{_MODEL_SUFFIX[to]} (or '-')")
+    if same_file(output, file):
+        raise _usage_error(output, "refusing to overwrite the input file")
+    if model not in SPIN_MODELS:
+        raise _usage_error(file, f"unknown model '{model}'; choose {' or '.join(SPIN_MODELS)}")
+    loaded = _load(file)
+    ta = loaded.ta
+    try:
+        validate_selection(ta, properties or (), fixed)
+    except SelectionError as e:
+        raise _usage_error(file, str(e)) from None
+    selected = tuple(properties or ())
+    source = str(file)
+    try:
+        if to == "promela" and model == "process":
+            from tactl.passes.emit_promela_process import ProcessModelError, emit_process_model
+
+            receive = _receive_automaton(file)
+            if allow_outside_rc:
+                _, receive = _without_rc(ta, receive, fixed)
+            else:
+                from tactl.check import external_parameters_problem
+
+                problem = external_parameters_problem(ta, fixed, "promela process model")
+                if problem:
+                    raise _usage_error(file, problem)
+            try:
+                text = emit_process_model(receive, fixed, selected, partition=partition, source=source)
+            except ProcessModelError as e:
+                raise _usage_error(file, str(e)) from None
+        elif to == "promela":
+            from tactl.passes.emit_promela import emit_promela_counter
+
+            text = emit_promela_counter(ta, selected or None, fixed, allow_outside_rc=allow_outside_rc)
+        else:
+            from tactl.passes.emit_smv import SmvError, emit_smv
+
+            try:
+                text = emit_smv(ta, selected or None, fixed or None, bound, unbounded,
+                                allow_outside_rc=allow_outside_rc, source=source)
+            except SmvError as e:
+                raise _usage_error(file, str(e)) from None
+    except SelectionError as e:
+        raise _usage_error(file, str(e)) from None
+    if is_stdout(output):
+        typer.echo(text, nl=False)
+        return
+    write_output(output, text)
+    typer.echo(f"wrote {output}", err=True)
 
 
 def main(argv: list[str] | None = None) -> int:

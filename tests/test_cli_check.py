@@ -130,7 +130,7 @@ def test_emit_with_fixed_parameters(cli, tmp_path):
 
 
 @pytest.mark.parametrize("args, message", [
-    (("--to", "promela"), "not available"),
+    (("--to", "promela"), "writes one file: -o X.pml"),
     (("--to", "c"), "unknown target"),
     (("--to", "smtlib", "-p", "nosuch"), "no property named nosuch"),
 ])

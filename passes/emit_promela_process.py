@@ -1,0 +1,374 @@
+"""Emitter pass: receive automaton (``.rta``/``.alg``) → Promela *process model* for SPIN
+(``templates/promela/process.pml.j2``).
+
+The established way to model threshold-guarded algorithms for SPIN (Konnov, Veith, Widder et
+al.'s tutorial): one proctype per modelled process, shared send counters ``nsnt_M``, per-process
+receive counters ``nrcvd_M[i]`` that grow non-deterministically, one increment at a time, up to
+what the fault model's environment assumption allows (domain.md §4):
+
+==================  ===================  ==========================================================
+model               processes            a receive of M is possible while
+==================  ===================  ==========================================================
+byzantine(f)        n − f                nrcvd_M < nsnt_M + f; for a kind K (Ben-Or's R0, R1) the
+                                         faulty senders are shared: Σ_K max(0, nrcvd − nsnt) < f
+symmetric(f)        n − f                as Byzantine
+crash(f)            n                    nrcvd_M < nsnt_M + nsntf_M (sends of crashing processes)
+clean_crash(f)      n                    nrcvd_M < nsnt_M (a crash falls between steps)
+omission(f)         n (f marked faulty)  nrcvd_M < nsnt_M
+hybrid(b, c)        n − b                crash as crash(c), plus b Byzantine as above
+==================  ===================  ==========================================================
+
+A step of a process is atomic: the rules whose receive guard holds are mutually exclusive
+branches (several enabled: a non-deterministic choice), and a process with none enabled stays.
+The receive automaton's own self-loops are left out (staying is the ``else``). Crashing
+processes (crash models) may crash between steps, and — where sends can be partial — in the
+middle of a rule's sends, which then count in ``nsntf_M``.
+
+Specifications speak of location counters; each becomes the number of processes at that
+location (``cnt_L``), read from the first configuration after initialisation (``!initialized U
+(initialized && φ)``). Liveness specifications get the fault model's fairness: ``[]<>(!in_transit_M)``
+for every message type — no message a correct receiver is guaranteed to get stays undelivered
+forever (``nrcvd_M < nsnt_M`` for the correct processes; with omission the f faulty senders'
+messages may be lost: ``nrcvd_M + f < nsnt_M``) — together with weak process fairness, which
+``pan -f`` enforces. Initial locations are chosen per process, or, with ``partition``, by integer
+partitions: how many processes start in each initial location (the processes are symmetric, so
+this loses no behaviour and saves the permutations).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tactl import __version__
+from tactl.ir.eltl import temporal_query
+from tactl.ir.evaluate import evaluate
+from tactl.ir.expr import (
+    Always,
+    And,
+    BoolConst,
+    Compare,
+    Eventually,
+    Expr,
+    Implies,
+    IntConst,
+    Mul,
+    Name,
+    Neg,
+    Not,
+    Or,
+    Sum,
+    names,
+)
+from tactl.ir.rta import (
+    CRASH_LOCATION,
+    CRASH_MODELS,
+    FaultModel,
+    ReceiveTA,
+    Timing,
+    justice_name,
+    received_message,
+)
+from tactl.passes.env import environment
+from tactl.passes.render import render
+
+BYZANTINE_LIKE = (FaultModel.BYZANTINE, FaultModel.SYMMETRIC, FaultModel.HYBRID)
+PARTIAL_SENDS = (FaultModel.CRASH, FaultModel.HYBRID)
+
+
+class ProcessModelError(ValueError):
+    """The receive automaton or the parameters cannot be written as a process model."""
+
+
+@dataclass
+class _Model:
+    title: str
+    version: str
+    source: str
+    processes: int
+    who: str
+    env_text: str
+    parameters: list[dict]
+    states: list[str]
+    shared: list[dict] = field(default_factory=list)
+    received: list[dict] = field(default_factory=list)
+    counters: list[dict] = field(default_factory=list)
+    defines: list[dict] = field(default_factory=list)
+    receives: list[dict] = field(default_factory=list)
+    rules: list[dict] = field(default_factory=list)
+    properties: list[dict] = field(default_factory=list)
+    initial: list[str] = field(default_factory=list)
+    crash: bool = False
+    crashed: str = "L_crashed"
+    crash_bound: str = "0"
+    faulty: bool = False
+    faulty_count: int = 0
+    partition: bool = False
+
+
+def state(location: str) -> str:
+    """The mtype constant of a location (prefixed: Promela keywords and macros never clash)."""
+    return "L_" + location
+
+
+def counter(location: str) -> str:
+    return "cnt_" + location
+
+
+def param_macro(name: str) -> str:
+    return "P_" + name
+
+
+def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: tuple[str, ...] = (),
+                       partition: bool = False, source: str = "") -> str:
+    """The Promela text of the process model at fixed ``parameters`` (all of them, checked by the
+    caller against the resilience condition)."""
+    if rta.timing is Timing.SYNC:
+        raise ProcessModelError("the process model is asynchronous; a synchronous automaton needs "
+                                "lock-step rounds (not modelled for SPIN)")
+    missing = [p for p in rta.parameters if p not in parameters]
+    if missing:
+        raise ProcessModelError(f"--param needed for {', '.join(missing)}")
+    env = environment(rta)
+    model = rta.faults.model
+    fparams = rta.faults.parameters
+    byz = fparams[0] if model in BYZANTINE_LIKE else None
+    crash = (fparams[1] if model is FaultModel.HYBRID else fparams[0]) if model in CRASH_MODELS else None
+    procs = evaluate(env.processes, parameters)
+    if procs < 1:
+        raise ProcessModelError(f"no process to model: {procs} processes at these parameters")
+    if procs > 255:
+        raise ProcessModelError(f"{procs} processes: SPIN's process model is for small instances")
+    kinds = {m: k for k, members in rta.kinds().items() if len(members) >= 2 for m in members} \
+        if byz else {}
+    partial = model in PARTIAL_SENDS
+    pm = param_macro
+    m = _Model(
+        title=f"{rta.name}: {model.value} faults",
+        version=__version__, source=source or rta.name, processes=procs,
+        who={FaultModel.BYZANTINE: "the correct ones; the f Byzantine are the environment",
+             FaultModel.SYMMETRIC: "the correct ones; the f faulty are the environment",
+             FaultModel.HYBRID: "the correct and crashing ones; the Byzantine are the environment",
+             FaultModel.OMISSION: "all n; f of them faulty, following the code but their sends may be lost",
+             }.get(model, "all n; at most f of them crash"),
+        env_text=_env_text(model, byz, crash),
+        parameters=[{"name": p, "macro": pm(p), "value": parameters[p]} for p in rta.parameters],
+        states=[state(loc.name) for loc in rta.locations] +
+               (["L_crashed"] if crash else []),
+        initial=[state(x) for x in rta.initial], partition=partition)
+    bound = 2 * procs + 2 * max(parameters.values(), default=0) + 2
+    int_type = "byte" if bound < 255 else "short"
+    for msg in rta.messages:
+        m.shared.append({"type": int_type, "name": f"nsnt_{msg.name}",
+                         "comment": f"how many modelled processes sent {msg.name}"})
+        if partial:
+            m.shared.append({"type": int_type, "name": f"nsntf_{msg.name}",
+                             "comment": f"sends of {msg.name} by processes that crashed while sending"})
+        m.received.append({"type": int_type, "name": f"nrcvd_{msg.name}",
+                           "comment": f"how many {msg.name} each process has received"})
+    if crash:
+        m.crash = True
+        m.crash_bound = pm(crash)
+        m.shared.append({"type": "byte", "name": "ncrashed", "comment": "processes crashed so far"})
+    if model is FaultModel.OMISSION:
+        m.faulty, m.faulty_count = True, parameters[fparams[0]]
+    caps = saturation(rta, parameters, set(kinds))
+    # receives
+    for msg in rta.messages:
+        correct = f"nsnt_{msg.name}" + (f" + nsntf_{msg.name}" if partial else "")
+        if msg.name in kinds:
+            members = [x for x, k in kinds.items() if k == kinds[msg.name]]
+            excess = " + ".join(
+                f"(nrcvd_{x}[i] > nsnt_{x}{' + nsntf_' + x if partial else ''} -> "
+                f"nrcvd_{x}[i] - nsnt_{x}{' - nsntf_' + x if partial else ''} : 0)" for x in members)
+            guard = f"(nrcvd_{msg.name}[i] < {correct} || {excess} < {pm(byz)})"
+        elif byz:
+            guard = f"nrcvd_{msg.name}[i] < {correct} + {pm(byz)}"
+        else:
+            guard = f"nrcvd_{msg.name}[i] < {correct}"
+        if msg.name in caps:
+            guard = f"nrcvd_{msg.name}[i] < {caps[msg.name]} && {guard}"
+        m.receives.append({"name": f"nrcvd_{msg.name}", "message": msg.name,
+                           "guard": (f"st[i] != L_crashed && {guard}" if crash else guard),
+                           "cap": caps.get(msg.name)})
+    if not crash:
+        m.crashed = "255"  # never a location: `st[i] != 255` always holds
+    # rules (the receive automaton's self-loops are the `else`)
+    for r in rta.rules:
+        if r.is_self_loop and not r.sends:
+            continue
+        guard = f"st[i] == {state(r.source)}"
+        if r.guard != BoolConst(True):
+            guard += f" && ({_c(r.guard, 'rule')})"
+        text = r.origin.describe() if r.origin else f"{r.source} -> {r.target}"
+        m.rules.append({"id": r.id, "guard": guard, "target": state(r.target),
+                        "sends": [f"nsnt_{s}" for s in r.sends], "text": text.replace("*/", "* /"),
+                        "crash_sends": [f"nsntf_{s}" for s in r.sends] if partial and r.sends else []})
+    # counters and properties
+    for loc in rta.locations:
+        terms = " + ".join(f"(st[{k}] == {state(loc.name)})" for k in range(procs))
+        m.counters.append({"name": counter(loc.name), "expr": terms})
+    if crash:
+        terms = " + ".join(f"(st[{k}] == L_crashed)" for k in range(procs))
+        m.counters.append({"name": counter(CRASH_LOCATION), "expr": terms})
+    transit = []
+    for msg in rta.messages:
+        guaranteed = f"nsnt_{msg.name}"
+        lag = f" + {pm(fparams[0])}" if model is FaultModel.OMISSION else ""
+        who = [k for k in range(procs)]
+        cap = caps.get(msg.name)
+        cond = " || ".join(
+            f"({'!faulty[' + str(k) + '] && ' if model is FaultModel.OMISSION else ''}"
+            f"{'st[' + str(k) + '] != L_crashed && ' if crash else ''}"
+            f"nrcvd_{msg.name}[{k}]{lag} < {guaranteed}"
+            f"{f' && nrcvd_{msg.name}[{k}] < {cap}' if cap is not None else ''})" for k in who)
+        m.defines.append({"name": f"in_transit_{msg.name}", "expr": cond})
+        transit.append(f"[]<>(!in_transit_{msg.name})")
+    ctx = {"params": {p: pm(p) for p in rta.parameters},
+           "locations": {loc.name: counter(loc.name) for loc in rta.locations},
+           "shared": {}}
+    if crash:
+        ctx["locations"][CRASH_LOCATION] = counter(CRASH_LOCATION)
+        ctx["shared"]["ncrashed"] = "ncrashed"
+    fair = justice_name(rta)
+    for prop in rta.properties:
+        if properties and prop.name not in properties:
+            continue
+        if any(n.name == fair for n in names(prop.formula)):
+            raise ProcessModelError(f"{prop.name}: names the translation's justice '{fair}', which "
+                                    "the process model replaces by its own fairness")
+        liveness = _is_liveness(prop.formula)
+        body = _ltl(prop.formula, ctx)
+        ltl = f"!initialized U (initialized && ({body}))"
+        if liveness and transit:
+            ltl = f"({' && '.join(transit)}) -> ({ltl})"
+        m.properties.append({"name": prop.name, "ltl": ltl, "fair": liveness,
+                             "text": (prop.origin.describe() if prop.origin else _plain(prop.formula))
+                             .replace("*/", "* /")})
+    return render("promela/process.pml.j2", m=m)
+
+
+def saturation(rta: ReceiveTA, parameters: dict[str, int], in_kinds: set[str]) -> dict[str, int]:
+    """Per message type M whose receive count the guards only compare with constants at these
+    parameters (``received(M) >= k``, alone in its comparison, M in no kind), the count from
+    which all guards answer the same: receiving more changes nothing a process can observe, so
+    ``nrcvd_M`` stops there (and fairness asks for no more). Shrinks the state space by the
+    receives beyond every threshold; other message types are not capped."""
+    from tactl.ir.linear import NonLinearError, normalize
+
+    caps: dict[str, int] = {}
+    excluded = set(in_kinds)
+    for r in rta.rules:
+        for atom in _walk(r.guard):
+            if not isinstance(atom, Compare):
+                continue
+            counts = [received_message(n.name) for n in names(atom) if received_message(n.name)]
+            if not counts:
+                continue
+            if len(set(counts)) > 1:
+                excluded.update(counts)
+                continue
+            try:
+                lin = normalize(Compare(atom.op, _fix(atom.left, parameters), _fix(atom.right, parameters)))
+            except (NonLinearError, KeyError, TypeError):
+                excluded.update(counts)
+                continue
+            if isinstance(lin, bool) or len(lin.coeffs) != 1:
+                continue
+            (_, a), bound, op = lin.coeffs[0], lin.bound, lin.op
+            # a·x op bound (op >=, ==, !=): x >= ⌈bound/a⌉ for a > 0 and >=; otherwise the
+            # truth changes at most up to |bound / a| + 1
+            limit = max(0, -(-bound // a)) if op == ">=" and a > 0 else abs(bound) // abs(a) + 1
+            caps[counts[0]] = max(caps.get(counts[0], 0), limit)
+    return {m: c for m, c in caps.items() if m not in excluded}
+
+
+def _fix(e: Expr, parameters: dict[str, int]) -> Expr:
+    from tactl.ir.expr import substitute
+
+    return substitute(e, {p: IntConst(v) for p, v in parameters.items()})
+
+
+def _env_text(model: FaultModel, byz: str | None, crash: str | None) -> str:
+    parts = []
+    if byz:
+        parts.append(f"up to {byz} more than the modelled senders sent, shared within a kind")
+    if model in PARTIAL_SENDS:
+        parts.append("the sends of crashing processes may reach some receivers only")
+    if not parts:
+        parts.append("at most what was sent")
+    return "; ".join(parts)
+
+
+def _is_liveness(formula: Expr) -> bool:
+    """Whether the specification needs fairness: it has an eventually (in negation normal form
+    under the spec's polarity a <> stays a liveness obligation) — conservatively, any <>."""
+    return any(isinstance(n, Eventually) for n in _walk(formula))
+
+
+def _walk(e: Expr):
+    from tactl.ir.expr import walk
+
+    return walk(e)
+
+
+def _plain(e: Expr) -> str:
+    from tactl.ir.expr import to_text
+
+    return to_text(e)
+
+
+_OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def _c(e: Expr, where: str, ctx: dict | None = None) -> str:
+    """An arithmetic/Boolean expression in Promela: received(M) → nrcvd_M[i] in rules; location
+    names → counters and parameters → macros in specifications."""
+    if isinstance(e, IntConst):
+        return str(e.value)
+    if isinstance(e, BoolConst):
+        return "true" if e.value else "false"
+    if isinstance(e, Name):
+        msg = received_message(e.name)
+        if msg is not None:
+            return f"nrcvd_{msg}[i]"
+        if ctx is not None:
+            for table in ("locations", "shared", "params"):
+                if e.name in ctx[table]:
+                    return ctx[table][e.name]
+            raise ProcessModelError(f"'{e.name}' is not a location or parameter of the process model")
+        return param_macro(e.name)
+    if isinstance(e, Neg):
+        return f"(-{_c(e.arg, where, ctx)})"
+    if isinstance(e, Sum):
+        out = ""
+        for sign, arg in e.signed():
+            text = _c(arg, where, ctx)
+            out += (text if not out and sign > 0 else f" {'+' if sign > 0 else '-'} {text}")
+        return f"({out})"
+    if isinstance(e, Mul):
+        return f"({_c(e.left, where, ctx)} * {_c(e.right, where, ctx)})"
+    if isinstance(e, Compare):
+        return f"({_c(e.left, where, ctx)} {_OPS[e.op]} {_c(e.right, where, ctx)})"
+    if isinstance(e, And):
+        return "(" + " && ".join(_c(a, where, ctx) for a in e.args) + ")"
+    if isinstance(e, Or):
+        return "(" + " || ".join(_c(a, where, ctx) for a in e.args) + ")"
+    if isinstance(e, Not):
+        return f"!{_c(e.arg, where, ctx)}"
+    raise ProcessModelError(f"cannot write {type(e).__name__} in Promela here")
+
+
+def _ltl(e: Expr, ctx: dict) -> str:
+    if isinstance(e, Always):
+        return f"[]({_ltl(e.arg, ctx)})"
+    if isinstance(e, Eventually):
+        return f"<>({_ltl(e.arg, ctx)})"
+    if isinstance(e, Implies):
+        return f"(({_ltl(e.left, ctx)}) -> ({_ltl(e.right, ctx)}))"
+    if isinstance(e, And):
+        return "(" + " && ".join(_ltl(a, ctx) for a in e.args) + ")"
+    if isinstance(e, Or):
+        return "(" + " || ".join(_ltl(a, ctx) for a in e.args) + ")"
+    if isinstance(e, Not):
+        return f"!({_ltl(e.arg, ctx)})"
+    return _c(e, "spec", ctx)
