@@ -41,7 +41,7 @@ class CheckOptions:
     # which must then be given); its initial locations by integer partitions
     model: str = "counter"
     receive_automaton: object | None = None  # tactl.ir.rta.ReceiveTA
-    partition: bool = True
+    partition: bool = False
     bmc: int | None = None  # nusmv: bounded model checking up to this length (never "holds")
     max_depth: int | None = None  # spin: pan's search depth (-m)
     memory_mb: int | None = None  # spin: pan's memory limit

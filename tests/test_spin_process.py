@@ -50,12 +50,20 @@ CASES = [
     (CORPUS / "nbacg" / "nbacg.rta", {"n": 2, "f": 1}, None),
     (CORPUS / "aba" / "aba.rta", {"n": 4, "t": 1, "f": 1}, ("unforgeability",)),
     (CORPUS / "strb" / "strb.alg", {"n": 4, "t": 1, "f": 1}, ("unforgeability", "correctness")),
+    # safety only beyond this point: the process model's liveness searches take minutes here
+    (CORPUS / "bcrb" / "bcrb.rta", {"n": 4, "tb": 1, "tc": 0, "fb": 1, "fc": 0}, ("unforgeability",)),
+    (CORPUS / "cc" / "cc.rta", {"n": 3, "t": 1, "f": 1}, ("validity0", "agreement")),
+    (CORPUS / "c1cs" / "c1cs.rta", {"n": 4, "t": 1, "f": 1}, ("one_step0",)),
+    (CORPUS / "cf1s" / "cf1s.rta", {"n": 4, "t": 1, "f": 1}, ("one_step0_crash",)),
+    (CORPUS / "nbacr" / "nbacr.rta", {"n": 2, "f": 1}, ("validity",)),
+    (CORPUS / "bosco" / "bosco.rta", {"n": 4, "t": 1, "f": 1, "h": 1}, ("lemma3_0", "lemma4_1")),
 ]
 
 
 @needs_spin
 @pytest.mark.parametrize("source, params, only", CASES,
-                         ids=["strb", "strb n>=3t", "frb", "nbacg", "aba", "strb.alg"])
+                         ids=["strb", "strb n>=3t", "frb", "nbacg", "aba", "strb.alg", "bcrb", "cc",
+                              "c1cs", "cf1s", "nbacr", "bosco"])
 def test_process_model_agrees_with_the_explicit_engine(source, params, only):
     spin, explicit = verdicts_both_ways(source, params, only)
     assert spin, "no property checked"

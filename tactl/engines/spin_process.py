@@ -45,7 +45,7 @@ _INIT = re.compile(r"INIT (\d+) (\S+)")
 
 
 def check(rta: ReceiveTA, ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, int], *,
-          partition: bool = True, max_depth: int = DEFAULT_MAX_DEPTH, timeout_s: float | None = None,
+          partition: bool = False, max_depth: int = DEFAULT_MAX_DEPTH, timeout_s: float | None = None,
           work_dir: Path | None = None) -> PropertyResult:
     """One property of ``rta`` (``ta`` is its translation) at fixed ``parameters``."""
     return check_properties(rta, ta, [query], parameters, partition=partition, max_depth=max_depth,
@@ -53,7 +53,7 @@ def check(rta: ReceiveTA, ta: ThresholdAutomaton, query: TemporalQuery, paramete
 
 
 def check_properties(rta: ReceiveTA, ta: ThresholdAutomaton, queries: list[TemporalQuery],
-                     parameters: dict[str, int], *, partition: bool = True,
+                     parameters: dict[str, int], *, partition: bool = False,
                      max_depth: int = DEFAULT_MAX_DEPTH, timeout_s: float | None = None,
                      work_dir: Path | None = None) -> list[PropertyResult]:
     """Several properties on one model: ``spin -a`` and the C compiler once, pan once each."""
