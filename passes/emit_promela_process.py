@@ -14,7 +14,7 @@ byzantine(f)        n − f                nrcvd_M < nsnt_M + f; for a kind K (B
 symmetric(f)        n − f                as Byzantine
 crash(f)            n                    nrcvd_M < nsnt_M + nsntf_M (sends of crashing processes)
 clean_crash(f)      n                    nrcvd_M < nsnt_M (a crash falls between steps)
-omission(f)         n (f marked faulty)  nrcvd_M < nsnt_M
+omission(f)         n                    nrcvd_M < nsnt_M
 hybrid(b, c)        n − b                crash as crash(c), plus b Byzantine as above
 ==================  ===================  ==========================================================
 
@@ -28,8 +28,9 @@ Specifications speak of location counters; each becomes the number of processes 
 location (``cnt_L``), read from the first configuration after initialisation (``!initialized U
 (initialized && φ)``). Liveness specifications get the fault model's fairness: ``[]<>(!in_transit_M)``
 for every message type — no message a correct receiver is guaranteed to get stays undelivered
-forever (``nrcvd_M < nsnt_M`` for the correct processes; with omission the f faulty senders'
-messages may be lost: ``nrcvd_M + f < nsnt_M``) — together with weak process fairness, which
+forever (``nrcvd_M < nsnt_M`` for the modelled processes; with send omission the f faulty
+senders' messages may be lost — every receiver, faulty ones included, is owed all but f:
+``nrcvd_M + f < nsnt_M``, the translation's justice) — together with weak process fairness, which
 ``pan -f`` enforces. Initial locations are chosen per process, or, with ``partition``, by integer
 partitions: how many processes start in each initial location (the processes are symmetric, so
 this loses no behaviour). Measured on STRB and FRB (n = 4, 5): the initial states shrink (42 vs
@@ -151,7 +152,8 @@ def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: t
         who={FaultModel.BYZANTINE: "the correct ones; the f Byzantine are the environment",
              FaultModel.SYMMETRIC: "the correct ones; the f faulty are the environment",
              FaultModel.HYBRID: "the correct and crashing ones; the Byzantine are the environment",
-             FaultModel.OMISSION: "all n; f of them faulty, following the code but their sends may be lost",
+             FaultModel.OMISSION: "all n; f of them may omit sends, so up to f of the messages "
+                                  "sent need never arrive",
              }.get(model, "all n; at most f of them crash"),
         env_text=_env_text(model, byz, crash),
         parameters=[{"name": p, "macro": pm(p), "value": parameters[p]} for p in rta.parameters],
@@ -172,8 +174,6 @@ def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: t
         m.crash = True
         m.crash_bound = pm(crash)
         m.shared.append({"type": "byte", "name": "ncrashed", "comment": "processes crashed so far"})
-    if model is FaultModel.OMISSION:
-        m.faulty, m.faulty_count = True, parameters[fparams[0]]
     caps = saturation(rta, parameters, set(kinds))
     # receives
     for msg in rta.messages:
@@ -219,9 +219,9 @@ def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: t
         lag = f" + {pm(fparams[0])}" if model is FaultModel.OMISSION else ""
         who = [k for k in range(procs)]
         cap = caps.get(msg.name)
+        # every receiver counts, the faulty ones too: send omission loses sends, not receives
         cond = " || ".join(
-            f"({'!faulty[' + str(k) + '] && ' if model is FaultModel.OMISSION else ''}"
-            f"{'st[' + str(k) + '] != L_crashed && ' if crash else ''}"
+            f"({'st[' + str(k) + '] != L_crashed && ' if crash else ''}"
             f"nrcvd_{msg.name}[{k}]{lag} < {guaranteed}"
             f"{f' && nrcvd_{msg.name}[{k}] < {cap}' if cap is not None else ''})" for k in who)
         m.defines.append({"name": f"in_transit_{msg.name}", "expr": cond})

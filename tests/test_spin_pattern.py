@@ -36,8 +36,16 @@ PATTERN = [
      {"unforgeability": "holds", "correctness": "holds", "relay": "holds"}),
     (BYZANTINE, {"n": 7, "t": 3, "f": 2},
      {"unforgeability": "holds", "correctness": "holds", "relay": "violated"}),
-    (OMISSION, {"n": 5, "t": 2, "f": 2},
-     {"unforgeability": "holds", "correctness": "holds", "relay": "holds"}),
+    pytest.param(OMISSION, {"n": 5, "t": 2, "f": 2},
+                 {"unforgeability": "holds", "correctness": "holds", "relay": "holds"},
+                 marks=pytest.mark.xfail(strict=True, reason=(
+                     "relay comes out VIOLATED, and the lasso replays on the TA: under tactl's "
+                     "send-omission semantics (domain.md §4b: every receiver is owed all but f of "
+                     "the sent messages, and 'all' counts the n processes, faulty ones included) a "
+                     "process can accept on 3 ECHOs while the others get only nsnt - f = 1; the "
+                     "parametric engine agrees (violated already at n=5, t=2, f=1). The "
+                     "literature's 'holds' rests on a different omission model (open: see the "
+                     "issue 11 note)"))),
     (OMISSION, {"n": 5, "t": 2, "f": 3},
      {"unforgeability": "holds", "correctness": "violated", "relay": "violated"}),
 ]
