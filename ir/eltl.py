@@ -285,3 +285,15 @@ def lasso_reason(ta: ThresholdAutomaton) -> str | None:
                     "or reaches one), so an infinite run need not end in one configuration; tactl "
                     "decides liveness only for automata whose cycles are self-loops")
     return None
+
+
+def reach_question(query: TemporalQuery):
+    """The plain reachability question of a one-branch finite-prefix query (``init && <>bad``,
+    or a propositional one: ``init`` alone), which the reachability engines answer; else None."""
+    from .safety import ReachQuery
+
+    if query.infinite or len(query.branches) != 1 or not query.branches[0].is_reachability:
+        return None
+    branch = query.branches[0]
+    return ReachQuery(query.property, branch.initial,
+                      branch.cuts[0].formula if branch.cuts else BoolConst(True))

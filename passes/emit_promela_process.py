@@ -44,7 +44,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tactl import __version__
-from tactl.ir.eltl import temporal_query
 from tactl.ir.evaluate import evaluate
 from tactl.ir.expr import (
     Always,

@@ -14,9 +14,8 @@ from dataclasses import dataclass, field
 from tactl import __version__, deadline
 from tactl.engines import explicit, explicit_ltl, parametric
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
-from tactl.ir.eltl import TemporalQuery, temporal_query
-from tactl.ir.expr import BoolConst, disj, to_text
-from tactl.ir.safety import ReachQuery
+from tactl.ir.eltl import TemporalQuery, reach_question, temporal_query
+from tactl.ir.expr import disj, to_text
 from tactl.ir.ta_json import origin_to_json
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.encode_steady import unsupported_reason
@@ -214,16 +213,6 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
 NO_LOOP = ("vacuous: the automaton has no self-loop that updates nothing, so it has no infinite run "
            "(tactl adds no stuttering) and every liveness property would hold vacuously: nothing "
            "was checked")
-
-
-def reach_question(query: TemporalQuery) -> ReachQuery | None:
-    """The plain reachability question of a one-branch finite-prefix query (``init && <>bad``,
-    or a propositional one: ``init`` alone), answered by the reachability engines."""
-    if query.infinite or len(query.branches) != 1 or not query.branches[0].is_reachability:
-        return None
-    branch = query.branches[0]
-    return ReachQuery(query.property, branch.initial,
-                      branch.cuts[0].formula if branch.cuts else BoolConst(True))
 
 
 def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions,

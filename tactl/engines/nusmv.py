@@ -32,9 +32,8 @@ from pathlib import Path
 from tactl import deadline
 from tactl.checkers import CheckerMissing, require
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
-from tactl.ir.eltl import FormulaClass, TemporalQuery, lasso_reason
-from tactl.ir.expr import BoolConst, Eventually, Expr, disj
-from tactl.ir.safety import ReachQuery
+from tactl.ir.eltl import TemporalQuery, lasso_reason, reach_question
+from tactl.ir.expr import Eventually, Expr, disj
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.emit_smv import SmvError, SmvModel, build_smv, check_parameters, initial_exists
 from tactl.simulate import Configuration, Replay, Step, replay, replay_run
@@ -404,7 +403,7 @@ def counterexample(ta: ThresholdAutomaton, query: TemporalQuery, model: SmvModel
         loop = [r for r in cycle if r is not None]
         fired += loop * max(1, _eventually_depth(query.negation))
     schedule = _merge([Step(r, 1) for r in fired])
-    question = _reach_question(query)
+    question = reach_question(query)
     if question is not None:
         check: Replay = replay(ta, question, params, init, schedule)
     else:
@@ -445,13 +444,4 @@ def _eventually_depth(e: Expr) -> int:
 
     return depth(e)
 
-
-def _reach_question(query: TemporalQuery) -> ReachQuery | None:
-    """The reachability question of a one-branch finite-prefix query (as ``tactl.check`` asks it)."""
-    if query.infinite or len(query.branches) != 1 or not query.branches[0].is_reachability \
-            or query.formula_class not in (FormulaClass.REACHABILITY, FormulaClass.PROPOSITIONAL):
-        return None
-    branch = query.branches[0]
-    return ReachQuery(query.property, branch.initial,
-                      branch.cuts[0].formula if branch.cuts else BoolConst(True))
 

@@ -40,10 +40,8 @@ from pathlib import Path
 from tactl import deadline
 from tactl.checkers import require
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
-from tactl.ir.eltl import TemporalQuery, lasso_reason
+from tactl.ir.eltl import TemporalQuery, lasso_reason, reach_question
 from tactl.ir.evaluate import EvaluationError, holds
-from tactl.ir.expr import BoolConst
-from tactl.ir.safety import ReachQuery
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.emit_promela import (
     DEFAULT_INITIAL_BOUND,
@@ -420,7 +418,7 @@ class SpinRun:
                                       cycle=cycle)
             check = replay_run(ta, query.negation, True, params, init, schedule, cycle=cycle)
             return Counterexample(params, init, schedule, check, cycle=cycle)
-        question = _reach_question(query)
+        question = reach_question(query)
         if question is None:
             check = replay_run(ta, query.negation, False, params, init, schedule)
             return Counterexample(params, init, schedule, check)
@@ -453,16 +451,6 @@ def _figures(report: PanReport, wall: float, run: SpinRun) -> dict[str, object]:
         "compile_time_s": round(sum(run.compile_s.values()), 4),
     }
     return {k: v for k, v in out.items() if v is not None}
-
-
-def _reach_question(query: TemporalQuery) -> ReachQuery | None:
-    """``init && <>bad`` (or a propositional ``init``) as a reachability question (as in
-    ``tactl.check.reach_question``; repeated here because tactl.check imports the engines)."""
-    if query.infinite or len(query.branches) != 1 or not query.branches[0].is_reachability:
-        return None
-    branch = query.branches[0]
-    return ReachQuery(query.property, branch.initial,
-                      branch.cuts[0].formula if branch.cuts else BoolConst(True))
 
 
 def _remaining(timeout: float | None) -> float | None:

@@ -29,7 +29,7 @@ from pathlib import Path
 from tactl.checkers import require
 from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.spin import PanReport, _directory, parse_pan
-from tactl.ir.eltl import TemporalQuery
+from tactl.ir.eltl import TemporalQuery, reach_question
 from tactl.ir.evaluate import holds
 from tactl.ir.rta import CRASH_LOCATION, ReceiveTA
 from tactl.ir.ta import ThresholdAutomaton
@@ -184,8 +184,6 @@ def to_counterexample(rta: ReceiveTA, ta: ThresholdAutomaton, query: TemporalQue
             return None, "the cycle takes no TA step and no stutter self-loop is enabled there"
         rep = replay_run(ta, negation, True, parameters, initial, prefix, loop=loops[0])
         return Counterexample(parameters, initial, prefix, rep, loop=loops[0]), None
-    from tactl.check import reach_question
-
     question = reach_question(query)
     if question is not None:
         rep = replay(ta, question, parameters, initial, schedule)
