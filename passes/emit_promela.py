@@ -476,6 +476,12 @@ def _promela_names(ta: ThresholdAutomaton) -> dict[str, str]:
 _P_IMPLIES, _P_OR, _P_AND, _P_EQ, _P_REL, _P_ADD, _P_MUL, _P_UNARY, _P_ATOM = range(9)
 
 
+def promela(e: Expr, names: Mapping[str, str], *, ltl: bool = False) -> str:
+    """Promela text of an expression or (``ltl``) an LTL formula, every name mapped by ``names``
+    (shared by the counter model and the process model)."""
+    return _pml(e, names, ltl=ltl)
+
+
 def _pml(e: Expr, names: Mapping[str, str], *, ltl: bool, parent: int = _P_IMPLIES) -> str:
     """Promela text of ``e`` (names mapped), parenthesised where ``parent`` binds tighter; in
     ``ltl`` mode comparisons are always parenthesised (SPIN's LTL parser sees them as atoms)."""

@@ -45,23 +45,7 @@ from dataclasses import dataclass, field
 
 from tactl import __version__
 from tactl.ir.evaluate import evaluate
-from tactl.ir.expr import (
-    Always,
-    And,
-    BoolConst,
-    Compare,
-    Eventually,
-    Expr,
-    Implies,
-    IntConst,
-    Mul,
-    Name,
-    Neg,
-    Not,
-    Or,
-    Sum,
-    names,
-)
+from tactl.ir.expr import BoolConst, Compare, Eventually, Expr, IntConst, names
 from tactl.ir.rta import (
     CRASH_LOCATION,
     CRASH_MODELS,
@@ -69,8 +53,10 @@ from tactl.ir.rta import (
     ReceiveTA,
     Timing,
     justice_name,
+    received,
     received_message,
 )
+from tactl.passes.emit_promela import promela
 from tactl.passes.env import environment
 from tactl.passes.render import render
 
@@ -195,12 +181,14 @@ def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: t
     if not crash:
         m.crashed = "255"  # never a location: `st[i] != 255` always holds
     # rules (the receive automaton's self-loops are the `else`)
+    rule_names = {**{p: pm(p) for p in rta.parameters},
+                  **{received(m.name).name: f"nrcvd_{m.name}[i]" for m in rta.messages}}
     for r in rta.rules:
         if r.is_self_loop and not r.sends:
             continue
         guard = f"st[i] == {state(r.source)}"
         if r.guard != BoolConst(True):
-            guard += f" && ({_c(r.guard, 'rule')})"
+            guard += f" && ({promela(r.guard, _mapped(r.guard, rule_names, f'rule {r.id}'))})"
         text = r.origin.describe() if r.origin else f"{r.source} -> {r.target}"
         m.rules.append({"id": r.id, "guard": guard, "target": state(r.target),
                         "sends": [f"nsnt_{s}" for s in r.sends], "text": text.replace("*/", "* /"),
@@ -225,12 +213,10 @@ def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: t
             f"{f' && nrcvd_{msg.name}[{k}] < {cap}' if cap is not None else ''})" for k in who)
         m.defines.append({"name": f"in_transit_{msg.name}", "expr": cond})
         transit.append(f"[]<>(!in_transit_{msg.name})")
-    ctx = {"params": {p: pm(p) for p in rta.parameters},
-           "locations": {loc.name: counter(loc.name) for loc in rta.locations},
-           "shared": {}}
+    spec_names = {**{p: pm(p) for p in rta.parameters},
+                  **{loc.name: counter(loc.name) for loc in rta.locations}}
     if crash:
-        ctx["locations"][CRASH_LOCATION] = counter(CRASH_LOCATION)
-        ctx["shared"]["ncrashed"] = "ncrashed"
+        spec_names.update({CRASH_LOCATION: counter(CRASH_LOCATION), "ncrashed": "ncrashed"})
     fair = justice_name(rta)
     for prop in rta.properties:
         if properties and prop.name not in properties:
@@ -239,7 +225,7 @@ def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: t
             raise ProcessModelError(f"{prop.name}: names the translation's justice '{fair}', which "
                                     "the process model replaces by its own fairness")
         liveness = _is_liveness(prop.formula)
-        body = _ltl(prop.formula, ctx)
+        body = promela(prop.formula, _mapped(prop.formula, spec_names, prop.name), ltl=True)
         ltl = f"!initialized U (initialized && ({body}))"
         if liveness and transit:
             ltl = f"({' && '.join(transit)}) -> ({ltl})"
@@ -319,58 +305,10 @@ def _plain(e: Expr) -> str:
     return to_text(e)
 
 
-_OPS = {"==": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-
-
-def _c(e: Expr, where: str, ctx: dict | None = None) -> str:
-    """An arithmetic/Boolean expression in Promela: received(M) → nrcvd_M[i] in rules; location
-    names → counters and parameters → macros in specifications."""
-    if isinstance(e, IntConst):
-        return str(e.value)
-    if isinstance(e, BoolConst):
-        return "true" if e.value else "false"
-    if isinstance(e, Name):
-        msg = received_message(e.name)
-        if msg is not None:
-            return f"nrcvd_{msg}[i]"
-        if ctx is not None:
-            for table in ("locations", "shared", "params"):
-                if e.name in ctx[table]:
-                    return ctx[table][e.name]
-            raise ProcessModelError(f"'{e.name}' is not a location or parameter of the process model")
-        return param_macro(e.name)
-    if isinstance(e, Neg):
-        return f"(-{_c(e.arg, where, ctx)})"
-    if isinstance(e, Sum):
-        out = ""
-        for sign, arg in e.signed():
-            text = _c(arg, where, ctx)
-            out += (text if not out and sign > 0 else f" {'+' if sign > 0 else '-'} {text}")
-        return f"({out})"
-    if isinstance(e, Mul):
-        return f"({_c(e.left, where, ctx)} * {_c(e.right, where, ctx)})"
-    if isinstance(e, Compare):
-        return f"({_c(e.left, where, ctx)} {_OPS[e.op]} {_c(e.right, where, ctx)})"
-    if isinstance(e, And):
-        return "(" + " && ".join(_c(a, where, ctx) for a in e.args) + ")"
-    if isinstance(e, Or):
-        return "(" + " || ".join(_c(a, where, ctx) for a in e.args) + ")"
-    if isinstance(e, Not):
-        return f"!{_c(e.arg, where, ctx)}"
-    raise ProcessModelError(f"cannot write {type(e).__name__} in Promela here")
-
-
-def _ltl(e: Expr, ctx: dict) -> str:
-    if isinstance(e, Always):
-        return f"[]({_ltl(e.arg, ctx)})"
-    if isinstance(e, Eventually):
-        return f"<>({_ltl(e.arg, ctx)})"
-    if isinstance(e, Implies):
-        return f"(({_ltl(e.left, ctx)}) -> ({_ltl(e.right, ctx)}))"
-    if isinstance(e, And):
-        return "(" + " && ".join(_ltl(a, ctx) for a in e.args) + ")"
-    if isinstance(e, Or):
-        return "(" + " || ".join(_ltl(a, ctx) for a in e.args) + ")"
-    if isinstance(e, Not):
-        return f"!({_ltl(e.arg, ctx)})"
-    return _c(e, "spec", ctx)
+def _mapped(e: Expr, table: dict[str, str], where: str) -> dict[str, str]:
+    """``table``, after checking that it names everything ``e`` mentions."""
+    missing = sorted({n.name for n in names(e)} - set(table))
+    if missing:
+        raise ProcessModelError(f"{where}: '{missing[0]}' is not a location, receive count or "
+                                "parameter of the process model")
+    return table

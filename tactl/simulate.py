@@ -316,32 +316,12 @@ def lasso_holds(formula, envs: list[dict[str, int]], infinite: bool,
     ``loop_start`` (with ``infinite``) reads ``envs`` as the lasso ``envs[:ℓ]·envs[ℓ:]^ω`` with a
     loop of several positions — what SPIN and NuSMV report: from position i the run reaches
     positions i..end, and from a position inside the loop every position of the loop."""
-    from tactl.ir.expr import Always, And, Eventually, Or, is_temporal
-
     size = len(envs)
-    if infinite and loop_start is not None and loop_start < size - 1:
-        return _lasso_with_loop(formula, envs, loop_start)
-
-    def values(e) -> list[bool]:
-        if not is_temporal(e):
-            return [holds(e, env) for env in envs]
-        if isinstance(e, And):
-            parts = [values(a) for a in e.args]
-            return [all(p[i] for p in parts) for i in range(size)]
-        if isinstance(e, Or):
-            parts = [values(a) for a in e.args]
-            return [any(p[i] for p in parts) for i in range(size)]
-        if isinstance(e, (Eventually, Always)):
-            inner = values(e.arg)
-            out = [False] * size
-            acc = isinstance(e, Always)
-            for i in range(size - 1, -1, -1):
-                acc = (acc and inner[i]) if isinstance(e, Always) else (acc or inner[i])
-                out[i] = acc
-            return out
-        raise EvaluationError(f"not in negation normal form: {type(e).__name__}")
-
-    return bool(size) and values(formula)[0]
+    if not size:
+        return False
+    # a finite reading, and a lasso whose loop is the last position, range over i..end alike
+    start = loop_start if infinite and loop_start is not None else size - 1
+    return _lasso_with_loop(formula, envs, start)
 
 
 def _lasso_with_loop(formula, envs: list[dict[str, int]], start: int) -> bool:
