@@ -1,4 +1,6 @@
 # tactl — every target sets up its own virtualenv (.venv) on first use; only Python >= 3.11 needed.
+#   make verify [ALG=strb]   the whole chain for an algorithm (a corpus name, a directory or a file):
+#                            verdict table, tactl-report/report.{html,json}; pass outputs cached in .tactl-cache/
 #   make check [TA=path.ta]  a verdict for every property of the automaton, all n, t, f (default: our STRB model)
 #   make show [TA=path.ta]   summary of a threshold automaton
 #   make test                the whole test suite (what CI runs)
@@ -9,8 +11,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
+ALG    ?= strb
 
-.PHONY: all check show test bench clean tools
+.PHONY: all verify check show test bench clean tools graphviz
 
 all: test
 
@@ -32,14 +35,22 @@ show: $(STAMP)
 # missing and we are root; NuSMV 2.5.4 is built from source by tools/build_nusmv.sh (1-3 minutes,
 # once) into ~/.cache/tactl/nusmv, outside the checkout (TACTL_TOOLS overrides the place); see
 # tools/install_checkers.sh. Whatever cannot be had, the tests that need it skip and say why.
-tools:
+graphviz:
 	@command -v dot >/dev/null 2>&1 || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing graphviz (for tactl dot -o X.svg and its tests)"; \
+	    echo "installing graphviz (for tactl dot -o X.svg, the verify report's picture, and their tests)"; \
 	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz >/dev/null) \
 	      || echo "WARNING: could not install graphviz; the picture tests will be skipped" >&2; \
 	  else echo "WARNING: graphviz's dot is missing and cannot be installed here; picture tests skip" >&2; fi; }
+
+# Headless Chromium (Debian's chromium) renders the HTML report of `tactl verify` for
+# tests/test_report_browser.py; tools/install_browser.sh installs it when missing and we are root.
+tools: graphviz
 	@bash tools/install_checkers.sh
+	@bash tools/install_browser.sh
+
+verify: $(STAMP) graphviz
+	@$(BIN)/tactl verify $(ALG) || { s=$$?; echo "tactl verify: exit status $$s (1 violated, 2 bad input, 3 unknown or unsupported)" >&2; exit $$s; }
 
 test: $(STAMP) tools
 	$(BIN)/python -m pytest
@@ -48,5 +59,5 @@ bench: $(STAMP)
 	$(BIN)/python -m tactl.bench
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info .tactl-cache tactl-report
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -482,10 +482,14 @@ class ReadResult(SourceResult):
     not_checkable: str | None
 
     def __init__(self, ta: ThresholdAutomaton, path: str, source: str,
-                 warnings: list[Diagnostic] | None = None, not_checkable: str | None = None) -> None:
+                 warnings: list[Diagnostic] | None = None, not_checkable: str | None = None,
+                 certificates: list[dict] | None = None) -> None:
         super().__init__(path, source, list(warnings or []))
         self.ta = ta
         self.not_checkable = not_checkable
+        # A translated automaton: one row per receive guard, how it was translated and certified
+        # (``tactl.translation.certificate_rows``); empty for an automaton read from a file.
+        self.certificates = list(certificates or [])
 
 
 _COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)

@@ -412,16 +412,57 @@ def kinds_table(workdir: Path, timeout_s: float) -> bool:
     return ok
 
 
+VERIFY_RUNS = (  # (label, cache directory name, extra arguments)
+    ("cold, -j 1", "c1", ["-j", "1"]),
+    ("warm, -j 1", "c1", ["-j", "1"]),
+    ("cold, -j 2", "c2", ["-j", "2"]),
+    ("warm, -j 2", "c2", ["-j", "2"]),
+)
+
+
+def verify_table(workdir: Path, timeout_s: float) -> bool:
+    """``tactl verify corpus/`` as a user runs it (one process each, start-up included): with an
+    empty cache, then again on the filled one, with one and with two worker processes. Peak
+    memory is the main process's (pool workers are separate processes)."""
+    header = f"{'run':<12} {'algorithms':>10} {'properties':>10} {'hits':>5} {'misses':>6} " \
+             f"{'verdicts':<32} {'wall s':>7} {'peak MB':>8}"
+    print("\n" + header)
+    print("-" * len(header))
+    ok = True
+    for label, cache, extra in VERIFY_RUNS:
+        code, out, wall, peak = _timed_process(
+            [sys.executable, "-m", "tactl.cli", "verify", str(REPO / "corpus"), "--json", "--no-progress",
+             "--cache-dir", str(workdir / cache), "--report-dir", str(workdir / "report"),
+             "--timeout", str(timeout_s), *extra])
+        try:
+            doc = json.loads(out)
+        except ValueError:
+            print(f"{label:<12} exit {code}: no report")
+            ok = False
+            continue
+        props = [p for a in doc["algorithms"] for p in a["properties"]]
+        counts: dict[str, int] = {}
+        for p in props:
+            counts[p["verdict"]] = counts.get(p["verdict"], 0) + 1
+        verdicts = " ".join(f"{v}:{n}" for v, n in sorted(counts.items()))
+        ok &= code in (0, 1, 3)
+        print(f"{label:<12} {len(doc['algorithms']):>10} {len(props):>10} {doc['cache']['hits']:>5} "
+              f"{doc['cache']['misses']:>6} {verdicts:<32} {wall:>7.2f} {peak:>8.1f}", flush=True)
+    return ok
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=REPO.parent / "shared",
                         help="the folder holding benchmarks/bymc-isola18 (default: ../shared)")
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds for each tactl check process's property and each solver run")
-    parser.add_argument("--only", choices=("reader", "checker", "translation", "alg", "external", "kinds", "scaling"),
+    parser.add_argument("--only", choices=("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
+                                            "verify"),
                         action="append", help="print only this table (repeatable; default: all)")
     args = parser.parse_args(argv)
-    wanted = set(args.only or ("reader", "checker", "translation", "alg", "external", "kinds", "scaling"))
+    wanted = set(args.only or ("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
+                               "verify"))
     read_ta("skel Warm { }")  # build the parser once, outside the measurements
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
@@ -445,6 +486,8 @@ def main(argv: list[str] | None = None) -> int:
             failed |= not external_table(min(args.timeout, 60.0))
         if "kinds" in wanted:
             failed |= not kinds_table(Path(tmp), args.timeout)
+        if "verify" in wanted:
+            failed |= not verify_table(Path(tmp), args.timeout)
     if "scaling" in wanted:
         from tactl.bench_reader import print_table
 

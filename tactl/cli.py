@@ -558,48 +558,28 @@ def emit(
                            bound, unbounded, allow_outside_rc)
     check_output_directory(output)
     fixed = _parameters(params, file)
-    from tactl.ir.eltl import TemporalQuery, lasso_reason, temporal_query
-    from tactl.passes.emit_smtlib import emit_smtlib
-    from tactl.passes.encode_lasso import encode_query
-    from tactl.passes.encode_steady import UnsupportedAutomaton, unsupported_reason
-
     from tactl.check import SelectionError, validate_selection
+    from tactl.emitters import smtlib_files
 
     loaded = _load(file)
     ta = loaded.ta
     stem = ta.name if is_stdout(file) else file.stem
-    if loaded.not_checkable:
-        raise _usage_error(file, f"cannot encode: {loaded.not_checkable}")
-    try:
-        validate_selection(ta, properties or (), fixed)
-    except SelectionError as e:
-        raise _usage_error(file, str(e)) from None
-    blocker = unsupported_reason(ta)
-    if blocker:
-        raise _usage_error(file, f"cannot encode this automaton: {blocker}")
-    written, skipped = [], []
-    for prop in ta.properties:
-        if properties and prop.name not in properties:
-            continue
-        query = temporal_query(ta, prop)
-        if not isinstance(query, TemporalQuery):
-            skipped.append(f"{prop.name}: {query.reason}")
-            continue
-        why = lasso_reason(ta) if query.infinite else None
+    if not loaded.not_checkable:
         try:
-            encodings = encode_query(ta, query, parameters=fixed) if why is None else []
-        except UnsupportedAutomaton as e:
-            why = str(e)
-        if why:
-            skipped.append(f"{prop.name}: {why}")
-            continue
+            validate_selection(ta, properties or (), fixed)
+        except SelectionError as e:
+            raise _usage_error(file, str(e)) from None
+    try:
+        emitted = smtlib_files(loaded, tuple(properties or ()), fixed)
+    except ValueError as e:
+        raise _usage_error(file, str(e)) from None
+    written = []
+    for name, text in emitted["files"].items():  # named after the automaton; here after the file
         make_directory(output)
-        for number, encoding in enumerate(encodings, 1):  # one query per branch of the negation
-            suffix = f".branch{number}" if len(encodings) > 1 else ""
-            target = inside(output, f"{stem}.{prop.name}{suffix}.smt2")
-            write_output(target, emit_smtlib(encoding.query))
-            written.append(target)
-    for line in skipped:
+        target = inside(output, stem + name[len(ta.name):])
+        write_output(target, text)
+        written.append(target)
+    for line in emitted["skipped"]:
         typer.echo(f"skipped {line}", err=True)
     for target in written:
         typer.echo(f"wrote {target}", err=True)
@@ -666,6 +646,161 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
         return
     write_output(output, text)
     typer.echo(f"wrote {output}", err=True)
+
+
+@app.command(help="Verify algorithms end to end: every pass from pseudocode (or .rta, or .ta) to a "
+                  "verdict per property, each pass output cached under .tactl-cache/ "
+                  "(content-addressed: a comment edit re-uses the check results), independent "
+                  "property checks in parallel (-j N, or a Dask cluster), and three reports: this "
+                  "table, REPORT_DIR/report.json and REPORT_DIR/report.html.\n\n"
+                  "ALGORITHM is a name from the corpus (strb means corpus/strb/: its .alg, else "
+                  ".rta, else .ta), a directory (every algorithm in it, or in its subdirectories: "
+                  "tactl verify corpus/), or a file. Exit status as for check: 0 all hold, 1 a "
+                  "property is violated, 2 bad input, 3 something unknown or unsupported.")
+def verify(
+    algorithms: Annotated[list[str], typer.Argument(metavar="ALGORITHM...", show_default=False,
+                                                   help="corpus names, directories or files")],
+    properties: PropertyOption = None,
+    engine: Annotated[str, typer.Option("--engine", metavar="E", help="parametric (all parameters) "
+                                        "or explicit (--param, small instances); spin/nusmv run "
+                                        "the counter model at the --param values.")] = "parametric",
+    params: ParamOption = None,
+    emit: Annotated[Optional[str], typer.Option("--emit", metavar="T,...", help="Also write target "
+                                                "models beside the report: promela, smtlib, nuxmv "
+                                                "(comma-separated).")] = None,
+    timeout: Annotated[Optional[float], typer.Option("--timeout", metavar="S", parser=_seconds,
+                                                     help="Seconds per property check; what is "
+                                                          "not decided by then is unknown (and "
+                                                          "not cached).")] = None,
+    jobs: Annotated[int, typer.Option("-j", "--jobs", min=1, max=256, help="Property checks run in "
+                                      "parallel in this many processes.")] = 1,
+    executor: Annotated[Optional[str], typer.Option("--executor", metavar="dask://HOST:PORT",
+                                                    help="Run the property checks on a Dask "
+                                                         "distributed scheduler instead.")] = None,
+    report_dir: Annotated[Path, typer.Option("--report-dir", metavar="DIR", help="Where report.json, "
+                                             "report.html and --emit outputs go.")] = Path("tactl-report"),
+    cache_dir: Annotated[Optional[Path], typer.Option("--cache-dir", metavar="DIR", help="The cache "
+                                                      "(default: $TACTL_CACHE_DIR, else "
+                                                      ".tactl-cache).")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Run every pass; read and write no "
+                                           "cache.")] = False,
+    explain: Annotated[bool, typer.Option("--explain", help="Say which passes ran, which came from "
+                                          "the cache, and why.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the JSON report instead of the "
+                                          "table.")] = False,
+    progress: Annotated[Optional[bool], typer.Option(
+        "--progress/--no-progress", help="Progress on stderr (default: when it is a terminal).",
+        show_default=False)] = None,
+) -> None:
+    from tactl.check import ENGINES
+    from tactl.executors import ExecutorError
+    from tactl.verify import EMIT_TARGETS, VerifyError, VerifyOptions, resolve, verify as run_verify
+    from tactl.verify_report import explain_lines, run_json, run_table
+
+    if engine not in ENGINES:
+        raise _usage_error("verify", f"unknown engine '{engine}'; choose {', '.join(ENGINES)}")
+    targets = tuple(t.strip() for t in (emit or "").split(",") if t.strip())
+    for t in targets:
+        if t not in EMIT_TARGETS:
+            raise _usage_error("verify", f"--emit: unknown target '{t}'; choose from "
+                                         f"{', '.join(EMIT_TARGETS)}")
+    if executor and not executor.startswith("dask://"):
+        raise _usage_error("verify", f"--executor: '{executor}' is not dask://HOST:PORT")
+    try:
+        files = resolve(algorithms)
+    except VerifyError as e:
+        raise _usage_error("verify", str(e)) from None
+    options = VerifyOptions(tuple(properties or ()), engine, _parameters(params, Path("verify")),
+                            targets, timeout, jobs, executor, cache_dir, not no_cache, report_dir)
+    show = sys.stderr.isatty() if progress is None else progress
+    say, stop = _progress_display(show)
+    try:
+        result = run_verify(files, options, say, "tactl verify " + " ".join(algorithms))
+    except ExecutorError as e:
+        raise _usage_error("verify", str(e)) from None
+    finally:
+        stop()
+    _unknown_properties(result, options)
+    from tactl.report_html import render_html
+
+    document = run_json(result, with_svg=True)
+    make_directory(report_dir)
+    write_output(report_dir / "report.json", json.dumps(document, indent=2) + "\n")
+    write_output(report_dir / "report.html", render_html(document))
+    for a in result.algorithms:
+        if a.error:
+            typer.echo(a.error, err=True)
+        for w in a.warnings:  # diagnostics already name their file and position
+            typer.echo(w if w.startswith(a.path) else f"tactl: warning: {a.name}: {w}", err=True)
+    for w in result.warnings:
+        typer.echo(f"tactl: warning: {w}", err=True)
+    if explain:
+        for line in explain_lines(result):
+            typer.echo(line, err=True)
+    if as_json:
+        document = run_json(result)  # the printed form leaves the picture out
+        typer.echo(json.dumps(document, indent=2))
+    else:
+        typer.echo(run_table(result))
+        typer.echo(f"reports: {report_dir / 'report.html'}, {report_dir / 'report.json'}")
+    raise typer.Exit(result.exit_code)
+
+
+def _unknown_properties(result, options) -> None:
+    """A --property that no verified algorithm has is a usage error, not a silent empty run."""
+    if not options.properties:
+        return
+    known = {p.name for a in result.algorithms if a.loaded is not None for p in a.loaded.ta.properties}
+    missing = [p for p in options.properties if p not in known]
+    if missing and any(a.loaded is not None for a in result.algorithms):
+        raise _usage_error("verify", f"no verified algorithm has the property "
+                                     f"{', '.join(repr(m) for m in missing)}; known: "
+                                     f"{', '.join(sorted(known)) or '(none)'}")
+
+
+def _progress_display(show: bool):
+    """A live status line (rich) on a terminal, plain lines otherwise, nothing when off."""
+    if not show:
+        return None, lambda: None
+    if sys.stderr.isatty():
+        from rich.console import Console
+
+        console = Console(stderr=True)
+        status = console.status("verifying")
+        status.start()
+
+        def say(message: str) -> None:
+            status.update(message)
+            console.print(message, highlight=False)
+
+        return say, status.stop
+    return (lambda message: typer.echo(f"tactl: {message}", err=True)), (lambda: None)
+
+
+cache_app = typer.Typer(help="The pass cache of tactl verify: statistics, or clear it.",
+                        no_args_is_help=True)
+app.add_typer(cache_app, name="cache")
+
+CacheDirOption = Annotated[Optional[Path], typer.Option("--cache-dir", metavar="DIR", help="The "
+                                                       "cache (default: $TACTL_CACHE_DIR, else "
+                                                       ".tactl-cache).")]
+
+
+@cache_app.command("stats", help="Entries and bytes in the cache.")
+def cache_stats(cache_dir: CacheDirOption = None) -> None:
+    from tactl.cache import Cache, default_directory
+
+    stats = Cache(cache_dir or default_directory()).stats()
+    for k, v in stats.items():
+        typer.echo(f"{k}: {v}")
+
+
+@cache_app.command("clear", help="Delete every cache entry.")
+def cache_clear(cache_dir: CacheDirOption = None) -> None:
+    from tactl.cache import Cache, default_directory
+
+    cache = Cache(cache_dir or default_directory())
+    typer.echo(f"deleted {cache.clear()} entries from {cache.root}")
 
 
 def main(argv: list[str] | None = None) -> int:

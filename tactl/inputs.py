@@ -16,8 +16,8 @@ from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.expr import to_text
 from tactl.ir.rta import Timing
 from tactl.ir.rta_reader import RtaReadResult
-from tactl.ir.source import is_stdin, label, read_text, sniff_kind
-from tactl.ir.ta_reader import ReadResult, only_warnings, read_ta
+from tactl.ir.source import is_stdin, label
+from tactl.ir.ta_reader import ReadResult, only_warnings
 
 SUPPORTED = (".ta", ".json", ".rta", ".alg")
 KIND_BY_SUFFIX = {".ta": "ta", ".json": "json", ".rta": "rta", ".alg": "alg"}
@@ -61,32 +61,11 @@ def parse_json(text: str, path: str | Path) -> object:
 
 
 def read_automaton(path: str | Path) -> ReadResult | RtaReadResult:
-    """The automaton in ``path`` as written: a checked TA or a checked receive TA."""
-    kind = input_kind(path)
-    where = label(path)
-    text = read_text(path)
-    if kind == "stdin":
-        kind = sniff_kind(text)
-    if kind == "ta":
-        return read_ta(text, where)
-    if kind == "rta":
-        from tactl.ir.rta_reader import read_rta
+    """The automaton in ``path`` as written: a checked TA or a checked receive TA (pseudocode is
+    parsed into its receive TA), through the declared passes (``tactl.pipeline``)."""
+    from tactl.pipeline import as_written
 
-        return read_rta(text, where)
-    if kind == "alg":
-        return parse_loaded(text, where)
-    doc = parse_json(text, path)
-    if isinstance(doc, dict) and doc.get("format") == "tactl.rta":
-        from tactl.ir.rta_json import rta_from_json
-        from tactl.ir.rta_validate import validate_rta
-
-        rta = rta_from_json(doc, where)
-        return RtaReadResult(rta, where, text, only_warnings(validate_rta(rta), where, None))
-    from tactl.ir.ta_json import ta_from_json
-    from tactl.ir.validate import validate
-
-    ta = ta_from_json(doc, where)
-    return ReadResult(ta, where, text, only_warnings(validate(ta), where, None))
+    return as_written(str(path))
 
 
 def parse_loaded(text: str, where: str) -> RtaReadResult:
@@ -102,14 +81,15 @@ def parse_loaded(text: str, where: str) -> RtaReadResult:
 
 def translate_loaded(loaded: RtaReadResult) -> ReadResult:
     """Run the certified translate pass on a read receive automaton."""
-    from tactl.translation import certificate_problem, run_translate
+    from tactl.translation import certificate_problem, certificate_rows, run_translate
 
     result = run_translate(loaded.rta, loaded.path)
     problem = certificate_problem(result)
     if problem:
         raise problem
     return ReadResult(result.translation.ta, loaded.path, loaded.source, loaded.warnings,
-                      SYNC_NOT_CHECKABLE if loaded.rta.timing is Timing.SYNC else None)
+                      SYNC_NOT_CHECKABLE if loaded.rta.timing is Timing.SYNC else None,
+                      certificates=certificate_rows(loaded.rta, result))
 
 
 def load_automaton(path: str | Path, lower_divisions: bool = True) -> ReadResult:
@@ -117,9 +97,9 @@ def load_automaton(path: str | Path, lower_divisions: bool = True) -> ReadResult
     certificates) first. With ``lower_divisions`` (what ``check`` and ``emit`` need) every
     ``/`` is eliminated exactly (:func:`lower_loaded`), so the engines see linear automata only;
     ``show`` and ``fmt`` want the automaton as written (``lower_divisions=False``)."""
-    loaded = read_automaton(path)
-    result = translate_loaded(loaded) if isinstance(loaded, RtaReadResult) else loaded
-    return lower_loaded(result) if lower_divisions else result
+    from tactl.pipeline import load
+
+    return load(str(path), "checkable-ta" if lower_divisions else "ta")
 
 
 def lower_loaded(loaded: ReadResult) -> ReadResult:
@@ -136,13 +116,14 @@ def lower_loaded(loaded: ReadResult) -> ReadResult:
     except DivisionNotSupported as e:
         where = f" (at {e.span.line}:{e.span.col})" if e.span else ""
         return ReadResult(loaded.ta, loaded.path, loaded.source, loaded.warnings,
-                          loaded.not_checkable or f"unsupported division{where}: {e}")
+                          loaded.not_checkable or f"unsupported division{where}: {e}",
+                          loaded.certificates)
     notes = [Diagnostic(Severity.WARNING, f"'{q.name}' is a new parameter for the division "
                         f"'({to_text(q.dividend)}) / {q.divisor}', constrained exactly by "
                         + " and ".join(f"'{to_text(c)}'" for c in q.constraints()), q.span)
              for q in lowered.quotients]
     return ReadResult(lowered.ta, loaded.path, loaded.source, loaded.warnings + notes,
-                      loaded.not_checkable)
+                      loaded.not_checkable, loaded.certificates)
 
 
 def load_receive_automaton(path: str | Path) -> RtaReadResult:

@@ -132,6 +132,21 @@ def _ids(ids: list[int]) -> str:
     return ", ".join(map(str, ids))
 
 
+def certificate_rows(rta: ReceiveTA, result: Certified) -> list[dict]:
+    """The certificate table as data (the driver's reports): one row per receive rule."""
+    certs = {c.rule_id: c for c in result.certificates or []}
+    rows = []
+    for rule, g in zip(rta.rules, result.translation.guards):
+        cert = certs.get(rule.id)
+        rows.append({"rule": f"{rule.id}: {rule.source} -> {rule.target}",
+                     "receive_guard": to_text(rule.guard),
+                     "send_guard": " || ".join(to_text(s) for s in g.send_guards)
+                                   or "false under the RC: rule removed",
+                     "sound": None if cert is None else cert.sound,
+                     "precise": None if cert is None else cert.precise})
+    return rows
+
+
 def certificate_table(rta: ReceiveTA, result: Certified) -> str:
     """Rule, receive guard, send guard(s), sound, precise: one row per produced TA guard."""
     marks = {True: "✓", False: "✗", None: "?"}

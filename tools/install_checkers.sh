@@ -11,15 +11,8 @@
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-say()  { printf 'install_checkers: %s\n' "$*"; }
-loud() {
-    {
-        echo "######################################################################################"
-        printf '# WARNING: %s\n' "$1"; shift
-        printf '#          %s\n' "$@"
-        echo "######################################################################################"
-    } >&2
-}
+# shellcheck source=tools/lib.sh
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 
 IS_ROOT=0; [ "$(id -u)" = 0 ] && IS_ROOT=1
 HAVE_APT=0; command -v apt-get >/dev/null 2>&1 && HAVE_APT=1

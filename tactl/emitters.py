@@ -1,0 +1,48 @@
+"""Emitters that write several files at once, as data: the CLI's ``emit`` and the driver's
+``--emit`` both write what these return."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tactl.ir.ta_reader import ReadResult
+
+
+def smtlib_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
+                 parameters: dict[str, int]) -> dict[str, Any]:
+    """One standalone SMT-LIB2 query per property (one per branch when its negation has a
+    temporal '||'): ``{"files": {file name: text}, "skipped": [why, ...]}``. The file names are
+    ``<automaton>.<property>[.branchK].smt2`` without a directory; :class:`ValueError` when the
+    automaton cannot be encoded at all."""
+    from tactl.ir.eltl import TemporalQuery, lasso_reason, temporal_query
+    from tactl.passes.emit_smtlib import emit_smtlib
+    from tactl.passes.encode_lasso import encode_query
+    from tactl.passes.encode_steady import UnsupportedAutomaton, unsupported_reason
+
+    ta = loaded.ta
+    if loaded.not_checkable:
+        raise ValueError(f"cannot encode: {loaded.not_checkable}")
+    blocker = unsupported_reason(ta)
+    if blocker:
+        raise ValueError(f"cannot encode this automaton: {blocker}")
+    files: dict[str, str] = {}
+    skipped: list[str] = []
+    for prop in ta.properties:
+        if properties and prop.name not in properties:
+            continue
+        query = temporal_query(ta, prop)
+        if not isinstance(query, TemporalQuery):
+            skipped.append(f"{prop.name}: {query.reason}")
+            continue
+        why = lasso_reason(ta) if query.infinite else None
+        try:
+            encodings = encode_query(ta, query, parameters=parameters) if why is None else []
+        except UnsupportedAutomaton as e:
+            why = str(e)
+        if why:
+            skipped.append(f"{prop.name}: {why}")
+            continue
+        for number, encoding in enumerate(encodings, 1):
+            suffix = f".branch{number}" if len(encodings) > 1 else ""
+            files[f"{ta.name}.{prop.name}{suffix}.smt2"] = emit_smtlib(encoding.query)
+    return {"files": files, "skipped": skipped}

@@ -1,0 +1,508 @@
+"""The passes, each declared once, and the machinery that chains them.
+
+A :class:`Pass` names its input and output IR kinds, a version (bump it whenever the same input
+may give a different output), and the options that change its output. The chain from a file to
+the IR a command needs is found by walking these declarations (:func:`plan`), not written per
+file type: ``.alg`` → parse → translate → lower → check, ``.ta`` → read → lower → check, and so
+on. Both the CLI commands (without a cache) and ``tactl verify`` (with one) run chains through
+:class:`Runner`, so they run the same code.
+
+IR kinds (:data:`KINDS`) say how a value is stored in the cache (``dump``/``load``) and what a
+cache key sees of it (``canonical``). A key sees exactly what the pass's output depends on:
+
+* the parse pass sees the pseudocode's text (its output maps rules to source lines);
+* translate sees the receive automaton *with* its source map (it copies it into the TA);
+* check sees the threshold automaton *without* source map, comments or file name: a comment
+  edit in an ``.alg`` re-runs parse and translate (the line numbers moved), and every check is a
+  cache hit; the pseudocode lines a report shows come from the current automaton.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from tactl.cache import Cache, cache_key, digest
+from tactl.ir.errors import Diagnostic, InputError, Severity, Span
+from tactl.ir.rta_reader import RtaReadResult
+from tactl.ir.source import label
+from tactl.ir.ta_reader import ReadResult
+
+
+@dataclass(frozen=True)
+class Source:
+    """A file's normalised text: where every chain starts."""
+
+    path: str
+    text: str
+
+
+# ----------------------------------------------------------------------------------- IR kinds
+
+
+def _diagnostics_json(items: list[Diagnostic]) -> list[dict[str, Any]]:
+    return [{"severity": d.severity.value, "message": d.message,
+             "span": None if d.span is None else [d.span.line, d.span.col, d.span.end_line, d.span.end_col]}
+            for d in items]
+
+
+def _diagnostics_from(doc: list[dict[str, Any]]) -> list[Diagnostic]:
+    return [Diagnostic(Severity(d["severity"]), d["message"], None if d["span"] is None else Span(*d["span"]))
+            for d in doc]
+
+
+def _canonical(doc: Any) -> str:
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"))
+
+
+def _without_source_map(doc: Any) -> Any:
+    """A JSON IR without what only locates it in a file (origins): its semantics."""
+    if isinstance(doc, dict):
+        return {k: _without_source_map(v) for k, v in doc.items()
+                if k not in ("origin", "location_origins")}
+    if isinstance(doc, list):
+        return [_without_source_map(v) for v in doc]
+    return doc
+
+
+def _dump_rta(value: RtaReadResult) -> str:
+    from tactl.ir.rta_json import rta_to_json
+
+    return json.dumps({"rta": rta_to_json(value.rta), "warnings": _diagnostics_json(value.warnings)})
+
+
+def _load_rta(text: str, before: Any) -> RtaReadResult:
+    from tactl.ir.rta_json import rta_from_json
+
+    doc = json.loads(text)
+    return RtaReadResult(rta_from_json(doc["rta"]), before.path, before.text,
+                         _diagnostics_from(doc["warnings"]))
+
+
+def _canonical_rta(value: RtaReadResult) -> str:
+    from tactl.ir.rta_json import rta_to_json
+
+    return _canonical(rta_to_json(value.rta))
+
+
+def _dump_ta(value: ReadResult) -> str:
+    from tactl.ir.ta_json import ta_to_json
+
+    return json.dumps({"ta": ta_to_json(value.ta), "not_checkable": value.not_checkable,
+                       "certificates": value.certificates})
+
+
+def _load_ta(text: str, before: Any) -> ReadResult:
+    """A translated automaton from the cache; path, text and warnings are the input's."""
+    from tactl.ir.ta_json import ta_from_json
+
+    doc = json.loads(text)
+    return ReadResult(ta_from_json(doc["ta"]), before.path, before.source, before.warnings,
+                      doc["not_checkable"], certificates=doc["certificates"])
+
+
+def _canonical_ta(value: ReadResult) -> str:
+    from tactl.ir.ta_json import ta_to_json
+
+    return _canonical({"ta": ta_to_json(value.ta), "not_checkable": value.not_checkable})
+
+
+def _semantic_ta(value: ReadResult) -> str:
+    from tactl.ir.ta_json import ta_to_json
+
+    return _canonical({"ta": _without_source_map(ta_to_json(value.ta)),
+                       "not_checkable": value.not_checkable})
+
+
+def _dump_verdict(value: Any) -> str:
+    from tactl.engines.result_json import result_to_json
+
+    return json.dumps({"result": result_to_json(value.result), "warnings": value.warnings})
+
+
+def _load_verdict(text: str, before: Any) -> "Verdict":
+    from tactl.engines.result_json import result_from_json
+
+    doc = json.loads(text)
+    return Verdict(result_from_json(doc["result"]), list(doc["warnings"]))
+
+
+def _never(value: Any) -> str:
+    raise TypeError("this IR kind is never part of a cache key")
+
+
+@dataclass(frozen=True)
+class IRKind:
+    name: str
+    describe: str
+    dump: Callable[[Any], str]
+    load: Callable[[str, Any], Any]  # (stored text, the pass's input) -> value
+    canonical: Callable[[Any], str]  # what a key of a pass reading this kind sees
+
+
+def _text(value: Source) -> str:
+    return value.text
+
+
+def _source_kind(name: str, describe: str) -> IRKind:
+    return IRKind(name, describe, _text, lambda text, before: Source(before.path, text), _text)
+
+
+KINDS: dict[str, IRKind] = {k.name: k for k in (
+    _source_kind("alg-text", "pseudocode"),
+    _source_kind("rta-text", "receive threshold automaton text"),
+    _source_kind("rta-json", "receive threshold automaton JSON"),
+    _source_kind("ta-text", "threshold automaton text (ByMC format)"),
+    _source_kind("ta-json", "threshold automaton JSON"),
+    IRKind("rta", "receive threshold automaton", _dump_rta, _load_rta, _canonical_rta),
+    IRKind("ta", "threshold automaton", _dump_ta, _load_ta, _canonical_ta),
+    IRKind("checkable-ta", "threshold automaton with divisions eliminated", _dump_ta, _load_ta,
+           _semantic_ta),
+    IRKind("verdict", "verdict of one property", _dump_verdict, _load_verdict, _never),
+    IRKind("promela", "Promela model", lambda v: v, lambda t, b: t, _never),
+    IRKind("smv", "SMV model", lambda v: v, lambda t, b: t, _never),
+    IRKind("smtlib", "SMT-LIB2 queries", lambda v: json.dumps(v), lambda t, b: json.loads(t), _never),
+)}
+
+
+# ------------------------------------------------------------------------------------ passes
+
+
+@dataclass
+class Verdict:
+    """The check pass's output: one property's result, and the warnings of checking it."""
+
+    result: Any  # tactl.engines.result.PropertyResult
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Pass:
+    name: str
+    version: int
+    source: str  # IR kind read
+    target: str  # IR kind produced
+    run: Callable[[Any, Mapping[str, Any]], Any]
+    options: tuple[str, ...] = ()  # the options that change the output (part of the cache key)
+    cached: bool = True  # reading a file is cheaper than a cache lookup: not cached
+    # A produced value that must not be stored (e.g. an unknown verdict: a retry may decide it)
+    storable: Callable[[Any], bool] = lambda value: True
+
+
+def _read_rta(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
+    from tactl.ir.rta_reader import read_rta
+
+    return read_rta(src.text, src.path)
+
+
+def _read_rta_json(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
+    from tactl.inputs import parse_json
+    from tactl.ir.rta_json import rta_from_json
+    from tactl.ir.rta_validate import validate_rta
+    from tactl.ir.ta_reader import only_warnings
+
+    rta = rta_from_json(parse_json(src.text, src.path), src.path)
+    return RtaReadResult(rta, src.path, src.text, only_warnings(validate_rta(rta), src.path, None))
+
+
+def _read_ta(src: Source, options: Mapping[str, Any]) -> ReadResult:
+    from tactl.ir.ta_reader import read_ta
+
+    return read_ta(src.text, src.path)
+
+
+def _read_ta_json(src: Source, options: Mapping[str, Any]) -> ReadResult:
+    from tactl.inputs import parse_json
+    from tactl.ir.ta_json import ta_from_json
+    from tactl.ir.ta_reader import only_warnings
+    from tactl.ir.validate import validate
+
+    ta = ta_from_json(parse_json(src.text, src.path), src.path)
+    return ReadResult(ta, src.path, src.text, only_warnings(validate(ta), src.path, None))
+
+
+def _parse(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
+    from tactl.inputs import parse_loaded
+
+    return parse_loaded(src.text, src.path)
+
+
+def _translate(loaded: RtaReadResult, options: Mapping[str, Any]) -> ReadResult:
+    from tactl.inputs import translate_loaded
+
+    return translate_loaded(loaded)
+
+
+def _lower(loaded: ReadResult, options: Mapping[str, Any]) -> ReadResult:
+    from tactl.inputs import lower_loaded
+
+    return lower_loaded(loaded)
+
+
+CHECK_OPTIONS = ("property", "engine", "parameters", "bound", "max_states")
+
+
+def _check(loaded: ReadResult, options: Mapping[str, Any]) -> Verdict:
+    from tactl.check import CheckOptions, check_automaton
+
+    report = check_automaton(loaded.ta, loaded.path, CheckOptions(
+        engine=options.get("engine", "parametric"), properties=(options["property"],),
+        timeout_s=options.get("timeout"), parameters=options.get("parameters") or None,
+        bound=options.get("bound", 7), max_states=options.get("max_states", 2_000_000),
+        not_checkable=loaded.not_checkable))
+    [result] = report.results
+    return Verdict(result, list(report.warnings))
+
+
+def _decided(value: Verdict) -> bool:
+    from tactl.engines.result import UNKNOWN
+
+    return value.result.verdict != UNKNOWN
+
+
+def _emit_smtlib(loaded: ReadResult, options: Mapping[str, Any]) -> dict[str, Any]:
+    from tactl.emitters import smtlib_files
+
+    return smtlib_files(loaded, options.get("properties") or (), options.get("parameters") or {})
+
+
+def _emit_promela(loaded: ReadResult, options: Mapping[str, Any]) -> str:
+    from tactl.passes.emit_promela import emit_promela_counter
+
+    return emit_promela_counter(loaded.ta, tuple(options.get("properties") or ()) or None,
+                                options["parameters"])
+
+
+def _emit_nuxmv(loaded: ReadResult, options: Mapping[str, Any]) -> str:
+    from tactl.passes.emit_smv import emit_smv
+
+    return emit_smv(loaded.ta, tuple(options.get("properties") or ()) or None,
+                    options.get("parameters") or None, options.get("smv_bound"), False,
+                    source=loaded.path)
+
+
+PASSES: tuple[Pass, ...] = (
+    Pass("read-rta", 1, "rta-text", "rta", _read_rta, cached=False),
+    Pass("read-rta-json", 1, "rta-json", "rta", _read_rta_json, cached=False),
+    Pass("read-ta", 1, "ta-text", "ta", _read_ta, cached=False),
+    Pass("read-ta-json", 1, "ta-json", "ta", _read_ta_json, cached=False),
+    Pass("parse", 1, "alg-text", "rta", _parse),
+    Pass("translate", 1, "rta", "ta", _translate),
+    Pass("lower", 1, "ta", "checkable-ta", _lower, cached=False),
+    Pass("check", 1, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),
+    Pass("emit-smtlib", 1, "checkable-ta", "smtlib", _emit_smtlib, ("properties", "parameters")),
+    Pass("emit-promela", 1, "checkable-ta", "promela", _emit_promela, ("properties", "parameters")),
+    Pass("emit-nuxmv", 1, "checkable-ta", "smv", _emit_nuxmv, ("properties", "parameters", "smv_bound")),
+)
+
+
+class NoChain(ValueError):
+    pass
+
+
+def plan(source: str, target: str, passes: tuple[Pass, ...] = PASSES) -> list[Pass]:
+    """The shortest chain of passes from IR kind ``source`` to ``target`` (breadth-first over
+    the declarations)."""
+    previous: dict[str, Pass | None] = {source: None}
+    queue = deque([source])
+    while queue:
+        kind = queue.popleft()
+        if kind == target:
+            chain: list[Pass] = []
+            while previous[kind] is not None:
+                step = previous[kind]
+                assert step is not None
+                chain.append(step)
+                kind = step.source
+            return chain[::-1]
+        for p in passes:
+            if p.source == kind and p.target not in previous:
+                previous[p.target] = p
+                queue.append(p.target)
+    raise NoChain(f"no chain of passes turns {KINDS[source].describe} into {KINDS[target].describe}")
+
+
+# ------------------------------------------------------------------------------- input kinds
+
+SUFFIX_KINDS = {".alg": "alg-text", ".rta": "rta-text", ".ta": "ta-text"}
+SNIFFED_KINDS = {"alg": "alg-text", "rta": "rta-text", "ta": "ta-text"}
+JSON_FORMATS = {"tactl.rta": "rta-json"}  # any other JSON document is read as a TA
+
+
+def read_source(path: str) -> tuple[Source, str]:
+    """The text of ``path`` (``-``: standard input) and its IR kind: by extension, by the first
+    word on standard input, by the ``format`` field of a JSON document."""
+    from pathlib import Path
+
+    from tactl.inputs import input_kind
+    from tactl.ir.source import read_text, sniff_kind
+
+    kind = input_kind(path)  # refuses an unknown extension, with the list of known ones
+    source = Source(label(path), read_text(path))
+    if kind == "stdin":
+        kind = sniff_kind(source.text)
+        if kind != "json":
+            return source, SNIFFED_KINDS[kind]
+    if kind == "json":
+        return source, _json_kind(source)
+    return source, SUFFIX_KINDS[Path(path).suffix.lower()]
+
+
+def _json_kind(source: Source) -> str:
+    try:
+        doc = json.loads(source.text)
+    except (ValueError, RecursionError):
+        return "ta-json"  # the TA reader reports the JSON error with its position
+    fmt = doc.get("format") if isinstance(doc, dict) else None
+    return JSON_FORMATS.get(fmt, "ta-json") if isinstance(fmt, str) else "ta-json"
+
+
+# ------------------------------------------------------------------------------------ running
+
+
+@dataclass
+class PassRecord:
+    """What happened to one pass in one run (``tactl verify --explain`` prints these)."""
+
+    name: str
+    version: int
+    cache: str  # hit | miss | off (no cache) | not cached (a pass never cached)
+    time_s: float
+    why: str
+    subject: str = ""  # e.g. the property a check pass was about
+
+    def json(self) -> dict[str, Any]:
+        return {"pass": self.name, "version": self.version, "cache": self.cache,
+                "time_s": round(self.time_s, 4), "why": self.why,
+                **({"subject": self.subject} if self.subject else {})}
+
+
+@dataclass
+class Pending:
+    """A lookup's outcome: the value on a hit, else the key to store the computed value under."""
+
+    step: Pass
+    subject: str
+    key: str | None
+    cache: str
+    why: str
+    hit: bool = False
+    value: Any = None
+
+
+@dataclass
+class Runner:
+    """Runs passes, consulting ``cache`` (None: no cache) for those declared cacheable."""
+
+    cache: Cache | None = None
+    records: list[PassRecord] = field(default_factory=list)
+    cache_reason: str = "no cache (--no-cache)"
+    origin: str = ""  # the file being processed (names the lineage notes of --explain)
+
+    def run(self, step: Pass, value: Any, options: Mapping[str, Any] | None = None,
+            subject: str = "", validate: Callable[[Any], str | None] | None = None) -> Any:
+        """``step`` on ``value``: from the cache when an entry exists (and ``validate`` accepts
+        it), else computed and stored. ``validate`` says why a stored value must not be used."""
+        options = options or {}
+        found = self.lookup(step, value, options, subject, validate)
+        if found.hit:
+            return found.value
+        started = time.perf_counter()
+        out = step.run(value, options)
+        self.finish(found, out, time.perf_counter() - started)
+        return out
+
+    def lookup(self, step: Pass, value: Any, options: Mapping[str, Any], subject: str = "",
+               validate: Callable[[Any], str | None] | None = None) -> "Pending":
+        """The cached output of ``step`` on ``value`` (``hit``), or what :meth:`finish` needs to
+        record and store it once computed — possibly elsewhere (the driver's process pool)."""
+        started = time.perf_counter()
+        if not step.cached:
+            return Pending(step, subject, None, "not cached", "cheaper to run than to look up")
+        if self.cache is None:
+            return Pending(step, subject, None, "off", self.cache_reason)
+        key = self.key(step, value, options)
+        lookup = self.cache.get(key)
+        why = self._what_changed(step, value, options, subject)
+        if lookup.corrupt:
+            why = f"the entry was {lookup.corrupt}: rebuilt"
+        elif lookup.value is not None:
+            try:
+                out = KINDS[step.target].load(lookup.value, value)
+                problem = validate(out) if validate else None
+            except (ValueError, KeyError, TypeError, InputError) as e:
+                problem = f"unreadable ({type(e).__name__}: {e})"
+            if problem is None:
+                self.records.append(PassRecord(step.name, step.version, "hit",
+                                               time.perf_counter() - started,
+                                               f"entry {key[:12]}", subject))
+                return Pending(step, subject, key, "hit", "", hit=True, value=out)
+            self.cache.discard(key, problem)
+            why = f"the entry was {problem}: rebuilt"
+        return Pending(step, subject, key, "miss", why)
+
+    def finish(self, pending: "Pending", out: Any, seconds: float) -> None:
+        """Record a computed output, and store it under the key :meth:`lookup` made."""
+        why = pending.why
+        if pending.key is not None and self.cache is not None:
+            if pending.step.storable(out):
+                self.cache.put(pending.key, KINDS[pending.step.target].dump(out))
+            else:
+                why += "; not stored (an undecided result may be decided on a retry)"
+        self.records.append(PassRecord(pending.step.name, pending.step.version, pending.cache,
+                                       seconds, why, pending.subject))
+
+    def _what_changed(self, step: Pass, value: Any, options: Mapping[str, Any], subject: str) -> str:
+        """Why a lookup misses, for --explain: compared with the last run of this pass on this
+        file (the cache's lineage notes)."""
+        assert self.cache is not None
+        label = f"{self.origin}|{step.name}|{subject}"
+        now_input = digest(KINDS[step.source].canonical(value))
+        now_options = json.loads(json.dumps({n: options.get(n) for n in step.options}, default=str))
+        before = self.cache.previous(label)
+        self.cache.remember(label, now_input, now_options)
+        if before is None:
+            return "no entry: first run of this pass on this input"
+        changed = []
+        if before.get("input") != now_input:
+            changed.append(f"its input ({KINDS[step.source].describe}) changed")
+        if before.get("options") != now_options:
+            names = sorted(n for n in now_options
+                           if now_options.get(n) != (before.get("options") or {}).get(n))
+            changed.append("options changed: " + ", ".join(names))
+        if not changed:
+            return "no entry (deleted, or written by another tactl version)"
+        return "no entry: " + " and ".join(changed) + " since the last run"
+
+    @staticmethod
+    def key(step: Pass, value: Any, options: Mapping[str, Any]) -> str:
+        return cache_key(step.name, step.version, KINDS[step.source].canonical(value),
+                         {name: options.get(name) for name in step.options})
+
+    def chain(self, value: Any, source: str, target: str, options: Mapping[str, Any] | None = None) -> Any:
+        for step in plan(source, target):
+            value = self.run(step, value, options)
+        return value
+
+
+def load(path: str, target: str, runner: Runner | None = None) -> Any:
+    """The IR ``target`` of the file ``path``, through the declared passes."""
+    source, kind = read_source(path)
+    return (runner or Runner()).chain(source, kind, target)
+
+
+def as_written(path: str, runner: Runner | None = None) -> Any:
+    """The automaton a file holds as its author wrote it: the receive automaton of an ``.rta`` or
+    ``.alg`` (parsed), the threshold automaton of a ``.ta``."""
+    source, kind = read_source(path)
+    runner = runner or Runner()
+    for target in ("rta", "ta"):
+        try:
+            plan(kind, target)
+        except NoChain:
+            continue
+        return runner.chain(source, kind, target)
+    raise NoChain(f"{path}: holds no automaton")

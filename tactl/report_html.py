@@ -1,0 +1,582 @@
+"""The HTML page of a ``tactl verify`` run: one self-contained static file per run.
+
+:func:`render_html` turns the verify JSON report (the driver's contract, see the keys below) into
+a page that opens anywhere — a browser from a CI artifact, a mail attachment, a printout — so it
+has inline CSS and inline SVG only: no script, no font, no external URL. It is pure (no I/O, no
+clock, no subprocess) and deterministic (the same report gives the same bytes), so a page can be
+compared, cached and tested like any other output.
+
+Escaping is Jinja's autoescape: every name, path, guard, pseudocode line and reason from the
+report is text. The one raw insertion is the automaton picture, which is Graphviz's own SVG:
+:func:`graphviz_svg` strips its XML prolog, doctype and comments, makes its ids unique in the
+page, and refuses (leaves out, saying why) one that could run code or fetch something.
+
+The report (``tactl verify``'s JSON): ``tactl_version, command, started, wall_s, cache {dir,
+enabled, hits, misses}, algorithms [{name, file, kind, automaton {name, locations, rules,
+shared, parameters, resilience}, passes [{pass, version, cache, time_s, why, subject?}],
+certificates [{rule, receive_guard, send_guard, sound, precise}], svg, properties [what
+``tactl check --json`` prints per property, plus cache], outputs {kind: path}, warnings,
+exit_code}], exit_code``. Counterexamples are those of ``tactl check --json``
+(:func:`tactl.check.counterexample_json`); their wording here follows the text report
+(:func:`tactl.check.counterexample_table`).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED
+from tactl.passes.render import environment
+
+TEMPLATE = "html/report.html.j2"
+VERDICTS = (HOLDS, VIOLATED, UNKNOWN, UNSUPPORTED)
+# The order in which an algorithm's worst verdict is chosen (its colour in the summary).
+SEVERITY = (VIOLATED, UNKNOWN, UNSUPPORTED, HOLDS)
+EXIT_MEANING = {0: "every checked property holds", 1: "a property is violated",
+                2: "bad input or usage", 3: "nothing violated, but something is unknown or unsupported",
+                4: "an internal error of tactl"}
+MARKS = {True: "✓", False: "✗", None: "?"}
+# Okabe & Ito's colour-blind-safe palette (yellow replaced by a darker grey, legible on white);
+# past its end the colours repeat with a dash pattern, so every location keeps its own line.
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#7F7F7F")
+DASHES = ("", "6 3", "2 3", "8 3 2 3")
+
+
+# ------------------------------------------------------------------------------------ entry
+
+
+def render_html(report: Mapping[str, Any]) -> str:
+    """The whole page for one ``tactl verify`` report (a dict as in the module docstring)."""
+    return _environment().get_template(TEMPLATE).render(page=page_view(report))
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    """The emitters' template environment (same loader, StrictUndefined, whitespace control)
+    with HTML autoescape on: an overlay shares the loader instead of writing another one. Its
+    filters are a copy: the emitters register theirs on the shared environment at render time,
+    and the page uses Jinja's own only."""
+    env = environment().overlay(autoescape=True)
+    env.filters = dict(env.filters)
+    return env
+
+
+# ------------------------------------------------------------------------------- view model
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How many properties got each verdict; ``text`` is the text report's last line."""
+
+    counts: tuple[tuple[str, int], ...]
+
+    @staticmethod
+    def of(verdicts: Sequence[str]) -> "Tally":
+        return Tally(tuple((v, sum(x == v for x in verdicts)) for v in VERDICTS))
+
+    @property
+    def text(self) -> str:
+        return ", ".join(f"{n} {'hold' if v == HOLDS else v}" for v, n in self.counts)
+
+    @property
+    def worst(self) -> str:
+        """The verdict that decides the colour: violated over unknown over unsupported."""
+        present = {v for v, n in self.counts if n}
+        return next((v for v in SEVERITY if v in present), "none")
+
+
+@dataclass(frozen=True)
+class PassRow:
+    name: str
+    subject: str
+    version: str
+    cache: str
+    time: str
+    why: str
+
+
+@dataclass(frozen=True)
+class CertificateRow:
+    rule: str
+    receive_guard: str
+    send_guards: tuple[str, ...]
+    sound: str
+    precise: str
+    ok: bool
+
+
+@dataclass(frozen=True)
+class PropertyRow:
+    name: str
+    klass: str
+    verdict: str
+    engine: str
+    time: str
+    cache: str
+    note: str
+    counterexample: str | None  # the anchor of its counterexample, if it has one
+
+
+@dataclass(frozen=True)
+class StepRow:
+    """One configuration of a run and the step that reached it (none for the initial one)."""
+
+    label: str  # "0", "3", "5*" (a step of the lasso's cycle)
+    rule: str
+    move: str
+    factor: str
+    lines: str
+    pseudocode: tuple[tuple[str, str], ...]  # (line number, code)
+    locations: tuple[str, ...]
+    shared: tuple[str, ...]
+    in_cycle: bool
+
+
+@dataclass(frozen=True)
+class CounterexampleView:
+    anchor: str
+    property: str
+    verdict: str
+    title: str
+    parameters: tuple[tuple[str, str], ...]
+    locations: tuple[str, ...]
+    shared: tuple[str, ...]
+    has_source: bool
+    source_file: str
+    rows: tuple[StepRow, ...]
+    ending: str  # the lasso's loop or cycle in words, or where the replay stopped ("" for a run)
+    replayed: bool
+    replay: str
+    plot: Markup
+
+
+@dataclass(frozen=True)
+class AlgorithmView:
+    anchor: str
+    name: str
+    file: str
+    kind: str
+    summary: str
+    tally: Tally
+    exit_code: str
+    svg: Markup | None
+    svg_note: str
+    certificates: tuple[CertificateRow, ...]
+    certificates_note: str
+    passes: tuple[PassRow, ...]
+    properties: tuple[PropertyRow, ...]
+    counterexamples: tuple[CounterexampleView, ...]
+    warnings: tuple[str, ...]
+    outputs: tuple[tuple[str, str], ...]
+    error: str = ""  # bad input: the diagnostic (file:line:col, source line, caret)
+
+
+@dataclass(frozen=True)
+class PageView:
+    title: str
+    command: str
+    version: str
+    started: str
+    wall: str
+    cache: str
+    tally: Tally
+    exit_code: str
+    exit_meaning: str
+    algorithms: tuple[AlgorithmView, ...]
+
+
+def page_view(report: Mapping[str, Any]) -> PageView:
+    """Everything the template shows, computed and formatted here so the template only lays
+    out text (and a typo in it is an error: the environment's StrictUndefined)."""
+    anchors = _Anchors()
+    algorithms = tuple(algorithm_view(a, anchors.take("alg-" + _slug(str(a.get("name", "")))))
+                       for a in report.get("algorithms") or [])
+    verdicts = [p.verdict for a in algorithms for p in a.properties]
+    code = report.get("exit_code")
+    command = str(report.get("command", "tactl verify"))
+    return PageView(
+        title=f"{command}: {Tally.of(verdicts).text}",
+        command=command,
+        version=str(report.get("tactl_version", "?")),
+        started=str(report.get("started", "?")),
+        wall=_duration(report.get("wall_s")),
+        cache=cache_summary(report.get("cache")),
+        tally=Tally.of(verdicts),
+        exit_code="?" if code is None else str(code),
+        exit_meaning=EXIT_MEANING.get(code, "") if isinstance(code, int) else "",
+        algorithms=algorithms,
+    )
+
+
+def cache_summary(cache_info: Mapping[str, Any] | None) -> str:
+    """``.tactl-cache: 3 hits, 2 misses``, or why there was no cache."""
+    if not cache_info or not cache_info.get("enabled"):
+        return "off (no cache in this run)"
+    hits, misses = cache_info.get("hits", 0), cache_info.get("misses", 0)
+    return f"{cache_info.get('dir', '?')}: {_plural(hits, 'hit')}, {misses} miss{'' if misses == 1 else 'es'}"
+
+
+def algorithm_view(alg: Mapping[str, Any], anchor: str) -> AlgorithmView:
+    properties = alg.get("properties") or []
+    anchors = _Anchors()
+    cex_anchors = [anchors.take(f"{anchor}-cex-{_slug(str(p.get('name', '')))}")
+                   if p.get("counterexample") else None for p in properties]
+    svg, svg_note = graphviz_svg(alg.get("svg"), prefix=anchor + "-")
+    kind = str(alg.get("kind", ""))
+    code = alg.get("exit_code")
+    return AlgorithmView(
+        anchor=anchor,
+        name=str(alg.get("name", "")),
+        file=str(alg.get("file", "")),
+        kind=kind,
+        summary=automaton_summary(alg.get("automaton")),
+        tally=Tally.of([str(p.get("verdict", "")) for p in properties]),
+        exit_code="?" if code is None else str(code),
+        svg=svg,
+        svg_note=svg_note,
+        certificates=tuple(certificate_row(c) for c in alg.get("certificates") or []),
+        certificates_note=_no_certificates(kind),
+        passes=tuple(pass_row(p) for p in alg.get("passes") or []),
+        properties=tuple(property_row(p, a) for p, a in zip(properties, cex_anchors)),
+        counterexamples=tuple(counterexample_view(p, a) for p, a in zip(properties, cex_anchors) if a),
+        warnings=tuple(str(w) for w in alg.get("warnings") or []),
+        outputs=tuple((str(k), str(v)) for k, v in (alg.get("outputs") or {}).items()),
+        error=str(alg.get("error") or ""),
+    )
+
+
+def automaton_summary(automaton: Mapping[str, Any] | None) -> str:
+    """The text report's first line: ``STRB, 4 locations, 9 rules, 1 shared variable,
+    parameters n, t, f with n > 3 * t && …``."""
+    if not automaton:
+        return "no automaton (the input was not read)"
+    params = ", ".join(map(str, automaton.get("parameters") or [])) or "(none)"
+    return (f"{automaton.get('name', '?')}, {_plural(automaton.get('locations', 0), 'location')}, "
+            f"{_plural(automaton.get('rules', 0), 'rule')}, "
+            f"{_plural(automaton.get('shared', 0), 'shared variable')}, "
+            f"parameters {params} with {automaton.get('resilience') or 'true'}")
+
+
+def _no_certificates(kind: str) -> str:
+    if kind in ("alg", "rta"):
+        return "No certificates were recorded for this translation (the guards were not certified)."
+    return ("No translation certificates: the input is a threshold automaton, read as written, "
+            "so there is no receive guard translated into a send guard to certify.")
+
+
+def certificate_row(cert: Mapping[str, Any]) -> CertificateRow:
+    """One translated guard; several send guards (a disjunction) are shown one per line, as
+    ``tactl translate`` prints them."""
+    send = cert.get("send_guard")
+    sends = tuple(map(str, send)) if isinstance(send, list) else (str(send),)
+    sound, precise = cert.get("sound"), cert.get("precise")
+    return CertificateRow(str(cert.get("rule", "")), str(cert.get("receive_guard", "")), sends,
+                          MARKS.get(sound, "?"), MARKS.get(precise, "?"),
+                          sound is True and precise is True)
+
+
+def pass_row(record: Mapping[str, Any]) -> PassRow:
+    return PassRow(str(record.get("pass", "")), str(record.get("subject", "")),
+                   str(record.get("version", "")), str(record.get("cache", "")),
+                   _duration(record.get("time_s")), str(record.get("why", "")))
+
+
+def property_row(prop: Mapping[str, Any], cex_anchor: str | None) -> PropertyRow:
+    verdict = str(prop.get("verdict", ""))
+    note = prop.get("scope") if verdict == HOLDS else prop.get("reason")
+    return PropertyRow(
+        name=str(prop.get("name", "")),
+        klass=str(prop.get("class") or prop.get("kind") or ""),
+        verdict=verdict,
+        engine=str(prop.get("engine", "")),
+        time="" if verdict == UNSUPPORTED else _duration(prop.get("time_s")),
+        cache=str(prop.get("cache", "")),
+        note=str(note or ""),
+        counterexample=cex_anchor,
+    )
+
+
+# --------------------------------------------------------------------------- counterexamples
+
+
+def counterexample_view(prop: Mapping[str, Any], anchor: str) -> CounterexampleView:
+    """A counterexample as a table of configurations, one row per configuration, in the
+    words of ``tactl check``'s text report."""
+    cex = prop["counterexample"]
+    schedule = list(cex.get("schedule") or [])
+    cycle = list((cex.get("cycle") or {}).get("steps") or [])
+    configs = list(cex.get("configurations") or [])
+    params = tuple((str(k), str(v)) for k, v in (cex.get("parameters") or {}).items())
+    locations, shared = _columns(configs, "locations"), _columns(configs, "shared")
+    steps = schedule + cycle
+    rows = tuple(_step_row(n, config, steps[n - 1] if 0 < n <= len(steps) else None,
+                           bool(cycle) and n > len(schedule), locations, shared)
+                 for n, config in enumerate(configs))
+    sources = [s["source"] for s in steps if s.get("source")]
+    lasso = cex.get("loop") is not None or bool(cycle)
+    shape = "lasso: prefix schedule, then a loop" if lasso else "run"
+    values = ", ".join(f"{k}={v}" for k, v in params) or "no parameters"
+    return CounterexampleView(
+        anchor=anchor,
+        property=str(prop.get("name", "")),
+        verdict=str(prop.get("verdict", "")),
+        title=f"counterexample {shape}, with {values}",
+        parameters=params,
+        locations=locations,
+        shared=shared,
+        has_source=bool(sources),
+        source_file=str(sources[0].get("file", "")) if sources else "",
+        rows=rows,
+        ending=_ending(cex, len(schedule), len(cycle), len(configs)),
+        replayed=bool(cex.get("replayed")),
+        replay=str(cex.get("replay") or ""),
+        plot=Markup(counter_plot_svg(configs)),  # built from escaped text only
+    )
+
+
+def _columns(configs: Sequence[Mapping[str, Any]], part: str) -> tuple[str, ...]:
+    """The counters in the order the report lists them (the automaton's), first seen first."""
+    seen: dict[str, None] = {}
+    for config in configs:
+        seen.update(dict.fromkeys(map(str, (config.get(part) or {}))))
+    return tuple(seen)
+
+
+def _step_row(n: int, config: Mapping[str, Any], step: Mapping[str, Any] | None, in_cycle: bool,
+              locations: tuple[str, ...], shared: tuple[str, ...]) -> StepRow:
+    counters, variables = config.get("locations") or {}, config.get("shared") or {}
+    loc_values = tuple(str(counters.get(x, "")) for x in locations)
+    shared_values = tuple(str(variables.get(x, "")) for x in shared)
+    label = f"{n}{'*' if in_cycle else ''}"
+    if step is None:
+        return StepRow(label, "initial" if n == 0 else "", "", "", "", (), loc_values, shared_values,
+                       in_cycle)
+    source = step.get("source") or {}
+    return StepRow(label, str(step.get("rule", "")), f"{step.get('from', '')} → {step.get('to', '')}",
+                   f"×{step.get('factor', '')}", _line_numbers(source.get("lines") or []),
+                   pseudocode_lines(str(source.get("text", ""))), loc_values, shared_values, in_cycle)
+
+
+def _ending(cex: Mapping[str, Any], scheduled: int, cycled: int, configs: int) -> str:
+    """How the run ends, as the text report says it: stopped replay, cycle, or self-loop."""
+    if configs <= scheduled + cycled:
+        return f"The replay stopped after step {max(configs - 1, 0)}."
+    if cycled:
+        return (f"loop: steps marked * repeat forever (configuration {scheduled} comes back after "
+                "them: the lasso's loop)")
+    loop = cex.get("loop")
+    if loop is not None:
+        at = loop.get("at", "?")
+        return (f"loop: then {loop.get('rule', '?')}: {at} → {at} forever (configuration "
+                f"{configs - 1} repeats: the lasso's loop)")
+    return ""
+
+
+def _line_numbers(lines: Sequence[int]) -> str:
+    """``line 7``, ``lines 15–18`` (consecutive), ``lines 15, 16, 19``."""
+    if not lines:
+        return ""
+    if len(lines) == 1:
+        return f"line {lines[0]}"
+    if list(lines) == list(range(lines[0], lines[0] + len(lines))):
+        return f"lines {lines[0]}–{lines[-1]}"
+    return "lines " + ", ".join(map(str, lines))
+
+
+_NEXT_LINE = re.compile(r'(?<=");\s+(?=line \d+ ")')
+_QUOTED_LINE = re.compile(r'line (\d+) "(.*)"', re.DOTALL)
+
+
+def pseudocode_lines(text: str) -> tuple[tuple[str, str], ...]:
+    """A source map's text (``line 15 "if v == 1:"; line 16 "send ECHO to all"``) as
+    (line number, code) pairs, so the table shows the code as it reads in the file; a part
+    in another shape (e.g. ``waits: no handler changes anything``) is kept whole, unnumbered."""
+    out = []
+    for part in _NEXT_LINE.split(text) if text else ():
+        quoted = _QUOTED_LINE.fullmatch(part)
+        out.append((quoted.group(1), quoted.group(2)) if quoted else ("", part))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------- the plot
+
+PLOT_WIDTH, PLOT_HEIGHT = 640, 250
+MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 44, 150, 22, 36
+LEGEND_ROW = 16
+
+
+def counter_plot_svg(configurations: Sequence[Mapping[str, Any]]) -> str:
+    """An inline SVG line plot of the location counters along a run: x = step, y = processes
+    at the location, one polyline per location (colour and dash from a fixed palette, by the
+    location's position), a legend, and integer ticks on both axes. ``""`` for no
+    configuration. Pure and deterministic: coordinates are printed with one decimal."""
+    if not configurations:
+        return ""
+    names = _columns(configurations, "locations")
+    series = [[_count(c, name) for c in configurations] for name in names]
+    steps = len(configurations) - 1
+    top = max((v for s in series for v in s), default=0)
+    y_step = _tick_step(top, 5)
+    y_max = max(y_step, -(-top // y_step) * y_step)
+    x_step = _tick_step(steps, 10)
+    x_max = max(steps, 1)
+    height = max(PLOT_HEIGHT, MARGIN_TOP + LEGEND_ROW * len(names) + MARGIN_BOTTOM)
+    inner_w = PLOT_WIDTH - MARGIN_LEFT - MARGIN_RIGHT
+    inner_h = height - MARGIN_TOP - MARGIN_BOTTOM
+
+    def x(step: int) -> str:
+        return f"{MARGIN_LEFT + inner_w * step / x_max:.1f}"
+
+    def y(value: int) -> str:
+        return f"{MARGIN_TOP + inner_h * (1 - value / y_max):.1f}"
+
+    bottom, right = y(0), x(x_max)
+    out = [f'<svg class="plot" width="{PLOT_WIDTH}" height="{height}" '
+           f'viewBox="0 0 {PLOT_WIDTH} {height}" role="img" '
+           f'aria-label="processes at each location along the run">',
+           "<title>processes at each location, step by step</title>",
+           '<g class="axes" stroke="#444" stroke-width="1" fill="none">',
+           f'<line x1="{x(0)}" y1="{bottom}" x2="{right}" y2="{bottom}"/>',
+           f'<line x1="{x(0)}" y1="{y(0)}" x2="{x(0)}" y2="{y(y_max)}"/>', "</g>",
+           '<g class="ticks" font-size="10" fill="#333" font-family="sans-serif">']
+    for value in range(0, y_max + 1, y_step):
+        out.append(f'<line x1="{float(x(0)) - 4:.1f}" y1="{y(value)}" x2="{right}" y2="{y(value)}" '
+                   f'stroke="#ddd" stroke-width="{1 if value else 0}"/>')
+        out.append(f'<text x="{float(x(0)) - 7:.1f}" y="{float(y(value)) + 3.5:.1f}" '
+                   f'text-anchor="end">{value}</text>')
+    for step in range(0, steps + 1, x_step):
+        out.append(f'<line x1="{x(step)}" y1="{bottom}" x2="{x(step)}" y2="{float(bottom) + 4:.1f}" '
+                   'stroke="#444"/>')
+        out.append(f'<text x="{x(step)}" y="{float(bottom) + 15:.1f}" text-anchor="middle">{step}</text>')
+    out.append(f'<text x="{(float(x(0)) + float(right)) / 2:.1f}" y="{height - 4}" '
+               'text-anchor="middle">step</text>')
+    out.append(f'<text x="{float(x(0)) + 6:.1f}" y="{MARGIN_TOP - 8}" text-anchor="start">'
+               "processes at each location</text>")
+    out.append("</g>")
+    for i, (name, values) in enumerate(zip(names, series)):
+        colour, dash = _style(i)
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        points = " ".join(f"{x(step)},{y(v)}" for step, v in enumerate(values))
+        label = html.escape(name)
+        out.append(f'<g class="series" stroke="{colour}" fill="{colour}">')
+        out.append(f'<polyline points="{points}" fill="none" stroke-width="2"{dash_attr}>'
+                   f"<title>{label}</title></polyline>")
+        out.extend(f'<circle cx="{x(step)}" cy="{y(v)}" r="2.5" stroke="none"/>'
+                   for step, v in enumerate(values))
+        out.append("</g>")
+    out.append('<g class="legend" font-size="11" font-family="sans-serif" fill="#222">')
+    lx = PLOT_WIDTH - MARGIN_RIGHT + 16
+    for i, name in enumerate(names):
+        colour, dash = _style(i)
+        ly = MARGIN_TOP + 6 + LEGEND_ROW * i
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(f'<line x1="{lx}" y1="{ly}" x2="{lx + 22}" y2="{ly}" stroke="{colour}" '
+                   f'stroke-width="2"{dash_attr}/>')
+        out.append(f'<text x="{lx + 28}" y="{ly + 4}">{html.escape(name)}</text>')
+    out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _count(config: Mapping[str, Any], name: str) -> int:
+    value = (config.get("locations") or {}).get(name, 0)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def _style(index: int) -> tuple[str, str]:
+    """The colour and dash pattern of the ``index``-th location (fixed: same page, same look)."""
+    return PALETTE[index % len(PALETTE)], DASHES[(index // len(PALETTE)) % len(DASHES)]
+
+
+def _tick_step(span: int, most: int) -> int:
+    """The smallest of 1, 2, 5, 10, 20, 50, … that puts at most ``most`` intervals on ``span``."""
+    step, factors = 1, (2, 2.5, 2)
+    k = 0
+    while span / step > most:
+        step = int(step * factors[k % 3])
+        k += 1
+    return step
+
+
+# ------------------------------------------------------------------------- the Graphviz SVG
+
+_PROLOG = re.compile(r"<\?.*?\?>|<!DOCTYPE[^>]*>|<!--.*?-->", re.DOTALL | re.IGNORECASE)
+_NAMESPACE = re.compile(r'\s+xmlns(?::\w+)?\s*=\s*"[^"]*"')
+_UNSAFE = (
+    (re.compile(r"<\s*script", re.IGNORECASE), "it contains a script"),
+    (re.compile(r"<\s*foreignObject", re.IGNORECASE), "it embeds foreign (non-SVG) content"),
+    (re.compile(r"\son[a-z]+\s*=", re.IGNORECASE), "it has an event handler attribute"),
+    (re.compile(r"javascript:", re.IGNORECASE), "it has a javascript link"),
+    (re.compile(r"(?:href|src)\s*=\s*[\"']?\s*(?!#)[^\"'\s>]", re.IGNORECASE),
+     "it refers to something outside the page"),
+    (re.compile(r"url\(\s*(?![\"']?\s*#)", re.IGNORECASE), "it refers to something outside the page"),
+    (re.compile(r"@import", re.IGNORECASE), "it imports a style sheet"),
+)
+_ID = re.compile(r'(\sid\s*=\s*")([^"]*)(")')
+_REF = re.compile(r'(url\(\s*[\'"]?#|href\s*=\s*"#)([^)"\']*)')
+
+
+def graphviz_svg(svg: str | None, prefix: str = "") -> tuple[Markup | None, str]:
+    """The automaton picture, ready to insert raw, or ``None`` and why it is not shown.
+
+    The SVG is Graphviz's output for our own DOT text, so it is trusted — but only as far as
+    what it is: prolog, doctype and comments go (they are not HTML), the namespace declarations
+    go (HTML knows inline SVG's namespace; the page then has no URL at all), ids get ``prefix``
+    so two pictures on one page do not share an id, and anything that could run code or load
+    a resource (a script, an event handler, an external link) makes us leave the picture out."""
+    if not svg:
+        return None, "No picture in this report (the automaton was not drawn in this run)."
+    text = _PROLOG.sub("", svg).strip()
+    if not text.lower().startswith("<svg"):
+        return None, "The picture was left out: it is not an SVG document."
+    for pattern, why in _UNSAFE:
+        if pattern.search(_NAMESPACE.sub("", text)):
+            return None, f"The picture was left out: {why}, and only Graphviz's plain SVG is inserted."
+    text = _NAMESPACE.sub("", text)
+    if prefix:
+        text = _ID.sub(lambda m: m.group(1) + prefix + m.group(2) + m.group(3), text)
+        text = _REF.sub(lambda m: m.group(1) + prefix + m.group(2), text)
+    return Markup(text), ""
+
+
+# ---------------------------------------------------------------------------------- helpers
+
+
+class _Anchors:
+    """Unique HTML ids: the second ``alg-strb`` is ``alg-strb-2``."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def take(self, wanted: str) -> str:
+        anchor, n = wanted, 1
+        while anchor in self.used:
+            n += 1
+            anchor = f"{wanted}-{n}"
+        self.used.add(anchor)
+        return anchor
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-") or "x"
+
+
+def _plural(n: object, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _duration(seconds: object) -> str:
+    """``0.8 ms``, ``21.4 ms``, ``1.23 s``: passes take milliseconds, whole runs seconds."""
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
+        return ""
+    if seconds < 1:
+        return f"{seconds * 1000:.1f} ms"
+    return f"{seconds:.2f} s"

@@ -1,0 +1,293 @@
+"""``tactl verify``: the whole chain for one or more algorithms, with the pass cache, a process
+pool (or a Dask cluster) for the independent property checks, and three reports (terminal
+table, JSON, self-contained HTML).
+
+The chain itself is not written here: every algorithm goes through ``tactl.pipeline`` up to a
+checkable threshold automaton, then one check pass per property, then the emitters asked for.
+Cache lookups and writes happen in this process; only the misses travel to the executor, as
+serialised IR, and come back as serialised verdicts.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Callable
+
+from tactl.cache import Cache, CacheUnavailable, default_directory
+from tactl.ir.errors import InputError
+from tactl.pipeline import KINDS, PASSES, PassRecord, Runner, Verdict, read_source
+
+AUTOMATON_SUFFIXES = (".alg", ".rta", ".ta")  # preferred in this order when one stem has several
+EMIT_TARGETS = {"promela": ("emit-promela", ".pml"), "nuxmv": ("emit-nuxmv", ".smv"),
+                "smtlib": ("emit-smtlib", ".smtlib")}
+
+
+SMV_BOUND = 7  # --emit nuxmv without --param: parameters range over 0..7 (as the explicit engine's)
+
+
+class VerifyError(ValueError):
+    """A usage problem (unknown algorithm, bad option): exit 2 with this message."""
+
+
+# -------------------------------------------------------------------------- what to verify
+
+
+def corpus_directory() -> Path:
+    """The project's corpus: beside the package in a checkout, else ./corpus."""
+    here = Path(__file__).resolve().parent.parent / "corpus"
+    return here if here.is_dir() else Path.cwd() / "corpus"
+
+
+def algorithms_in(directory: Path) -> list[Path]:
+    """Every algorithm in ``directory``: one file per stem (``.alg`` before ``.rta`` before
+    ``.ta``); a directory without any holds algorithms in its subdirectories."""
+    by_stem: dict[str, Path] = {}
+    for suffix in AUTOMATON_SUFFIXES:
+        for path in sorted(directory.glob(f"*{suffix}")):
+            by_stem.setdefault(path.stem, path)
+    if by_stem:
+        return [by_stem[s] for s in sorted(by_stem)]
+    return [p for sub in sorted(d for d in directory.iterdir() if d.is_dir()) for p in algorithms_in(sub)]
+
+
+def available_names(corpus: Path) -> list[str]:
+    return sorted({p.stem for p in algorithms_in(corpus)} | {d.name for d in corpus.iterdir() if d.is_dir()}) \
+        if corpus.is_dir() else []
+
+
+def resolve(arguments: list[str], corpus: Path | None = None) -> list[Path]:
+    """Files to verify from ``strb`` (a corpus name), a directory, or a file."""
+    corpus = corpus or corpus_directory()
+    out: list[Path] = []
+    for arg in arguments:
+        path = Path(arg)
+        if path.is_file():
+            out.append(path)
+        elif path.is_dir():
+            found = algorithms_in(path)
+            if not found:
+                raise VerifyError(f"{arg}: no algorithm (.alg, .rta or .ta file) in this directory")
+            out.extend(found)
+        elif (corpus / arg).is_dir():
+            out.extend(algorithms_in(corpus / arg))
+        else:
+            matches = [p for p in algorithms_in(corpus) if p.stem == arg] if corpus.is_dir() else []
+            if not matches:
+                names = available_names(corpus)
+                raise VerifyError(f"unknown algorithm '{arg}': not a file, a directory, or a name in "
+                                  f"{corpus}" + (f"; available: {', '.join(names)}" if names else ""))
+            out.extend(matches)
+    return list(dict.fromkeys(out))
+
+
+# ------------------------------------------------------------------------------- options
+
+
+@dataclass
+class VerifyOptions:
+    properties: tuple[str, ...] = ()
+    engine: str = "parametric"
+    parameters: dict[str, int] = field(default_factory=dict)
+    emit: tuple[str, ...] = ()
+    timeout_s: float | None = None
+    jobs: int = 1
+    executor: str | None = None  # None: local; dask://HOST:PORT
+    cache_dir: Path | None = None
+    use_cache: bool = True
+    report_dir: Path = Path("tactl-report")
+
+
+# ------------------------------------------------------------------------------- results
+
+
+@dataclass
+class AlgorithmRun:
+    name: str
+    path: str
+    kind: str
+    loaded: Any = None  # the checkable ReadResult
+    verdicts: list[tuple[Verdict, str]] = field(default_factory=list)  # (verdict, cache status)
+    records: list[PassRecord] = field(default_factory=list)
+    outputs: dict[str, str] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    error: str | None = None  # bad input: the rendered diagnostic
+
+    @property
+    def exit_code(self) -> int:
+        from tactl.engines.result import UNKNOWN, UNSUPPORTED, VIOLATED
+
+        if self.error:
+            return 2
+        verdicts = {v.result.verdict for v, _ in self.verdicts}
+        return 1 if VIOLATED in verdicts else 3 if verdicts & {UNKNOWN, UNSUPPORTED} else 0
+
+
+@dataclass
+class Run:
+    algorithms: list[AlgorithmRun]
+    started: str
+    wall_s: float
+    cache_dir: str | None
+    warnings: list[str]
+    command: str
+
+    @property
+    def exit_code(self) -> int:
+        codes = [a.exit_code for a in self.algorithms]
+        for code in (2, 1, 3):
+            if code in codes:
+                return code
+        return 0
+
+
+# ------------------------------------------------------------------------------ the work
+
+
+def check_task(payload: dict[str, Any]) -> str:
+    """One property check, anywhere: a serialised checkable automaton in, a serialised verdict
+    out (the unit the process pool and the Dask executor run)."""
+    from types import SimpleNamespace
+
+    check = _pass("check")
+    before = SimpleNamespace(path=payload["path"], source="", warnings=[])
+    loaded = KINDS["checkable-ta"].load(payload["automaton"], before)
+    return KINDS["verdict"].dump(check.run(loaded, payload["options"]))
+
+
+def _pass(name: str):
+    return next(p for p in PASSES if p.name == name)
+
+
+def verify(files: list[Path], options: VerifyOptions, progress: Callable[[str], None] | None = None,
+           argv: str = "tactl verify") -> Run:
+    from tactl.executors import executor_for
+
+    started_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    started = time.perf_counter()
+    warnings: list[str] = []
+    cache = None
+    cache_reason = "no cache (--no-cache)"
+    if options.use_cache:
+        try:
+            cache = Cache.open(options.cache_dir or default_directory())
+        except CacheUnavailable as e:
+            warnings.append(str(e))
+            cache_reason = str(e)
+    runs = []
+    pending: list[tuple[AlgorithmRun, int, Any, Runner]] = []
+    tasks: list[dict[str, Any]] = []
+    for path in files:
+        run, runner = _prepare(path, options, cache, cache_reason, progress)
+        runs.append(run)
+        if run.error:
+            continue
+        automaton = KINDS["checkable-ta"].dump(run.loaded)  # what travels to a worker, once
+        for prop in run.loaded.ta.properties:
+            if options.properties and prop.name not in options.properties:
+                continue
+            opts = _check_options(options, prop.name)
+            found = runner.lookup(_pass("check"), run.loaded, opts, prop.name,
+                                  validate=lambda v, ta=run.loaded.ta: _stale(ta, v))
+            slot = len(run.verdicts)
+            run.verdicts.append((found.value, "hit") if found.hit else (None, found.cache))  # type: ignore[arg-type]
+            if found.hit:
+                _say(progress, run.name, found.value, "cache hit")
+            else:
+                pending.append((run, slot, found, runner))
+                tasks.append({"automaton": automaton, "path": run.path, "options": opts})
+    if tasks:
+        with executor_for(options.executor, options.jobs) as executor:
+            for index, text, seconds in executor.run(check_task, tasks):
+                run, slot, found, runner = pending[index]
+                verdict = KINDS["verdict"].load(text, None)
+                runner.finish(found, verdict, seconds)
+                run.verdicts[slot] = (verdict, found.cache)
+                _say(progress, run.name, verdict, found.cache)
+    if cache is not None:
+        warnings.extend(cache.warnings)
+    return Run(runs, started_at, time.perf_counter() - started,
+               str(cache.root) if cache is not None else None, warnings, argv)
+
+
+def _check_options(options: VerifyOptions, prop: str) -> dict[str, Any]:
+    return {"property": prop, "engine": options.engine, "parameters": dict(options.parameters),
+            "bound": 7, "max_states": 2_000_000, "timeout": options.timeout_s}
+
+
+def _stale(ta, verdict: Verdict) -> str | None:
+    from tactl.engines.result_json import revalidated
+
+    return revalidated(ta, verdict.result)
+
+
+def _say(progress, name: str, verdict: Verdict, cache: str) -> None:
+    if progress:
+        r = verdict.result
+        progress(f"{name}: {r.name} {r.verdict.upper()} ({r.time_s:.2f} s, cache {cache})")
+
+
+def _prepare(path: Path, options: VerifyOptions, cache: Cache | None, cache_reason: str,
+             progress) -> tuple[AlgorithmRun, Runner]:
+    """Read and translate one algorithm up to its checkable automaton, and run its emitters."""
+    runner = Runner(cache, cache_reason=cache_reason, origin=str(path.resolve()))
+    run = AlgorithmRun(path.stem, str(path), path.suffix.lstrip("."))
+    run.records = runner.records
+    try:
+        source, kind = read_source(str(path))
+        run.loaded = runner.chain(source, kind, "checkable-ta")
+        run.warnings.extend(d.render(run.loaded.path, run.loaded.source) for d in run.loaded.warnings)
+        if progress:
+            progress(f"{run.name}: {run.loaded.ta.name} ready "
+                     f"({len(run.loaded.ta.locations)} locations, {len(run.loaded.ta.rules)} rules)")
+        _emit(run, runner, options)
+    except InputError as e:
+        run.error = str(e)
+    return run, runner
+
+
+def _emit(run: AlgorithmRun, runner: Runner, options: VerifyOptions) -> None:
+    from tactl.fsutil import make_directory, write_output
+
+    for target in options.emit:
+        name, suffix = EMIT_TARGETS[target]
+        opts: dict[str, Any] = {"properties": list(options.properties), "parameters": dict(options.parameters)}
+        if target == "promela" and not opts["parameters"]:
+            opts["parameters"] = smallest_instance(run.loaded.ta)
+            run.warnings.append(f"promela: no --param given; emitted at the smallest parameter values "
+                                f"satisfying the resilience condition: {_valuation(opts['parameters'])}")
+        if target == "nuxmv" and not opts["parameters"]:
+            opts["smv_bound"] = SMV_BOUND
+            run.warnings.append(f"nuxmv: no --param given; every parameter is a FROZENVAR over "
+                                f"0..{SMV_BOUND} constrained by the resilience condition")
+        try:
+            text = runner.run(_pass(name), run.loaded, opts, subject=target)
+        except (ValueError, TypeError) as e:
+            run.warnings.append(f"{target}: not emitted: {e}")
+            continue
+        make_directory(options.report_dir)
+        out = options.report_dir / f"{run.name}{suffix}"
+        if target == "smtlib":
+            make_directory(out)
+            for file_name, body in text["files"].items():
+                write_output(out / file_name, body)
+            run.warnings.extend(f"smtlib: skipped {line}" for line in text["skipped"])
+        else:
+            write_output(out, text)
+        run.outputs[target] = str(out)
+
+
+def _valuation(values: dict[str, int]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in values.items())
+
+
+def smallest_instance(ta) -> dict[str, int]:
+    """The parameter valuation satisfying the RC with the fewest zeros, then the smallest sum."""
+    from tactl.engines.explicit import parameter_instances
+
+    instances = parameter_instances(ta, {}, 7)
+    if not instances:
+        raise ValueError("no parameter valuation up to 7 satisfies the resilience condition; give --param")
+    return min(instances, key=lambda p: (sum(v == 0 for v in p.values()), sum(p.values()), tuple(p.values())))

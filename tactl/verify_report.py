@@ -1,0 +1,112 @@
+"""The reports of a ``tactl verify`` run: the terminal table, the ``--explain`` lines, the JSON
+document (architecture.md's per-property keys, plus per-pass timings and cache outcomes), and
+the files written beside each other in the report directory (JSON and HTML)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from typing import Any
+
+from tactl import __version__
+from tactl.verify import AlgorithmRun, Run
+
+
+def automaton_svg(run: AlgorithmRun) -> tuple[str | None, str | None]:
+    """The automaton drawn by Graphviz as SVG text, or None and why not."""
+    from tactl.passes.emit_dot import emit_dot
+
+    exe = shutil.which("dot")
+    if exe is None:
+        return None, "no picture: Graphviz's 'dot' is not installed (make tools installs it)"
+    text = emit_dot(run.loaded.ta, hide_self_loops=True)
+    try:
+        done = subprocess.run([exe, "-Tsvg"], input=text.encode(), capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return None, "no picture: Graphviz took longer than 120 s"
+    if done.returncode != 0:
+        return None, "no picture: Graphviz failed: " + done.stderr.decode(errors="replace").strip()
+    return done.stdout.decode("utf-8", errors="replace"), None
+
+
+def algorithm_json(run: AlgorithmRun, with_svg: bool = False) -> dict[str, Any]:
+    from tactl.check import _result_json
+    from tactl.ir.expr import to_text
+
+    out: dict[str, Any] = {"name": run.name, "file": run.path, "kind": run.kind}
+    warnings = list(run.warnings)
+    if run.error:
+        out.update({"error": run.error, "properties": [], "passes": [r.json() for r in run.records],
+                    "warnings": warnings, "exit_code": run.exit_code})
+        return out
+    ta = run.loaded.ta
+    out["automaton"] = {"name": ta.name, "locations": len(ta.locations), "rules": len(ta.rules),
+                        "shared": len(ta.shared), "parameters": list(ta.parameters),
+                        "resilience": " && ".join(to_text(a) for a in ta.assumptions) or "true"}
+    out["passes"] = [r.json() for r in run.records]
+    out["certificates"] = run.loaded.certificates
+    if with_svg:
+        svg, why = automaton_svg(run)
+        out["svg"] = svg
+        if why:
+            warnings.append(why)
+    out["properties"] = [{**_result_json(ta, v.result), "cache": cache} for v, cache in run.verdicts]
+    for v, _ in run.verdicts:
+        warnings.extend(v.warnings)
+    out["outputs"] = dict(run.outputs)
+    out["warnings"] = list(dict.fromkeys(warnings))
+    out["exit_code"] = run.exit_code
+    return out
+
+
+def run_json(run: Run, with_svg: bool = False) -> dict[str, Any]:
+    records = [r for a in run.algorithms for r in a.records]
+    return {
+        "tactl_version": __version__,
+        "command": run.command,
+        "started": run.started,
+        "wall_s": round(run.wall_s, 3),
+        "cache": {"dir": run.cache_dir, "enabled": run.cache_dir is not None,
+                  "hits": sum(r.cache == "hit" for r in records),
+                  "misses": sum(r.cache == "miss" for r in records)},
+        "algorithms": [algorithm_json(a, with_svg) for a in run.algorithms],
+        "warnings": list(run.warnings),
+        "exit_code": run.exit_code,
+    }
+
+
+def run_table(run: Run) -> str:
+    """Algorithm, property, class, verdict, engine, time, cache: one line per property."""
+    rows = [("algorithm", "property", "class", "verdict", "engine", "time", "cache")]
+    for a in run.algorithms:
+        if a.error:
+            rows.append((a.name, "-", "-", "BAD INPUT", "-", "-", "-"))
+            continue
+        for v, cache in a.verdicts:
+            r = v.result
+            rows.append((a.name, r.name, r.formula_class or r.kind, r.verdict.upper(), r.engine,
+                         f"{r.time_s:.2f} s", cache))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    counts: dict[str, int] = {}
+    for a in run.algorithms:
+        for v, _ in a.verdicts:
+            counts[v.result.verdict] = counts.get(v.result.verdict, 0) + 1
+    summary = ", ".join(f"{counts.get(k, 0)} {k}" for k in ("holds", "violated", "unknown", "unsupported"))
+    bad = sum(1 for a in run.algorithms if a.error)
+    lines.append(f"{summary}{f', {bad} with bad input' if bad else ''} "
+                 f"({len(run.algorithms)} algorithm{'s' if len(run.algorithms) != 1 else ''}, "
+                 f"{run.wall_s:.2f} s)")
+    return "\n".join(lines)
+
+
+def explain_lines(run: Run) -> list[str]:
+    """``--explain``: per algorithm, each pass with its cache outcome and why."""
+    lines = [f"cache: {run.cache_dir or 'off'}"]
+    for a in run.algorithms:
+        lines.append(f"{a.name} ({a.path}):")
+        for r in a.records:
+            about = f" [{r.subject}]" if r.subject else ""
+            lines.append(f"  {r.name} v{r.version}{about}: {r.cache.upper()} in {r.time_s:.3f} s — {r.why}")
+    return lines
