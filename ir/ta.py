@@ -165,6 +165,9 @@ class ThresholdAutomaton:
     inits: tuple[Expr, ...] = ()
     rules: tuple[Rule, ...] = ()
     properties: tuple[Property, ...] = ()
+    # "sync": translated from a synchronous receive automaton, meant for lock-step rounds (the
+    # interleaving engines refuse it); "async" otherwise.
+    timing: str = "async"
     # Every (name, span) of the local/shared/parameters/unknowns declarations, in file order, so
     # that diagnostics can point at a duplicate declaration; no part of equality.
     declared_at: tuple[tuple[str, Span | None], ...] = field(default=(), compare=False, repr=False)

@@ -87,6 +87,7 @@ def ta_to_json(ta: ThresholdAutomaton) -> Json:
         }, r.origin) for r in ta.rules],
         "properties": [_with_origin({"name": p.name, "formula": expr_to_json(p.formula)}, p.origin)
                        for p in ta.properties],
+        **({"timing": ta.timing} if ta.timing != "async" else {}),
     }
 
 
@@ -135,7 +136,7 @@ SHAPE = json_shape.Obj(
         "properties": json_shape.list_of(json_shape.Obj({"name": json_shape.name, "formula": _FORMULA},
                                                         {"origin": ORIGIN})),
     },
-    optional={"unknowns": _names})
+    optional={"unknowns": _names, "timing": json_shape.string})
 
 
 def ta_from_json(doc: Any, path: str = "<json>") -> ThresholdAutomaton:
@@ -166,6 +167,7 @@ def _ta_from_json(doc: Json) -> ThresholdAutomaton:
         properties=tuple(Property(_str(p["name"]), expr_from_json(p["formula"]),
                                   origin=origin_from_json(p.get("origin")))
                          for p in doc["properties"]),
+        timing="sync" if doc.get("timing") == "sync" else "async",
     )
 
 

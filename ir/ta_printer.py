@@ -21,6 +21,8 @@ def print_ta(ta: ThresholdAutomaton) -> str:
     for keyword, names in decls:
         if names:
             out.append(f"{_INDENT}{keyword} {', '.join(names)};")
+    if ta.timing == "sync":
+        out.append(f"{_INDENT}timing sync;  /* tactl: lock-step rounds; check the .rta or .alg */")
     if ta.defines:
         out.append("")
         out.extend(f"{_INDENT}define {d.name} == {to_text(d.expr)};" for d in ta.defines)

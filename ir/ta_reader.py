@@ -305,6 +305,9 @@ class _Build(ExprBuild):
     def define(self, ch):
         return ("define", Define(str(ch[0]), _term(ch[1]), span=_tok_span(ch[0])))
 
+    def timing(self, ch):
+        return ("timing", str(ch[0]))
+
     def assumptions(self, ch):
         return ("assumptions", [_formula(e) for e in ch if isinstance(e, Expr)])
 
@@ -352,8 +355,11 @@ class _Build(ExprBuild):
             "locals", "shared", "parameters", "unknowns", "define", "assumptions",
             "locations", "inits", "rules", "properties")}
         declared_at: list[tuple[str, Span]] = []
+        timing = "async"
         for section in ch[2:]:
-            if section[0] == "decl":
+            if section[0] == "timing":
+                timing = section[1]
+            elif section[0] == "decl":
                 _, kind, entries = section
                 parts[kind].extend(n for n, _ in entries)
                 declared_at.extend(entries)
@@ -367,7 +373,7 @@ class _Build(ExprBuild):
             defines=tuple(parts["define"]), assumptions=tuple(parts["assumptions"]),
             locations=tuple(parts["locations"]), inits=tuple(parts["inits"]),
             rules=tuple(parts["rules"]), properties=tuple(parts["properties"]),
-            declared_at=tuple(declared_at))
+            timing=timing, declared_at=tuple(declared_at))
 
 
 # ------------------------------------------------------------------------------------ entry points
@@ -483,13 +489,17 @@ class ReadResult(SourceResult):
 
     def __init__(self, ta: ThresholdAutomaton, path: str, source: str,
                  warnings: list[Diagnostic] | None = None, not_checkable: str | None = None,
-                 certificates: list[dict] | None = None) -> None:
+                 certificates: list[dict] | None = None, receive=None) -> None:
         super().__init__(path, source, list(warnings or []))
         self.ta = ta
         self.not_checkable = not_checkable
         # A translated automaton: one row per receive guard, how it was translated and certified
         # (``tactl.translation.certificate_rows``); empty for an automaton read from a file.
         self.certificates = list(certificates or [])
+        # A synchronous automaton: the receive automaton it was translated from (ir.rta.ReceiveTA).
+        # Lock-step checking needs it (sends per location, crash twins); interleaving the TA's
+        # rules would be no approximation of rounds.
+        self.receive = receive
 
 
 _COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)

@@ -295,5 +295,5 @@ def _assemble(rta: ReceiveTA, env: Environment, shared: tuple[str, ...],
     return ThresholdAutomaton(
         name=rta.name, shared=shared, parameters=rta.parameters, assumptions=rta.assumptions,
         locations=tuple(locations), inits=tuple(inits), rules=tuple(rules),
-        properties=properties)
+        properties=properties, timing=rta.timing.value)
 

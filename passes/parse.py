@@ -868,6 +868,12 @@ class _Explorer:
                                 "not undo another's effect)", s.span)
                 th.loop_seen.append(k)
                 th.pc = head + 1
+            elif op == "end" and self.ctx.alg.timing == "sync":
+                # a synchronous round ends where the next one starts: the location is the state
+                # at the start of the next round (what lock-step semantics reads), sends reset
+                for t in self.ctx.types:
+                    th.state[SENT + t.name] = A.FALSE
+                return [self.finish(th, 0)]
             elif op in ("wait", "end"):
                 return [self.finish(th, th.pc)]
             else:  # pragma: no cover

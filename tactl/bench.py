@@ -412,6 +412,35 @@ def kinds_table(workdir: Path, timeout_s: float) -> bool:
     return ok
 
 
+SYNC_INPUTS = ("corpus/floodmin/floodmin.rta", "corpus/floodmin/floodmin.alg",
+               "corpus/floodmin/floodmin_k2.rta", "corpus/floodset/floodset.rta",
+               "corpus/rb_sync/rb_sync.rta")
+
+
+def sync_table(timeout_s: float) -> bool:
+    """Synchronous automata in lock-step rounds: the automaton with the fault model's copies,
+    the diameter and the time to find it, the bounded checks up to it, the verdicts."""
+    from tactl.engines import lockstep
+    from tactl.inputs import read_automaton
+
+    header = f"{'input':<30} {'locs':>5} {'rules':>6} {'D':>3} {'diameter s':>10} {'checks s':>9} " \
+             f"{'queries':>7}  verdicts"
+    print("\n" + header)
+    print("-" * len(header))
+    ok = True
+    for rel in SYNC_INPUTS:
+        automaton = read_automaton(REPO / rel).rta
+        results, info = lockstep.check_rta(automaton, timeout_s=timeout_s)
+        checks = sum(r.time_s for r in results)
+        queries = sum(r.queries for r in results)
+        verdicts = " ".join(f"{r.name}:{r.verdict}" for r in results)
+        ok &= all(r.verdict == "holds" for r in results)
+        print(f"{rel[len('corpus/'):]:<30} {info['locations']:>5} {info['rules']:>6} "
+              f"{str(info['diameter']):>3} {info['diameter_s']:>10.2f} {checks:>9.2f} {queries:>7}  {verdicts}",
+              flush=True)
+    return ok
+
+
 VERIFY_RUNS = (  # (label, cache directory name, extra arguments)
     ("cold, -j 1", "c1", ["-j", "1"]),
     ("warm, -j 1", "c1", ["-j", "1"]),
@@ -458,11 +487,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds for each tactl check process's property and each solver run")
     parser.add_argument("--only", choices=("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
-                                            "verify"),
+                                            "verify", "sync"),
                         action="append", help="print only this table (repeatable; default: all)")
     args = parser.parse_args(argv)
     wanted = set(args.only or ("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
-                               "verify"))
+                               "verify", "sync"))
     read_ta("skel Warm { }")  # build the parser once, outside the measurements
     failed = False
     with tempfile.TemporaryDirectory() as tmp:
@@ -488,6 +517,8 @@ def main(argv: list[str] | None = None) -> int:
             failed |= not kinds_table(Path(tmp), args.timeout)
         if "verify" in wanted:
             failed |= not verify_table(Path(tmp), args.timeout)
+        if "sync" in wanted:
+            failed |= not sync_table(min(args.timeout, 120.0))
     if "scaling" in wanted:
         from tactl.bench_reader import print_table
 

@@ -16,6 +16,7 @@ from tactl.engines import explicit, explicit_ltl, parametric
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.ir.eltl import TemporalQuery, reach_question, temporal_query
 from tactl.ir.expr import disj, to_text
+from tactl.ir.rta import Timing
 from tactl.ir.ta_json import origin_to_json
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.encode_steady import unsupported_reason
@@ -56,6 +57,8 @@ class CheckReport:
     # False when no initial configuration satisfies the RC, the inits and --param: every
     # "holds" would be vacuous, so no property is reported as holding. None: not decided.
     initial_configurations: bool | None = None
+    # Facts about how the automaton was checked (e.g. the lock-step diameter), printed once.
+    notes: list[str] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int:
@@ -65,6 +68,12 @@ class CheckReport:
         if verdicts & {UNKNOWN, UNSUPPORTED} or not self.results or self.initial_configurations is False:
             return 3
         return 0
+
+
+SYNC_TA = ("the automaton is synchronous (timing sync): it is meant for lock-step rounds, which "
+           "the interleaving engines do not run, and lock-step checking needs the receive "
+           "automaton it was translated from (which messages each location sends): check the "
+           ".rta or .alg instead")
 
 
 class SelectionError(ValueError):
@@ -154,6 +163,13 @@ def _timeout_reason() -> str:
 def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
                      progress: Callable[[str], None] | None) -> CheckReport:
     validate_selection(ta, options.properties, options.parameters)
+    receive = options.receive_automaton
+    if receive is not None and getattr(receive, "timing", None) is Timing.SYNC:
+        return _check_lockstep(ta, path, receive, options)
+    if ta.timing == "sync" and not options.not_checkable:
+        from dataclasses import replace
+
+        options = replace(options, not_checkable=SYNC_TA)
     if options.engine in EXTERNAL:
         problem = external_parameters_problem(ta, options.parameters, options.engine)
         if problem:
@@ -207,6 +223,40 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
         except deadline.DeadlineExceeded:
             results.append(PropertyResult(prop.name, kind, UNKNOWN, options.engine, formula_class=cls,
                                           time_s=time.perf_counter() - started, reason=_timeout_reason()))
+    return report
+
+
+def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOptions) -> CheckReport:
+    """A synchronous automaton: lock-step rounds (``tactl.engines.lockstep``), selected by its
+    timing. ``parametric`` decides every parameter valuation (diameter + bounded checks);
+    ``explicit`` enumerates the rounds at the fixed ``--param`` values."""
+    from tactl.engines import lockstep
+    from tactl.ir.errors import Diagnostic, InputError, Severity
+    from tactl.passes.lockstep import SyncInputError, SyncUnsupported
+
+    report = CheckReport(path, ta, [])
+    selected = [p for p in rta.properties if not options.properties or p.name in options.properties]
+    try:
+        if options.engine == parametric.ENGINE:
+            results, info = lockstep.check_rta(rta, tuple(options.properties),
+                                               timeout_s=deadline.remaining() or 60.0)
+            found = info["diameter"]
+            report.notes.append(
+                f"lock-step rounds: {info['locations']} locations, {info['rules']} rules with the "
+                f"fault model's copies; " + (f"diameter {found} (found in {info['diameter_s']:.2f} s)"
+                                             if found is not None else "no diameter found"))
+        elif options.engine == explicit.ENGINE:
+            results = lockstep.check_explicit(rta, tuple(options.properties), options.parameters or {})
+        else:
+            raise SyncUnsupported(f"the {options.engine} engine interleaves single steps; "
+                                  "synchronous automata are checked in lock-step rounds by the "
+                                  "parametric and explicit engines")
+    except (SyncInputError, lockstep.IncompleteGuards) as e:
+        raise InputError(Diagnostic(Severity.ERROR, str(e)), path) from None
+    except SyncUnsupported as e:
+        results = [PropertyResult(p.name, "safety", UNSUPPORTED, options.engine, reason=str(e))
+                   for p in selected]
+    report.results.extend(results)
     return report
 
 
@@ -301,6 +351,7 @@ def report_json(report: CheckReport) -> dict[str, object]:
         "properties": [_result_json(ta, r) for r in report.results],
         "initial_configurations": {True: "exist", False: "none", None: "unknown"}[report.initial_configurations],
         "warnings": list(report.warnings),
+        **({"notes": list(report.notes)} if report.notes else {}),
         "exit_code": report.exit_code,
     }
 
@@ -378,6 +429,12 @@ def report_text(report: CheckReport) -> str:
             lines.append(f"  {'':<{width}}  {r.reason}")
         if r.counterexample and r.verdict == VIOLATED:
             lines.extend("    " + line for line in counterexample_table(ta, r.counterexample))
+        if r.details.get("run") and r.verdict == VIOLATED:
+            from tactl.engines.lockstep import run_lines
+
+            lines.extend("    " + line for line in run_lines(r.details["run"]))
+    for note in report.notes:
+        lines.append(f"note: {note}")
     for warning in report.warnings:
         lines.append(f"warning: {warning}")
     held = sum(r.verdict == HOLDS for r in report.results)

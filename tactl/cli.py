@@ -334,8 +334,9 @@ def translate(
     if problem:
         raise problem
     if loaded.rta.timing.value == "sync":
-        typer.echo("tactl: warning: a synchronous automaton's TA is meant for lock-step rounds; "
-                   "'tactl check' interleaves single steps and so gives no verdict about it", err=True)
+        typer.echo("tactl: note: a synchronous automaton: its TA is marked 'timing sync;' (lock-step "
+                   "rounds), which the interleaving engines refuse; 'tactl check' on the .rta or "
+                   ".alg runs the lock-step engine", err=True)
     if result.certificates and not all(c.precise for c in result.certificates):
         typer.echo("tactl: warning: some guards are not precise (✗ above): the TA over-approximates "
                    "the RTA, so a violation found in it may be spurious", err=True)
@@ -462,7 +463,7 @@ def check(
                                "exit_code": EXIT_UNKNOWN}, indent=2))
         raise typer.Exit(EXIT_UNKNOWN) from None
     show_progress = sys.stderr.isatty() if progress is None else progress
-    receive = None
+    receive = result.receive  # a synchronous automaton's: the lock-step engine runs it
     if engine == "spin" and model == "process":
         receive = _receive_automaton(file)
     ta = result.ta

@@ -87,9 +87,11 @@ def translate_loaded(loaded: RtaReadResult) -> ReadResult:
     problem = certificate_problem(result)
     if problem:
         raise problem
+    sync = loaded.rta.timing is Timing.SYNC
     return ReadResult(result.translation.ta, loaded.path, loaded.source, loaded.warnings,
-                      SYNC_NOT_CHECKABLE if loaded.rta.timing is Timing.SYNC else None,
-                      certificates=certificate_rows(loaded.rta, result))
+                      SYNC_NOT_CHECKABLE if sync else None,
+                      certificates=certificate_rows(loaded.rta, result),
+                      receive=loaded.rta if sync else None)
 
 
 def load_automaton(path: str | Path, lower_divisions: bool = True) -> ReadResult:
@@ -117,13 +119,13 @@ def lower_loaded(loaded: ReadResult) -> ReadResult:
         where = f" (at {e.span.line}:{e.span.col})" if e.span else ""
         return ReadResult(loaded.ta, loaded.path, loaded.source, loaded.warnings,
                           loaded.not_checkable or f"unsupported division{where}: {e}",
-                          loaded.certificates)
+                          loaded.certificates, loaded.receive)
     notes = [Diagnostic(Severity.WARNING, f"'{q.name}' is a new parameter for the division "
                         f"'({to_text(q.dividend)}) / {q.divisor}', constrained exactly by "
                         + " and ".join(f"'{to_text(c)}'" for c in q.constraints()), q.span)
              for q in lowered.quotients]
     return ReadResult(lowered.ta, loaded.path, loaded.source, loaded.warnings + notes,
-                      loaded.not_checkable, loaded.certificates)
+                      loaded.not_checkable, loaded.certificates, loaded.receive)
 
 
 def load_receive_automaton(path: str | Path) -> RtaReadResult:

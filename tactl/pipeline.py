@@ -91,30 +91,33 @@ def _canonical_rta(value: RtaReadResult) -> str:
 def _dump_ta(value: ReadResult) -> str:
     from tactl.ir.ta_json import ta_to_json
 
+    from tactl.ir.rta_json import rta_to_json
+
     return json.dumps({"ta": ta_to_json(value.ta), "not_checkable": value.not_checkable,
-                       "certificates": value.certificates})
+                       "certificates": value.certificates,
+                       "receive": None if value.receive is None else rta_to_json(value.receive)})
 
 
 def _load_ta(text: str, before: Any) -> ReadResult:
     """A translated automaton from the cache; path, text and warnings are the input's."""
     from tactl.ir.ta_json import ta_from_json
 
+    from tactl.ir.rta_json import rta_from_json
+
     doc = json.loads(text)
+    receive = None if doc["receive"] is None else rta_from_json(doc["receive"])
     return ReadResult(ta_from_json(doc["ta"]), before.path, before.source, before.warnings,
-                      doc["not_checkable"], certificates=doc["certificates"])
+                      doc["not_checkable"], certificates=doc["certificates"], receive=receive)
 
 
 def _canonical_ta(value: ReadResult) -> str:
-    from tactl.ir.ta_json import ta_to_json
-
-    return _canonical({"ta": ta_to_json(value.ta), "not_checkable": value.not_checkable})
+    return _canonical(json.loads(_dump_ta(value)))
 
 
 def _semantic_ta(value: ReadResult) -> str:
-    from tactl.ir.ta_json import ta_to_json
-
-    return _canonical({"ta": _without_source_map(ta_to_json(value.ta)),
-                       "not_checkable": value.not_checkable})
+    doc = json.loads(_dump_ta(value))
+    return _canonical({"ta": _without_source_map(doc["ta"]), "not_checkable": doc["not_checkable"],
+                       "receive": _without_source_map(doc["receive"])})
 
 
 def _dump_verdict(value: Any) -> str:
@@ -252,7 +255,7 @@ def _check(loaded: ReadResult, options: Mapping[str, Any]) -> Verdict:
         engine=options.get("engine", "parametric"), properties=(options["property"],),
         timeout_s=options.get("timeout"), parameters=options.get("parameters") or None,
         bound=options.get("bound", 7), max_states=options.get("max_states", 2_000_000),
-        not_checkable=loaded.not_checkable))
+        not_checkable=loaded.not_checkable, receive_automaton=loaded.receive))
     [result] = report.results
     return Verdict(result, list(report.warnings))
 
@@ -292,7 +295,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("parse", 1, "alg-text", "rta", _parse),
     Pass("translate", 1, "rta", "ta", _translate),
     Pass("lower", 1, "ta", "checkable-ta", _lower, cached=False),
-    Pass("check", 1, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),
+    Pass("check", 2, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),
     Pass("emit-smtlib", 1, "checkable-ta", "smtlib", _emit_smtlib, ("properties", "parameters")),
     Pass("emit-promela", 1, "checkable-ta", "promela", _emit_promela, ("properties", "parameters")),
     Pass("emit-nuxmv", 1, "checkable-ta", "smv", _emit_nuxmv, ("properties", "parameters", "smv_bound")),

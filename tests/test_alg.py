@@ -106,13 +106,14 @@ def test_second_send_of_a_type_in_a_round_does_nothing():
     assert sends == {("ECHO", "R0"), ("ECHO", "R1")}
 
 
-def test_synchronous_round_is_one_step_without_self_loops():
-    text = (CORPUS / "floodmin" / "floodmin.alg")
-    if not text.exists():
-        pytest.skip("no floodmin.alg")
-    rta = parse(text.read_text()).rta
+def test_synchronous_round_is_one_step_from_round_start_to_round_start():
+    """A rule is one whole round; the round's end is the next round's start (lock-step
+    semantics reads locations at round starts), so keeping best is a self-loop."""
+    rta = parse((CORPUS / "floodmin" / "floodmin.alg").read_text()).rta
     assert rta.timing.value == "sync"
-    assert not any(r.is_self_loop for r in rta.rules)
+    assert {(r.source, r.target) for r in rta.rules} == {
+        ("best0", "best0"), ("best1", "best0"), ("best1", "best1")}
+    assert {loc.name for loc in rta.locations} == set(rta.initial)
 
 
 def test_wait_in_a_synchronous_algorithm_is_refused():

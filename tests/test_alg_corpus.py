@@ -39,8 +39,9 @@ def correspondence(alg_path) -> dict:
 
 
 def _verdicts(path) -> dict[str, str]:
-    ta = load_automaton(path).ta
-    return {r.name: r.verdict for r in check_automaton(ta, str(path), CheckOptions()).results}
+    loaded = load_automaton(path)  # a synchronous one carries its receive automaton: lock-step
+    options = CheckOptions(receive_automaton=loaded.receive)
+    return {r.name: r.verdict for r in check_automaton(loaded.ta, str(path), options).results}
 
 
 @pytest.mark.parametrize("alg", ALGS)

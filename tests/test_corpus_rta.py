@@ -134,11 +134,12 @@ def test_an_imprecise_guard_is_refused_unless_allowed(cli, tmp_path):
     assert allowed.code == 0 and out.exists() and "over-approximates" in allowed.err
 
 
-def test_a_synchronous_automaton_gets_no_verdict(cli, tmp_path):
+def test_a_synchronous_automaton_is_checked_in_lock_step_and_not_interleaved(cli, tmp_path):
     floodmin = CORPUS / "floodmin" / "floodmin.rta"
     r = cli("check", floodmin)
-    assert r.code == 3 and "UNSUPPORTED" in r.out and "synchronous" in r.out
-    assert "HOLDS" not in r.out and "VIOLATED" not in r.out
+    assert r.code == 0 and "lock-step safety" in r.out and "diameter 2" in r.out
+    r = cli("check", floodmin, "--engine", "spin", "--param", "n=3", "--param", "t=1", "--param", "f=1")
+    assert r.code == 3 and "UNSUPPORTED" in r.out and "interleaves" in r.out
     translated = cli("translate", floodmin, "-o", tmp_path / "f.ta")
     assert translated.code == 0 and "lock-step" in translated.err
     emitted = cli("emit", floodmin, "--to", "smtlib", "-o", tmp_path / "smt")

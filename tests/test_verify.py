@@ -214,7 +214,7 @@ def test_verify_command_prints_the_table_and_writes_both_reports(cli, tmp_path):
     assert r.out.splitlines()[0].split() == ["algorithm", "property", "class", "verdict", "engine",
                                              "time", "cache"]
     assert "strb       relay" in r.out and "HOLDS" in r.out
-    assert "parse v1: MISS" in r.err and "check v1 [relay]: MISS" in r.err
+    assert "parse v1: MISS" in r.err and "check v2 [relay]: MISS" in r.err
     doc = json.loads((tmp_path / "r" / "report.json").read_text())
     [alg] = doc["algorithms"]
     assert alg["automaton"]["name"] == "STRB" and len(alg["certificates"]) == 8
@@ -249,7 +249,8 @@ def test_resolve_names_directories_and_files():
     assert resolve([str(CORPUS / "benor")]) == [CORPUS / "benor" / "benor.alg",
                                                CORPUS / "benor" / "benor_crash.alg"]
     everything = resolve([str(CORPUS)])
-    assert CORPUS / "strb" / "strb.alg" in everything and len(everything) == 15
+    assert CORPUS / "strb" / "strb.alg" in everything and len(everything) == 18
+    assert CORPUS / "floodset" / "floodset.rta" in everything  # no .alg: the .rta
     assert all(p.suffix in (".alg", ".rta", ".ta") for p in everything)
 
 

@@ -1,0 +1,187 @@
+"""Synchronous automata in lock-step rounds: the diameter, bounded checking up to it, the
+clean-round hypothesis, counterexamples replayed by the lock-step simulator, and the explicit
+enumeration of rounds as the oracle (verdicts at small n, t, f; the longest shortest path never
+exceeds the computed diameter)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from conftest import CORPUS
+from tactl.engines import lockstep
+from tactl.ir.rta_reader import read_rta
+from tactl.lockstep_sim import eccentricity, explicit_verdict, replay
+from tactl.passes.lockstep import build
+
+FLOODMIN = (CORPUS / "floodmin" / "floodmin.rta").read_text()
+FLOODSET = (CORPUS / "floodset" / "floodset.rta").read_text()
+RB = (CORPUS / "rb_sync" / "rb_sync.rta").read_text()
+FLOODMIN_K2 = (CORPUS / "floodmin" / "floodmin_k2.rta").read_text()
+# 2-set agreement's property under the 3-set hypothesis (two crashes in the "clean" round)
+FLOODMIN_K2_WEAK = FLOODMIN_K2.replace("k2_agreement", "k3_agreement")
+
+# mutants: each must turn a holding property into a replayed violation
+FLOODMIN_TWO_ZEROS = FLOODMIN.replace("received(M0) >= 1", "received(M0) >= 2").replace(
+    "received(M0) < 1", "received(M0) < 2")  # adopts 0 only from two senders: no agreement
+RB_TOO_MANY_FAULTS = RB.replace("t >= f;", "t + 1 >= f;")  # f = t + 1 forged ECHOs relay
+SMALL = [{"n": 3, "t": 1, "f": 1}, {"n": 4, "t": 2, "f": 2}, {"n": 4, "t": 1, "f": 1}]
+SMALL_BYZ = [{"n": 4, "t": 1, "f": 1}, {"n": 5, "t": 1, "f": 1}, {"n": 7, "t": 2, "f": 2}]
+SMALL_BYZ_WEAK = [{"n": 4, "t": 1, "f": 2}, {"n": 5, "t": 1, "f": 2}]
+
+
+def rta(text):
+    return read_rta(text).rta
+
+
+def verdicts(text):
+    results, info = lockstep.check_rta(rta(text))
+    for r in results:
+        if r.verdict == "violated":
+            assert r.details["run"], r.name
+    return {r.name: r.verdict for r in results}, info
+
+
+CASES = [
+    ("floodmin", FLOODMIN, SMALL, {"validity0": "holds", "validity1": "holds", "agreement": "holds"}, 2),
+    ("floodset", FLOODSET, SMALL, {"validity0": "holds", "validity1": "holds", "agreement": "holds"}, 2),
+    ("rb_sync", RB, SMALL_BYZ, {"unforgeability": "holds", "no_spontaneous_echo": "holds"}, 2),
+    ("floodmin k=2", FLOODMIN_K2, SMALL[:2], {"validity0": "holds", "validity1": "holds",
+                                              "validity2": "holds", "k2_agreement": "holds"}, 2),
+    ("floodmin k=2, two crashes", FLOODMIN_K2_WEAK, [{"n": 5, "t": 2, "f": 2}],
+     {"validity0": "holds", "validity1": "holds", "validity2": "holds", "k3_agreement": "violated"},
+     None),
+    ("floodmin, two zeros", FLOODMIN_TWO_ZEROS, SMALL, {"validity0": "holds", "validity1": "holds",
+                                                        "agreement": "violated"}, None),
+    ("rb_sync, f = t + 1", RB_TOO_MANY_FAULTS, SMALL_BYZ_WEAK,
+     {"unforgeability": "violated", "no_spontaneous_echo": "violated"}, None),
+]
+
+
+@pytest.mark.parametrize("name, text, instances, expected, diameter", CASES, ids=[c[0] for c in CASES])
+def test_parametric_verdicts_agree_with_explicit_rounds(name, text, instances, expected, diameter):
+    got, info = verdicts(text)
+    assert got == expected
+    if diameter is not None:
+        assert info["diameter"] == diameter  # ../shared/docs/sync.md §4: FloodMin, FloodSet, rb: 2
+    sta = build(rta(text))
+    for params in instances:
+        for prop in rta(text).properties:
+            spec = lockstep.read_property(sta, prop.name, prop.formula)
+            verdict, run = explicit_verdict(sta, spec, params)
+            if expected[prop.name] == "holds":  # holds for all parameters: for each instance too
+                assert verdict == "holds", (name, prop.name, params)
+            if run is not None:
+                assert replay(sta, spec, run).ok
+        # the diameter bounds every shortest path from an initial configuration
+        assert eccentricity(sta, params) <= info["diameter"], (name, params)
+
+
+def test_a_violation_found_by_enumeration_exists_for_some_instance():
+    """The mutants are violated at small instances too (the oracle is not vacuous)."""
+    for text, instances, prop in ((FLOODMIN_TWO_ZEROS, SMALL, "agreement"),
+                                  (FLOODMIN_K2_WEAK, [{"n": 5, "t": 2, "f": 2}], "k3_agreement"),
+                                  (RB_TOO_MANY_FAULTS, SMALL_BYZ_WEAK, "unforgeability")):
+        sta = build(rta(text))
+        p = next(p for p in rta(text).properties if p.name == prop)
+        spec = lockstep.read_property(sta, p.name, p.formula)
+        found = [explicit_verdict(sta, spec, params)[0] for params in instances]
+        assert "violated" in found, (prop, found)
+
+
+def test_floodmin_agreement_needs_the_clean_round():
+    """Without the hypothesis (checked one or more rounds after *any* round) a process crashing
+    while it sends 0 splits the others: violated, in lock-step rounds that replay."""
+    automaton = rta(FLOODMIN)
+    sta = build(automaton)
+    spec = lockstep.read_property(sta, "agreement", automaton.properties[2].formula)
+    assert spec.clean_round and spec.min_rounds == 1
+    weak = replace(spec, clean_round=False)
+    outcome, run, _ = lockstep.bmc(sta, weak, 2, 60)
+    assert outcome == "violated"
+    assert replay(sta, weak, run).ok
+    crashing = sum(run.configurations[0][l] for l in sta.crashing)
+    assert crashing >= 1  # the split comes from a crash
+    assert explicit_verdict(sta, weak, {"n": 3, "t": 1, "f": 1})[0] == "violated"
+    assert explicit_verdict(sta, spec, {"n": 3, "t": 1, "f": 1})[0] == "holds"
+
+
+def test_the_simulator_rejects_a_tampered_run():
+    automaton = rta(RB_TOO_MANY_FAULTS)
+    sta = build(automaton)
+    spec = lockstep.read_property(sta, "unforgeability", automaton.properties[0].formula)
+    outcome, run, _ = lockstep.bmc(sta, spec, 2, 60)
+    assert outcome == "violated" and replay(sta, spec, run).ok
+    worse = replace(run, parameters={**run.parameters, "f": run.parameters["t"]})  # no longer f > t
+    assert not replay(sta, spec, worse).ok
+
+
+def test_cli_check_selects_lockstep_by_timing_and_prints_rounds(cli, tmp_path):
+    r = cli("check", CORPUS / "floodmin" / "floodmin.alg")
+    assert r.code == 0, r.err
+    assert "diameter 2" in r.out and "clean-round hypothesis" in r.out
+    bad = tmp_path / "rb.rta"
+    bad.write_text(RB_TOO_MANY_FAULTS)
+    r = cli("check", bad, "--json")
+    assert r.code == 1
+    import json
+
+    doc = json.loads(r.out)
+    [unforg] = [p for p in doc["properties"] if p["name"] == "unforgeability"]
+    assert unforg["engine"] == "lockstep" and unforg["details"]["run"]["rounds"]
+    r = cli("check", bad)
+    assert "counterexample in lock-step rounds" in r.out and "replayed by the lock-step simulator" in r.out
+    r = cli("check", bad, "--engine", "explicit", "--param", "n=4", "--param", "t=1", "--param", "f=2",
+            "--allow-outside-rc")
+    assert "VIOLATED" in r.out
+
+
+def test_a_translated_sync_ta_is_marked_and_refused_by_the_interleaving_engines(cli, tmp_path):
+    out = tmp_path / "floodmin.ta"
+    assert cli("translate", CORPUS / "floodmin" / "floodmin.rta", "-o", out).code == 0
+    assert "timing sync;" in out.read_text()
+    r = cli("check", out)
+    assert r.code == 3 and "UNSUPPORTED" in r.out and "check the .rta or .alg" in r.out
+    js = tmp_path / "floodmin.json"
+    assert cli("translate", CORPUS / "floodmin" / "floodmin.rta", "-o", js).code == 0
+    assert '"timing": "sync"' in js.read_text()
+    assert cli("check", js).code == 3
+    again = tmp_path / "again.ta"
+    assert cli("fmt", out, "-o", again).code == 0 and "timing sync;" in again.read_text()
+
+
+def test_incomplete_guards_are_an_input_error(cli, tmp_path):
+    path = tmp_path / "gap.rta"
+    path.write_text(FLOODMIN.replace("    2: V1 -> V1 when (received(M0) < 1) send M1;\n", "").replace(
+        "rules (3)", "rules (2)"))
+    r = cli("check", path)
+    assert r.code == 2
+    assert "synchronous location V1: no rule is enabled when" in r.err and "received(M0)=0" in r.err
+    assert "Traceback" not in r.err
+
+
+def test_sends_that_depend_on_the_rule_are_an_input_error(cli, tmp_path):
+    path = tmp_path / "sends.rta"
+    path.write_text(FLOODMIN.replace("2: V1 -> V1 when (received(M0) < 1) send M1;",
+                                     "2: V1 -> V1 when (received(M0) < 1);"))
+    r = cli("check", path)
+    assert r.code == 2 and "sends according to its location" in r.err
+
+
+def test_unsupported_fault_models_and_formulas_say_so(cli, tmp_path):
+    path = tmp_path / "omission.rta"
+    path.write_text(FLOODMIN.replace("faults crash(f);", "faults omission(f);"))
+    r = cli("check", path)
+    assert r.code == 2 and "synchronous send omission" in r.err and ":23:10:" in r.err
+    path = tmp_path / "eventually.rta"
+    path.write_text(FLOODMIN.replace("agreement: [](V0 == 0 || V1 == 0);", "agreement: <>(V0 == 0);"))
+    r = cli("check", path)
+    assert r.code == 3 and "UNSUPPORTED" in r.out
+
+
+def test_a_k_set_hypothesis_needs_a_crash_model(cli, tmp_path):
+    path = tmp_path / "byz.rta"
+    path.write_text(RB.replace("no_spontaneous_echo:", "k2_agreement:"))
+    r = cli("check", path)
+    assert r.code == 2 and "needs a crash fault model" in r.err and "Traceback" not in r.err
