@@ -238,8 +238,9 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
     selected = [p for p in rta.properties if not options.properties or p.name in options.properties]
     try:
         if options.engine == parametric.ENGINE:
+            left = deadline.remaining()
             results, info = lockstep.check_rta(rta, tuple(options.properties),
-                                               timeout_s=deadline.remaining() or 60.0)
+                                               timeout_s=60.0 if left is None else max(left, 0.001))
             found = info["diameter"]
             report.notes.append(
                 f"lock-step rounds: {info['locations']} locations, {info['rules']} rules with the "

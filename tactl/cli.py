@@ -29,6 +29,7 @@ from tactl.summary import summarize
 from tactl.translation import CertificateError
 
 EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
+EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report a SIGINT
 
 app = typer.Typer(
     name="tactl",
@@ -811,6 +812,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         app(args=args, prog_name="tactl")  # standalone: usage errors print and exit 2 by themselves
     except SystemExit as e:
+        if e.code == EXIT_INTERRUPTED:  # Typer turns Ctrl-C into a silent exit 130
+            typer.echo("tactl: interrupted", err=True)
         return e.code if isinstance(e.code, int) else (EXIT_OK if e.code is None else EXIT_USAGE)
     except TactlError as e:
         typer.echo(e.render(), err=True)
@@ -824,7 +827,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_UNKNOWN
     except KeyboardInterrupt:
         typer.echo("tactl: interrupted", err=True)
-        return 130
+        return EXIT_INTERRUPTED
     except Exception as e:  # noqa: BLE001 - the last line of defence: no traceback for users
         if debug:
             traceback.print_exc()

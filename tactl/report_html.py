@@ -123,6 +123,7 @@ class PropertyRow:
     cache: str
     note: str
     counterexample: str | None  # the anchor of its counterexample, if it has one
+    rounds: tuple[str, ...] = ()  # a lock-step counterexample (synchronous automata), as text
 
 
 @dataclass(frozen=True)
@@ -301,7 +302,18 @@ def property_row(prop: Mapping[str, Any], cex_anchor: str | None) -> PropertyRow
         cache=str(prop.get("cache", "")),
         note=str(note or ""),
         counterexample=cex_anchor,
+        rounds=_rounds(prop),
     )
+
+
+def _rounds(prop: Mapping[str, Any]) -> tuple[str, ...]:
+    """A lock-step run in the words of ``tactl check`` (per round: start, rules taken)."""
+    run = (prop.get("details") or {}).get("run")
+    if not run or prop.get("verdict") != VIOLATED:
+        return ()
+    from tactl.engines.lockstep import run_lines
+
+    return tuple(run_lines(run))
 
 
 # --------------------------------------------------------------------------- counterexamples

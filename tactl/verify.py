@@ -190,7 +190,7 @@ def verify(files: list[Path], options: VerifyOptions, progress: Callable[[str], 
                 continue
             opts = _check_options(options, prop.name)
             found = runner.lookup(_pass("check"), run.loaded, opts, prop.name,
-                                  validate=lambda v, ta=run.loaded.ta: _stale(ta, v))
+                                  validate=lambda v, loaded=run.loaded: _stale(loaded, v))
             slot = len(run.verdicts)
             run.verdicts.append((found.value, "hit") if found.hit else (None, found.cache))  # type: ignore[arg-type]
             if found.hit:
@@ -217,10 +217,15 @@ def _check_options(options: VerifyOptions, prop: str) -> dict[str, Any]:
             "bound": 7, "max_states": 2_000_000, "timeout": options.timeout_s}
 
 
-def _stale(ta, verdict: Verdict) -> str | None:
+def _stale(loaded, verdict: Verdict) -> str | None:
+    """Why a cached verdict must not be shown: a violation must replay on the automaton now."""
     from tactl.engines.result_json import revalidated
 
-    return revalidated(ta, verdict.result)
+    if verdict.result.details.get("run") is not None and loaded.receive is not None:
+        from tactl.engines import lockstep
+
+        return lockstep.revalidated(loaded.receive, verdict.result)
+    return revalidated(loaded.ta, verdict.result)
 
 
 def _say(progress, name: str, verdict: Verdict, cache: str) -> None:

@@ -185,3 +185,38 @@ def test_a_k_set_hypothesis_needs_a_crash_model(cli, tmp_path):
     path.write_text(RB.replace("no_spontaneous_echo:", "k2_agreement:"))
     r = cli("check", path)
     assert r.code == 2 and "needs a crash fault model" in r.err and "Traceback" not in r.err
+
+
+def _chain(length: int, prop: str) -> str:
+    """Every process moves one location per round along a chain: the diameter is ``length``."""
+    rules = "\n".join(f"    {i}: A{i} -> A{i + 1} send M;" for i in range(length))
+    return f"""rta Chain {{
+  parameters n, t, f;
+  assumptions (3) {{ n > t; t >= f; f >= 0; }}
+  faults crash(f);
+  timing sync;
+  messages M;
+  locations {", ".join(f"A{i}" for i in range(length + 1))};
+  initial A0;
+  rules ({length + 1}) {{
+{rules}
+    {length}: A{length} -> A{length} send M;
+  }}
+  specifications (1) {{ {prop} }}
+}}
+"""
+
+
+def test_without_a_diameter_the_verdict_is_unknown_and_the_bound_is_stated():
+    results, info = lockstep.check_rta(rta(_chain(8, "never_done: [](A8 == 0);")))
+    assert info["diameter"] is None
+    [r] = results
+    assert r.verdict == "unknown"
+    assert "no violation within 6 rounds (a bounded result, not a proof)" in r.reason
+    assert "no diameter up to 6 rounds" in r.reason
+    # a violation within the bound is still found, and replayed
+    results, _ = lockstep.check_rta(rta(_chain(8, "early: [](A3 == 0);")))
+    assert results[0].verdict == "violated" and len(results[0].details["run"]["rounds"]) == 4
+    # with the chain short enough, the diameter is its length and the verdict a proof
+    results, info = lockstep.check_rta(rta(_chain(4, "never: [](A0 + A1 + A2 + A3 + A4 >= 0);")))
+    assert info["diameter"] == 4 and results[0].verdict == "holds"

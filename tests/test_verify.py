@@ -174,9 +174,12 @@ def _tactl(*args, cwd=None, **kw):
 def test_ctrl_c_during_a_run_leaves_only_whole_entries(tmp_path):
     proc = _tactl("verify", CORPUS / "benor", "--cache-dir", tmp_path / "cache", "--report-dir",
                   tmp_path / "r", "--no-progress")
-    time.sleep(4)
+    waited = 0.0
+    while not entries(tmp_path / "cache") and proc.poll() is None and waited < 120:
+        time.sleep(0.05)  # interrupt once the run is writing entries (in the middle of its work)
+        waited += 0.05
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    out, err = proc.communicate(timeout=120)
     assert proc.returncode in (130, 0, 1, 3), err  # 0/1/3 only if it finished before the signal
     if proc.returncode == 130:
         assert "interrupted" in err
@@ -330,3 +333,38 @@ def test_dask_executor_gives_the_same_verdicts_and_entries(tmp_path):
                                              executor=address))
     assert verdicts(local) == verdicts(remote)
     assert _comparable(tmp_path / "c1") == _comparable(tmp_path / "c2")
+
+
+def test_a_cached_lock_step_violation_is_replayed_before_use(tmp_path):
+    """Synchronous automata: the cached run is replayed by the lock-step simulator; a forged
+    one is rebuilt, and the HTML report shows the rounds."""
+    path = tmp_path / "rb.rta"
+    path.write_text((CORPUS / "rb_sync" / "rb_sync.rta").read_text().replace("t >= f;", "t + 1 >= f;"))
+    first = verify([path], opts(tmp_path))
+    assert verdicts(first)[("rb", "unforgeability")] == "violated"
+    second = verify([path], opts(tmp_path))
+    assert records(second)[("check", "unforgeability")].cache == "hit"
+    from tactl.cache import digest
+
+    for entry in entries(tmp_path / "cache"):
+        doc = json.loads(entry.read_text())
+        value = json.loads(doc["value"])
+        run = value.get("result", {}).get("details", {}).get("run") if isinstance(value, dict) else None
+        if run:
+            run["steps"][0] = [[0, 99]]  # 99 processes along one rule: not the configuration
+            doc["value"] = json.dumps(value)
+            doc["digest"] = digest(doc["value"])
+            entry.write_text(json.dumps(doc))
+    third = verify([path], opts(tmp_path))
+    rec = records(third)[("check", "unforgeability")]
+    assert rec.cache == "miss" and "no longer replays" in rec.why
+    assert verdicts(third)[("rb", "unforgeability")] == "violated"
+
+
+def test_the_html_report_shows_lock_step_rounds(cli, tmp_path):
+    path = tmp_path / "rb.rta"
+    path.write_text((CORPUS / "rb_sync" / "rb_sync.rta").read_text().replace("t >= f;", "t + 1 >= f;"))
+    r = cli("verify", path, "--cache-dir", tmp_path / "c", "--report-dir", tmp_path / "r")
+    assert r.code == 1
+    html = (tmp_path / "r" / "report.html").read_text()
+    assert "lock-step rounds" in html and "counterexample in lock-step rounds" in html

@@ -410,11 +410,37 @@ def _selected(sta: SyncTA, rta: ReceiveTA, properties: tuple[str, ...]):
 
 
 def run_json(sta: SyncTA, run: Run) -> dict[str, Any]:
+    """The run for people (``rounds``: non-zero counters and rule labels) and for the simulator
+    (``steps``: rule indices; :func:`run_from_json`)."""
     return {"parameters": run.parameters,
             "rounds": [{"start": {l: c for l, c in conf.items() if c},
                         "rules": {sta.rules[r].label: n for r, n in lam.items() if n}}
                        for conf, lam in zip(run.configurations, run.rounds + [{}])],
+            "configurations": run.configurations,
+            "steps": [[[r, n] for r, n in lam.items() if n] for lam in run.rounds],
             **({"clean_round": run.clean_round} if run.clean_round is not None else {})}
+
+
+def run_from_json(doc: dict[str, Any]) -> Run:
+    return Run({k: int(v) for k, v in doc["parameters"].items()},
+               [{l: int(c) for l, c in conf.items()} for conf in doc["configurations"]],
+               [{int(r): int(n) for r, n in step} for step in doc["steps"]], doc.get("clean_round"))
+
+
+def revalidated(rta: ReceiveTA, result: PropertyResult) -> str | None:
+    """Why a stored lock-step violation must not be used (None: it replays on ``rta`` now)."""
+    from tactl.lockstep_sim import replay
+
+    try:
+        sta = build(rta)
+        spec = read_property(sta, result.name, next(p.formula for p in rta.properties
+                                                    if p.name == result.name))
+        if isinstance(spec, str):
+            return spec
+        outcome = replay(sta, spec, run_from_json(result.details["run"]))
+    except (StopIteration, KeyError, IndexError, ValueError, TypeError) as e:
+        return f"a lock-step run that does not fit the automaton ({type(e).__name__})"
+    return None if outcome.ok else f"a lock-step run that no longer replays ({outcome.message})"
 
 
 def run_lines(run: dict[str, Any]) -> list[str]:
