@@ -112,6 +112,9 @@ class ReceiveTA:
     rules: tuple[ReceiveRule, ...]
     properties: tuple[Property, ...] = ()
     span: Span | None = _span()
+    # Message types only the coordinator of a round sends (a phase's king or queen): a receiver
+    # gets at most one of them per round, from one process (synchronous automata only).
+    coordinator: tuple[str, ...] = ()
     # (section, name, span) of each name of `parameters` and `initial` as written, for diagnostics.
     declared_at: tuple[tuple[str, str, Span], ...] = field(default=(), compare=False, repr=False,
                                                            kw_only=True)

@@ -40,6 +40,7 @@ def _rta_to_json(rta: ReceiveTA) -> Json:
         "faults": {"model": rta.faults.model.value, "parameters": list(rta.faults.parameters)},
         "timing": rta.timing.value,
         "messages": [{"name": m.name, "kind": m.kind} for m in rta.messages],
+        **({"coordinator": list(rta.coordinator)} if rta.coordinator else {}),
         "locations": [loc.name for loc in rta.locations],
         "initial": list(rta.initial),
         "rules": [_with_origin({"id": r.id, "from": r.source, "to": r.target,
@@ -99,7 +100,7 @@ SHAPE = js.Obj(
     },
     optional={"properties": js.list_of(js.Obj({"name": js.name, "formula": _specification},
                                               {"origin": ORIGIN})),
-              "location_origins": _location_origins})
+              "location_origins": _location_origins, "coordinator": js.list_of(js.name)})
 
 
 def rta_from_json(doc: Any, path: str = "<json>") -> ReceiveTA:
@@ -110,6 +111,7 @@ def rta_from_json(doc: Any, path: str = "<json>") -> ReceiveTA:
 def _rta_from_json(doc: Json) -> ReceiveTA:
     faults = doc["faults"]
     return ReceiveTA(
+        coordinator=tuple(_str(m) for m in doc.get("coordinator", [])),
         declared_at=(*(("parameters", n, None) for n in doc["parameters"]),
                      *(("initial", n, None) for n in doc["initial"])),
         name=_str(doc["name"]),

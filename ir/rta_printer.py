@@ -34,6 +34,8 @@ def print_rta(rta: ReceiveTA, source_map: bool = False) -> str:
     for kind, group in groupby(rta.messages, key=lambda m: m.kind):
         names = ", ".join(m.name for m in group)
         out.append(f"{_INDENT}messages {names};" if kind is None else f"{_INDENT}kind {kind}: {names};")
+    if rta.coordinator:
+        out.append(f"{_INDENT}coordinator {', '.join(rta.coordinator)};")
     if rta.locations:
         if source_map and any(loc.origin for loc in rta.locations):
             width = max(len(loc.name) for loc in rta.locations)

@@ -129,6 +129,9 @@ class _Build(ExprBuild):
         kind, *names = ch
         return ("messages", [Message(str(t), str(kind), span=_tok_span(t)) for t in names])
 
+    def coordinator(self, ch):
+        return ("coordinator", [str(t) for t in ch])
+
     def locations(self, ch):
         return ("locations", [Location(str(t), span=_tok_span(t)) for t in ch])
 
@@ -167,7 +170,8 @@ class _Build(ExprBuild):
         name_tok = ch[0]
         head = _tok_span(name_tok)
         parts: dict[str, list] = {k: [] for k in (
-            "parameters", "assumptions", "messages", "locations", "initial", "rules", "properties")}
+            "parameters", "assumptions", "messages", "locations", "initial", "rules", "properties",
+            "coordinator")}
         problems: list[Diagnostic] = []
         faults: Faults | None = None
         timing: Timing | None = None
@@ -224,7 +228,8 @@ class _Build(ExprBuild):
             assumptions=tuple(parts["assumptions"]), faults=faults, timing=timing,
             messages=tuple(parts["messages"]), locations=tuple(parts["locations"]),
             initial=tuple(n for n, _ in parts["initial"]), rules=tuple(parts["rules"]),
-            properties=tuple(parts["properties"]), span=head, declared_at=tuple(declared))
+            properties=tuple(parts["properties"]), span=head, declared_at=tuple(declared),
+            coordinator=tuple(parts["coordinator"]))
 
 
 # ------------------------------------------------------------------------------------ entry points

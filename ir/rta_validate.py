@@ -146,6 +146,12 @@ class _Checker(ExpressionChecks):
         for section, present in (("locations", self.rta.locations), ("initial", self.rta.initial)):
             if not present:
                 self.sink.error(missing_section_message(section), self.rta.span)
+        for name in self.rta.coordinator:
+            if name not in names:
+                self.sink.error(f"coordinator message '{name}' is not declared in 'messages'", self.rta.span)
+        if self.rta.coordinator and self.rta.timing is not Timing.SYNC:
+            self.sink.error("'coordinator' (messages of a round's king or queen) needs lock-step "
+                            "rounds: declare 'timing sync;'", self.rta.span)
 
     def reserved(self, name: str, what: str, span: Span | None) -> None:
         """Refuse a name the translation gives to something it adds to the TA: the counters of

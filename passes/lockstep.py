@@ -17,7 +17,11 @@ What this pass adds, per fault model:
   ``sent_M <= received(M) <= sent_M + crashing_M`` with ``sent_M`` the processes in a location
   that sends M (never counting this round's crashing ones) and ``crashing_M`` their twins.
 * **byzantine(f)**: n − f correct processes; ``sent_M <= received(M) <= sent_M + f``, and for a
-  kind at most f faulty senders counted over all its types.
+  kind at most f faulty senders counted over all its types. **Coordinator** messages (a phase's
+  king or queen, ``coordinator Q0, Q1;``) have one sender: the correct processes in the
+  locations that send them are at most one (the coordinator, if correct); a receiver gets at
+  most one coordinator message per round, and one beyond those sent only when the coordinator
+  is faulty (no correct process in a coordinator location, and f >= 1).
 
 Other fault models are refused (:class:`SyncUnsupported`), and so is a location whose rules
 send different messages (in a round, a process sends according to its location).
@@ -69,6 +73,12 @@ class SyncTA:
     kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
     crashing: dict[str, str] = field(default_factory=dict)  # CR_ℓ -> ℓ
     crashed: str | None = None
+    coordinator: tuple[str, ...] = ()  # message types only a round's coordinator sends
+
+    @property
+    def coordinators(self) -> tuple[str, ...]:
+        """The locations of a correct coordinator: those that send a coordinator message."""
+        return tuple(l for l in self.correct if set(self.sends.get(l, ())) & set(self.coordinator))
 
     @property
     def correct(self) -> tuple[str, ...]:
@@ -110,7 +120,9 @@ def build(rta: ReceiveTA) -> SyncTA:
     if model is FaultModel.BYZANTINE:
         return SyncTA(rta.name, rta.parameters, rta.assumptions, model, f,
                       Sum((Name(n), Name(f)), ("-",)), locations, tuple(rta.initial),
-                      tuple(rules), sends, messages, rta.kinds())
+                      tuple(rules), sends, messages, rta.kinds(), coordinator=rta.coordinator)
+    if rta.coordinator:
+        raise SyncUnsupported("a coordinator (king or queen) is modelled under byzantine faults only")
     taken = set(locations) | set(rta.parameters)
     crashing = {CRASHING_PREFIX + l: l for l in locations}
     clash = sorted((set(crashing) | {CRASHED}) & taken)

@@ -245,7 +245,8 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
             report.notes.append(
                 f"lock-step rounds: {info['locations']} locations, {info['rules']} rules with the "
                 f"fault model's copies; " + (f"diameter {found} (found in {info['diameter_s']:.2f} s)"
-                                             if found is not None else "no diameter found"))
+                                             if found is not None else "no diameter found")
+                + (f"; phases of {info['phase']} rounds" if info.get("phase", 1) > 1 else ""))
         elif options.engine == explicit.ENGINE:
             results = lockstep.check_explicit(rta, tuple(options.properties), options.parameters or {})
         else:

@@ -33,18 +33,25 @@ def _sent(sta: SyncTA, conf: dict[str, int], message: str) -> tuple[int, int]:
 def enabled(sta: SyncTA, rule: SyncRule, conf: dict[str, int], params: dict[str, int]) -> bool:
     """Whether some receive values Env allows in a round starting in ``conf`` satisfy the guard."""
     msgs = receive_variables(rule.guard)
+    if set(msgs) & set(sta.coordinator):
+        msgs = sorted(set(msgs) | set(sta.coordinator))
     if sta.model is FaultModel.BYZANTINE:
         for members in sta.kinds.values():
             if any(m in msgs for m in members):
                 msgs = sorted(set(msgs) | set(members))
     ranges, lows = [], {}
+    faulty_coordinator = 0 if sum(conf[l] for l in sta.coordinators) else min(1, params[sta.faults])
     for m in msgs:
         sent, crashing = _sent(sta, conf, m)
         extra = crashing if sta.model is FaultModel.CRASH else params[sta.faults]
+        if m in sta.coordinator:
+            extra = faulty_coordinator
         lows[m] = sent
         ranges.append(range(sent, sent + extra + 1))
     for values in itertools.product(*ranges):
         rcv = dict(zip(msgs, values))
+        if sum(rcv[m] for m in sta.coordinator if m in rcv) > 1:
+            continue  # one coordinator, one message of it per receiver
         if sta.model is FaultModel.BYZANTINE and any(
                 sum(max(0, rcv[m] - lows[m]) for m in members if m in rcv) > params[sta.faults]
                 for members in sta.kinds.values()):
@@ -69,7 +76,16 @@ def invariant_problem(sta: SyncTA, conf: dict[str, int], params: dict[str, int])
         return f"{sum(conf.values())} processes, not {evaluate(sta.processes, params)}"
     if sta.crashing and sum(conf[l] for l in sta.crashing) + conf[sta.crashed] > params[sta.faults]:
         return f"more than {sta.faults} = {params[sta.faults]} crashing or crashed processes"
+    if sta.coordinator and sum(conf[l] for l in sta.coordinators) > 1:
+        return "more than one coordinator"
     return None
+
+
+def is_clean(sta: SyncTA, prop, conf: dict[str, int]) -> bool:
+    """The round starting in ``conf`` is clean for ``prop``'s hypothesis."""
+    if prop.coordinator:
+        return sum(conf[l] for l in sta.coordinators) == 1
+    return sum(conf[l] for l in sta.crashing) <= prop.max_crashing
 
 
 def replay(sta: SyncTA, prop, run) -> Replay:
@@ -97,8 +113,7 @@ def replay(sta: SyncTA, prop, run) -> Replay:
         after = {l: sum(n for r, n in lam.items() if sta.rules[r].target == l) for l in sta.locations}
         if after != confs[i + 1]:
             return Replay(False, f"round {i + 1} does not end in the next configuration")
-    if run.clean_round is not None and \
-            sum(confs[run.clean_round][l] for l in sta.crashing) > prop.max_crashing:
+    if run.clean_round is not None and not is_clean(sta, prop, confs[run.clean_round]):
         return Replay(False, f"round {run.clean_round + 1} is not clean")
     if state_holds(sta, prop.safe, confs[-1], params):
         return Replay(False, "the last configuration satisfies the property")
@@ -159,9 +174,10 @@ def successors(sta: SyncTA, config: Config, params: dict[str, int]) -> dict[Conf
     return out
 
 
-def eccentricity(sta: SyncTA, params: dict[str, int]) -> int:
+def eccentricity(sta: SyncTA, params: dict[str, int], phase_starts_only: bool = False) -> int:
     """The most rounds any initial configuration needs to reach one of its reachable
-    configurations (by shortest paths)."""
+    configurations (by shortest paths); with ``phase_starts_only``, only reachable
+    configurations whose processes are all in initial locations (phase starts) count."""
     most = 0
     for start in initial_configurations(sta, params):
         depth = {start: 0}
@@ -171,7 +187,9 @@ def eccentricity(sta: SyncTA, params: dict[str, int]) -> int:
             for s in successors(sta, c, params):  # the configurations (keys)
                 if s not in depth:
                     depth[s] = depth[c] + 1
-                    most = max(most, depth[s])
+                    at_start = all(l in sta.initial for l, k in s if k)
+                    if at_start or not phase_starts_only:
+                        most = max(most, depth[s])
                     queue.append(s)
     return most
 
@@ -203,12 +221,10 @@ def explicit_verdict(sta: SyncTA, prop, params: dict[str, int]):
             lams.reverse()
             first_clean = None
             if prop.clean_round:
-                first_clean = next(i for i, k in enumerate(confs[:-1])
-                                   if sum(k[l] for l in sta.crashing) <= prop.max_crashing)
+                first_clean = next(i for i, k in enumerate(confs[:-1]) if is_clean(sta, prop, k))
             return "violated", Run(dict(params), confs, lams, first_clean)
         clean_now = clean_at if clean_at is not None else (
-            rounds if prop.clean_round and sum(conf[l] for l in sta.crashing) <= prop.max_crashing
-            else None)
+            rounds if prop.clean_round and is_clean(sta, prop, conf) else None)
         for s, lam in successors(sta, c, params).items():
             nxt = (s, None if clean_now is None else 0, min(rounds + 1, prop.min_rounds))
             if nxt not in seen:

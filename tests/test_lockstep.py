@@ -18,6 +18,8 @@ from tactl.passes.lockstep import build
 FLOODMIN = (CORPUS / "floodmin" / "floodmin.rta").read_text()
 FLOODSET = (CORPUS / "floodset" / "floodset.rta").read_text()
 RB = (CORPUS / "rb_sync" / "rb_sync.rta").read_text()
+QUEEN = (CORPUS / "phase_queen" / "phase_queen.rta").read_text()
+QUEEN_N3T = QUEEN.replace("n > 4 * t;", "n > 3 * t;")  # the queen's threshold needs n > 4t
 FLOODMIN_K2 = (CORPUS / "floodmin" / "floodmin_k2.rta").read_text()
 # 2-set agreement's property under the 3-set hypothesis (two crashes in the "clean" round)
 FLOODMIN_K2_WEAK = FLOODMIN_K2.replace("k2_agreement", "k3_agreement")
@@ -47,6 +49,10 @@ CASES = [
     ("floodmin", FLOODMIN, SMALL, {"validity0": "holds", "validity1": "holds", "agreement": "holds"}, 2),
     ("floodset", FLOODSET, SMALL, {"validity0": "holds", "validity1": "holds", "agreement": "holds"}, 2),
     ("rb_sync", RB, SMALL_BYZ, {"unforgeability": "holds", "no_spontaneous_echo": "holds"}, 2),
+    ("phase queen", QUEEN, [{"n": 5, "t": 1, "f": 1}, {"n": 5, "t": 1, "f": 0}],
+     {"validity0": "holds", "validity1": "holds", "agreement": "holds"}, 2),
+    ("phase queen, n > 3t", QUEEN_N3T, [{"n": 4, "t": 1, "f": 1}],
+     {"validity0": "violated", "validity1": "violated", "agreement": "violated"}, None),
     ("floodmin k=2", FLOODMIN_K2, SMALL[:2], {"validity0": "holds", "validity1": "holds",
                                               "validity2": "holds", "k2_agreement": "holds"}, 2),
     ("floodmin k=2, two crashes", FLOODMIN_K2_WEAK, [{"n": 5, "t": 2, "f": 2}],
@@ -74,13 +80,16 @@ def test_parametric_verdicts_agree_with_explicit_rounds(name, text, instances, e
                 assert verdict == "holds", (name, prop.name, params)
             if run is not None:
                 assert replay(sta, spec, run).ok
-        # the diameter bounds every shortest path from an initial configuration
-        assert eccentricity(sta, params) <= info["diameter"], (name, params)
+        # the diameter bounds every shortest path from an initial configuration to a phase
+        # start; configurations inside a phase take at most phase - 1 rounds more
+        assert eccentricity(sta, params, phase_starts_only=True) <= info["diameter"], (name, params)
+        assert eccentricity(sta, params) <= info["diameter"] + info["phase"] - 1, (name, params)
 
 
 def test_a_violation_found_by_enumeration_exists_for_some_instance():
     """The mutants are violated at small instances too (the oracle is not vacuous)."""
     for text, instances, prop in ((FLOODMIN_TWO_ZEROS, SMALL, "agreement"),
+                                  (QUEEN_N3T, [{"n": 4, "t": 1, "f": 1}], "agreement"),
                                   (FLOODMIN_K2_WEAK, [{"n": 5, "t": 2, "f": 2}], "k3_agreement"),
                                   (RB_TOO_MANY_FAULTS, SMALL_BYZ_WEAK, "unforgeability")):
         sta = build(rta(text))
@@ -220,3 +229,59 @@ def test_without_a_diameter_the_verdict_is_unknown_and_the_bound_is_stated():
     # with the chain short enough, the diameter is its length and the verdict a proof
     results, info = lockstep.check_rta(rta(_chain(4, "never: [](A0 + A1 + A2 + A3 + A4 >= 0);")))
     assert info["diameter"] == 4 and results[0].verdict == "holds"
+
+
+def test_phase_queen_agreement_needs_a_correct_queen():
+    """Without the hypothesis, a faulty queen sends Q0 to some and Q1 to others: processes with
+    a weak majority adopt different values (violated, replayed); with it, agreement holds."""
+    automaton = rta(QUEEN)
+    sta = build(automaton)
+    p = next(p for p in automaton.properties if p.name == "agreement")
+    spec = lockstep.read_property(sta, p.name, p.formula)
+    assert spec.clean_round and spec.coordinator
+    assert "coordinator (king or queen) is correct" in lockstep.hypothesis(spec)
+    weak = replace(spec, clean_round=False)
+    outcome, run, _ = lockstep.bmc(sta, weak, 3, 60)
+    assert outcome == "violated" and replay(sta, weak, run).ok
+    assert explicit_verdict(sta, weak, {"n": 5, "t": 1, "f": 1})[0] == "violated"
+    assert lockstep.phase_length(sta) == 2 and lockstep.phase_length(build(rta(FLOODMIN))) == 1
+
+
+def test_the_coordinator_declaration_round_trips_and_is_checked(cli, tmp_path):
+    path = CORPUS / "phase_queen" / "phase_queen.rta"
+    r = cli("fmt", path)
+    assert r.code == 0 and "  coordinator Q0, Q1;" in r.out
+    js = tmp_path / "queen.json"
+    assert cli("fmt", path, "-o", js).code == 0 and '"coordinator"' in js.read_text()
+    assert read_rta(r.out).rta.coordinator == ("Q0", "Q1")
+    assert cli("check", js).code == 0
+    bad = tmp_path / "bad.rta"
+    bad.write_text(QUEEN.replace("coordinator Q0, Q1;", "coordinator Q0, Q9;"))
+    r = cli("check", bad)
+    assert r.code == 2 and "coordinator message 'Q9' is not declared" in r.err
+    bad.write_text(QUEEN.replace("timing sync;", "timing async;"))
+    r = cli("check", bad)
+    assert r.code == 2 and "'coordinator' (messages of a round's king or queen) needs lock-step" in r.err
+
+
+KING = (CORPUS / "phase_king" / "phase_king.rta").read_text()
+
+
+@pytest.mark.slow
+def test_phase_king_holds_and_needs_a_correct_king():
+    """About a minute: the diameter query of 16 locations and 78 rules takes 25 s."""
+    got, info = verdicts(KING)
+    assert got == {"validity0": "holds", "validity1": "holds", "agreement": "holds"}
+    assert info["phase"] == 3 and info["diameter"] == 3
+    automaton = rta(KING)
+    sta = build(automaton)
+    p = next(p for p in automaton.properties if p.name == "agreement")
+    weak = replace(lockstep.read_property(sta, p.name, p.formula), clean_round=False)
+    outcome, run, _ = lockstep.bmc(sta, weak, 5, 120)
+    assert outcome == "violated" and replay(sta, weak, run).ok
+    params = {"n": 4, "t": 1, "f": 1}  # the explicit rounds agree, within the diameter
+    for prop in automaton.properties:
+        spec = lockstep.read_property(sta, prop.name, prop.formula)
+        assert explicit_verdict(sta, spec, params)[0] == "holds", prop.name
+    assert eccentricity(sta, params, phase_starts_only=True) <= info["diameter"]
+    assert eccentricity(sta, params) <= info["diameter"] + info["phase"] - 1

@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import z3
@@ -106,6 +107,8 @@ def invariants(sta: SyncTA, kappa: dict[str, Any], params: dict[str, Any]) -> An
     if sta.crashing:
         faulty = [kappa[l] for l in sta.crashing] + [kappa[sta.crashed]]
         out.append(z3.Sum(faulty) <= params[sta.faults])
+    if sta.coordinator:
+        out.append(z3.Sum([kappa[l] for l in sta.coordinators] or [z3.IntVal(0)]) <= 1)
     return z3.And(*out)
 
 
@@ -116,16 +119,24 @@ def environment(sta: SyncTA, kappa: dict[str, Any], params: dict[str, Any],
     out = []
     auxiliary: list[Any] = []
     extra_terms: dict[str, Any] = {}
+    coordinator_rcv = []
     for m, r in rcv.items():
         correct, crashing = sta.senders(m)
         sent = z3.Sum([kappa[l] for l in correct]) if correct else z3.IntVal(0)
         out.append(r >= sent)
+        if m in sta.coordinator:  # one sender: the coordinator, faulty only if no correct one
+            present = z3.Sum([kappa[l] for l in sta.coordinators] or [z3.IntVal(0)])
+            out += [r <= sent + 1 - present, r <= sent + params[sta.faults]]
+            coordinator_rcv.append(r)
+            continue
         if sta.model is FaultModel.CRASH:
             extra = z3.Sum([kappa[l] for l in crashing]) if crashing else z3.IntVal(0)
             out.append(r <= sent + extra)
         else:
             out.append(r <= sent + params[sta.faults])
             extra_terms[m] = r - sent
+    if len(coordinator_rcv) > 1:
+        out.append(z3.Sum(coordinator_rcv) <= 1)
     if sta.model is FaultModel.BYZANTINE:  # a faulty sender counts once per kind
         for kind, members in sta.kinds.items():
             present = [extra_terms[m] for m in members if m in extra_terms]
@@ -140,6 +151,8 @@ def environment(sta: SyncTA, kappa: dict[str, Any], params: dict[str, Any],
 
 def _witness(sta: SyncTA, rule, tag: str) -> dict[str, Any]:
     msgs = sorted({m for m in (received_message(n.name) for n in names(rule.guard)) if m})
+    if set(msgs) & set(sta.coordinator):  # one coordinator message per receiver couples them
+        msgs = sorted(set(msgs) | set(sta.coordinator))
     if sta.model is FaultModel.BYZANTINE:  # kinds couple the types of a kind
         for kind, members in sta.kinds.items():
             if any(m in msgs for m in members):
@@ -194,6 +207,8 @@ def check_complete(sta: SyncTA, timeout_ms: int = 30_000) -> None:
     for loc in sta.correct:
         rules = [r for r in sta.rules if r.source == loc and r.target in sta.correct]
         msgs = sorted({m for r in rules for m in (received_message(n.name) for n in names(r.guard)) if m})
+        if set(msgs) & set(sta.coordinator):
+            msgs = sorted(set(msgs) | set(sta.coordinator))
         rcv = {m: z3.Int(f"c_rcv_{m}") for m in msgs}
         env, _ = environment(sta, kappa, params, rcv)
         symbols = dict(params)
@@ -215,40 +230,90 @@ def check_complete(sta: SyncTA, timeout_ms: int = 30_000) -> None:
 
 @dataclass
 class Diameter:
-    value: int | None  # None: not found
+    value: int | None  # in rounds; None: not found
     seconds: float
-    queries: list[tuple[int, str, float]]  # (D, sat/unsat/unknown, seconds)
+    queries: list[tuple[int, str, float]]  # (D in phases, sat/unsat/unknown, seconds)
     reason: str = ""
+    phase: int = 1  # rounds per phase
+
+    def describe(self) -> str:
+        if self.phase == 1:
+            return (f"diameter {self.value}: every reachable configuration is reached within "
+                    f"{self.value} rounds")
+        return (f"diameter {self.value} rounds, phases of {self.phase}: every configuration "
+                f"reachable at a phase start is reached within {self.value} rounds, every other "
+                f"within {self.depth()}")
+
+    def depth(self) -> int:
+        """How many rounds the bounded checks must cover: the diameter, plus the rounds that
+        lead from a phase start into the middle of a phase."""
+        return (self.value if self.value is not None else MAX_DIAMETER * self.phase) + self.phase - 1
+
+
+@lru_cache(maxsize=32)
+def _diameter_of(rta: ReceiveTA, timeout_s: float) -> Diameter:
+    """The diameter, once per automaton in a process (every property of it needs it)."""
+    return diameter(build(rta), timeout_s=timeout_s)
+
+
+def phase_length(sta: SyncTA) -> int:
+    """φ, the rounds of a phase: when every rule from a round-k location (k rounds after an
+    initial one) leads to a round-(k + 1) location, and rules into initial locations come from
+    round φ - 1 only (phase queen: V → S/W/Q → V, φ = 2). 1 when there is no such structure
+    (FloodMin: V → V), or under crash faults (crashing twins blur it)."""
+    if sta.crashing:
+        return 1
+    level = {l: 0 for l in sta.initial}
+    changed = True
+    while changed:
+        changed = False
+        for r in sta.rules:
+            if r.source in level and r.target not in sta.initial and r.target not in level:
+                level[r.target] = level[r.source] + 1
+                changed = True
+    if set(level) != set(sta.locations):
+        return 1
+    phase = max(level.values()) + 1
+    for r in sta.rules:
+        expected = 0 if level[r.source] == phase - 1 else level[r.source] + 1
+        if level[r.target] != expected:
+            return 1
+    return phase
 
 
 def diameter(sta: SyncTA, cap: int = MAX_DIAMETER, timeout_s: float = 60.0) -> Diameter:
-    """The smallest D ≤ cap such that every configuration reachable in D + 1 rounds (from any
-    configuration satisfying the invariants) is reachable within D rounds."""
+    """The smallest D ≤ cap such that every configuration reachable in (D + 1)·φ rounds is
+    reachable within D·φ rounds, from any configuration satisfying the invariants (φ = 1) or any
+    phase start (φ > 1: only initial locations populated; sync.md §2). D counts phases."""
     started = time.perf_counter()
     queries = []
+    phase = phase_length(sta)
     for d in range(0, cap + 1):
         params = parameters(sta)
-        outer = path(sta, d + 1, "e", params)
-        inner = path(sta, d, "a", params)
+        outer = path(sta, (d + 1) * phase, "e", params)
+        inner = path(sta, d * phase, "a", params)
+        last = outer.kappa[(d + 1) * phase]
         same_start = z3.And(*[inner.kappa[0][l] == outer.kappa[0][l] for l in sta.locations])
-        differs = z3.And(*[z3.Or(*[inner.kappa[j][l] != outer.kappa[d + 1][l] for l in sta.locations])
-                           for j in range(d + 1)])
+        differs = z3.And(*[z3.Or(*[inner.kappa[j][l] != last[l] for l in sta.locations])
+                           for j in range(d * phase + 1)])
         solver = z3.Solver()
         solver.set("timeout", int(timeout_s * 1000))
         solver.add(rc(sta, params), *outer.constraints)
+        if phase > 1:
+            solver.add(initial(sta, outer.kappa[0]))
         solver.add(z3.ForAll(inner.variables(), z3.Implies(z3.And(same_start, *inner.constraints), differs)))
         t0 = time.perf_counter()
         answer = solver.check()
         queries.append((d, str(answer), time.perf_counter() - t0))
         if answer == z3.unsat:
-            return Diameter(d, time.perf_counter() - started, queries)
+            return Diameter(d * phase, time.perf_counter() - started, queries, phase=phase)
         if answer == z3.unknown:
             return Diameter(None, time.perf_counter() - started, queries,
-                            f"the diameter query for D = {d} was not decided "
-                            f"({solver.reason_unknown()})")
+                            f"the diameter query for D = {d * phase} rounds was not decided "
+                            f"({solver.reason_unknown()})", phase)
     return Diameter(None, time.perf_counter() - started, queries,
-                    f"no diameter up to {cap} rounds (parameterized reachability of synchronous "
-                    "threshold automata is undecidable in general)")
+                    f"no diameter up to {cap * phase} rounds (parameterized reachability of "
+                    "synchronous threshold automata is undecidable in general)", phase)
 
 
 # ----------------------------------------------------------------------------- properties
@@ -261,6 +326,7 @@ class SyncProperty:
     safe: Expr
     clean_round: bool
     max_crashing: int = 0  # a "clean" round: at most this many processes crash in it (k - 1)
+    coordinator: bool = False  # the clean round is one whose coordinator (king, queen) is correct
     # Safe is required only from this round on (the clean-round hypothesis implies 1: after the
     # clean round); the tests use 1 without a clean round to show what the hypothesis excludes
     min_rounds: int = 0
@@ -286,15 +352,29 @@ def read_property(sta: SyncTA, name: str, formula: Expr) -> SyncProperty | str:
         raise SyncInputError(f"property {name}: the clean-round hypothesis of k-set agreement (a "
                              f"round in which at most k - 1 processes crash) needs a crash fault "
                              f"model, not {sta.model.value}")
+    if sta.coordinator and name.startswith(CLEAN_PREFIXES):
+        return SyncProperty(name, init, safe, True, 0, True, 1)
     clean = sta.model is FaultModel.CRASH and (name.startswith(CLEAN_PREFIXES) or bool(k_set))
     most = int(k_set.group(1)) - 1 if k_set else 0
     if k_set and most < 0:
         raise SyncInputError(f"property {name}: k-set agreement needs k >= 1")
-    return SyncProperty(name, init, safe, clean, most, 1 if clean else 0)
+    return SyncProperty(name, init, safe, clean, most, False, 1 if clean else 0)
+
+
+def clean_formula(sta: SyncTA, spec: SyncProperty, kappa: dict[str, Any]) -> Any:
+    """The round starting in ``kappa`` is clean: its coordinator is correct, or at most
+    ``max_crashing`` processes crash in it."""
+    if spec.coordinator:
+        return z3.Sum([kappa[l] for l in sta.coordinators] or [z3.IntVal(0)]) == 1
+    return z3.Sum([kappa[l] for l in sta.crashing] or [z3.IntVal(0)]) <= spec.max_crashing
 
 
 def hypothesis(spec: SyncProperty) -> str:
     """The clean-round hypothesis a property is checked under, in words (for every report)."""
+    if spec.coordinator:
+        return ("under the correct-coordinator hypothesis: checked in every configuration reached "
+                "one or more rounds after a round whose coordinator (king or queen) is correct "
+                "(t + 1 phases with at most t faulty processes contain one)")
     if spec.max_crashing == 0:
         return CLEAN_ROUND
     k = spec.max_crashing + 1
@@ -337,7 +417,7 @@ def bmc(sta: SyncTA, prop: SyncProperty, depth: int, timeout_s: float) -> tuple[
         if prop.init is not None:
             solver.add(state_formula(sta, prop.init, p.kappa[0], params))
         if clean is not None:
-            solver.add(z3.Sum([p.kappa[clean][l] for l in sta.crashing]) <= prop.max_crashing)
+            solver.add(clean_formula(sta, prop, p.kappa[clean]))
         solver.add(z3.Not(state_formula(sta, prop.safe, p.kappa[length], params)))
         queries += 1
         answer = solver.check()
@@ -363,16 +443,17 @@ def check_rta(rta: ReceiveTA, properties: tuple[str, ...] = (), timeout_s: float
 
     sta = build(rta)
     check_complete(sta)
-    d = diameter(sta, timeout_s=timeout_s)
+    d = _diameter_of(rta, timeout_s)
     info = {"locations": len(sta.locations), "rules": len(sta.rules), "diameter": d.value,
-            "diameter_s": round(d.seconds, 3), "diameter_queries": [list(q) for q in d.queries]}
+            "phase": d.phase, "diameter_s": round(d.seconds, 3),
+            "diameter_queries": [list(q) for q in d.queries]}
     results = []
     for prop, spec in _selected(sta, rta, properties):
         if isinstance(spec, str):
             results.append(PropertyResult(prop.name, "safety", UNSUPPORTED, ENGINE, reason=spec))
             continue
         started = time.perf_counter()
-        depth = d.value if d.value is not None else MAX_DIAMETER
+        depth = d.depth()
         outcome, run, queries = bmc(sta, spec, depth, timeout_s)
         details: dict[str, Any] = {"diameter": d.value, "bounded_depth": depth,
                                    **({"hypothesis": hypothesis(spec)} if spec.clean_round else {})}
@@ -394,9 +475,8 @@ def check_rta(rta: ReceiveTA, properties: tuple[str, ...] = (), timeout_s: float
                              f"{d.reason}")
         else:
             result.verdict = HOLDS
-            result.scope = (f"all parameter values satisfying the resilience condition (diameter "
-                            f"{d.value}: every reachable configuration is reached within "
-                            f"{d.value} rounds)" + (f"; {hypothesis(spec)}" if spec.clean_round else ""))
+            result.scope = (f"all parameter values satisfying the resilience condition ({d.describe()})"
+                            + (f"; {hypothesis(spec)}" if spec.clean_round else ""))
         result.time_s = time.perf_counter() - started
         results.append(result)
     return results, info
