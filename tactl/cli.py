@@ -394,8 +394,11 @@ ParamOption = Annotated[Optional[list[str]], typer.Option(
                   "specification's <>[](...) says. The explicit engine enumerates the counter "
                   "system for small fixed parameters (--param, --bound) and is a bounded sanity "
                   "check, not a proof. Formulas outside the fragment are UNSUPPORTED, with the "
-                  "reason. Exit status: 0 all hold, 1 a property is violated, 2 bad input, 3 "
-                  "something unknown (timeout) or unsupported.")
+                  "reason. A synchronous automaton (timing sync, from an .rta or .alg) is checked "
+                  "in lock-step rounds instead: a diameter, then bounded checks up to it (HOLDS "
+                  "for all n, t, f only with a diameter), counterexamples as rounds. Exit status: "
+                  "0 all hold, 1 a property is violated, 2 bad input, 3 something unknown "
+                  "(timeout) or unsupported.")
 def check(
     file: InputFile,
     properties: PropertyOption = None,
