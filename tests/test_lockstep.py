@@ -285,3 +285,11 @@ def test_phase_king_holds_and_needs_a_correct_king():
         assert explicit_verdict(sta, spec, params)[0] == "holds", prop.name
     assert eccentricity(sta, params, phase_starts_only=True) <= info["diameter"]
     assert eccentricity(sta, params) <= info["diameter"] + info["phase"] - 1
+
+
+def test_the_diameter_is_searched_once_per_automaton_whatever_the_time_left():
+    """verify checks each property separately, each with the time its --timeout leaves: the
+    diameter must not be searched again for every property (phase king: 25 s each)."""
+    automaton = rta(FLOODSET)
+    first = lockstep._diameter_of(automaton, 60.0)
+    assert lockstep._diameter_of(rta(FLOODSET), 17.5) is first

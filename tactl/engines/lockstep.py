@@ -31,7 +31,6 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 import z3
@@ -250,10 +249,18 @@ class Diameter:
         return (self.value if self.value is not None else MAX_DIAMETER * self.phase) + self.phase - 1
 
 
-@lru_cache(maxsize=32)
+_DIAMETERS: dict[ReceiveTA, Diameter] = {}
+
+
 def _diameter_of(rta: ReceiveTA, timeout_s: float) -> Diameter:
-    """The diameter, once per automaton in a process (every property of it needs it)."""
-    return diameter(build(rta), timeout_s=timeout_s)
+    """The diameter, once per automaton in a process (every property of it needs it); a search
+    that ended in a solver timeout is not kept (more time may decide it)."""
+    found = _DIAMETERS.get(rta)
+    if found is None:
+        found = diameter(build(rta), timeout_s=timeout_s)
+        if found.value is not None or "timeout" not in found.reason:
+            _DIAMETERS[rta] = found
+    return found
 
 
 def phase_length(sta: SyncTA) -> int:
