@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tactl.ir.expr import BoolConst, Expr, IntConst, Name, Sum, names
+from tactl.ir.expr import BoolConst, Expr, Name, Sum
 from tactl.ir.rta import FaultModel, ReceiveTA, receive_variables
 
 CRASHED = "CRASHED"
@@ -141,12 +141,17 @@ def build(rta: ReceiveTA) -> SyncTA:
                   initial, tuple(rules), sends, messages, {}, crashing, CRASHED)
 
 
-def guard_messages(rule: SyncRule) -> list[str]:
-    return receive_variables(rule.guard)
-
-
-def location_names(e: Expr) -> set[str]:
-    return {n.name for n in names(e)}
-
-
-ZERO = IntConst(0)
+def received_types(sta: SyncTA, guards) -> list[str]:
+    """The message types whose received counts one receive step chooses together for these
+    guards: the types the guards read, plus the rest of a coordinator's messages (one sender, so
+    at most one of them per receiver) and, under Byzantine faults, the rest of their kinds (a
+    faulty sender counts once per kind). The SMT encoding, the guard-completeness check and the
+    enumerating simulator all use this one list."""
+    msgs = {m for g in guards for m in receive_variables(g)}
+    if msgs & set(sta.coordinator):
+        msgs |= set(sta.coordinator)
+    if sta.model is FaultModel.BYZANTINE:
+        for members in sta.kinds.values():
+            if msgs & set(members):
+                msgs |= set(members)
+    return sorted(msgs)

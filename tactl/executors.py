@@ -14,6 +14,7 @@ import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
+from functools import partial
 from typing import Any, Callable, Iterator
 
 
@@ -51,14 +52,16 @@ class LocalPool:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
 
-def in_subprocess(payload: dict[str, Any]) -> str:
-    """Run :func:`tactl.verify.check_task` in a fresh Python process. Dask runs tasks in worker
-    *threads*, where no signal handler can be installed, so the task re-enters a main thread."""
-    done = subprocess.run([sys.executable, "-m", "tactl.executors"], input=json.dumps(payload),
+def in_subprocess(fn: Callable[[Any], Any], payload: Any) -> Any:
+    """``fn(payload)`` in a fresh Python process (``fn`` a module-level function, ``payload`` and
+    its result JSON). Dask runs tasks in worker *threads*, where no signal handler can be
+    installed (the ``--timeout`` alarm), so the task re-enters a main thread."""
+    job = {"function": f"{fn.__module__}:{fn.__qualname__}", "payload": payload}
+    done = subprocess.run([sys.executable, "-m", "tactl.executors"], input=json.dumps(job),
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
-        raise RuntimeError(f"check task failed (exit {done.returncode}): {done.stderr[-2000:]}")
-    return done.stdout
+        raise RuntimeError(f"task {job['function']} failed (exit {done.returncode}): {done.stderr[-2000:]}")
+    return json.loads(done.stdout)
 
 
 class DaskCluster:
@@ -76,7 +79,7 @@ class DaskCluster:
     def run(self, fn, payloads: list[Any]) -> Iterator[tuple[int, Any, float]]:
         from distributed import as_completed as dask_completed
 
-        futures = [self.client.submit(_timed, in_subprocess, p, pure=False) for p in payloads]
+        futures = [self.client.submit(_timed, partial(in_subprocess, fn), p, pure=False) for p in payloads]
         index = {f.key: i for i, f in enumerate(futures)}
         for future in dask_completed(futures):
             result, seconds = future.result()
@@ -105,6 +108,8 @@ def executor_for(spec: str | None, jobs: int):
 
 
 if __name__ == "__main__":  # the subprocess of in_subprocess
-    from tactl.verify import check_task
+    import importlib
 
-    sys.stdout.write(check_task(json.loads(sys.stdin.read())))
+    job = json.loads(sys.stdin.read())
+    module, name = job["function"].split(":")
+    sys.stdout.write(json.dumps(getattr(importlib.import_module(module), name)(job["payload"])))

@@ -13,8 +13,8 @@ from typing import Iterator
 
 from tactl.ir.evaluate import evaluate, holds
 from tactl.ir.expr import Expr
-from tactl.ir.rta import FaultModel, received, receive_variables
-from tactl.passes.lockstep import SyncRule, SyncTA
+from tactl.ir.rta import FaultModel, received
+from tactl.passes.lockstep import SyncRule, SyncTA, received_types
 
 Config = tuple[tuple[str, int], ...]
 
@@ -32,13 +32,7 @@ def _sent(sta: SyncTA, conf: dict[str, int], message: str) -> tuple[int, int]:
 
 def enabled(sta: SyncTA, rule: SyncRule, conf: dict[str, int], params: dict[str, int]) -> bool:
     """Whether some receive values Env allows in a round starting in ``conf`` satisfy the guard."""
-    msgs = receive_variables(rule.guard)
-    if set(msgs) & set(sta.coordinator):
-        msgs = sorted(set(msgs) | set(sta.coordinator))
-    if sta.model is FaultModel.BYZANTINE:
-        for members in sta.kinds.values():
-            if any(m in msgs for m in members):
-                msgs = sorted(set(msgs) | set(members))
+    msgs = received_types(sta, [rule.guard])
     ranges, lows = [], {}
     faulty_coordinator = 0 if sum(conf[l] for l in sta.coordinators) else min(1, params[sta.faults])
     for m in msgs:

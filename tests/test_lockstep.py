@@ -293,3 +293,19 @@ def test_the_diameter_is_searched_once_per_automaton_whatever_the_time_left():
     automaton = rta(FLOODSET)
     first = lockstep._diameter_of(automaton, 60.0)
     assert lockstep._diameter_of(rta(FLOODSET), 17.5) is first
+
+
+def test_no_initial_configuration_is_unknown_never_holds(cli, tmp_path):
+    """An unsatisfiable resilience condition would make every bounded query UNSAT: vacuous."""
+    path = tmp_path / "vacuous.rta"
+    path.write_text(FLOODMIN.replace("n > t; t >= f;", "n > t; t > n;"))
+    r = cli("check", path)
+    assert r.code == 3 and "HOLDS" not in r.out and r.out.count("vacuous: no parameter values") == 3
+
+
+def test_explicit_rounds_need_every_parameter_inside_the_resilience_condition(cli):
+    floodmin = CORPUS / "floodmin" / "floodmin.rta"
+    r = cli("check", floodmin, "--engine", "explicit", "--param", "n=1", "--param", "t=2", "--param", "f=0")
+    assert r.code == 2 and "violate the resilience condition (n > t)" in r.err
+    r = cli("check", floodmin, "--engine", "explicit", "--param", "n=3")
+    assert r.code == 2 and "missing: t, f" in r.err

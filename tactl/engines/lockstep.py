@@ -38,8 +38,8 @@ import z3
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, PropertyResult
 from tactl.ir.expr import Always, Expr, Implies, names, to_text
 from tactl.ir.linear import to_z3
-from tactl.ir.rta import FaultModel, ReceiveTA, received, received_message
-from tactl.passes.lockstep import SyncInputError, SyncTA, SyncUnsupported, build
+from tactl.ir.rta import FaultModel, ReceiveTA, received
+from tactl.passes.lockstep import SyncInputError, SyncTA, SyncUnsupported, build, received_types
 
 ENGINE = "lockstep"
 MAX_DIAMETER = 6
@@ -149,14 +149,7 @@ def environment(sta: SyncTA, kappa: dict[str, Any], params: dict[str, Any],
 
 
 def _witness(sta: SyncTA, rule, tag: str) -> dict[str, Any]:
-    msgs = sorted({m for m in (received_message(n.name) for n in names(rule.guard)) if m})
-    if set(msgs) & set(sta.coordinator):  # one coordinator message per receiver couples them
-        msgs = sorted(set(msgs) | set(sta.coordinator))
-    if sta.model is FaultModel.BYZANTINE:  # kinds couple the types of a kind
-        for kind, members in sta.kinds.items():
-            if any(m in msgs for m in members):
-                msgs = sorted(set(msgs) | set(members))
-    return {m: z3.Int(f"{tag}_rcv_{rule.index}_{m}") for m in msgs}
+    return {m: z3.Int(f"{tag}_rcv_{rule.index}_{m}") for m in received_types(sta, [rule.guard])}
 
 
 def path(sta: SyncTA, rounds: int, tag: str, params: dict[str, Any]) -> Path:
@@ -205,10 +198,7 @@ def check_complete(sta: SyncTA, timeout_ms: int = 30_000) -> None:
     kappa = {l: z3.Int(f"c_{l}") for l in sta.locations}
     for loc in sta.correct:
         rules = [r for r in sta.rules if r.source == loc and r.target in sta.correct]
-        msgs = sorted({m for r in rules for m in (received_message(n.name) for n in names(r.guard)) if m})
-        if set(msgs) & set(sta.coordinator):
-            msgs = sorted(set(msgs) | set(sta.coordinator))
-        rcv = {m: z3.Int(f"c_rcv_{m}") for m in msgs}
+        rcv = {m: z3.Int(f"c_rcv_{m}") for m in received_types(sta, [r.guard for r in rules])}
         env, _ = environment(sta, kappa, params, rcv)
         symbols = dict(params)
         symbols.update({received(m).name: v for m, v in rcv.items()})
@@ -440,6 +430,19 @@ def bmc(sta: SyncTA, prop: SyncProperty, depth: int, timeout_s: float) -> tuple[
     return "none", None, queries
 
 
+def has_initial_configuration(sta: SyncTA, prop: SyncProperty, timeout_s: float) -> bool:
+    """Whether some parameter values satisfying the RC have an initial configuration satisfying
+    the property's Init (an undecided query counts as yes: the checks then run)."""
+    params = parameters(sta)
+    kappa = {l: z3.Int(f"i_{l}") for l in sta.locations}
+    solver = z3.Solver()
+    solver.set("timeout", int(timeout_s * 1000))
+    solver.add(rc(sta, params), invariants(sta, kappa, params), initial(sta, kappa))
+    if prop.init is not None:
+        solver.add(state_formula(sta, prop.init, kappa, params))
+    return solver.check() != z3.unsat
+
+
 # ---------------------------------------------------------------------------------- check
 
 
@@ -460,6 +463,13 @@ def check_rta(rta: ReceiveTA, properties: tuple[str, ...] = (), timeout_s: float
             results.append(PropertyResult(prop.name, "safety", UNSUPPORTED, ENGINE, reason=spec))
             continue
         started = time.perf_counter()
+        if not has_initial_configuration(sta, spec, timeout_s):
+            results.append(PropertyResult(
+                prop.name, "safety", UNKNOWN, ENGINE, formula_class="lock-step safety",
+                reason="vacuous: no parameter values satisfying the resilience condition give an "
+                       "initial configuration (with the property's Init), so the property would "
+                       "hold vacuously: nothing was checked"))
+            continue
         depth = d.depth()
         outcome, run, queries = bmc(sta, spec, depth, timeout_s)
         details: dict[str, Any] = {"diameter": d.value, "bounded_depth": depth,
@@ -548,20 +558,34 @@ def run_lines(run: dict[str, Any]) -> list[str]:
 def check_explicit(rta: ReceiveTA, properties: tuple[str, ...], params: dict[str, int]) -> list[PropertyResult]:
     """Lock-step rounds enumerated at fixed parameter values (a bounded sanity check, not a
     proof): the oracle the tests compare the parametric verdicts with."""
-    from tactl.lockstep_sim import explicit_verdict, replay
+    from tactl.lockstep_sim import explicit_verdict, initial_configurations, replay, state_holds
 
     sta = build(rta)
     check_complete(sta)
     missing = [p for p in sta.parameters if p not in params]
     if missing:
-        raise SyncUnsupported(f"the explicit engine needs every parameter fixed (--param); missing: "
-                              f"{', '.join(missing)}")
+        raise SyncInputError(f"the explicit engine needs every parameter fixed (--param); missing: "
+                             f"{', '.join(missing)}")
+    from tactl.ir.evaluate import holds
+
+    failed = [to_text(a) for a in sta.assumptions if not holds(a, params)]
+    if failed:
+        raise SyncInputError(f"the --param values violate the resilience condition ({'; '.join(failed)}); "
+                             "--allow-outside-rc checks them anyway")
     out = []
     for prop, spec in _selected(sta, rta, properties):
         if isinstance(spec, str):
             out.append(PropertyResult(prop.name, "safety", UNSUPPORTED, "explicit", reason=spec))
             continue
         started = time.perf_counter()
+        if not any(spec.init is None or state_holds(sta, spec.init, dict(c), params)
+                   for c in initial_configurations(sta, params)):
+            out.append(PropertyResult(prop.name, "safety", UNKNOWN, "explicit",
+                                      formula_class="lock-step safety",
+                                      reason="vacuous: these parameter values give no initial "
+                                             "configuration (with the property's Init): nothing "
+                                             "was checked"))
+            continue
         verdict, run = explicit_verdict(sta, spec, params)
         result = PropertyResult(prop.name, "safety", verdict, "explicit",
                                 time_s=time.perf_counter() - started,
