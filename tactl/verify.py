@@ -36,9 +36,13 @@ class VerifyError(ValueError):
 
 
 def corpus_directory() -> Path:
-    """The project's corpus: beside the package in a checkout, else ./corpus."""
-    here = Path(__file__).resolve().parent.parent / "corpus"
-    return here if here.is_dir() else Path.cwd() / "corpus"
+    """The project's corpus: inside the installed package (a wheel ships it as ``tactl/corpus``),
+    beside the package in a checkout, else ./corpus."""
+    package = Path(__file__).resolve().parent
+    for candidate in (package / "corpus", package.parent / "corpus"):
+        if candidate.is_dir():
+            return candidate
+    return Path.cwd() / "corpus"
 
 
 def algorithms_in(directory: Path) -> list[Path]:
