@@ -13,12 +13,14 @@ from dataclasses import dataclass, field
 
 from tactl import __version__, deadline
 from tactl.engines import explicit, explicit_ltl, parametric
-from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
+                                  VACUITY_UNKNOWN, VIOLATED, Counterexample, PropertyResult)
 from tactl.ir.eltl import TemporalQuery, reach_question, temporal_query
 from tactl.ir.expr import disj, to_text
 from tactl.ir.rta import Timing
 from tactl.ir.ta_json import origin_to_json
-from tactl.ir.ta import ThresholdAutomaton
+from tactl.ir.ta import Property, ThresholdAutomaton
+from tactl.ir.vacuity import vacuity_question
 from tactl.passes.encode_steady import unsupported_reason
 
 # spin and nusmv run the external checkers at fixed parameters (tactl/engines/spin*.py, nusmv.py)
@@ -65,7 +67,8 @@ class CheckReport:
         verdicts = {r.verdict for r in self.results}
         if VIOLATED in verdicts:
             return 1
-        if verdicts & {UNKNOWN, UNSUPPORTED} or not self.results or self.initial_configurations is False:
+        if verdicts & {UNKNOWN, UNSUPPORTED, HOLDS_VACUOUSLY} or not self.results \
+                or self.initial_configurations is False:
             return 3
         return 0
 
@@ -139,7 +142,7 @@ def _initial_configuration_exists(ta, parameters, extra):
     return True, ""
 
 
-VACUOUS = ("{why}, so every property would hold vacuously: nothing was checked")
+VACUOUS = ("{why}, so every property holds vacuously: nothing was checked")
 
 
 def check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
@@ -209,7 +212,7 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
                                           formula_class=cls))
             continue
         if report.initial_configurations is False:
-            results.append(PropertyResult(prop.name, kind, UNKNOWN, options.engine, formula_class=cls,
+            results.append(PropertyResult(prop.name, kind, HOLDS_VACUOUSLY, options.engine, formula_class=cls,
                                           reason="vacuous: " + VACUOUS.format(why=why)))
             continue
         if progress:
@@ -219,7 +222,7 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
             with deadline.interruptible():
                 result = _check_one(ta, query, options, progress)
             result.formula_class = cls
-            results.append(result)
+            results.append(_with_vacuity(ta, prop, result, options, progress))
         except deadline.DeadlineExceeded:
             results.append(PropertyResult(prop.name, kind, UNKNOWN, options.engine, formula_class=cls,
                                           time_s=time.perf_counter() - started, reason=_timeout_reason()))
@@ -272,7 +275,7 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
     initial = disj(*(b.initial for b in query.branches))
     exists, why = initial_configuration_exists(ta, options.parameters, (initial,))
     if exists is False:
-        return PropertyResult(query.property, query.kind, UNKNOWN, options.engine,
+        return PropertyResult(query.property, query.kind, HOLDS_VACUOUSLY, options.engine,
                               reason=f"vacuous: {why}, so the property holds vacuously: nothing was checked")
     if query.infinite and not any(r.is_self_loop and ta.increments(r) == {} for r in ta.rules):
         return PropertyResult(query.property, query.kind, UNKNOWN, options.engine, reason=NO_LOOP)
@@ -291,6 +294,52 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
                                "branches": 1})
         return result
     return parametric.check_temporal(ta, query, progress, options.parameters)
+
+
+def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult, options: CheckOptions,
+                  progress: Callable[[str], None] | None) -> PropertyResult:
+    """A HOLDS with what it says about its antecedents (``ir/vacuity.py``): the witness formula
+    ``W`` (the consequent replaced by false) is decided by the same engine, at the same
+    parameters; ``W`` holding means no run meets the antecedents, so the verdict becomes
+    HOLDS_VACUOUSLY (exit 3). The time and queries of that check are added to the property's."""
+    if result.verdict != HOLDS:
+        return result
+    question = vacuity_question(prop.formula)
+    if question is None:
+        result.vacuity = NO_ANTECEDENT
+        return result
+    query = temporal_query(ta, Property(prop.name, question.witness))
+    if not isinstance(query, TemporalQuery):
+        result.vacuity, result.vacuity_witness = VACUITY_UNKNOWN, query.reason
+        return result
+    if progress:
+        progress(f"checking {prop.name}: can its antecedent happen?")
+    started = time.perf_counter()
+    try:
+        with deadline.interruptible():
+            witness = _check_one(ta, query, options, progress)
+    except deadline.DeadlineExceeded:
+        witness = PropertyResult(prop.name, query.kind, UNKNOWN, options.engine, reason=_timeout_reason())
+    result.time_s += time.perf_counter() - started
+    result.queries += witness.queries
+    result.details["vacuity_s"] = round(time.perf_counter() - started, 4)
+    if witness.verdict in (HOLDS, HOLDS_VACUOUSLY):
+        result.verdict = HOLDS_VACUOUSLY
+        result.reason = (f"vacuous: no {question.describe()[2:]} exists, so the consequent is never "
+                         "asked for (the property holds without saying anything)")
+        if witness.verdict == HOLDS_VACUOUSLY and witness.reason:
+            result.reason += "; " + witness.reason.removeprefix("vacuous: ")
+    elif witness.verdict == VIOLATED:
+        # The witness run's parameters are left out: which model z3 returns first depends on
+        # the queries the process asked before, and the cached result must not.
+        replayed = witness.counterexample is not None and witness.counterexample.replayed
+        result.vacuity = NOT_VACUOUS
+        result.vacuity_witness = f"{question.describe()} exists" + (
+            " (a run found and replayed)" if replayed else f" (found by {witness.engine})")
+    else:
+        result.vacuity = VACUITY_UNKNOWN
+        result.vacuity_witness = f"whether {question.describe()} exists was not decided: {witness.reason}"
+    return result
 
 
 def _external(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions) -> PropertyResult:
@@ -367,6 +416,10 @@ def _result_json(ta: ThresholdAutomaton, r: PropertyResult) -> dict[str, object]
         out["queries"] = r.queries
     if r.scope:
         out["scope"] = r.scope
+    if r.verdict == HOLDS_VACUOUSLY:
+        out["vacuity"] = {"status": "vacuous", "reason": r.reason}
+    elif r.vacuity:
+        out["vacuity"] = {"status": r.vacuity, **({"witness": r.vacuity_witness} if r.vacuity_witness else {})}
     if r.reason:
         out["reason"] = r.reason
     if r.details:
@@ -419,14 +472,19 @@ def report_text(report: CheckReport) -> str:
              f"parameters {', '.join(ta.parameters) or '(none)'} with {rc}"]
     width = max((len(r.name) for r in report.results), default=8)
     for r in report.results:
-        head = f"  {r.name:<{width}}  {r.formula_class or r.kind:<13}  {r.verdict.upper():<11}"
+        head = f"  {r.name:<{width}}  {r.formula_class or r.kind:<13}  {r.verdict.upper():<15}"
         if r.verdict != UNSUPPORTED:
             head += f"  {r.time_s:6.2f} s"
             if r.engine == parametric.ENGINE:
                 head += f"  {r.queries} quer{'y' if r.queries == 1 else 'ies'}"
+        if r.verdict == HOLDS and r.vacuity:
+            head += f"  {r.vacuity}"
         lines.append(head)
-        if r.scope and r.verdict == HOLDS:
+        if r.scope and r.verdict in (HOLDS, HOLDS_VACUOUSLY):
             lines.append(f"  {'':<{width}}  for {r.scope}")
+        if r.verdict == HOLDS and r.vacuity_witness:
+            lead = "antecedent met:" if r.vacuity == NOT_VACUOUS else f"{r.vacuity}:"
+            lines.append(f"  {'':<{width}}  {lead} {r.vacuity_witness}")
         if r.reason:
             lines.append(f"  {'':<{width}}  {r.reason}")
         if r.counterexample and r.verdict == VIOLATED:
@@ -440,7 +498,10 @@ def report_text(report: CheckReport) -> str:
     for warning in report.warnings:
         lines.append(f"warning: {warning}")
     held = sum(r.verdict == HOLDS for r in report.results)
-    summary = {v: sum(r.verdict == v for r in report.results) for v in (VIOLATED, UNKNOWN, UNSUPPORTED)}
+    summary = {v: sum(r.verdict == v for r in report.results)
+               for v in (HOLDS_VACUOUSLY, VIOLATED, UNKNOWN, UNSUPPORTED)}
+    if not summary[HOLDS_VACUOUSLY]:
+        del summary[HOLDS_VACUOUSLY]  # the line as it always read, when nothing is vacuous
     lines.append(f"{held} hold, " + ", ".join(f"{n} {v}" for v, n in summary.items()))
     return "\n".join(lines)
 

@@ -261,9 +261,10 @@ def _check(loaded: ReadResult, options: Mapping[str, Any]) -> Verdict:
 
 
 def _decided(value: Verdict) -> bool:
-    from tactl.engines.result import UNKNOWN
+    from tactl.engines.result import UNKNOWN, VACUITY_UNKNOWN
 
-    return value.result.verdict != UNKNOWN
+    # A HOLDS whose vacuity was not decided (e.g. the timeout passed) is asked again next time.
+    return value.result.verdict != UNKNOWN and value.result.vacuity != VACUITY_UNKNOWN
 
 
 def _emit_smtlib(loaded: ReadResult, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -295,7 +296,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("parse", 1, "alg-text", "rta", _parse),
     Pass("translate", 1, "rta", "ta", _translate),
     Pass("lower", 1, "ta", "checkable-ta", _lower, cached=False),
-    Pass("check", 2, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),
+    Pass("check", 3, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),
     Pass("emit-smtlib", 1, "checkable-ta", "smtlib", _emit_smtlib, ("properties", "parameters")),
     Pass("emit-promela", 1, "checkable-ta", "promela", _emit_promela, ("properties", "parameters")),
     Pass("emit-nuxmv", 1, "checkable-ta", "smv", _emit_nuxmv, ("properties", "parameters", "smv_bound")),

@@ -33,13 +33,13 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED
+from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNKNOWN, UNSUPPORTED, VIOLATED
 from tactl.passes.render import environment
 
 TEMPLATE = "html/report.html.j2"
-VERDICTS = (HOLDS, VIOLATED, UNKNOWN, UNSUPPORTED)
+VERDICTS = (HOLDS, HOLDS_VACUOUSLY, VIOLATED, UNKNOWN, UNSUPPORTED)
 # The order in which an algorithm's worst verdict is chosen (its colour in the summary).
-SEVERITY = (VIOLATED, UNKNOWN, UNSUPPORTED, HOLDS)
+SEVERITY = (VIOLATED, UNKNOWN, UNSUPPORTED, HOLDS_VACUOUSLY, HOLDS)
 EXIT_MEANING = {0: "every checked property holds", 1: "a property is violated",
                 2: "bad input or usage", 3: "nothing violated, but something is unknown or unsupported",
                 4: "an internal error of tactl"}
@@ -80,7 +80,9 @@ class Tally:
 
     @staticmethod
     def of(verdicts: Sequence[str]) -> "Tally":
-        return Tally(tuple((v, sum(x == v for x in verdicts)) for v in VERDICTS))
+        counts = tuple((v, sum(x == v for x in verdicts)) for v in VERDICTS)
+        # "holds vacuously" only when it happened, as the text reports print it
+        return Tally(tuple((v, n) for v, n in counts if n or v != HOLDS_VACUOUSLY))
 
     @property
     def text(self) -> str:
@@ -293,6 +295,11 @@ def pass_row(record: Mapping[str, Any]) -> PassRow:
 def property_row(prop: Mapping[str, Any], cex_anchor: str | None) -> PropertyRow:
     verdict = str(prop.get("verdict", ""))
     note = prop.get("scope") if verdict == HOLDS else prop.get("reason")
+    vacuity = prop.get("vacuity") or {}
+    if verdict == HOLDS and vacuity.get("status"):
+        said = ("antecedent met: " + str(vacuity["witness"])) if vacuity.get("status") == NOT_VACUOUS \
+            and vacuity.get("witness") else ": ".join(str(x) for x in (vacuity.get("status"), vacuity.get("witness")) if x)
+        note = f"{note}; {said}" if note else said
     return PropertyRow(
         name=str(prop.get("name", "")),
         klass=str(prop.get("class") or prop.get("kind") or ""),

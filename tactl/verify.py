@@ -121,12 +121,12 @@ class AlgorithmRun:
 
     @property
     def exit_code(self) -> int:
-        from tactl.engines.result import UNKNOWN, UNSUPPORTED, VIOLATED
+        from tactl.engines.result import HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VIOLATED
 
         if self.error:
             return 2
         verdicts = {v.result.verdict for v, _ in self.verdicts}
-        return 1 if VIOLATED in verdicts else 3 if verdicts & {UNKNOWN, UNSUPPORTED} else 0
+        return 1 if VIOLATED in verdicts else 3 if verdicts & {UNKNOWN, UNSUPPORTED, HOLDS_VACUOUSLY} else 0
 
 
 @dataclass

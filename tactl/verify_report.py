@@ -76,16 +76,17 @@ def run_json(run: Run, with_svg: bool = False) -> dict[str, Any]:
 
 
 def run_table(run: Run) -> str:
-    """Algorithm, property, class, verdict, engine, time, cache: one line per property."""
-    rows = [("algorithm", "property", "class", "verdict", "engine", "time", "cache")]
+    """Algorithm, property, class, verdict, vacuity, engine, time, cache: one line per property
+    (vacuity: what a HOLDS says about its antecedents, ``ir/vacuity.py``)."""
+    rows = [("algorithm", "property", "class", "verdict", "vacuity", "engine", "time", "cache")]
     for a in run.algorithms:
         if a.error:
-            rows.append((a.name, "-", "-", "BAD INPUT", "-", "-", "-"))
+            rows.append((a.name, "-", "-", "BAD INPUT", "-", "-", "-", "-"))
             continue
         for v, cache in a.verdicts:
             r = v.result
-            rows.append((a.name, r.name, r.formula_class or r.kind, r.verdict.upper(), r.engine,
-                         f"{r.time_s:.2f} s", cache))
+            rows.append((a.name, r.name, r.formula_class or r.kind, r.verdict.upper(), vacuity_cell(r),
+                         r.engine, f"{r.time_s:.2f} s", cache))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
@@ -93,12 +94,23 @@ def run_table(run: Run) -> str:
     for a in run.algorithms:
         for v, _ in a.verdicts:
             counts[v.result.verdict] = counts.get(v.result.verdict, 0) + 1
-    summary = ", ".join(f"{counts.get(k, 0)} {k}" for k in ("holds", "violated", "unknown", "unsupported"))
+    shown = ("holds", "holds vacuously", "violated", "unknown", "unsupported")
+    summary = ", ".join(f"{counts.get(k, 0)} {k}" for k in shown if k != "holds vacuously" or counts.get(k))
     bad = sum(1 for a in run.algorithms if a.error)
     lines.append(f"{summary}{f', {bad} with bad input' if bad else ''} "
                  f"({len(run.algorithms)} algorithm{'s' if len(run.algorithms) != 1 else ''}, "
                  f"{run.wall_s:.2f} s)")
     return "\n".join(lines)
+
+
+def vacuity_cell(r) -> str:
+    """``vacuous`` for a vacuous pass, else what a HOLDS says about its antecedents; ``-`` for
+    the other verdicts."""
+    from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY
+
+    if r.verdict == HOLDS_VACUOUSLY:
+        return "vacuous"
+    return (r.vacuity or "not asked") if r.verdict == HOLDS else "-"
 
 
 def explain_lines(run: Run) -> list[str]:

@@ -204,7 +204,8 @@ def test_4_empty_initial_configurations_are_reported(cli, tmp_path, edit, args, 
     assert r.code == 3
     report = json.loads(r.out)
     assert report["initial_configurations"] == "none" and why in report["warnings"][0]
-    assert [p["verdict"] for p in report["properties"]] == ["unknown"]
+    assert [p["verdict"] for p in report["properties"]] == ["holds vacuously"]
+    assert report["properties"][0]["vacuity"]["status"] == "vacuous"
     text_report = cli("check", path, "-p", "unforgeability", *args)
     assert text_report.code == 3 and f"warning: {why}" in text_report.out
 
@@ -215,7 +216,7 @@ def test_4_unsatisfiable_antecedent_is_vacuous(cli, tmp_path):
     r = cli("check", path, "-p", "unforgeability", "--json")
     assert r.code == 3
     (prop,) = json.loads(r.out)["properties"]
-    assert prop["verdict"] == "unknown" and "antecedent" in prop["reason"]
+    assert prop["verdict"] == "holds vacuously" and "antecedent" in prop["reason"]
 
 
 def test_4_no_specifications_exits_3(cli, tmp_path):

@@ -388,8 +388,10 @@ def test_explicit_engine_never_holds_on_viol(cli, dirs, n, t, f, bound, max_stat
         assert prop["verdict"] == "violated"
         assert prop["counterexample"]["replayed"] is True
         assert prop["counterexample"]["parameters"]["n"] == n
-    else:
-        assert prop["verdict"] == "unknown"
+    else:  # undecided, or vacuous: no configuration at these parameters (never a plain holds)
+        assert prop["verdict"] in ("unknown", "holds vacuously")
+        if prop["verdict"] == "holds vacuously":
+            assert json_report(r)["initial_configurations"] == "none"
         assert isinstance(prop.get("reason"), str) and prop["reason"].strip(), prop
 
 
@@ -466,6 +468,6 @@ def test_vacuity_never_becomes_holds(cli, dirs, extra, select):
         assert report["initial_configurations"] != "none"
     else:
         assert r.code == 3, (atom, report)
-        assert all(p["verdict"] == "unknown" and p.get("reason") for p in safety), report
+        assert all(p["verdict"] == "holds vacuously" and p.get("reason") for p in safety), report
         assert report["initial_configurations"] == "none", report
         assert report["warnings"] and all(isinstance(w, str) and w for w in report["warnings"])

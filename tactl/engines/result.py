@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from tactl.simulate import Configuration, Replay, Step
 
 HOLDS, VIOLATED, UNKNOWN, UNSUPPORTED = "holds", "violated", "unknown", "unsupported"
+HOLDS_VACUOUSLY = "holds vacuously"
+# What a HOLDS says about its antecedents (ir/vacuity.py): every holding property carries one.
+NOT_VACUOUS, NO_ANTECEDENT, VACUITY_UNKNOWN = "not vacuous", "no antecedent", "vacuity unknown"
 
 
 @dataclass
@@ -41,3 +44,8 @@ class PropertyResult:
     details: dict[str, object] = field(default_factory=dict)
     # ELTL class of the specification: propositional | reachability | nested safety | liveness
     formula_class: str | None = None
+    # For a HOLDS: NOT_VACUOUS (a run meets the antecedents: ``vacuity_witness`` says which),
+    # NO_ANTECEDENT (not an implication) or VACUITY_UNKNOWN (``vacuity_witness`` says why);
+    # a vacuous pass is the verdict HOLDS_VACUOUSLY, with the reason. None: not asked.
+    vacuity: str | None = None
+    vacuity_witness: str | None = None

@@ -17,7 +17,7 @@ from tactl.ir.ta import ThresholdAutomaton
 from tactl.simulate import Configuration, Replay, Step
 
 FORMAT = "tactl.result"
-VERSION = 1
+VERSION = 2  # 2: vacuity
 
 
 def _config(c: Configuration) -> dict[str, Any]:
@@ -44,6 +44,7 @@ def result_to_json(r: PropertyResult) -> dict[str, Any]:
         "name": r.name, "kind": r.kind, "verdict": r.verdict, "engine": r.engine,
         "time_s": r.time_s, "queries": r.queries, "reason": r.reason, "scope": r.scope,
         "details": r.details, "class": r.formula_class,
+        "vacuity": r.vacuity, "vacuity_witness": r.vacuity_witness,
         "counterexample": None if cex is None else {
             "parameters": cex.parameters, "initial": _config(cex.initial),
             "schedule": _steps(cex.schedule), "loop": cex.loop, "cycle": _steps(cex.cycle),
@@ -68,7 +69,8 @@ def result_from_json(doc: dict[str, Any]) -> PropertyResult:
     return PropertyResult(doc["name"], doc["kind"], doc["verdict"], doc["engine"],
                           time_s=float(doc["time_s"]), queries=int(doc["queries"]),
                           reason=doc["reason"], scope=doc["scope"], counterexample=cex,
-                          details=dict(doc["details"] or {}), formula_class=doc["class"])
+                          details=dict(doc["details"] or {}), formula_class=doc["class"],
+                          vacuity=doc["vacuity"], vacuity_witness=doc["vacuity_witness"])
 
 
 def revalidated(ta: ThresholdAutomaton, r: PropertyResult) -> str | None:

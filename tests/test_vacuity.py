@@ -1,0 +1,128 @@
+"""Vacuity (issue 19, item 3): every HOLDS says whether its antecedents can happen at all, and a
+vacuous pass is the verdict "holds vacuously" (exit 3) in the terminal, the JSON and the HTML."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import CORPUS
+from tactl.ir.expr import BoolConst, Implies, to_text
+from tactl.ir.ta_reader import parse_ta
+from tactl.ir.vacuity import vacuity_question
+
+STRB = (CORPUS / "strb" / "strb.alg").read_text(encoding="utf-8")
+# No correct process can receive ECHO from n + 1 processes (n - f send, f <= t forge): accept is
+# unreachable, so correctness and relay hold — vacuously for relay, whose antecedent is accept.
+UNREACHABLE_ACCEPT = STRB.replace("from n - t distinct processes", "from n + 1 distinct processes")
+
+
+def formula(text: str):
+    return parse_ta(f"skel P {{ specifications {{ p: {text}; }} }}").properties[0].formula
+
+
+@pytest.mark.parametrize("text, witness", [
+    ("a == 0 -> [](b == 0)", "a == 0 -> false"),
+    ("[](a != 0 -> <>(b == 0))", "[](a != 0 -> false)"),
+    ("<>[](j == 0) -> (a == 0 -> <>(b != 0))", "<>[](j == 0) -> (a == 0 -> false)"),
+    ("<>[](j == 0) -> [](a != 0 -> <>(b == 0))", "<>[](j == 0) -> [](a != 0 -> false)"),
+])
+def test_the_witness_formula_replaces_the_innermost_consequent_by_false(text, witness):
+    question = vacuity_question(formula(text))
+    assert question is not None and to_text(question.witness) == witness
+
+
+@pytest.mark.parametrize("text", ["[](a == 0 || b == 0)", "<>(a != 0)", "a == 0"])
+def test_a_formula_without_implication_has_no_antecedent(text):
+    assert vacuity_question(formula(text)) is None
+
+
+def test_the_antecedents_are_described_in_order():
+    question = vacuity_question(formula("<>[](j == 0) -> [](a != 0 -> <>(b == 0))"))
+    assert question.describe() == "a run that is just (eventually forever `j == 0`) and reaches `a != 0`"
+    assert isinstance(question.witness, Implies) and question.witness.right.arg.right == BoolConst(False)
+
+
+def test_every_holds_of_strb_says_it_is_not_vacuous(cli, tmp_path):
+    r = cli("check", CORPUS / "strb" / "strb.alg", "--json")
+    assert r.code == 0, r.err
+    props = json.loads(r.out)["properties"]
+    assert [p["verdict"] for p in props] == ["holds"] * 3
+    for p in props:
+        assert p["vacuity"]["status"] == "not vacuous" and "exists" in p["vacuity"]["witness"], p
+    text = cli("check", CORPUS / "strb" / "strb.alg")
+    assert text.out.count("not vacuous") == 3 and text.out.count("antecedent met:") == 3
+
+
+def test_an_invariant_has_no_antecedent(cli):
+    r = cli("check", CORPUS / "benor" / "benor.alg", "-p", "agreement", "--json")
+    (prop,) = json.loads(r.out)["properties"]
+    assert prop["verdict"] == "holds" and prop["vacuity"] == {"status": "no antecedent"}
+
+
+@pytest.mark.parametrize("engine", [(), ("--engine", "explicit", "--param", "n=4", "--param", "t=1",
+                                         "--param", "f=1")])
+def test_an_unreachable_antecedent_is_holds_vacuously_exit_3(cli, tmp_path, engine):
+    path = tmp_path / "strb_unreachable.alg"
+    path.write_text(UNREACHABLE_ACCEPT)
+    r = cli("check", path, "-p", "relay", "--json", *engine)
+    assert r.code == 3, (r.out, r.err)
+    (prop,) = json.loads(r.out)["properties"]
+    assert prop["verdict"] == "holds vacuously"
+    assert prop["vacuity"]["status"] == "vacuous" and "reaches `accept != 0`" in prop["reason"]
+    text = cli("check", path, "-p", "relay", *engine)
+    assert text.code == 3 and "HOLDS VACUOUSLY" in text.out and "1 holds vacuously" in text.out
+    # the same automaton's unforgeability is a real pass: its antecedent is met by some run
+    ok = cli("check", path, "-p", "unforgeability", "--json", *engine)
+    assert ok.code == 0 and json.loads(ok.out)["properties"][0]["vacuity"]["status"] == "not vacuous"
+
+
+def test_no_just_run_makes_liveness_vacuous(cli, tmp_path):
+    """A justice that no run satisfies: every process must leave V0 once an ECHO count it can
+    never get is ... — stated directly in a .ta with a justice antecedent no run meets."""
+    ta = tmp_path / "nojust.ta"
+    ta.write_text("""skel Proc {
+  local pc;
+  shared x;
+  parameters n;
+  assumptions (1) { n > 0; }
+  locations (2) { A: [0]; B: [1]; }
+  inits (3) { A == n; B == 0; x == 0; }
+  rules (2) {
+    0: A -> A when (true) do { unchanged(x); };
+    1: B -> B when (true) do { unchanged(x); };
+  }
+  specifications (2) {
+    live: <>[](A == 0) -> <>(B != 0);
+    real: <>[](A != 0) -> <>(A != 0);
+  }
+}
+""")
+    r = cli("check", ta, "--json")
+    assert r.code == 3, r.out
+    live, real = json.loads(r.out)["properties"]
+    assert live["verdict"] == "holds vacuously" and "is just" in live["reason"]
+    assert real["verdict"] == "holds" and real["vacuity"]["status"] == "not vacuous"
+
+
+def test_verify_shows_vacuity_in_the_table_json_and_html(cli, tmp_path):
+    path = tmp_path / "strb_unreachable.alg"
+    path.write_text(UNREACHABLE_ACCEPT)
+    r = cli("verify", path, "--cache-dir", tmp_path / "c", "--report-dir", tmp_path / "r")
+    assert r.code == 1, r.err  # correctness: no process ever accepts
+    header = r.out.splitlines()[0].split()
+    assert "vacuity" in header
+    rows = {line.split()[1]: line for line in r.out.splitlines()[2:] if line.startswith("strb_unreachable")}
+    assert "HOLDS VACUOUSLY" in rows["relay"] and "vacuous" in rows["relay"]
+    assert "not vacuous" in rows["unforgeability"]
+    report = json.loads((tmp_path / "r" / "report.json").read_text())
+    verdicts = {p["name"]: p for a in report["algorithms"] for p in a["properties"]}
+    assert verdicts["relay"]["verdict"] == "holds vacuously"
+    assert verdicts["unforgeability"]["vacuity"]["status"] == "not vacuous"
+    html = (tmp_path / "r" / "report.html").read_text()
+    assert "verdict-holds-vacuously" in html and "antecedent met" in html
+    # the cached verdicts keep their vacuity
+    again = cli("verify", path, "--cache-dir", tmp_path / "c", "--report-dir", tmp_path / "r")
+    assert again.code == 1 and "miss" not in again.out
+    assert "HOLDS VACUOUSLY" in again.out and "not vacuous" in again.out
