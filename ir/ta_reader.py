@@ -489,7 +489,8 @@ class ReadResult(SourceResult):
 
     def __init__(self, ta: ThresholdAutomaton, path: str, source: str,
                  warnings: list[Diagnostic] | None = None, not_checkable: str | None = None,
-                 certificates: list[dict] | None = None, receive=None) -> None:
+                 certificates: list[dict] | None = None, receive=None,
+                 refused: dict[str, tuple[str, str]] | None = None) -> None:
         super().__init__(path, source, list(warnings or []))
         self.ta = ta
         self.not_checkable = not_checkable
@@ -500,6 +501,9 @@ class ReadResult(SourceResult):
         # Lock-step checking needs it (sends per location, crash twins); interleaving the TA's
         # rules would be no approximation of rounds.
         self.receive = receive
+        # Properties that must not be checked (name -> (verdict, reason)): the liveness
+        # specifications of a translated automaton whose derived justice is not justified.
+        self.refused = dict(refused or {})
 
 
 _COMMENT_RE = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)

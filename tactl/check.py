@@ -39,6 +39,8 @@ class CheckOptions:
     bound: int = explicit.DEFAULT_BOUND
     max_states: int = explicit.DEFAULT_MAX_STATES
     not_checkable: str | None = None  # set: every property is unsupported, for this reason
+    # name -> (verdict, reason): properties not checked, e.g. liveness under an unjustified justice
+    refused: dict[str, tuple[str, str]] = field(default_factory=dict)
     # spin: the counter model (from the TA) or the process model (from the receive automaton,
     # which must then be given); its initial locations by integer partitions
     model: str = "counter"
@@ -207,6 +209,11 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
                                           options.engine, reason=query.reason))
             continue
         kind, cls = query.kind, query.formula_class.value
+        if prop.name in options.refused:
+            verdict, why = options.refused[prop.name]
+            results.append(PropertyResult(prop.name, kind, verdict, options.engine, reason=why,
+                                          formula_class=cls))
+            continue
         if blocker and (options.engine == parametric.ENGINE or options.not_checkable):
             results.append(PropertyResult(prop.name, kind, UNSUPPORTED, options.engine, reason=blocker,
                                           formula_class=cls))

@@ -311,7 +311,8 @@ def translate(
                                   "over-approximates the RTA).")] = False,
     timeout: TimeoutOption = None,
 ) -> None:
-    from tactl.translation import certificate_problem, certificate_table, justice_section, run_translate
+    from tactl.translation import (certificate_problem, certificate_table, justice_section, run_translate,
+                                   without_refused)
 
     if file.suffix.lower() in (".ta",):
         raise _usage_error(file, "translate reads a receive threshold automaton (.rta file)")
@@ -341,7 +342,9 @@ def translate(
     if result.certificates and not all(c.precise for c in result.certificates):
         typer.echo("tactl: warning: some guards are not precise (✗ above): the TA over-approximates "
                    "the RTA, so a violation found in it may be spurious", err=True)
-    ta = result.translation.ta
+    ta, refused = without_refused(result)
+    for name, (_, why) in refused.items():
+        typer.echo(f"tactl: warning: specification {name} is left out of the TA: {why}", err=True)
     text = json.dumps(ta_to_json(ta), indent=2) + "\n" if form == "json" else print_ta(ta)
     if output is None:
         typer.echo(text, nl=False)
@@ -349,6 +352,8 @@ def translate(
         write_output(output, text)
         if not is_special(output):
             typer.echo(f"wrote {output}", err=True)
+    if refused:
+        raise typer.Exit(EXIT_UNKNOWN)
 
 
 MAX_PARAMETER_DIGITS = 1000
@@ -475,7 +480,7 @@ def check(
         ta, receive = _without_rc(ta, receive, fixed)
     options = CheckOptions(engine=engine, properties=tuple(properties or ()), timeout_s=timeout,
                            parameters=fixed, bound=bound, max_states=max_states,
-                           not_checkable=result.not_checkable, model=model,
+                           not_checkable=result.not_checkable, refused=result.refused, model=model,
                            receive_automaton=receive, partition=partition, bmc=bmc,
                            max_depth=max_depth, memory_mb=memory_mb)
     try:

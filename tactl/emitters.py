@@ -30,6 +30,9 @@ def smtlib_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
     for prop in ta.properties:
         if properties and prop.name not in properties:
             continue
+        if prop.name in loaded.refused:
+            skipped.append(f"{prop.name}: {loaded.refused[prop.name][1]}")
+            continue
         query = temporal_query(ta, prop)
         if not isinstance(query, TemporalQuery):
             skipped.append(f"{prop.name}: {query.reason}")

@@ -81,7 +81,7 @@ def parse_loaded(text: str, where: str) -> RtaReadResult:
 
 def translate_loaded(loaded: RtaReadResult) -> ReadResult:
     """Run the certified translate pass on a read receive automaton."""
-    from tactl.translation import certificate_problem, certificate_rows, run_translate
+    from tactl.translation import certificate_problem, certificate_rows, refused_properties, run_translate
 
     result = run_translate(loaded.rta, loaded.path)
     problem = certificate_problem(result)
@@ -91,7 +91,7 @@ def translate_loaded(loaded: RtaReadResult) -> ReadResult:
     return ReadResult(result.translation.ta, loaded.path, loaded.source, loaded.warnings,
                       SYNC_NOT_CHECKABLE if sync else None,
                       certificates=certificate_rows(loaded.rta, result),
-                      receive=loaded.rta if sync else None)
+                      receive=loaded.rta if sync else None, refused=refused_properties(result))
 
 
 def load_automaton(path: str | Path, lower_divisions: bool = True) -> ReadResult:
@@ -119,13 +119,13 @@ def lower_loaded(loaded: ReadResult) -> ReadResult:
         where = f" (at {e.span.line}:{e.span.col})" if e.span else ""
         return ReadResult(loaded.ta, loaded.path, loaded.source, loaded.warnings,
                           loaded.not_checkable or f"unsupported division{where}: {e}",
-                          loaded.certificates, loaded.receive)
+                          loaded.certificates, loaded.receive, loaded.refused)
     notes = [Diagnostic(Severity.WARNING, f"'{q.name}' is a new parameter for the division "
                         f"'({to_text(q.dividend)}) / {q.divisor}', constrained exactly by "
                         + " and ".join(f"'{to_text(c)}'" for c in q.constraints()), q.span)
              for q in lowered.quotients]
     return ReadResult(lowered.ta, loaded.path, loaded.source, loaded.warnings + notes,
-                      loaded.not_checkable, loaded.certificates, loaded.receive)
+                      loaded.not_checkable, loaded.certificates, loaded.receive, loaded.refused)
 
 
 def load_receive_automaton(path: str | Path) -> RtaReadResult:

@@ -94,7 +94,7 @@ def _dump_ta(value: ReadResult) -> str:
     from tactl.ir.rta_json import rta_to_json
 
     return json.dumps({"ta": ta_to_json(value.ta), "not_checkable": value.not_checkable,
-                       "certificates": value.certificates,
+                       "refused": value.refused, "certificates": value.certificates,
                        "receive": None if value.receive is None else rta_to_json(value.receive)})
 
 
@@ -107,7 +107,8 @@ def _load_ta(text: str, before: Any) -> ReadResult:
     doc = json.loads(text)
     receive = None if doc["receive"] is None else rta_from_json(doc["receive"])
     return ReadResult(ta_from_json(doc["ta"]), before.path, before.source, before.warnings,
-                      doc["not_checkable"], certificates=doc["certificates"], receive=receive)
+                      doc["not_checkable"], certificates=doc["certificates"], receive=receive,
+                      refused={k: tuple(v) for k, v in doc["refused"].items()})
 
 
 def _canonical_ta(value: ReadResult) -> str:
@@ -117,6 +118,7 @@ def _canonical_ta(value: ReadResult) -> str:
 def _semantic_ta(value: ReadResult) -> str:
     doc = json.loads(_dump_ta(value))
     return _canonical({"ta": _without_source_map(doc["ta"]), "not_checkable": doc["not_checkable"],
+                       "refused": doc["refused"],
                        "receive": _without_source_map(doc["receive"])})
 
 
@@ -255,7 +257,7 @@ def _check(loaded: ReadResult, options: Mapping[str, Any]) -> Verdict:
         engine=options.get("engine", "parametric"), properties=(options["property"],),
         timeout_s=options.get("timeout"), parameters=options.get("parameters") or None,
         bound=options.get("bound", 7), max_states=options.get("max_states", 2_000_000),
-        not_checkable=loaded.not_checkable, receive_automaton=loaded.receive))
+        not_checkable=loaded.not_checkable, receive_automaton=loaded.receive, refused=loaded.refused))
     [result] = report.results
     return Verdict(result, list(report.warnings))
 
@@ -294,7 +296,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("read-ta", 1, "ta-text", "ta", _read_ta, cached=False),
     Pass("read-ta-json", 1, "ta-json", "ta", _read_ta_json, cached=False),
     Pass("parse", 1, "alg-text", "rta", _parse),
-    Pass("translate", 1, "rta", "ta", _translate),
+    Pass("translate", 2, "rta", "ta", _translate),
     Pass("lower", 1, "ta", "checkable-ta", _lower, cached=False),
     Pass("check", 3, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),
     Pass("emit-smtlib", 1, "checkable-ta", "smtlib", _emit_smtlib, ("properties", "parameters")),

@@ -7,9 +7,12 @@ could not decide stops everything too, and so does an imprecise guard unless the
 
 The justice derived from the fault model (``passes/fairness.py``) is certified too
 (``certify_justice``). An atom that is not *exact* or not *admissible* is a tactl bug (exit 4,
-whether or not a specification uses it). One that is not *justified*, or undecided, stops the
-translation (exit 3) only when some specification assumes the justice: it then makes liveness
-verdicts unsound, while a safety-only automaton never uses it.
+whether or not a specification uses it). One that is not *justified*, or undecided, makes the
+verdicts of the specifications that assume the justice unsound, and only those: they are
+*refused* (:func:`refused_properties`: ``check`` reports them unsupported or unknown with the
+reason, ``translate`` leaves them out of the TA it writes and exits 3), while every other
+property — the safety ones — is translated and checked as usual (issue 19: one unjustifiable
+liveness property no longer blocks the others).
 """
 
 from __future__ import annotations
@@ -108,24 +111,46 @@ def justice_problem(result: Certified) -> CertificateError | None:
                                 + " (its guaranteed guard is not the receive guard at the "
                                 "guaranteed delivery): this is a tactl bug, please report it (the "
                                 "output was not written)", 4)
+    return None
+
+
+# What a refused property gets: the verdict, and why (one reason for all properties of a justice).
+UNSUPPORTED_VERDICT, UNKNOWN_VERDICT = "unsupported", "unknown"
+
+
+def refused_properties(result: Certified) -> dict[str, tuple[str, str]]:
+    """The specifications that assume a justice which is not justified (``unsupported``) or
+    whose certificate z3 did not decide (``unknown``), each with its verdict and reason; the
+    others may be checked (see the module docstring)."""
+    certs, justice = result.justice_certificates or [], result.translation.justice
     if justice is None or not justice.used:
-        return None
+        return {}
     undecided = [c.rule_id for c in certs if None in (c.exact, c.admissible, c.justified)]
     if undecided:
-        return CertificateError("z3 could not decide the justice certificate of rule(s) "
-                                + _ids(undecided) + " (the output was not written; --no-certify "
-                                "skips the checks)", 3)
+        why = (f"z3 could not decide the justice certificate of rule(s) {_ids(undecided)}, which "
+               "this liveness property assumes (--no-certify skips the checks)")
+        return {name: (UNKNOWN_VERDICT, why) for name in justice.properties}
     unjustified = [c.rule_id for c in certs if c.justified is False]
-    if unjustified:
-        where = sorted({r.source for r in justice.rules if r.rule_id in unjustified})
-        return CertificateError(
-            f"the justice of rule(s) {_ids(unjustified)} is not justified: a process in "
-            f"{', '.join(where)} that has received every guaranteed message may still have no rule "
-            "enabled (messages of faulty senders can make the guards leaving it false), so "
-            f"assuming that it leaves would make the verdicts of {', '.join(justice.properties)} "
-            "unsound. Nothing was written. Make the receive guards leaving the location cover "
-            "every delivery the fault model allows, or drop the liveness specifications.", 3)
-    return None
+    if not unjustified:
+        return {}
+    where = sorted({r.source for r in justice.rules if r.rule_id in unjustified})
+    why = (f"the justice of rule(s) {_ids(unjustified)} is not justified: a process in "
+           f"{', '.join(where)} that has received every guaranteed message may still have no rule "
+           "enabled (messages of faulty senders can make the guards leaving it false), so assuming "
+           "that it leaves would make this liveness verdict unsound. Make the receive guards "
+           "leaving the location cover every delivery the fault model allows (the safety "
+           "properties are checked regardless)")
+    return {name: (UNSUPPORTED_VERDICT, why) for name in justice.properties}
+
+
+def without_refused(result: Certified):
+    """The translated TA without the refused specifications (what ``translate`` writes: a TA
+    another tool would check with an unjustified justice must not be written)."""
+    from dataclasses import replace
+
+    refused = refused_properties(result)
+    ta = result.translation.ta
+    return replace(ta, properties=tuple(p for p in ta.properties if p.name not in refused)), refused
 
 
 def _ids(ids: list[int]) -> str:

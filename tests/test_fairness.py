@@ -28,7 +28,7 @@ from tactl.passes.certify import certify_justice
 from tactl.passes.eliminate import translate
 from tactl.passes.env import environment
 from tactl.passes.fairness import Fairness, RuleJustice
-from tactl.translation import Certified, certificate_problem, run_translate
+from tactl.translation import Certified, certificate_problem, refused_properties, run_translate, without_refused
 
 MODELS = sorted(CORPUS.glob("*/*.rta"))
 
@@ -276,17 +276,22 @@ UNCOVERED = tiny("byzantine").replace("when (received(M) >= t + 1)",
 
 def test_guards_that_faulty_messages_can_falsify_are_not_justified():
     """``received(M) == t + 1`` with ns_M = t + 1: a Byzantine M more and V0 is stuck forever, so
-    assuming V0 empties would be unsound; refused (exit 3) only when a specification uses it."""
+    assuming V0 empties would be unsound; the specifications that assume the justice are refused,
+    and only those (issue 19: the safety properties are still translated and checked)."""
     rta = read_rta(UNCOVERED).rta
     result = run_translate(rta, "u.rta")
     certs = {c.rule_id: c for c in result.justice_certificates}
     assert certs[1].exact and certs[1].admissible and certs[1].justified is False
-    problem = certificate_problem(result)
-    assert problem is not None and problem.exit_code == 3 and "not justified" in problem.message
-    assert "V0" in problem.message and "relay" in problem.message
+    assert certificate_problem(result) is None
+    refused = refused_properties(result)
+    assert set(refused) == set(result.translation.justice.properties) and "relay" in refused
+    verdict, why = refused["relay"]
+    assert verdict == "unsupported" and "not justified" in why and "V0" in why
+    ta, dropped = without_refused(result)
+    assert dropped == refused and "relay" not in [p.name for p in ta.properties]
     safety_only = replace(rta, properties=(parse_ta(
         "skel X { specifications (1) { s: [](AC == 0); } }").properties[0],))
-    assert certificate_problem(run_translate(safety_only, "u.rta")) is None
+    assert refused_properties(run_translate(safety_only, "u.rta")) == {}
 
 
 # ----------------------------------------------------------------------------------- corpus

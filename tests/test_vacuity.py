@@ -126,3 +126,62 @@ def test_verify_shows_vacuity_in_the_table_json_and_html(cli, tmp_path):
     again = cli("verify", path, "--cache-dir", tmp_path / "c", "--report-dir", tmp_path / "r")
     assert again.code == 1 and "miss" not in again.out
     assert "HOLDS VACUOUSLY" in again.out and "not vacuous" in again.out
+
+
+# ------------------------------------- issue 19, item 8: one unjustifiable property, not all
+
+CC = """algorithm CC
+parameters n, t, f
+resilience n > 2t, t >= f, f >= 0
+faults crash(f)
+
+messages (A, {0, 1}), (B, {0, 1})
+
+variables
+  v: {0, 1} = input
+  w: {0, 1} = 0
+
+send (A, v) to all
+wait until received (A, *) from at least n - t processes and received (A, 0) != received (A, 1)
+if received (A, 0) > received (A, 1):
+  w := 0
+else:
+  w := 1
+send (B, w) to all
+wait until received (B, 0) from more than n / 2 processes or received (B, 1) from more than n / 2 processes
+if received (B, 0) from more than n / 2 processes:
+  decide 0
+else:
+  decide 1
+
+properties
+  validity0: initially (no v == 0) -> always (no decided == 0)
+  agreement: always not (some decided == 0 and some decided == 1)
+  termination: initially (count (v == 0) > count (v == 1) + t) -> eventually (all done)
+"""
+
+
+def test_an_unjustifiable_liveness_property_is_refused_alone(cli, tmp_path):
+    """Condition-based consensus (findings: cc_refused_whole.alg): "wait for n - t with a strict
+    majority" can be blocked by the messages of crashed senders, so termination's justice is not
+    justified. Before, the whole file was refused (exit 3) even with -p on safety properties."""
+    path = tmp_path / "cc.alg"
+    path.write_text(CC)
+    safety = cli("check", path, "-p", "validity0", "-p", "agreement", "--json")
+    assert safety.code == 0, (safety.out, safety.err)
+    assert [p["verdict"] for p in json.loads(safety.out)["properties"]] == ["holds", "holds"]
+    everything = cli("check", path, "--json")
+    assert everything.code == 3
+    verdicts = {p["name"]: p for p in json.loads(everything.out)["properties"]}
+    assert verdicts["validity0"]["verdict"] == verdicts["agreement"]["verdict"] == "holds"
+    assert verdicts["termination"]["verdict"] == "unsupported"
+    assert "not justified" in verdicts["termination"]["reason"]
+    # translate writes the TA without the refused specification, says so, and exits 3
+    out = tmp_path / "cc.ta"
+    r = cli("translate", path, "-o", out)
+    assert r.code == 3 and "termination is left out" in r.err
+    text = out.read_text()
+    assert "validity0:" in text and "termination:" not in text
+    # the driver: the safety verdicts, termination unsupported
+    v = cli("verify", path, "--cache-dir", tmp_path / "c", "--report-dir", tmp_path / "r")
+    assert v.code == 3 and "UNSUPPORTED" in v.out and v.out.count("HOLDS") == 2
