@@ -191,7 +191,8 @@ def _retype(draw, value, pool):
         return draw(st.sampled_from(sorted(set(pool) | set(NAMES))))
     if isinstance(value, dict) and "name" in value:
         return {**value, "name": draw(st.sampled_from(sorted(set(pool) | set(NAMES))))}
-    if isinstance(value, dict) and value.get("op") in {op for c in OP_CLASSES for op in c}:
+    if isinstance(value, dict) and isinstance(value.get("op"), str) \
+            and value["op"] in {op for c in OP_CLASSES for op in c}:
         (same,) = [c for c in OP_CLASSES if value["op"] in c]
         return {**value, "op": draw(st.sampled_from(same))}
     if isinstance(value, list) and len(value) > 1:
