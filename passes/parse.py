@@ -99,6 +99,19 @@ class ParseError(InputError):
     pass
 
 
+# Names the pseudocode gives a meaning of its own; a user's variable, parameter or placeholder of
+# that name would be silently read as the built-in in some place (docs/alg.md, "Reserved names").
+BUILT_IN_NAMES = {
+    A.DECIDED: "'decided' is the value 'decide v' sets",
+    A.DONE: "'done' means the process has finished, in properties",
+    A.CRASHED: "'crashed' means the process has crashed, in properties (crash fault models)",
+    "bot": "'bot' is ⊥",
+    "coin": "'coin' is a coin toss",
+    A.TRUE: "'true' is a Boolean value",
+    A.FALSE: "'false' is a Boolean value",
+}
+
+
 @dataclass
 class _Fail(Exception):
     message: str
@@ -183,10 +196,16 @@ def _declarations(alg: A.Algorithm) -> _Context:
             raise _fail(f"variable '{v.name}' is declared twice", v.span)
         if v.name in params:
             raise _fail(f"variable '{v.name}' has the name of a parameter", v.span)
-        if v.name in (A.DECIDED, A.DONE):
-            raise _fail(f"'{v.name}' is reserved ('decide v' sets 'decided'; 'done' means the "
-                        "process has finished)", v.span)
         variables[v.name] = v
+    placeholders = [(b.placeholder, b.placeholder_span or b.span) for s in _all_statements(alg.program)
+                    for b in (s.branches if isinstance(s, A.If) else [s] if isinstance(s, A.Wait)
+                              else []) if b.placeholder]
+    for name, span, what in [*((p, alg.spans.get(f"parameter {p}"), "parameter") for p in params),
+                             *((v.name, v.span, "variable") for v in alg.variables),
+                             *((w, span, "placeholder") for w, span in placeholders)]:
+        if name in BUILT_IN_NAMES:
+            raise _fail(f"'{name}' is reserved: {BUILT_IN_NAMES[name]}; name the {what} "
+                        "differently", span)
     symbols = {x for v in alg.variables for x in v.domain if not _is_number(x)}
     symbols |= {x for s in alg.messages for part in s.parts for x in part if not _is_number(x)}
     symbols |= {x for d in alg.domains.values() for x in d if not _is_number(x)}
@@ -223,6 +242,142 @@ def _all_statements(stmts: Iterable[A.Stmt]) -> Iterable[A.Stmt]:
                 yield from _all_statements(s.orelse)
         elif isinstance(s, (A.Loop, A.Round)):
             yield from _all_statements(s.body)
+
+
+# ================================================================================ domains
+
+def _check_domains(ctx: _Context) -> None:
+    """Refuse a comparison that a variable's domain decides: ``accept == 1`` for a Boolean,
+    ``v == 2`` or ``v != ⊥`` for ``v: {0, 1}``, two variables with disjoint domains, a
+    ``received (R, 7)`` whose payload no declared message has. In a property such a comparison
+    makes the property vacuous (it HOLDS whatever the algorithm does); in code it is dead (or
+    unconditional) code. Placeholders and values unknown here are left to the evaluation."""
+    decided = _decided_domain(ctx)
+    problems: list[Diagnostic] = []
+
+    def domain(t) -> tuple[tuple[str, ...], str] | None:
+        """The values ``t`` can take and what it is (a variable or a constant), or None."""
+        if isinstance(t, A.Ref):
+            if t.name in ctx.variables:
+                return ctx.variables[t.name].domain, "variable"
+            if t.name == A.DECIDED and ctx.decides:
+                return decided, "variable"
+            if t.name in ctx.symbols:
+                return (t.name,), "constant"
+            return None
+        if isinstance(t, A.Num):
+            return (str(t.value),), "constant"
+        if isinstance(t, A.Const):
+            return (t.value,), "constant"
+        if isinstance(t, A.NotValue):
+            return A.BOOL, "constant"
+        return None
+
+    def check(c) -> None:
+        for x in _cond_nodes(c):
+            if isinstance(x, A.Compare):
+                for op, a, b in zip(x.ops, x.terms, x.terms[1:]):
+                    if op in ("==", "!="):
+                        pair(op, a, b, x.span)
+            elif isinstance(x, (A.Received, A.Count)):
+                payload(x.pattern)
+
+    def pair(op: str, a, b, span) -> None:
+        da, db = domain(a), domain(b)
+        if da is None or db is None or "variable" not in (da[1], db[1]):
+            return
+        if set(da[0]) & set(db[0]):
+            return
+        where = _join(_span_of(a), _span_of(b)) or span
+        verdict = "can never be true" if op == "==" else "is always true"
+        ranges = "; ".join(f"'{_term_text(t)}' ranges over {{{', '.join(d[0])}}}"
+                           for t, d in ((a, da), (b, db)) if d[1] == "variable")
+        problems.append(Diagnostic(Severity.ERROR, f"'{_term_text(a)} {op} {_term_text(b)}' "
+                                   f"{verdict}: {ranges}", where))
+
+    def payload(p: A.Pattern) -> None:
+        if not p.parts:
+            return
+        shapes = [s for s in ctx.alg.messages if s.name == p.name and len(s.parts) == len(p.parts)]
+        if not shapes:
+            return  # unknown messages and wrong arities are reported where they are evaluated
+        for i, part in enumerate(p.parts):
+            d = None if isinstance(part, str) else domain(part)
+            if d is None or d[1] != "constant":
+                continue
+            values = {v for s in shapes for v in s.parts[i]}
+            if not values & set(d[0]):
+                problems.append(Diagnostic(
+                    Severity.ERROR, f"no declared message ({p.name}, …) has the value '{d[0][0]}' "
+                    f"at position {i + 1} (values there: {', '.join(sorted(values))}): this count "
+                    "is always 0", _span_of(part) or p.span))
+
+    for stmt in _all_statements(ctx.alg.program):
+        if isinstance(stmt, A.If):
+            for b in stmt.branches:
+                check(b.cond)
+        elif isinstance(stmt, A.Wait):
+            check(stmt.cond)
+    for prop in ctx.alg.properties:
+        stack = [prop.formula]
+        while stack:
+            f = stack.pop()
+            for arg in f.args:
+                (stack.append(arg) if isinstance(arg, A.FormulaNode) else check(arg))
+    if problems:
+        raise ParseError(problems, ctx.alg.path, ctx.alg.source)
+
+
+def _cond_nodes(c):
+    """Every node of a condition or predicate, including the predicates of ``count (P)``."""
+    stack = [c]
+    while stack:
+        for x in A.walk(stack.pop()):
+            yield x
+            if isinstance(x, A.CountPred):
+                stack.append(x.pred)
+
+
+def _decided_domain(ctx: _Context) -> tuple[str, ...]:
+    """The values ``decided`` can take: ⊥ and what the ``decide`` statements decide (every value
+    of every domain when one decides a placeholder)."""
+    out = [A.BOTTOM]
+    for s in _all_statements(ctx.alg.program):
+        if not isinstance(s, A.Decide):
+            continue
+        v = s.value
+        if isinstance(v, A.Ref) and v.name in ctx.variables:
+            values = ctx.variables[v.name].domain
+        elif isinstance(v, A.Num):
+            values = (str(v.value),)
+        elif isinstance(v, A.Const):
+            values = (v.value,)
+        elif isinstance(v, A.Ref) and v.name in ctx.symbols:
+            values = (v.name,)
+        else:  # a placeholder, or a coin: any value a domain or payload has
+            values = tuple(x for d in [*(w.domain for w in ctx.alg.variables),
+                                       *(p for m in ctx.alg.messages for p in m.parts), A.BOOL]
+                           for x in d)
+        out.extend(x for x in values if x not in out)
+    return tuple(out)
+
+
+def _join(a: Span | None, b: Span | None) -> Span | None:
+    if a is None or b is None:
+        return a or b
+    return Span(a.line, a.col, b.end_line, b.end_col)
+
+
+def _term_text(t) -> str:
+    if isinstance(t, A.Ref):
+        return t.name
+    if isinstance(t, A.Num):
+        return str(t.value)
+    if isinstance(t, A.Const):
+        return t.value
+    if isinstance(t, A.NotValue):
+        return f"not {_term_text(t.arg)}"
+    return "…"
 
 
 # ================================================================================ the code
@@ -973,6 +1128,7 @@ def parse_algorithm(alg: A.Algorithm) -> ParseResult:
 
 def _parse(alg: A.Algorithm) -> ParseResult:
     ctx = _declarations(alg)
+    _check_domains(ctx)
     code, round_end = _compile(ctx)
     everywhere, initially = _property_variables(ctx)
     live = _liveness(ctx, code, round_end, everywhere)
@@ -1298,8 +1454,7 @@ def _property(ctx: _Context, ex: _Explorer, p: A.PropertyDecl, keys, names, poin
             label = names
             where = [k for k in keys if not init or k in initial]
             crash_model = FaultModel(ctx.alg.fault_model) in CRASH_MODELS
-            if A.CRASHED in _cond_names(f.args[0]) and not crash_model \
-                    and A.CRASHED not in ctx.variables:
+            if A.CRASHED in _cond_names(f.args[0]) and not crash_model:
                 raise _fail(f"'{A.CRASHED}' needs a crash fault model (crash, clean_crash, "
                             "hybrid): here no process crashes", f.span)
             sat = [k for k in where if holds_at(f.args[0], k)]
