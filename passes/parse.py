@@ -92,7 +92,9 @@ from .thresholds import NEGATE, ThresholdError, normalize, symbol
 
 # Guard rails: an algorithm whose local state space explodes is an input problem, not a hang.
 MAX_LOCATIONS = 2000
-MAX_PATHS = 20000
+# A control state of the extraction is a path it follows through a step: a point in the code, a
+# valuation and the receive outcomes so far. Above the corpus (at most 596, bvb), below a minute.
+MAX_CONTROL_STATES = 2000
 
 
 class ParseError(InputError):
@@ -508,8 +510,8 @@ def _liveness(ctx: _Context, code: list[Instr], round_end: bool, observed: set[s
             return _cond_names(s.value) & variables, {s.var}
         if ins.op == "send":
             return (_cond_names(s.pattern) & variables) | sent_flags(s.pattern), set()
-        if ins.op == "decide":
-            return _cond_names(s.value) & variables, {A.DECIDED}
+        if ins.op == "decide":  # reads 'decided' too: deciding again is refused (irrevocable)
+            return (_cond_names(s.value) & variables) | {A.DECIDED}, {A.DECIDED}
         if ins.op == "branch":
             return _cond_names(s.cond) & variables, set()
         if ins.op == "wait":
@@ -763,15 +765,36 @@ class _Solver:
         base += [self.sym(received(t.name).name) >= 0 for t in ctx.types]
         self.base = base
         self.cache: dict[tuple, bool] = {}
+        self.terms: dict[str, object] = {}  # text → z3 formula: paths share their literals
+        self.texts: dict[int, tuple[Expr, str]] = {}
+        # one solver holds the resilience condition; each query is pushed on it and popped
+        self.solver = z3.Solver()
+        self.solver.set("timeout", 5000)
+        self.solver.add(*base)
+
+    def text(self, e: Expr) -> str:
+        """``to_text(e)``, remembered for the large formulas a guard's simplification asks about
+        again and again (kept alive with their text, so that an id is never reused)."""
+        hit = self.texts.get(id(e))
+        if hit is None:
+            hit = self.texts[id(e)] = (e, to_text(e))
+        return hit[1]
 
     def sat(self, exprs: Iterable[Expr]) -> bool:
-        exprs = list(exprs)
-        key = tuple(sorted(to_text(e) for e in exprs))
+        texts = {}
+        for e in exprs:
+            texts.setdefault(self.text(e) if not isinstance(e, Compare) else to_text(e), e)
+        key = tuple(sorted(texts))
         if key not in self.cache:
-            s = self.z3.Solver()
-            s.set("timeout", 5000)
-            s.add(*self.base, *(self.to_z3(e) for e in exprs))
-            self.cache[key] = s.check() != self.z3.unsat  # unknown: keep the path
+            for text, e in texts.items():
+                if text not in self.terms:
+                    self.terms[text] = self.to_z3(e)
+            self.solver.push()
+            try:
+                self.solver.add(*(self.terms[t] for t in key))
+                self.cache[key] = self.solver.check() != self.z3.unsat  # unknown: keep the path
+            finally:
+                self.solver.pop()
         return self.cache[key]
 
     def implies(self, premise: list[Expr], conclusion: Expr) -> bool:
@@ -890,9 +913,11 @@ class _Explorer:
         while work:
             t = work.pop()
             self.paths += 1
-            if self.paths > MAX_PATHS:
-                raise _fail(f"more than {MAX_PATHS} execution paths: the algorithm's local state "
-                            "is too large to enumerate (reduce variables or domains)")
+            if self.paths > MAX_CONTROL_STATES:
+                raise _fail(f"too many control states (> {MAX_CONTROL_STATES}): the steps from "
+                            "here branch on too many receive conditions and values to enumerate "
+                            "(reduce the handlers, variables or domains)",
+                            getattr(ins.stmt, "span", None))
             done.extend(self.run(t, work))
         return done
 
@@ -981,6 +1006,10 @@ class _Explorer:
                 th.pc += 1
             elif op == "decide":
                 value = ev.value(s.value, th)
+                before = th.state.get(A.DECIDED)
+                if before not in (None, A.BOTTOM, value):
+                    raise _fail(f"a decision is irrevocable: a process that has already decided "
+                                f"{before} reaches this 'decide', which decides {value}", s.span)
                 if th.state.get(A.DECIDED) != value:
                     th.effect(s.span)
                 th.state[A.DECIDED] = value
@@ -1375,12 +1404,13 @@ def _guard(solver: _Solver, paths: list[dict[str, tuple[Expr, bool]]]) -> Expr:
     current = [sorted(c, key=lambda kv: order.index(kv[0]))
                for c in sorted(cubes, key=lambda c: sorted((k, v) for k, v in c))]
     whole = disj(*(conj(*(lit(*x) for x in c)) for c in current))
+    not_whole = _negate(whole)  # built (and converted) once, asked about for every literal
     # Drop a literal whenever the weakened path still implies the whole guard (under the RC):
     # `a ∧ b ∨ ¬a` becomes `b ∨ ¬a`, and a literal implied by the others disappears.
     for cube in current:
         for item in list(cube):
             rest = [lit(*x) for x in cube if x != item]
-            if solver.implies(rest, whole):
+            if not solver.sat([*rest, not_whole]):
                 cube.remove(item)
     out: list[Expr] = []
     for cube in current:
