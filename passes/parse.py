@@ -199,7 +199,8 @@ def _declarations(alg: A.Algorithm) -> _Context:
         if v.name in params:
             raise _fail(f"variable '{v.name}' has the name of a parameter", v.span)
         variables[v.name] = v
-    placeholders = [(b.placeholder, b.placeholder_span or b.span) for s in _all_statements(alg.program)
+    placeholders = [(b.placeholder, b.placeholder_span or b.span)
+                    for s in _all_statements(alg.program)
                     for b in (s.branches if isinstance(s, A.If) else [s] if isinstance(s, A.Wait)
                               else []) if b.placeholder]
     for name, span, what in [*((p, alg.spans.get(f"parameter {p}"), "parameter") for p in params),
@@ -310,9 +311,10 @@ def _check_domains(ctx: _Context) -> None:
             values = {v for s in shapes for v in s.parts[i]}
             if not values & set(d[0]):
                 problems.append(Diagnostic(
-                    Severity.ERROR, f"no declared message ({p.name}, …) has the value '{d[0][0]}' "
-                    f"at position {i + 1} (values there: {', '.join(sorted(values))}): this count "
-                    "is always 0", _span_of(part) or p.span))
+                    Severity.ERROR, f"no declared message ({p.name}, …) has the value "
+                    f"'{d[0][0]}' at position {i + 1} (values there: "
+                    f"{', '.join(sorted(values))}): this count is always 0",
+                    _span_of(part) or p.span))
 
     for stmt in _all_statements(ctx.alg.program):
         if isinstance(stmt, A.If):

@@ -38,7 +38,7 @@ def write(tmp_path: Path, text: str, name: str = "x.alg") -> Path:
 
 
 def positioned(r, path: Path, line: int | None = None) -> re.Match:
-    """A refusal with exit 2: ``path:line:col: message``, a source line and a caret, no traceback."""
+    """A refusal with exit 2: ``path:line:col: message``, the source line and a caret."""
     assert r.code == 2, (r.code, r.out, r.err)
     assert "Traceback" not in r.err and "internal error" not in r.err
     m = re.match(rf"{re.escape(str(path))}:(\d+):(\d+): \S", r.err)
