@@ -18,15 +18,58 @@ from lark.indenter import DedentError, Indenter
 
 from . import alg as A
 from .errors import Diagnostic, InputError, Severity, Span
+from .names import MAX_LENGTH
+from .ta_reader import MAX_DIGITS
 
 
 class _AlgIndenter(Indenter):
+    """Python's indentation rules: a tab advances to the next multiple of 8 columns, and an
+    indentation whose meaning would change if a tab were one column (tabs mixed with spaces
+    inconsistently) is refused, as Python's TabError; so is a dedent to a column no enclosing
+    block starts at. Both are reported at the line they occur on."""
+
     NL_type = "_NL"
     OPEN_PAREN_types = ["LPAR", "LSQB", "LBRACE"]
     CLOSE_PAREN_types = ["RPAR", "RSQB", "RBRACE"]
     INDENT_type = "_INDENT"
     DEDENT_type = "_DEDENT"
     tab_len = 8
+
+    def process(self, stream):
+        self.alt_level = [0]  # the indentation with a tab as one column, per open block
+        return super().process(stream)
+
+    def handle_NL(self, token: Token):
+        if self.paren_level > 0:
+            return
+        yield token
+        indent_str = token.rsplit("\n", 1)[1]
+        col = len(indent_str.expandtabs(self.tab_len))
+        alt = len(indent_str)
+        line = token.end_line or token.line
+        span = Span(line, 1, line, len(indent_str) + 1)
+        if col > self.indent_level[-1]:
+            if alt <= self.alt_level[-1]:
+                raise _Refused(_TABS, span)
+            self.indent_level.append(col)
+            self.alt_level.append(alt)
+            yield Token.new_borrow_pos(self.INDENT_type, indent_str, token)
+            return
+        while col < self.indent_level[-1]:
+            self.indent_level.pop()
+            self.alt_level.pop()
+            yield Token.new_borrow_pos(self.DEDENT_type, indent_str, token)
+        if col != self.indent_level[-1]:
+            raise _Refused(f"inconsistent dedent: this line is indented to column {col + 1}, "
+                           "where no enclosing block starts (blocks start at column "
+                           f"{', '.join(str(c + 1) for c in self.indent_level)})", span)
+        if alt != self.alt_level[-1]:
+            raise _Refused(_TABS, span)
+
+
+_TABS = ("inconsistent use of tabs and spaces in indentation (as Python, tactl refuses an "
+         "indentation whose meaning depends on the width of a tab): indent with spaces only")
+MAX_NESTING = 200  # levels of expressions and blocks; each term of a sum or product is a level
 
 
 @cache
@@ -121,9 +164,17 @@ class _Build:
                 out["variables"].extend(self.variable(c, out["domains"]) for c in item.children
                                         if isinstance(c, Tree))
             elif kind == "properties":
-                out["properties"].extend(
-                    A.PropertyDecl(str(c.children[0]), self.formula(c.children[1]), span=_span(c))
-                    for c in item.children if isinstance(c, Tree))
+                for c in item.children:
+                    if not isinstance(c, Tree):
+                        continue
+                    name = str(c.children[0])
+                    first = next((p for p in out["properties"] if p.name == name), None)
+                    if first is not None:
+                        at = f" (first at line {first.span.line})" if first.span else ""
+                        raise _Refused(f"property '{name}' is declared twice{at}",
+                                       _tok_span(c.children[0]))
+                    out["properties"].append(
+                        A.PropertyDecl(name, self.formula(c.children[1]), span=_span(c)))
             else:
                 out["program"].append(self.stmt(item))
         if out["algorithm"] is None:
@@ -435,12 +486,40 @@ class _Build:
         return self.cond(tree.children[0])
 
 
+def _check_sizes(tree: Tree) -> None:
+    """Refuse, at its position, what later passes cannot take: nesting deeper than
+    :data:`MAX_NESTING` (the passes recurse on it), names longer than the automata allow, integer
+    literals longer than Python converts. Iterative: the tree may be arbitrarily deep."""
+    stack: list[tuple[Tree | Token, int, Span | None]] = [(tree, 0, None)]
+    while stack:
+        node, depth, where = stack.pop()
+        if isinstance(node, Token):
+            if node.type == "NAME" and len(node) > MAX_LENGTH:
+                raise _Refused(f"the name '{node[:40]}…' is {len(node)} characters long (at most "
+                               f"{MAX_LENGTH})", _tok_span(node))
+            if node.type == "INT" and len(node) > MAX_DIGITS:
+                raise _Refused(f"integer literal of {len(node)} digits: tactl reads integers of "
+                               f"at most {MAX_DIGITS} digits", _tok_span(node))
+            continue
+        where = _span(node) or where
+        # a sum or product of k terms is built as k nested operations
+        step = (len(node.children) + 1) // 2 if node.data in ("sum_", "product_") else 1
+        if depth + step > MAX_NESTING:
+            raise _Refused(f"nested more than {MAX_NESTING} levels deep (an expression, a sum or "
+                           f"product of more than {MAX_NESTING} terms, or blocks): split it, or "
+                           "name parts of it", where)
+        stack.extend((c, depth + step, where) for c in reversed(node.children))
+
+
 def parse_alg(text: str, path: str = "<input>") -> A.Algorithm:
     """The pseudocode IR of ``text``; every syntax error is an :class:`InputError`."""
     if not text.endswith("\n"):
         text += "\n"
     try:
         tree = _parser().parse(text)
+        _check_sizes(tree)
+    except _Refused as e:
+        raise InputError(Diagnostic(Severity.ERROR, e.message, e.span), path, text) from None
     except UnexpectedInput as e:
         raise InputError(_syntax(e, text), path, text) from None
     except DedentError as e:

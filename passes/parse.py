@@ -92,11 +92,26 @@ from .thresholds import NEGATE, ThresholdError, normalize, symbol
 
 # Guard rails: an algorithm whose local state space explodes is an input problem, not a hang.
 MAX_LOCATIONS = 2000
-MAX_PATHS = 20000
+# A control state of the extraction is a path it follows through a step: a point in the code, a
+# valuation and the receive outcomes so far. Above the corpus (at most 596, bvb), below a minute.
+MAX_CONTROL_STATES = 2000
 
 
 class ParseError(InputError):
     pass
+
+
+# Names the pseudocode gives a meaning of its own; a user's variable, parameter or placeholder of
+# that name would be silently read as the built-in in some place (docs/alg.md, "Reserved names").
+BUILT_IN_NAMES = {
+    A.DECIDED: "'decided' is the value 'decide v' sets",
+    A.DONE: "'done' means the process has finished, in properties",
+    A.CRASHED: "'crashed' means the process has crashed, in properties (crash fault models)",
+    "bot": "'bot' is ⊥",
+    "coin": "'coin' is a coin toss",
+    A.TRUE: "'true' is a Boolean value",
+    A.FALSE: "'false' is a Boolean value",
+}
 
 
 @dataclass
@@ -183,10 +198,17 @@ def _declarations(alg: A.Algorithm) -> _Context:
             raise _fail(f"variable '{v.name}' is declared twice", v.span)
         if v.name in params:
             raise _fail(f"variable '{v.name}' has the name of a parameter", v.span)
-        if v.name in (A.DECIDED, A.DONE):
-            raise _fail(f"'{v.name}' is reserved ('decide v' sets 'decided'; 'done' means the "
-                        "process has finished)", v.span)
         variables[v.name] = v
+    placeholders = [(b.placeholder, b.placeholder_span or b.span)
+                    for s in _all_statements(alg.program)
+                    for b in (s.branches if isinstance(s, A.If) else [s] if isinstance(s, A.Wait)
+                              else []) if b.placeholder]
+    for name, span, what in [*((p, alg.spans.get(f"parameter {p}"), "parameter") for p in params),
+                             *((v.name, v.span, "variable") for v in alg.variables),
+                             *((w, span, "placeholder") for w, span in placeholders)]:
+        if name in BUILT_IN_NAMES:
+            raise _fail(f"'{name}' is reserved: {BUILT_IN_NAMES[name]}; name the {what} "
+                        "differently", span)
     symbols = {x for v in alg.variables for x in v.domain if not _is_number(x)}
     symbols |= {x for s in alg.messages for part in s.parts for x in part if not _is_number(x)}
     symbols |= {x for d in alg.domains.values() for x in d if not _is_number(x)}
@@ -223,6 +245,143 @@ def _all_statements(stmts: Iterable[A.Stmt]) -> Iterable[A.Stmt]:
                 yield from _all_statements(s.orelse)
         elif isinstance(s, (A.Loop, A.Round)):
             yield from _all_statements(s.body)
+
+
+# ================================================================================ domains
+
+def _check_domains(ctx: _Context) -> None:
+    """Refuse a comparison that a variable's domain decides: ``accept == 1`` for a Boolean,
+    ``v == 2`` or ``v != ⊥`` for ``v: {0, 1}``, two variables with disjoint domains, a
+    ``received (R, 7)`` whose payload no declared message has. In a property such a comparison
+    makes the property vacuous (it HOLDS whatever the algorithm does); in code it is dead (or
+    unconditional) code. Placeholders and values unknown here are left to the evaluation."""
+    decided = _decided_domain(ctx)
+    problems: list[Diagnostic] = []
+
+    def domain(t) -> tuple[tuple[str, ...], str] | None:
+        """The values ``t`` can take and what it is (a variable or a constant), or None."""
+        if isinstance(t, A.Ref):
+            if t.name in ctx.variables:
+                return ctx.variables[t.name].domain, "variable"
+            if t.name == A.DECIDED and ctx.decides:
+                return decided, "variable"
+            if t.name in ctx.symbols:
+                return (t.name,), "constant"
+            return None
+        if isinstance(t, A.Num):
+            return (str(t.value),), "constant"
+        if isinstance(t, A.Const):
+            return (t.value,), "constant"
+        if isinstance(t, A.NotValue):
+            return A.BOOL, "constant"
+        return None
+
+    def check(c) -> None:
+        for x in _cond_nodes(c):
+            if isinstance(x, A.Compare):
+                for op, a, b in zip(x.ops, x.terms, x.terms[1:]):
+                    if op in ("==", "!="):
+                        pair(op, a, b, x.span)
+            elif isinstance(x, (A.Received, A.Count)):
+                payload(x.pattern)
+
+    def pair(op: str, a, b, span) -> None:
+        da, db = domain(a), domain(b)
+        if da is None or db is None or "variable" not in (da[1], db[1]):
+            return
+        if set(da[0]) & set(db[0]):
+            return
+        where = _join(_span_of(a), _span_of(b)) or span
+        verdict = "can never be true" if op == "==" else "is always true"
+        ranges = "; ".join(f"'{_term_text(t)}' ranges over {{{', '.join(d[0])}}}"
+                           for t, d in ((a, da), (b, db)) if d[1] == "variable")
+        problems.append(Diagnostic(Severity.ERROR, f"'{_term_text(a)} {op} {_term_text(b)}' "
+                                   f"{verdict}: {ranges}", where))
+
+    def payload(p: A.Pattern) -> None:
+        if not p.parts:
+            return
+        shapes = [s for s in ctx.alg.messages if s.name == p.name and len(s.parts) == len(p.parts)]
+        if not shapes:
+            return  # unknown messages and wrong arities are reported where they are evaluated
+        for i, part in enumerate(p.parts):
+            d = None if isinstance(part, str) else domain(part)
+            if d is None or d[1] != "constant":
+                continue
+            values = {v for s in shapes for v in s.parts[i]}
+            if not values & set(d[0]):
+                problems.append(Diagnostic(
+                    Severity.ERROR, f"no declared message ({p.name}, …) has the value "
+                    f"'{d[0][0]}' at position {i + 1} (values there: "
+                    f"{', '.join(sorted(values))}): this count is always 0",
+                    _span_of(part) or p.span))
+
+    for stmt in _all_statements(ctx.alg.program):
+        if isinstance(stmt, A.If):
+            for b in stmt.branches:
+                check(b.cond)
+        elif isinstance(stmt, A.Wait):
+            check(stmt.cond)
+    for prop in ctx.alg.properties:
+        stack = [prop.formula]
+        while stack:
+            f = stack.pop()
+            for arg in f.args:
+                (stack.append(arg) if isinstance(arg, A.FormulaNode) else check(arg))
+    if problems:
+        raise ParseError(problems, ctx.alg.path, ctx.alg.source)
+
+
+def _cond_nodes(c):
+    """Every node of a condition or predicate, including the predicates of ``count (P)``."""
+    stack = [c]
+    while stack:
+        for x in A.walk(stack.pop()):
+            yield x
+            if isinstance(x, A.CountPred):
+                stack.append(x.pred)
+
+
+def _decided_domain(ctx: _Context) -> tuple[str, ...]:
+    """The values ``decided`` can take: ⊥ and what the ``decide`` statements decide (every value
+    of every domain when one decides a placeholder)."""
+    out = [A.BOTTOM]
+    for s in _all_statements(ctx.alg.program):
+        if not isinstance(s, A.Decide):
+            continue
+        v = s.value
+        if isinstance(v, A.Ref) and v.name in ctx.variables:
+            values = ctx.variables[v.name].domain
+        elif isinstance(v, A.Num):
+            values = (str(v.value),)
+        elif isinstance(v, A.Const):
+            values = (v.value,)
+        elif isinstance(v, A.Ref) and v.name in ctx.symbols:
+            values = (v.name,)
+        else:  # a placeholder, or a coin: any value a domain or payload has
+            values = tuple(x for d in [*(w.domain for w in ctx.alg.variables),
+                                       *(p for m in ctx.alg.messages for p in m.parts), A.BOOL]
+                           for x in d)
+        out.extend(x for x in values if x not in out)
+    return tuple(out)
+
+
+def _join(a: Span | None, b: Span | None) -> Span | None:
+    if a is None or b is None:
+        return a or b
+    return Span(a.line, a.col, b.end_line, b.end_col)
+
+
+def _term_text(t) -> str:
+    if isinstance(t, A.Ref):
+        return t.name
+    if isinstance(t, A.Num):
+        return str(t.value)
+    if isinstance(t, A.Const):
+        return t.value
+    if isinstance(t, A.NotValue):
+        return f"not {_term_text(t.arg)}"
+    return "…"
 
 
 # ================================================================================ the code
@@ -353,8 +512,8 @@ def _liveness(ctx: _Context, code: list[Instr], round_end: bool, observed: set[s
             return _cond_names(s.value) & variables, {s.var}
         if ins.op == "send":
             return (_cond_names(s.pattern) & variables) | sent_flags(s.pattern), set()
-        if ins.op == "decide":
-            return _cond_names(s.value) & variables, {A.DECIDED}
+        if ins.op == "decide":  # reads 'decided' too: deciding again is refused (irrevocable)
+            return (_cond_names(s.value) & variables) | {A.DECIDED}, {A.DECIDED}
         if ins.op == "branch":
             return _cond_names(s.cond) & variables, set()
         if ins.op == "wait":
@@ -608,15 +767,36 @@ class _Solver:
         base += [self.sym(received(t.name).name) >= 0 for t in ctx.types]
         self.base = base
         self.cache: dict[tuple, bool] = {}
+        self.terms: dict[str, object] = {}  # text → z3 formula: paths share their literals
+        self.texts: dict[int, tuple[Expr, str]] = {}
+        # one solver holds the resilience condition; each query is pushed on it and popped
+        self.solver = z3.Solver()
+        self.solver.set("timeout", 5000)
+        self.solver.add(*base)
+
+    def text(self, e: Expr) -> str:
+        """``to_text(e)``, remembered for the large formulas a guard's simplification asks about
+        again and again (kept alive with their text, so that an id is never reused)."""
+        hit = self.texts.get(id(e))
+        if hit is None:
+            hit = self.texts[id(e)] = (e, to_text(e))
+        return hit[1]
 
     def sat(self, exprs: Iterable[Expr]) -> bool:
-        exprs = list(exprs)
-        key = tuple(sorted(to_text(e) for e in exprs))
+        texts = {}
+        for e in exprs:
+            texts.setdefault(self.text(e) if not isinstance(e, Compare) else to_text(e), e)
+        key = tuple(sorted(texts))
         if key not in self.cache:
-            s = self.z3.Solver()
-            s.set("timeout", 5000)
-            s.add(*self.base, *(self.to_z3(e) for e in exprs))
-            self.cache[key] = s.check() != self.z3.unsat  # unknown: keep the path
+            for text, e in texts.items():
+                if text not in self.terms:
+                    self.terms[text] = self.to_z3(e)
+            self.solver.push()
+            try:
+                self.solver.add(*(self.terms[t] for t in key))
+                self.cache[key] = self.solver.check() != self.z3.unsat  # unknown: keep the path
+            finally:
+                self.solver.pop()
         return self.cache[key]
 
     def implies(self, premise: list[Expr], conclusion: Expr) -> bool:
@@ -735,9 +915,11 @@ class _Explorer:
         while work:
             t = work.pop()
             self.paths += 1
-            if self.paths > MAX_PATHS:
-                raise _fail(f"more than {MAX_PATHS} execution paths: the algorithm's local state "
-                            "is too large to enumerate (reduce variables or domains)")
+            if self.paths > MAX_CONTROL_STATES:
+                raise _fail(f"too many control states (> {MAX_CONTROL_STATES}): the steps from "
+                            "here branch on too many receive conditions and values to enumerate "
+                            "(reduce the handlers, variables or domains)",
+                            getattr(ins.stmt, "span", None))
             done.extend(self.run(t, work))
         return done
 
@@ -826,6 +1008,10 @@ class _Explorer:
                 th.pc += 1
             elif op == "decide":
                 value = ev.value(s.value, th)
+                before = th.state.get(A.DECIDED)
+                if before not in (None, A.BOTTOM, value):
+                    raise _fail(f"a decision is irrevocable: a process that has already decided "
+                                f"{before} reaches this 'decide', which decides {value}", s.span)
                 if th.state.get(A.DECIDED) != value:
                     th.effect(s.span)
                 th.state[A.DECIDED] = value
@@ -973,6 +1159,7 @@ def parse_algorithm(alg: A.Algorithm) -> ParseResult:
 
 def _parse(alg: A.Algorithm) -> ParseResult:
     ctx = _declarations(alg)
+    _check_domains(ctx)
     code, round_end = _compile(ctx)
     everywhere, initially = _property_variables(ctx)
     live = _liveness(ctx, code, round_end, everywhere)
@@ -1219,12 +1406,13 @@ def _guard(solver: _Solver, paths: list[dict[str, tuple[Expr, bool]]]) -> Expr:
     current = [sorted(c, key=lambda kv: order.index(kv[0]))
                for c in sorted(cubes, key=lambda c: sorted((k, v) for k, v in c))]
     whole = disj(*(conj(*(lit(*x) for x in c)) for c in current))
+    not_whole = _negate(whole)  # built (and converted) once, asked about for every literal
     # Drop a literal whenever the weakened path still implies the whole guard (under the RC):
     # `a ∧ b ∨ ¬a` becomes `b ∨ ¬a`, and a literal implied by the others disappears.
     for cube in current:
         for item in list(cube):
             rest = [lit(*x) for x in cube if x != item]
-            if solver.implies(rest, whole):
+            if not solver.sat([*rest, not_whole]):
                 cube.remove(item)
     out: list[Expr] = []
     for cube in current:
@@ -1298,8 +1486,7 @@ def _property(ctx: _Context, ex: _Explorer, p: A.PropertyDecl, keys, names, poin
             label = names
             where = [k for k in keys if not init or k in initial]
             crash_model = FaultModel(ctx.alg.fault_model) in CRASH_MODELS
-            if A.CRASHED in _cond_names(f.args[0]) and not crash_model \
-                    and A.CRASHED not in ctx.variables:
+            if A.CRASHED in _cond_names(f.args[0]) and not crash_model:
                 raise _fail(f"'{A.CRASHED}' needs a crash fault model (crash, clean_crash, "
                             "hybrid): here no process crashes", f.span)
             sat = [k for k in where if holds_at(f.args[0], k)]
