@@ -18,6 +18,7 @@ from lark.indenter import DedentError, Indenter
 
 from . import alg as A
 from .errors import Diagnostic, InputError, Severity, Span
+from .ta import Hypothesis
 
 
 class _AlgIndenter(Indenter):
@@ -121,9 +122,7 @@ class _Build:
                 out["variables"].extend(self.variable(c, out["domains"]) for c in item.children
                                         if isinstance(c, Tree))
             elif kind == "properties":
-                out["properties"].extend(
-                    A.PropertyDecl(str(c.children[0]), self.formula(c.children[1]), span=_span(c))
-                    for c in item.children if isinstance(c, Tree))
+                out["properties"].extend(self.property(c) for c in item.children if isinstance(c, Tree))
             else:
                 out["program"].append(self.stmt(item))
         if out["algorithm"] is None:
@@ -390,6 +389,11 @@ class _Build:
         return self.cond(tree)  # type: ignore[return-value]
 
     # ---- properties ----
+    def property(self, tree: Tree) -> A.PropertyDecl:
+        name, *rest = tree.children
+        hypothesis = Hypothesis.read(str(rest[1]), _tok_span(rest[1])) if len(rest) == 3 else None
+        return A.PropertyDecl(str(name), self.formula(rest[-1]), hypothesis, span=_span(tree))
+
     def formula(self, tree) -> A.FormulaNode:
         s = _span(tree)
         if isinstance(tree, Token):

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from tactl.simulate import Configuration, Replay, Step
 
 HOLDS, VIOLATED, UNKNOWN, UNSUPPORTED = "holds", "violated", "unknown", "unsupported"
+HOLDS_VACUOUSLY = "holds vacuously"
 
 
 @dataclass
