@@ -292,7 +292,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("read-rta-json", 1, "rta-json", "rta", _read_rta_json, cached=False),
     Pass("read-ta", 1, "ta-text", "ta", _read_ta, cached=False),
     Pass("read-ta-json", 1, "ta-json", "ta", _read_ta_json, cached=False),
-    Pass("parse", 2, "alg-text", "rta", _parse),  # 2: properties carry their hypothesis
+    Pass("parse", 1, "alg-text", "rta", _parse),
     Pass("translate", 1, "rta", "ta", _translate),
     Pass("lower", 1, "ta", "checkable-ta", _lower, cached=False),
     Pass("check", 3, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),  # 3: lock-step hypotheses as written
