@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import Span
+from .ta import Hypothesis
 
 BOTTOM = "⊥"
 TRUE = "true"
@@ -275,6 +276,7 @@ class FormulaNode:
 class PropertyDecl:
     name: str
     formula: FormulaNode
+    hypothesis: Hypothesis | None = None  # `NAME assuming …:` (synchronous algorithms)
     span: Span | None = _span()
 
 

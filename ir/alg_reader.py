@@ -20,6 +20,7 @@ from . import alg as A
 from .errors import Diagnostic, InputError, Severity, Span
 from .names import MAX_LENGTH
 from .ta_reader import MAX_DIGITS
+from .ta import Hypothesis
 
 
 class _AlgIndenter(Indenter):
@@ -167,14 +168,13 @@ class _Build:
                 for c in item.children:
                     if not isinstance(c, Tree):
                         continue
-                    name = str(c.children[0])
-                    first = next((p for p in out["properties"] if p.name == name), None)
+                    declared = self.property(c)
+                    first = next((p for p in out["properties"] if p.name == declared.name), None)
                     if first is not None:
                         at = f" (first at line {first.span.line})" if first.span else ""
-                        raise _Refused(f"property '{name}' is declared twice{at}",
+                        raise _Refused(f"property '{declared.name}' is declared twice{at}",
                                        _tok_span(c.children[0]))
-                    out["properties"].append(
-                        A.PropertyDecl(name, self.formula(c.children[1]), span=_span(c)))
+                    out["properties"].append(declared)
             else:
                 out["program"].append(self.stmt(item))
         if out["algorithm"] is None:
@@ -441,6 +441,11 @@ class _Build:
         return self.cond(tree)  # type: ignore[return-value]
 
     # ---- properties ----
+    def property(self, tree: Tree) -> A.PropertyDecl:
+        name, *rest = tree.children
+        hypothesis = Hypothesis.read(str(rest[1]), _tok_span(rest[1])) if len(rest) == 3 else None
+        return A.PropertyDecl(str(name), self.formula(rest[-1]), hypothesis, span=_span(tree))
+
     def formula(self, tree) -> A.FormulaNode:
         s = _span(tree)
         if isinstance(tree, Token):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .rta import JUSTICE_SPELLING, FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing
-from .ta import Location, Property
+from .ta import Hypothesis, Location, Property
 from . import json_shape as js
 from .ta_json import ORIGIN, _int, _str, _with_origin, expr_from_json, expr_to_json, origin_from_json, origin_to_json, read_document
 
@@ -46,7 +46,9 @@ def _rta_to_json(rta: ReceiveTA) -> Json:
         "rules": [_with_origin({"id": r.id, "from": r.source, "to": r.target,
                                 "guard": expr_to_json(r.guard), "sends": list(r.sends)}, r.origin)
                   for r in rta.rules],
-        "properties": [_with_origin({"name": p.name, "formula": expr_to_json(p.formula)}, p.origin)
+        "properties": [_with_origin({"name": p.name, "formula": expr_to_json(p.formula),
+                                     **({"hypothesis": p.hypothesis.text()} if p.hypothesis else {})},
+                                    p.origin)
                        for p in rta.properties],
     }
 
@@ -99,7 +101,7 @@ SHAPE = js.Obj(
                                     "sends": _NAMES}, {"origin": ORIGIN})),
     },
     optional={"properties": js.list_of(js.Obj({"name": js.name, "formula": _specification},
-                                              {"origin": ORIGIN})),
+                                              {"origin": ORIGIN, "hypothesis": js.string})),
               "location_origins": _location_origins, "coordinator": js.list_of(js.name)})
 
 
@@ -129,6 +131,8 @@ def _rta_from_json(doc: Json) -> ReceiveTA:
                                 origin=origin_from_json(r.get("origin")))
                     for r in doc["rules"]),
         properties=tuple(Property(_str(p["name"]), expr_from_json(p["formula"]),
+                                  None if p.get("hypothesis") is None else
+                                  Hypothesis.read(_str(p["hypothesis"])),
                                   origin=origin_from_json(p.get("origin")))
                          for p in doc.get("properties", [])),
     )

@@ -60,7 +60,8 @@ def print_rta(rta: ReceiveTA, source_map: bool = False) -> str:
         for p in rta.properties:
             if source_map and p.origin:
                 specs.append(_comment(p.origin.describe()))
-            specs.append(f"{p.name}: {to_text(p.formula)};")
+            assuming = f" assuming {p.hypothesis.text()}" if p.hypothesis else ""
+            specs.append(f"{p.name}{assuming}: {to_text(p.formula)};")
         out.append(f"{_INDENT}specifications ({len(rta.properties)}) {{")
         out.extend(_INDENT * 2 + line for line in specs)
         out.append(f"{_INDENT}}}")

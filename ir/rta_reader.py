@@ -21,7 +21,7 @@ from lark import Lark, Token
 from .errors import Diagnostic, InputError, Severity, Span
 from .expr import Always, BoolConst, Eventually, Expr, Implies, Name, Not, conj, disj
 from .rta import JUSTICE_SPELLING, Faults, FaultModel, Message, ReceiveRule, ReceiveTA, Timing
-from .ta import Location, Property
+from .ta import Hypothesis, Location, Property
 from .ta_reader import (
     ExprBuild,
     SourceResult,
@@ -161,7 +161,8 @@ class _Build(ExprBuild):
         return ("rules", [c for c in ch if isinstance(c, ReceiveRule)])
 
     def spec(self, ch):
-        return Property(str(ch[0]), _condition(ch[1]), span=_tok_span(ch[0]))
+        hypothesis = Hypothesis.read(str(ch[2]), _tok_span(ch[2])) if len(ch) == 4 else None
+        return Property(str(ch[0]), _condition(ch[-1]), hypothesis, span=_tok_span(ch[0]))
 
     def specifications(self, ch):
         return ("properties", [c for c in ch if isinstance(c, Property)])

@@ -25,6 +25,7 @@ from .expr import Expr, Mul, Name
 from .linear import NonLinearError, linearize
 from .rta import (
     CRASH_COUNTER,
+    FaultModel,
     CRASH_LOCATION,
     CRASH_MODELS,
     ReceiveRule,
@@ -35,6 +36,7 @@ from .rta import (
     received_message,
 )
 from .names import MAX_LENGTH, identifier_problem
+from .ta import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Property
 from .validate import ExpressionChecks
 
 _WHY = {
@@ -253,6 +255,31 @@ class _Checker(ExpressionChecks):
                 self.sink.error(f"property '{p.name}' is already defined{_at(seen[p.name])}", p.span)
             seen.setdefault(p.name, p.span)
             self.expression(p.formula, {"parameter", "location"}, "a specification")
+            if p.hypothesis is not None:
+                self.hypothesis(p)
+
+    def hypothesis(self, p: Property) -> None:
+        """``NAME assuming …``: a hypothesis tactl knows, that lock-step rounds under this fault
+        model can have (the engine checks the property in rounds after one of that kind)."""
+        h = p.hypothesis
+        assert h is not None
+        span = h.span or p.span
+        if not h.known:
+            self.sink.error(f"property '{p.name}': unknown hypothesis 'assuming {h.text()}'; write "
+                            "'assuming clean round', 'assuming round with at most K crashes' or "
+                            "'assuming correct coordinator'", span)
+        elif self.rta.timing is not Timing.SYNC:
+            self.sink.error(f"property '{p.name}': a hypothesis ('assuming {h.text()}') is about "
+                            "lock-step rounds, which only synchronous automata (timing sync) have; "
+                            "it is not supported for an asynchronous automaton", span)
+        elif h.kind in (CLEAN_ROUND, FEW_CRASHES) and self.rta.faults.model is not FaultModel.CRASH:
+            self.sink.error(f"property '{p.name}': 'assuming {h.text()}' is about rounds in which "
+                            f"processes crash, which needs crash faults, not "
+                            f"{self.rta.faults.model.value} (the hypothesis could never be met)", span)
+        elif h.kind == CORRECT_COORDINATOR and not self.rta.coordinator:
+            self.sink.error(f"property '{p.name}': 'assuming {h.text()}' needs coordinator messages "
+                            "(a 'coordinator M, …;' declaration: the messages only a round's king or "
+                            "queen sends); this automaton has none", span)
 
     # ----------------------------------------------------------------------------- expressions
     def name_ref(self, n: Name, allowed: set[str], context: str) -> None:

@@ -109,7 +109,9 @@ def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
         guards.append(GuardTranslation(rule.id, rule.guard,
                                        tuple(context.render(d) for d in kept), exact))
     justice = derive_justice(rta, env, context)
-    properties = rta.properties
+    # A synchronous property's hypothesis (``assuming clean round``) stays in the receive automaton
+    # (.rta, its JSON): the lock-step engine checks that; the .ta carries the formula only.
+    properties = tuple(replace(p, hypothesis=None) for p in rta.properties)
     if justice is not None:
         properties, justice = under_justice(properties, justice)
     ta = _assemble(rta, env, shared, guards, properties)

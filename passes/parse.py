@@ -1533,7 +1533,7 @@ def _property(ctx: _Context, ex: _Explorer, p: A.PropertyDecl, keys, names, poin
             return Implies(args[0], args[1])
         raise _fail(f"unsupported property operator '{op}'", f.span)
 
-    return Property(p.name, go(p.formula, False), origin=Origin(ctx.alg.path, (p.span.line,)
+    return Property(p.name, go(p.formula, False), p.hypothesis, origin=Origin(ctx.alg.path, (p.span.line,)
                     if p.span else (), ctx.alg.line(p.span.line) if p.span else ""))
 
 

@@ -248,9 +248,12 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
     selected = [p for p in rta.properties if not options.properties or p.name in options.properties]
     try:
         if options.engine == parametric.ENGINE:
-            left = deadline.remaining()
+            # the lock-step engine reads the command's --timeout itself (tactl.deadline)
             results, info = lockstep.check_rta(rta, tuple(options.properties),
-                                               timeout_s=60.0 if left is None else max(left, 0.001))
+                                               fixed=options.parameters or {})
+            if info.get("initial_configurations") is False:  # as the interleaving engines do
+                report.initial_configurations = False
+                report.warnings.append(VACUOUS.format(why=info["vacuous"]))
             found = info["diameter"]
             report.notes.append(
                 f"lock-step rounds: {info['locations']} locations, {info['rules']} rules with the "
@@ -415,8 +418,9 @@ def report_json(report: CheckReport) -> dict[str, object]:
 
 
 def _result_json(ta: ThresholdAutomaton, r: PropertyResult) -> dict[str, object]:
-    out: dict[str, object] = {"name": r.name, "kind": r.kind, "verdict": r.verdict, "engine": r.engine,
-                              "time_s": round(r.time_s, 4)}
+    out: dict[str, object] = {"name": r.name, "kind": r.kind, "verdict": r.verdict,
+                              **({"hypothesis": r.details["hypothesis"]} if r.details.get("hypothesis") else {}),
+                              "engine": r.engine, "time_s": round(r.time_s, 4)}
     if r.formula_class:
         out["class"] = r.formula_class
     if r.engine == parametric.ENGINE and r.verdict != UNSUPPORTED:
@@ -484,6 +488,8 @@ def report_text(report: CheckReport) -> str:
             head += f"  {r.time_s:6.2f} s"
             if r.engine == parametric.ENGINE:
                 head += f"  {r.queries} quer{'y' if r.queries == 1 else 'ies'}"
+        if r.details.get("hypothesis"):  # what a lock-step verdict is proved under
+            head += f"  assuming {r.details['hypothesis']}"
         if r.verdict == HOLDS and r.vacuity:
             head += f"  {r.vacuity}"
         lines.append(head)

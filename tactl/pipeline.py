@@ -298,7 +298,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("parse", 2, "alg-text", "rta", _parse),
     Pass("translate", 2, "rta", "ta", _translate),
     Pass("lower", 1, "ta", "checkable-ta", _lower, cached=False),
-    Pass("check", 3, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),
+    Pass("check", 3, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),  # 3: vacuity; lock-step hypotheses as written
     Pass("emit-smtlib", 1, "checkable-ta", "smtlib", _emit_smtlib, ("properties", "parameters")),
     Pass("emit-promela", 1, "checkable-ta", "promela", _emit_promela, ("properties", "parameters")),
     Pass("emit-nuxmv", 1, "checkable-ta", "smv", _emit_nuxmv, ("properties", "parameters", "smv_bound")),

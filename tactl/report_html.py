@@ -126,6 +126,7 @@ class PropertyRow:
     note: str
     counterexample: str | None  # the anchor of its counterexample, if it has one
     rounds: tuple[str, ...] = ()  # a lock-step counterexample (synchronous automata), as text
+    hypothesis: str = ""  # what a lock-step verdict is proved under ("clean round"), shown with it
 
 
 @dataclass(frozen=True)
@@ -310,6 +311,7 @@ def property_row(prop: Mapping[str, Any], cex_anchor: str | None) -> PropertyRow
         note=str(note or ""),
         counterexample=cex_anchor,
         rounds=_rounds(prop),
+        hypothesis=str(prop.get("hypothesis") or (prop.get("details") or {}).get("hypothesis") or ""),
     )
 
 

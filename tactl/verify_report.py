@@ -85,7 +85,8 @@ def run_table(run: Run) -> str:
             continue
         for v, cache in a.verdicts:
             r = v.result
-            rows.append((a.name, r.name, r.formula_class or r.kind, r.verdict.upper(), vacuity_cell(r),
+            assuming = f" assuming {r.details['hypothesis']}" if r.details.get("hypothesis") else ""
+            rows.append((a.name, r.name, r.formula_class or r.kind, r.verdict.upper() + assuming, vacuity_cell(r),
                          r.engine, f"{r.time_s:.2f} s", cache))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]

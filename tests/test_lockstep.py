@@ -22,7 +22,8 @@ QUEEN = (CORPUS / "phase_queen" / "phase_queen.rta").read_text()
 QUEEN_N3T = QUEEN.replace("n > 4 * t;", "n > 3 * t;")  # the queen's threshold needs n > 4t
 FLOODMIN_K2 = (CORPUS / "floodmin" / "floodmin_k2.rta").read_text()
 # 2-set agreement's property under the 3-set hypothesis (two crashes in the "clean" round)
-FLOODMIN_K2_WEAK = FLOODMIN_K2.replace("k2_agreement", "k3_agreement")
+FLOODMIN_K2_WEAK = FLOODMIN_K2.replace("k2_agreement assuming round with at most 1 crash",
+                                       "k3_agreement assuming round with at most 2 crashes")
 
 # mutants: each must turn a holding property into a replayed violation
 FLOODMIN_TWO_ZEROS = FLOODMIN.replace("received(M0) >= 1", "received(M0) >= 2").replace(
@@ -74,7 +75,7 @@ def test_parametric_verdicts_agree_with_explicit_rounds(name, text, instances, e
     sta = build(rta(text))
     for params in instances:
         for prop in rta(text).properties:
-            spec = lockstep.read_property(sta, prop.name, prop.formula)
+            spec = lockstep.read_property(sta, prop)
             verdict, run = explicit_verdict(sta, spec, params)
             if expected[prop.name] == "holds":  # holds for all parameters: for each instance too
                 assert verdict == "holds", (name, prop.name, params)
@@ -94,7 +95,7 @@ def test_a_violation_found_by_enumeration_exists_for_some_instance():
                                   (RB_TOO_MANY_FAULTS, SMALL_BYZ_WEAK, "unforgeability")):
         sta = build(rta(text))
         p = next(p for p in rta(text).properties if p.name == prop)
-        spec = lockstep.read_property(sta, p.name, p.formula)
+        spec = lockstep.read_property(sta, p)
         found = [explicit_verdict(sta, spec, params)[0] for params in instances]
         assert "violated" in found, (prop, found)
 
@@ -104,10 +105,10 @@ def test_floodmin_agreement_needs_the_clean_round():
     while it sends 0 splits the others: violated, in lock-step rounds that replay."""
     automaton = rta(FLOODMIN)
     sta = build(automaton)
-    spec = lockstep.read_property(sta, "agreement", automaton.properties[2].formula)
+    spec = lockstep.read_property(sta, automaton.properties[2])
     assert spec.clean_round and spec.min_rounds == 1
     weak = replace(spec, clean_round=False)
-    outcome, run, _ = lockstep.bmc(sta, weak, 2, 60)
+    outcome, run, _, _ = lockstep.bmc(sta, weak, 2)
     assert outcome == "violated"
     assert replay(sta, weak, run).ok
     crashing = sum(run.configurations[0][l] for l in sta.crashing)
@@ -119,8 +120,8 @@ def test_floodmin_agreement_needs_the_clean_round():
 def test_the_simulator_rejects_a_tampered_run():
     automaton = rta(RB_TOO_MANY_FAULTS)
     sta = build(automaton)
-    spec = lockstep.read_property(sta, "unforgeability", automaton.properties[0].formula)
-    outcome, run, _ = lockstep.bmc(sta, spec, 2, 60)
+    spec = lockstep.read_property(sta, automaton.properties[0])
+    outcome, run, _, _ = lockstep.bmc(sta, spec, 2)
     assert outcome == "violated" and replay(sta, spec, run).ok
     worse = replace(run, parameters={**run.parameters, "f": run.parameters["t"]})  # no longer f > t
     assert not replay(sta, spec, worse).ok
@@ -129,7 +130,7 @@ def test_the_simulator_rejects_a_tampered_run():
 def test_cli_check_selects_lockstep_by_timing_and_prints_rounds(cli, tmp_path):
     r = cli("check", CORPUS / "floodmin" / "floodmin.alg")
     assert r.code == 0, r.err
-    assert "diameter 2" in r.out and "clean-round hypothesis" in r.out
+    assert "diameter 2" in r.out and "assuming clean round" in r.out
     bad = tmp_path / "rb.rta"
     bad.write_text(RB_TOO_MANY_FAULTS)
     r = cli("check", bad, "--json")
@@ -180,20 +181,21 @@ def test_sends_that_depend_on_the_rule_are_an_input_error(cli, tmp_path):
 
 def test_unsupported_fault_models_and_formulas_say_so(cli, tmp_path):
     path = tmp_path / "omission.rta"
-    path.write_text(FLOODMIN.replace("faults crash(f);", "faults omission(f);"))
+    path.write_text(FLOODMIN.replace("faults crash(f);", "faults omission(f);").replace(" assuming clean round", ""))
     r = cli("check", path)
     assert r.code == 2 and "synchronous send omission" in r.err and ":23:10:" in r.err
     path = tmp_path / "eventually.rta"
-    path.write_text(FLOODMIN.replace("agreement: [](V0 == 0 || V1 == 0);", "agreement: <>(V0 == 0);"))
+    path.write_text(FLOODMIN.replace("agreement assuming clean round: [](V0 == 0 || V1 == 0);",
+                                     "agreement assuming clean round: <>(V0 == 0);"))
     r = cli("check", path)
     assert r.code == 3 and "UNSUPPORTED" in r.out
 
 
 def test_a_k_set_hypothesis_needs_a_crash_model(cli, tmp_path):
     path = tmp_path / "byz.rta"
-    path.write_text(RB.replace("no_spontaneous_echo:", "k2_agreement:"))
+    path.write_text(RB.replace("no_spontaneous_echo:", "k2_agreement assuming round with at most 1 crash:"))
     r = cli("check", path)
-    assert r.code == 2 and "needs a crash fault model" in r.err and "Traceback" not in r.err
+    assert r.code == 2 and "needs crash faults" in r.err and "Traceback" not in r.err
 
 
 def _chain(length: int, prop: str) -> str:
@@ -237,11 +239,11 @@ def test_phase_queen_agreement_needs_a_correct_queen():
     automaton = rta(QUEEN)
     sta = build(automaton)
     p = next(p for p in automaton.properties if p.name == "agreement")
-    spec = lockstep.read_property(sta, p.name, p.formula)
+    spec = lockstep.read_property(sta, p)
     assert spec.clean_round and spec.coordinator
     assert "coordinator (king or queen) is correct" in lockstep.hypothesis(spec)
     weak = replace(spec, clean_round=False)
-    outcome, run, _ = lockstep.bmc(sta, weak, 3, 60)
+    outcome, run, _, _ = lockstep.bmc(sta, weak, 3)
     assert outcome == "violated" and replay(sta, weak, run).ok
     assert explicit_verdict(sta, weak, {"n": 5, "t": 1, "f": 1})[0] == "violated"
     assert lockstep.phase_length(sta) == 2 and lockstep.phase_length(build(rta(FLOODMIN))) == 1
@@ -276,12 +278,12 @@ def test_phase_king_holds_and_needs_a_correct_king():
     automaton = rta(KING)
     sta = build(automaton)
     p = next(p for p in automaton.properties if p.name == "agreement")
-    weak = replace(lockstep.read_property(sta, p.name, p.formula), clean_round=False)
-    outcome, run, _ = lockstep.bmc(sta, weak, 5, 120)
+    weak = replace(lockstep.read_property(sta, p), clean_round=False)
+    outcome, run, _, _ = lockstep.bmc(sta, weak, 5)
     assert outcome == "violated" and replay(sta, weak, run).ok
     params = {"n": 4, "t": 1, "f": 1}  # the explicit rounds agree, within the diameter
     for prop in automaton.properties:
-        spec = lockstep.read_property(sta, prop.name, prop.formula)
+        spec = lockstep.read_property(sta, prop)
         assert explicit_verdict(sta, spec, params)[0] == "holds", prop.name
     assert eccentricity(sta, params, phase_starts_only=True) <= info["diameter"]
     assert eccentricity(sta, params) <= info["diameter"] + info["phase"] - 1
@@ -291,16 +293,19 @@ def test_the_diameter_is_searched_once_per_automaton_whatever_the_time_left():
     """verify checks each property separately, each with the time its --timeout leaves: the
     diameter must not be searched again for every property (phase king: 25 s each)."""
     automaton = rta(FLOODSET)
-    first = lockstep._diameter_of(automaton, 60.0)
-    assert lockstep._diameter_of(rta(FLOODSET), 17.5) is first
+    first = lockstep._diameter_of(automaton, {})
+    assert lockstep._diameter_of(rta(FLOODSET), {}) is first
+    assert lockstep._diameter_of(rta(FLOODSET), {"n": 3}) is not first  # --param: its own
 
 
-def test_no_initial_configuration_is_unknown_never_holds(cli, tmp_path):
+def test_no_initial_configuration_holds_only_vacuously(cli, tmp_path):
     """An unsatisfiable resilience condition would make every bounded query UNSAT: vacuous."""
     path = tmp_path / "vacuous.rta"
     path.write_text(FLOODMIN.replace("n > t; t >= f;", "n > t; t > n;"))
     r = cli("check", path)
-    assert r.code == 3 and "HOLDS" not in r.out and r.out.count("vacuous: no parameter values") == 3
+    verdicts = [line.split()[3:5] for line in r.out.splitlines() if "lock-step safety" in line]
+    assert r.code == 3 and verdicts == [["HOLDS", "VACUOUSLY"]] * 3
+    assert r.out.count("the resilience condition is unsatisfiable, so the property holds vacuously") == 3
 
 
 def test_explicit_rounds_need_every_parameter_inside_the_resilience_condition(cli):

@@ -20,34 +20,73 @@ bounded check found, stated as bounded.
 
 **Properties** are ``Init -> [](Safe)`` or ``[](Safe)`` over location counters and parameters,
 read at round starts; a location ℓ counts the processes in state ℓ that have not crashed (its
-crashing twin included). **Clean rounds**: ``agreement`` needs a round in which no process
-crashes (FloodMin decides after t + 1 rounds, one of which is clean). A property whose name
-starts with ``agreement`` under crash faults is checked under that hypothesis — in every
-configuration reached one or more rounds after a clean round — and the report says so.
+crashing twin included). **Hypotheses**: agreement needs a round in which no process crashes
+(FloodMin decides after t + 1 rounds, one of which is clean). A property written
+``agreement assuming clean round: …`` (or ``assuming round with at most K crashes``, ``assuming
+correct coordinator``; ``ir.ta.Hypothesis``) is checked in every configuration reached one or
+more rounds after such a round, and every report shows the hypothesis with the verdict. Nothing
+is inferred from a property's name: without the clause a property is checked without hypothesis.
+
+**Limits.** ``--param`` restricts every query (diameter, bounded checks) to those values, and
+the verdict's scope says so. Without ``--timeout`` no query has a wall-clock limit: each gets
+z3's deterministic resource limit :data:`RLIMIT` (``rlimit``), so a verdict does not depend on
+the machine's load; with ``--timeout`` (``tactl.deadline``) every query gets the time left and
+the Python work in between is interruptible, so the check stops by the deadline and what is
+undecided is ``unknown``. An undecided query is never a pass.
 """
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import z3
 
-from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, PropertyResult
+from tactl import deadline
+from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
+                                  VACUITY_UNKNOWN, VIOLATED, PropertyResult)
 from tactl.ir.expr import Always, Expr, Implies, names, to_text
 from tactl.ir.linear import to_z3
 from tactl.ir.rta import FaultModel, ReceiveTA, received
+from tactl.ir.ta import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Property
 from tactl.passes.lockstep import SyncInputError, SyncTA, SyncUnsupported, build, received_types
 
 ENGINE = "lockstep"
 MAX_DIAMETER = 6
-CLEAN_PREFIXES = ("agreement",)
-K_AGREEMENT = re.compile(r"^k(\d+)_agreement")  # k2_agreement: k-set agreement for k = 2
-CLEAN_ROUND = ("under the clean-round hypothesis: checked in every configuration reached one or "
-               "more rounds after a round in which no process crashes (t + 1 rounds with at most "
-               "t crashes contain one)")
+# z3's resource limit per query when the command has no --timeout: deterministic (the same
+# verdict on an idle and a loaded machine). The corpus's largest query (phase king's diameter,
+# D = 4) takes about 2·10^8; this leaves ten times that (about 2 minutes of solver time).
+RLIMIT = 2_000_000_000
+
+
+def solver() -> z3.Solver:
+    """A z3 solver limited by the command's --timeout (the time left), or else by :data:`RLIMIT`."""
+    s = z3.Solver()
+    ms = deadline.solver_timeout_ms()
+    if ms is None:
+        s.set("rlimit", RLIMIT)
+    else:
+        s.set("timeout", ms)
+    return s
+
+
+def undecided(s: z3.Solver) -> str:
+    """Why a query came back unknown, in the user's terms."""
+    if deadline.active():
+        if deadline.remaining() == 0:
+            return timeout_reason()
+        return f"z3 could not decide it ({s.reason_unknown()})"
+    return (f"z3 gave up within its deterministic resource limit (rlimit {RLIMIT:,} per query; "
+            f"{s.reason_unknown()})")
+
+
+def timeout_reason() -> str:
+    return f"timeout: the --timeout of {deadline.seconds():g} s passed"
+
+
+class GuardsUndecided(Exception):
+    """The guard-completeness check was not decided: no property may be reported as holding."""
 
 
 class IncompleteGuards(ValueError):
@@ -96,8 +135,10 @@ def _lookup(table: dict[str, Any]):
     return sym
 
 
-def rc(sta: SyncTA, params: dict[str, Any]) -> Any:
-    return z3.And(*[to_z3(a, _lookup(params)) for a in sta.assumptions], *[p >= 0 for p in params.values()])
+def rc(sta: SyncTA, params: dict[str, Any], fixed: dict[str, int] | None = None) -> Any:
+    """The resilience condition, parameters natural numbers, and the ``--param`` values."""
+    return z3.And(*[to_z3(a, _lookup(params)) for a in sta.assumptions], *[p >= 0 for p in params.values()],
+                  *[params[p] == v for p, v in (fixed or {}).items()])
 
 
 def invariants(sta: SyncTA, kappa: dict[str, Any], params: dict[str, Any]) -> Any:
@@ -191,9 +232,10 @@ def initial(sta: SyncTA, kappa: dict[str, Any]) -> Any:
 # ---------------------------------------------------------------------- well-formedness
 
 
-def check_complete(sta: SyncTA, timeout_ms: int = 30_000) -> None:
+def check_complete(sta: SyncTA) -> None:
     """Every populated correct location has an enabled rule for every receive values Env allows
-    (sync.md §1, the deadlock pitfall); raises :class:`IncompleteGuards` with a witness."""
+    (sync.md §1, the deadlock pitfall); raises :class:`IncompleteGuards` with a witness, or
+    :class:`GuardsUndecided` when z3 does not decide it (never a pass)."""
     params = parameters(sta)
     kappa = {l: z3.Int(f"c_{l}") for l in sta.locations}
     for loc in sta.correct:
@@ -202,12 +244,15 @@ def check_complete(sta: SyncTA, timeout_ms: int = 30_000) -> None:
         env, _ = environment(sta, kappa, params, rcv)
         symbols = dict(params)
         symbols.update({received(m).name: v for m, v in rcv.items()})
-        solver = z3.Solver()
-        solver.set("timeout", timeout_ms)
-        solver.add(rc(sta, params), invariants(sta, kappa, params), kappa[loc] > 0, env,
-                   *[z3.Not(to_z3(r.guard, _lookup(symbols))) for r in rules])
-        if solver.check() == z3.sat:
-            model = solver.model()
+        s = solver()
+        s.add(rc(sta, params), invariants(sta, kappa, params), kappa[loc] > 0, env,
+              *[z3.Not(to_z3(r.guard, _lookup(symbols))) for r in rules])
+        answer = s.check()
+        if answer == z3.unknown:
+            raise GuardsUndecided(f"whether every rule-less case of location {loc} is impossible "
+                                  f"(guard completeness) was not decided: {undecided(s)}")
+        if answer == z3.sat:
+            model = s.model()
             witness = {p: model.eval(v, model_completion=True).as_long() for p, v in params.items()}
             witness.update({f"received({m})": model.eval(v, model_completion=True).as_long()
                             for m, v in rcv.items()})
@@ -224,6 +269,7 @@ class Diameter:
     queries: list[tuple[int, str, float]]  # (D in phases, sat/unsat/unknown, seconds)
     reason: str = ""
     phase: int = 1  # rounds per phase
+    timed_out: bool = False  # stopped by the command's --timeout
 
     def describe(self) -> str:
         if self.phase == 1:
@@ -239,17 +285,19 @@ class Diameter:
         return (self.value if self.value is not None else MAX_DIAMETER * self.phase) + self.phase - 1
 
 
-_DIAMETERS: dict[ReceiveTA, Diameter] = {}
+_DIAMETERS: dict[tuple[ReceiveTA, tuple[tuple[str, int], ...]], Diameter] = {}
 
 
-def _diameter_of(rta: ReceiveTA, timeout_s: float) -> Diameter:
-    """The diameter, once per automaton in a process (every property of it needs it); a search
-    that ended in a solver timeout is not kept (more time may decide it)."""
-    found = _DIAMETERS.get(rta)
+def _diameter_of(rta: ReceiveTA, fixed: dict[str, int]) -> Diameter:
+    """The diameter (for the ``--param`` values ``fixed``), once per automaton in a process
+    (every property of it needs it); a search stopped by the --timeout is not kept (more time
+    may decide it), one that z3 gave up within its resource limit is (the same again)."""
+    key = (rta, tuple(sorted(fixed.items())))
+    found = _DIAMETERS.get(key)
     if found is None:
-        found = diameter(build(rta), timeout_s=timeout_s)
-        if found.value is not None or "timeout" not in found.reason:
-            _DIAMETERS[rta] = found
+        found = diameter(build(rta), fixed=fixed)
+        if not found.timed_out:
+            _DIAMETERS[key] = found
     return found
 
 
@@ -278,13 +326,25 @@ def phase_length(sta: SyncTA) -> int:
     return phase
 
 
-def diameter(sta: SyncTA, cap: int = MAX_DIAMETER, timeout_s: float = 60.0) -> Diameter:
+def diameter(sta: SyncTA, cap: int = MAX_DIAMETER, fixed: dict[str, int] | None = None) -> Diameter:
     """The smallest D ≤ cap such that every configuration reachable in (D + 1)·φ rounds is
     reachable within D·φ rounds, from any configuration satisfying the invariants (φ = 1) or any
-    phase start (φ > 1: only initial locations populated; sync.md §2). D counts phases."""
+    phase start (φ > 1: only initial locations populated; sync.md §2). D counts phases. With
+    ``fixed`` (--param), for those parameter values only. The command's --timeout interrupts it
+    (``timed_out``)."""
     started = time.perf_counter()
-    queries = []
+    queries: list[tuple[int, str, float]] = []
     phase = phase_length(sta)
+    try:
+        with deadline.interruptible():
+            return _diameter(sta, cap, fixed or {}, started, queries, phase)
+    except deadline.DeadlineExceeded:
+        return Diameter(None, time.perf_counter() - started, queries,
+                        timeout_reason() + " while searching the diameter", phase, timed_out=True)
+
+
+def _diameter(sta: SyncTA, cap: int, fixed: dict[str, int], started: float,
+              queries: list[tuple[int, str, float]], phase: int) -> Diameter:
     for d in range(0, cap + 1):
         params = parameters(sta)
         outer = path(sta, (d + 1) * phase, "e", params)
@@ -293,21 +353,21 @@ def diameter(sta: SyncTA, cap: int = MAX_DIAMETER, timeout_s: float = 60.0) -> D
         same_start = z3.And(*[inner.kappa[0][l] == outer.kappa[0][l] for l in sta.locations])
         differs = z3.And(*[z3.Or(*[inner.kappa[j][l] != last[l] for l in sta.locations])
                            for j in range(d * phase + 1)])
-        solver = z3.Solver()
-        solver.set("timeout", int(timeout_s * 1000))
-        solver.add(rc(sta, params), *outer.constraints)
+        s = solver()
+        s.add(rc(sta, params, fixed), *outer.constraints)
         if phase > 1:
-            solver.add(initial(sta, outer.kappa[0]))
-        solver.add(z3.ForAll(inner.variables(), z3.Implies(z3.And(same_start, *inner.constraints), differs)))
+            s.add(initial(sta, outer.kappa[0]))
+        s.add(z3.ForAll(inner.variables(), z3.Implies(z3.And(same_start, *inner.constraints), differs)))
         t0 = time.perf_counter()
-        answer = solver.check()
+        answer = s.check()
         queries.append((d, str(answer), time.perf_counter() - t0))
         if answer == z3.unsat:
             return Diameter(d * phase, time.perf_counter() - started, queries, phase=phase)
         if answer == z3.unknown:
             return Diameter(None, time.perf_counter() - started, queries,
-                            f"the diameter query for D = {d * phase} rounds was not decided "
-                            f"({solver.reason_unknown()})", phase)
+                            f"the diameter query for D = {d * phase} rounds was not decided: "
+                            f"{undecided(s)}", phase,
+                            timed_out=deadline.active() and deadline.remaining() == 0)
     return Diameter(None, time.perf_counter() - started, queries,
                     f"no diameter up to {cap * phase} rounds (parameterized reachability of "
                     "synchronous threshold automata is undecidable in general)", phase)
@@ -327,10 +387,13 @@ class SyncProperty:
     # Safe is required only from this round on (the clean-round hypothesis implies 1: after the
     # clean round); the tests use 1 without a clean round to show what the hypothesis excludes
     min_rounds: int = 0
+    assuming: str | None = None  # the hypothesis as written after `assuming`
 
 
-def read_property(sta: SyncTA, name: str, formula: Expr) -> SyncProperty | str:
-    """The property, or why lock-step checking does not support it."""
+def read_property(sta: SyncTA, prop: Property) -> SyncProperty | str:
+    """The property, or why lock-step checking does not support it. Its hypothesis is the one
+    written (``assuming …``), never one inferred from its name."""
+    name, formula = prop.name, prop.formula
     init, body = (formula.left, formula.right) if isinstance(formula, Implies) else (None, formula)
     if not isinstance(body, Always):
         return ("lock-step checking supports 'Init -> [](Safe)' and '[](Safe)' over round starts; "
@@ -344,18 +407,16 @@ def read_property(sta: SyncTA, name: str, formula: Expr) -> SyncProperty | str:
         unknown = {n.name for n in names(part)} - set(sta.correct) - set(sta.parameters)
         if unknown:
             return f"'{sorted(unknown)[0]}' is not a location or parameter of the receive automaton"
-    k_set = K_AGREEMENT.match(name)
-    if k_set and sta.model is not FaultModel.CRASH:
-        raise SyncInputError(f"property {name}: the clean-round hypothesis of k-set agreement (a "
-                             f"round in which at most k - 1 processes crash) needs a crash fault "
-                             f"model, not {sta.model.value}")
-    if sta.coordinator and name.startswith(CLEAN_PREFIXES):
-        return SyncProperty(name, init, safe, True, 0, True, 1)
-    clean = sta.model is FaultModel.CRASH and (name.startswith(CLEAN_PREFIXES) or bool(k_set))
-    most = int(k_set.group(1)) - 1 if k_set else 0
-    if k_set and most < 0:
-        raise SyncInputError(f"property {name}: k-set agreement needs k >= 1")
-    return SyncProperty(name, init, safe, clean, most, False, 1 if clean else 0)
+    h = prop.hypothesis
+    if h is None:
+        return SyncProperty(name, init, safe, False)
+    if h.kind == CORRECT_COORDINATOR and sta.coordinator:
+        return SyncProperty(name, init, safe, True, 0, True, 1, h.text())
+    if h.kind in (CLEAN_ROUND, FEW_CRASHES) and sta.model is FaultModel.CRASH:
+        return SyncProperty(name, init, safe, True, h.crashes, False, 1, h.text())
+    # ir/rta_validate.py refuses these with their position; a hand-built automaton gets here
+    raise SyncInputError(f"property {name}: 'assuming {h.text()}' cannot be met under "
+                         f"{sta.model.value} faults{'' if sta.coordinator else ' without coordinator messages'}")
 
 
 def clean_formula(sta: SyncTA, spec: SyncProperty, kappa: dict[str, Any]) -> Any:
@@ -367,18 +428,18 @@ def clean_formula(sta: SyncTA, spec: SyncProperty, kappa: dict[str, Any]) -> Any
 
 
 def hypothesis(spec: SyncProperty) -> str:
-    """The clean-round hypothesis a property is checked under, in words (for every report)."""
+    """The hypothesis a property is checked under, in words (for every report)."""
+    lead = f"assuming {spec.assuming}: checked in every configuration reached one or more rounds after "
     if spec.coordinator:
-        return ("under the correct-coordinator hypothesis: checked in every configuration reached "
-                "one or more rounds after a round whose coordinator (king or queen) is correct "
-                "(t + 1 phases with at most t faulty processes contain one)")
+        return (lead + "a round whose coordinator (king or queen) is correct (t + 1 phases with at "
+                "most t faulty processes contain one)")
     if spec.max_crashing == 0:
-        return CLEAN_ROUND
+        return (lead + "a round in which no process crashes (t + 1 rounds with at most t crashes "
+                "contain one)")
     k = spec.max_crashing + 1
-    return (f"under the clean-round hypothesis of {k}-set agreement: checked in every configuration "
-            f"reached one or more rounds after a round in which at most {k - 1} "
-            f"{'process crashes' if k == 2 else 'processes crash'} (floor(t/{k}) + 1 rounds with "
-            f"at most t crashes contain one)")
+    return (lead + f"a round in which at most {k - 1} "
+            f"{'process crashes' if k == 2 else 'processes crash'} (for k-set agreement with k = {k}: "
+            f"floor(t/{k}) + 1 rounds with at most t crashes contain one)")
 
 
 def _temporal(e: Expr) -> bool:
@@ -398,112 +459,228 @@ class Run:
     clean_round: int | None  # the clean round the property's hypothesis uses, if any
 
 
-def bmc(sta: SyncTA, prop: SyncProperty, depth: int, timeout_s: float) -> tuple[str, Run | None, int]:
-    """Search a violation on paths of at most ``depth`` rounds (for a clean-round property: up
-    to ``depth`` rounds before the clean round and ``depth`` after it). ("violated", run, k),
-    ("none", None, queries) or ("unknown", None, queries)."""
+def bmc(sta: SyncTA, prop: SyncProperty, depth: int,
+        fixed: dict[str, int] | None = None) -> tuple[str, Run | None, int, str]:
+    """Search a violation on paths of at most ``depth`` rounds (for a property with a
+    hypothesis: up to ``depth`` rounds before the clean round and ``depth`` after it), for the
+    ``--param`` values ``fixed`` if given. ("violated", run, k, ""), ("none", None, queries, "")
+    or ("unknown", None, queries, why)."""
     queries = 0
     shapes = [(None, k) for k in range(prop.min_rounds, depth + 1 + prop.min_rounds)] \
         if not prop.clean_round else [(j, j + 1 + m) for j in range(depth + 1) for m in range(depth + 1)]
     for clean, length in shapes:
         params = parameters(sta)
         p = path(sta, length, "b", params)
-        solver = z3.Solver()
-        solver.set("timeout", int(timeout_s * 1000))
-        solver.add(rc(sta, params), *p.constraints, initial(sta, p.kappa[0]))
+        s = solver()
+        s.add(rc(sta, params, fixed), *p.constraints, initial(sta, p.kappa[0]))
         if prop.init is not None:
-            solver.add(state_formula(sta, prop.init, p.kappa[0], params))
+            s.add(state_formula(sta, prop.init, p.kappa[0], params))
         if clean is not None:
-            solver.add(clean_formula(sta, prop, p.kappa[clean]))
-        solver.add(z3.Not(state_formula(sta, prop.safe, p.kappa[length], params)))
+            s.add(clean_formula(sta, prop, p.kappa[clean]))
+        s.add(z3.Not(state_formula(sta, prop.safe, p.kappa[length], params)))
         queries += 1
-        answer = solver.check()
+        answer = s.check()
         if answer == z3.unknown:
-            return "unknown", None, queries
+            return "unknown", None, queries, undecided(s)
         if answer == z3.sat:
-            m = solver.model()
+            m = s.model()
             val = lambda v: m.eval(v, model_completion=True).as_long()  # noqa: E731
             run = Run({q: val(v) for q, v in params.items()},
                       [{l: val(v) for l, v in k.items()} for k in p.kappa],
                       [{r: val(v) for r, v in lam.items()} for lam in p.lam], clean)
-            return "violated", run, queries
-    return "none", None, queries
+            return "violated", run, queries, ""
+    return "none", None, queries, ""
 
 
-def has_initial_configuration(sta: SyncTA, prop: SyncProperty, timeout_s: float) -> bool:
-    """Whether some parameter values satisfying the RC have an initial configuration satisfying
-    the property's Init (an undecided query counts as yes: the checks then run)."""
+def initial_configuration(sta: SyncTA, init: Expr | None,
+                          fixed: dict[str, int] | None = None) -> tuple[bool | None, str]:
+    """Whether some parameter values (satisfying the RC and ``fixed``) have an initial
+    configuration (satisfying ``init``, a property's antecedent); with why not, by layer."""
     params = parameters(sta)
     kappa = {l: z3.Int(f"i_{l}") for l in sta.locations}
-    solver = z3.Solver()
-    solver.set("timeout", int(timeout_s * 1000))
-    solver.add(rc(sta, params), invariants(sta, kappa, params), initial(sta, kappa))
+    layers = (("the resilience condition is unsatisfiable", [rc(sta, params)]),
+              ("no parameter values given by --param satisfy the resilience condition",
+               [rc(sta, params, fixed)] if fixed else []),
+              ("no initial configuration satisfies the invariants",
+               [invariants(sta, kappa, params), initial(sta, kappa)]),
+              ("no initial configuration satisfies the property's antecedent "
+               f"({to_text(init) if init is not None else ''})",
+               [state_formula(sta, init, kappa, params)] if init is not None else []))
+    s = solver()
+    for why, constraints in layers:
+        if not constraints:
+            continue
+        s.add(*constraints)
+        answer = s.check()
+        if answer == z3.unsat:
+            return False, why
+        if answer == z3.unknown:
+            return None, undecided(s)
+    return True, ""
+
+
+def hypothesis_met(sta: SyncTA, prop: SyncProperty, depth: int,
+                   fixed: dict[str, int] | None = None) -> tuple[bool | None, str]:
+    """Whether some run (from an initial configuration satisfying Init) has a round of the
+    property's hypothesis within ``depth`` rounds — with a diameter, at all."""
+    params = parameters(sta)
+    p = path(sta, depth, "h", params)
+    s = solver()
+    s.add(rc(sta, params, fixed), *p.constraints, initial(sta, p.kappa[0]),
+          z3.Or(*[clean_formula(sta, prop, k) for k in p.kappa]))
     if prop.init is not None:
-        solver.add(state_formula(sta, prop.init, kappa, params))
-    return solver.check() != z3.unsat
+        s.add(state_formula(sta, prop.init, p.kappa[0], params))
+    answer = s.check()
+    return (None, undecided(s)) if answer == z3.unknown else (answer == z3.sat, "")
 
 
 # ---------------------------------------------------------------------------------- check
 
 
-def check_rta(rta: ReceiveTA, properties: tuple[str, ...] = (), timeout_s: float = 60.0) -> tuple[list[PropertyResult], dict[str, Any]]:
-    """Every (selected) property of a synchronous receive automaton under lock-step semantics.
-    The second value describes the automaton and its diameter for reports."""
+def check_rta(rta: ReceiveTA, properties: tuple[str, ...] = (), timeout_s: float | None = None,
+              fixed: dict[str, int] | None = None) -> tuple[list[PropertyResult], dict[str, Any]]:
+    """Every (selected) property of a synchronous receive automaton under lock-step semantics,
+    for all parameter values satisfying the RC, or those with the ``--param`` values ``fixed``.
+    ``timeout_s`` starts a deadline for this call unless the command already runs one. The
+    second value describes the automaton and its diameter for reports, and whether any initial
+    configuration exists (``initial_configurations``, ``vacuous``: why not)."""
+    own_clock = timeout_s is not None and not deadline.active()
+    if own_clock:
+        deadline.start(timeout_s)
+    try:
+        return _check_rta(rta, properties, fixed or {})
+    finally:
+        if own_clock:
+            deadline.cancel()
+
+
+def _scope(fixed: dict[str, int], d: Diameter) -> str:
+    if fixed:
+        values = ", ".join(f"{k}={v}" for k, v in fixed.items())
+        return (f"the parameter values with {values} (--param) satisfying the resilience condition "
+                f"({d.describe()}, for these values)")
+    return f"all parameter values satisfying the resilience condition ({d.describe()})"
+
+
+def _check_rta(rta: ReceiveTA, properties: tuple[str, ...],
+               fixed: dict[str, int]) -> tuple[list[PropertyResult], dict[str, Any]]:
     from tactl.lockstep_sim import replay
 
     sta = build(rta)
-    check_complete(sta)
-    d = _diameter_of(rta, timeout_s)
-    info = {"locations": len(sta.locations), "rules": len(sta.rules), "diameter": d.value,
-            "phase": d.phase, "diameter_s": round(d.seconds, 3),
-            "diameter_queries": [list(q) for q in d.queries]}
+    selected = list(_selected(sta, rta, properties))
+    info: dict[str, Any] = {"locations": len(sta.locations), "rules": len(sta.rules), "diameter": None,
+                            "phase": 1, "diameter_s": 0.0, "diameter_queries": []}
+    stop: str | None = None  # why no property can be decided
+    try:
+        with deadline.interruptible():
+            exists, why = initial_configuration(sta, None, fixed)
+            info.update(initial_configurations=exists, vacuous=why)
+            check_complete(sta)
+    except deadline.DeadlineExceeded:
+        stop = timeout_reason()
+    except GuardsUndecided as e:
+        stop = str(e)
+    d = Diameter(None, 0.0, [], stop or "")
+    if stop is None and info["initial_configurations"] is not False:  # else all hold vacuously
+        d = _diameter_of(rta, fixed)
+        info.update(diameter=d.value, phase=d.phase, diameter_s=round(d.seconds, 3),
+                    diameter_queries=[list(q) for q in d.queries])
     results = []
-    for prop, spec in _selected(sta, rta, properties):
+    for prop, spec in selected:
         if isinstance(spec, str):
             results.append(PropertyResult(prop.name, "safety", UNSUPPORTED, ENGINE, reason=spec))
             continue
-        started = time.perf_counter()
-        if not has_initial_configuration(sta, spec, timeout_s):
-            results.append(PropertyResult(
-                prop.name, "safety", UNKNOWN, ENGINE, formula_class="lock-step safety",
-                reason="vacuous: no parameter values satisfying the resilience condition give an "
-                       "initial configuration (with the property's Init), so the property would "
-                       "hold vacuously: nothing was checked"))
-            continue
-        depth = d.depth()
-        outcome, run, queries = bmc(sta, spec, depth, timeout_s)
-        details: dict[str, Any] = {"diameter": d.value, "bounded_depth": depth,
-                                   **({"hypothesis": hypothesis(spec)} if spec.clean_round else {})}
-        result = PropertyResult(prop.name, "safety", UNKNOWN, ENGINE, queries=queries,
-                                details=details, formula_class="lock-step safety")
-        if outcome == "violated":
-            assert run is not None
-            replayed = replay(sta, spec, run)
-            if replayed.ok:
-                result.verdict = VIOLATED
-                result.details["run"] = run_json(sta, run)
-                result.reason = (hypothesis(spec) if spec.clean_round else None)
-            else:
-                result.reason = f"a lock-step counterexample did not replay ({replayed.message}): a tactl bug"
-        elif outcome == "unknown":
-            result.reason = "a bounded query was not decided by the solver"
-        elif d.value is None:
-            result.reason = (f"no violation within {depth} rounds (a bounded result, not a proof): "
-                             f"{d.reason}")
-        else:
-            result.verdict = HOLDS
-            result.scope = (f"all parameter values satisfying the resilience condition ({d.describe()})"
-                            + (f"; {hypothesis(spec)}" if spec.clean_round else ""))
-        result.time_s = time.perf_counter() - started
+        details: dict[str, Any] = {"diameter": d.value, "bounded_depth": d.depth(),
+                                   **({"hypothesis": spec.assuming} if spec.assuming else {})}
+        result = PropertyResult(prop.name, "safety", UNKNOWN, ENGINE, details=details,
+                                formula_class="lock-step safety")
         results.append(result)
+        started = time.perf_counter()
+        if stop is not None or deadline.remaining() == 0:
+            result.reason = stop or (timeout_reason() + " before this property was checked")
+            continue
+        try:
+            with deadline.interruptible():
+                _check_property(sta, spec, d, fixed, result, replay)
+        except deadline.DeadlineExceeded:
+            result.verdict, result.scope, result.reason = UNKNOWN, None, timeout_reason()
+        result.time_s = time.perf_counter() - started
     return results, info
+
+
+def _check_property(sta: SyncTA, spec: SyncProperty, d: Diameter, fixed: dict[str, int],
+                    result: PropertyResult, replay) -> None:
+    """One property's verdict into ``result`` (UNKNOWN with a reason until decided)."""
+    exists, why = initial_configuration(sta, spec.init, fixed)
+    if exists is False:
+        result.verdict = HOLDS_VACUOUSLY
+        result.reason = f"{why}, so the property holds vacuously: nothing was checked"
+        return
+    if exists is None:
+        result.reason = f"whether an initial configuration exists was not decided: {why}"
+        return
+    depth = d.depth()
+    outcome, run, queries, why = bmc(sta, spec, depth, fixed)
+    result.queries = queries
+    if outcome == "violated":
+        assert run is not None
+        replayed = replay(sta, spec, run)
+        if replayed.ok:
+            result.verdict = VIOLATED
+            result.details["run"] = run_json(sta, run)
+            result.reason = hypothesis(spec) if spec.clean_round else None
+        else:
+            result.reason = f"a lock-step counterexample did not replay ({replayed.message}): a tactl bug"
+        return
+    if outcome == "unknown":
+        result.reason = f"a bounded query was not decided: {why}"
+        return
+    if d.value is None:
+        result.reason = (f"no violation within {depth} rounds (a bounded result, not a proof): "
+                         f"{d.reason}")
+        return
+    if spec.clean_round:
+        met, why = hypothesis_met(sta, spec, depth, fixed)
+        result.queries += 1
+        if met is None:
+            result.reason = f"whether the hypothesis can be met was not decided: {why}"
+            return
+        if not met:
+            result.verdict = HOLDS_VACUOUSLY
+            result.reason = (f"the hypothesis 'assuming {spec.assuming}' is never met: no run has "
+                             f"such a round within {depth} rounds ({d.describe()}), so the property "
+                             "holds vacuously")
+            return
+    result.verdict = HOLDS
+    result.scope = _scope(fixed, d) + (f"; {hypothesis(spec)}" if spec.clean_round else "")
+    _mark_vacuity(spec, result, hypothesis_asked=True)
+
+
+def _mark_vacuity(spec: SyncProperty, result: PropertyResult, hypothesis_asked: bool) -> None:
+    """What a lock-step HOLDS says about its antecedents (ir/vacuity.py for the interleaving
+    engines): the initial configuration satisfying Init was found before the bounded checks, and
+    the hypothesis's round was found within the bound when ``hypothesis_asked``."""
+    if spec.init is None and not spec.clean_round:
+        result.vacuity = NO_ANTECEDENT
+        return
+    met = []
+    if spec.init is not None:
+        met.append("an initial configuration satisfies the antecedent")
+    if spec.clean_round and not hypothesis_asked:
+        result.vacuity = VACUITY_UNKNOWN
+        result.vacuity_witness = ("whether a run meets the hypothesis 'assuming "
+                                  f"{spec.assuming}' is asked by the parametric lock-step engine only")
+        return
+    if spec.clean_round:
+        met.append(f"a run meets the hypothesis 'assuming {spec.assuming}'")
+    result.vacuity, result.vacuity_witness = NOT_VACUOUS, " and ".join(met)
 
 
 def _selected(sta: SyncTA, rta: ReceiveTA, properties: tuple[str, ...]):
     """(property, its lock-step reading or why it is unsupported) for the selected properties."""
     for prop in rta.properties:
         if not properties or prop.name in properties:
-            yield prop, read_property(sta, prop.name, prop.formula)
+            yield prop, read_property(sta, prop)
 
 
 def run_json(sta: SyncTA, run: Run) -> dict[str, Any]:
@@ -530,8 +707,7 @@ def revalidated(rta: ReceiveTA, result: PropertyResult) -> str | None:
 
     try:
         sta = build(rta)
-        spec = read_property(sta, result.name, next(p.formula for p in rta.properties
-                                                    if p.name == result.name))
+        spec = read_property(sta, next(p for p in rta.properties if p.name == result.name))
         if isinstance(spec, str):
             return spec
         outcome = replay(sta, spec, run_from_json(result.details["run"]))
@@ -561,7 +737,11 @@ def check_explicit(rta: ReceiveTA, properties: tuple[str, ...], params: dict[str
     from tactl.lockstep_sim import explicit_verdict, initial_configurations, replay, state_holds
 
     sta = build(rta)
-    check_complete(sta)
+    try:
+        check_complete(sta)
+    except GuardsUndecided as e:
+        return [PropertyResult(prop.name, "safety", UNKNOWN, "explicit", reason=str(e))
+                for prop, _ in _selected(sta, rta, properties)]
     missing = [p for p in sta.parameters if p not in params]
     if missing:
         raise SyncInputError(f"the explicit engine needs every parameter fixed (--param); missing: "
@@ -580,18 +760,21 @@ def check_explicit(rta: ReceiveTA, properties: tuple[str, ...], params: dict[str
         started = time.perf_counter()
         if not any(spec.init is None or state_holds(sta, spec.init, dict(c), params)
                    for c in initial_configurations(sta, params)):
-            out.append(PropertyResult(prop.name, "safety", UNKNOWN, "explicit",
+            out.append(PropertyResult(prop.name, "safety", HOLDS_VACUOUSLY, "explicit",
                                       formula_class="lock-step safety",
-                                      reason="vacuous: these parameter values give no initial "
-                                             "configuration (with the property's Init): nothing "
-                                             "was checked"))
+                                      reason="these parameter values give no initial "
+                                             "configuration (with the property's Init), so the "
+                                             "property holds vacuously: nothing was checked"))
             continue
         verdict, run = explicit_verdict(sta, spec, params)
         result = PropertyResult(prop.name, "safety", verdict, "explicit",
                                 time_s=time.perf_counter() - started,
                                 scope=f"the instance {', '.join(f'{k}={v}' for k, v in params.items())} only",
                                 reason=hypothesis(spec) if spec.clean_round else None,
-                                formula_class="lock-step safety")
+                                formula_class="lock-step safety",
+                                details={"hypothesis": spec.assuming} if spec.assuming else {})
+        if verdict == HOLDS:
+            _mark_vacuity(spec, result, hypothesis_asked=False)
         if run is not None:
             replayed = replay(sta, spec, run)
             if replayed.ok:
