@@ -709,8 +709,13 @@ def verify(
         if t not in EMIT_TARGETS:
             raise _usage_error("verify", f"--emit: unknown target '{t}'; choose from "
                                          f"{', '.join(EMIT_TARGETS)}")
-    if executor and not executor.startswith("dask://"):
-        raise _usage_error("verify", f"--executor: '{executor}' is not dask://HOST:PORT")
+    if executor:
+        from tactl.executors import dask_address
+
+        try:
+            dask_address(executor)  # a malformed address is refused before any work
+        except ExecutorError as e:
+            raise _usage_error("verify", str(e)) from None
     try:
         files = resolve(algorithms)
     except VerifyError as e:
@@ -726,12 +731,6 @@ def verify(
     finally:
         stop()
     _unknown_properties(result, options)
-    from tactl.report_html import render_html
-
-    document = run_json(result, with_svg=True)
-    make_directory(report_dir)
-    write_output(report_dir / "report.json", json.dumps(document, indent=2) + "\n")
-    write_output(report_dir / "report.html", render_html(document))
     for a in result.algorithms:
         if a.error:
             typer.echo(a.error, err=True)
@@ -747,8 +746,30 @@ def verify(
         typer.echo(json.dumps(document, indent=2))
     else:
         typer.echo(run_table(result))
+    # The verdicts are out before the reports are written: a report directory that cannot be
+    # written must not hide a violation. Its failure still decides the exit status (2).
+    try:
+        _write_reports(result, report_dir)
+    except InputError as e:
+        typer.echo(e.render(), err=True)
+        typer.echo("tactl: the reports were not written; the verdicts above stand", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    if not as_json:
         typer.echo(f"reports: {report_dir / 'report.html'}, {report_dir / 'report.json'}")
     raise typer.Exit(result.exit_code)
+
+
+def _write_reports(result, report_dir: Path) -> None:
+    from tactl.report_html import render_html
+    from tactl.verify_report import run_json
+
+    for a in result.algorithms:  # --emit outputs that could not be written
+        for problem in a.unwritten:
+            raise problem
+    document = run_json(result, with_svg=True)
+    make_directory(report_dir)
+    write_output(report_dir / "report.json", json.dumps(document, indent=2) + "\n")
+    write_output(report_dir / "report.html", render_html(document))
 
 
 def _unknown_properties(result, options) -> None:
@@ -793,19 +814,30 @@ CacheDirOption = Annotated[Optional[Path], typer.Option("--cache-dir", metavar="
 
 @cache_app.command("stats", help="Entries and bytes in the cache.")
 def cache_stats(cache_dir: CacheDirOption = None) -> None:
-    from tactl.cache import Cache, default_directory
+    from tactl.cache import Cache, NotACache, default_directory
 
-    stats = Cache(cache_dir or default_directory()).stats()
+    cache = Cache(cache_dir or default_directory())
+    try:
+        stats = cache.stats()
+    except NotACache as e:
+        raise _usage_error(cache.root, str(e)) from None
     for k, v in stats.items():
         typer.echo(f"{k}: {v}")
 
 
-@cache_app.command("clear", help="Delete every cache entry.")
+@cache_app.command("clear", help="Delete the cache's entries: only files the cache wrote (entries, "
+                                 "lineage notes, temporary files); anything else under the "
+                                 "directory is kept, and symbolic links are never followed.")
 def cache_clear(cache_dir: CacheDirOption = None) -> None:
-    from tactl.cache import Cache, default_directory
+    from tactl.cache import Cache, NotACache, default_directory
 
     cache = Cache(cache_dir or default_directory())
-    typer.echo(f"deleted {cache.clear()} entries from {cache.root}")
+    try:
+        deleted, kept = cache.clear()
+    except NotACache as e:
+        raise _usage_error(cache.root, f"{e}: nothing deleted") from None
+    typer.echo(f"deleted {deleted} entr{'y' if deleted == 1 else 'ies'} from {cache.root}"
+               + (f"; kept {kept} file{'s' if kept != 1 else ''} the cache did not write" if kept else ""))
 
 
 def main(argv: list[str] | None = None) -> int:

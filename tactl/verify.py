@@ -114,6 +114,7 @@ class AlgorithmRun:
     outputs: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     error: str | None = None  # bad input: the rendered diagnostic
+    unwritten: list[InputError] = field(default_factory=list)  # --emit outputs that could not be written
 
     @property
     def exit_code(self) -> int:
@@ -272,15 +273,20 @@ def _emit(run: AlgorithmRun, runner: Runner, options: VerifyOptions) -> None:
         except (ValueError, TypeError) as e:
             run.warnings.append(f"{target}: not emitted: {e}")
             continue
-        make_directory(options.report_dir)
         out = options.report_dir / f"{run.name}{suffix}"
+        try:  # a report directory that cannot be written is reported after the verdicts
+            make_directory(options.report_dir)
+            if target == "smtlib":
+                make_directory(out)
+                for file_name, body in text["files"].items():
+                    write_output(out / file_name, body)
+            else:
+                write_output(out, text)
+        except InputError as e:
+            run.unwritten.append(e)
+            continue
         if target == "smtlib":
-            make_directory(out)
-            for file_name, body in text["files"].items():
-                write_output(out / file_name, body)
             run.warnings.extend(f"smtlib: skipped {line}" for line in text["skipped"])
-        else:
-            write_output(out, text)
         run.outputs[target] = str(out)
 
 
