@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import subprocess
 import sys
 import traceback
@@ -30,6 +31,7 @@ from tactl.translation import CertificateError
 
 EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report a SIGINT
+EXIT_TERMINATED = 143  # SIGTERM
 
 app = typer.Typer(
     name="tactl",
@@ -452,6 +454,7 @@ def check(
     if bmc is not None and engine != "nusmv":
         raise _usage_error(file, "--bmc is an option of --engine nusmv")
     fixed = _parameters(params, file)
+    deadline.stop_on_signals()
     _start_clock(timeout)
     try:
         with deadline.interruptible():
@@ -724,13 +727,15 @@ def verify(
                             targets, timeout, jobs, executor, cache_dir, not no_cache, report_dir)
     show = sys.stderr.isatty() if progress is None else progress
     say, stop = _progress_display(show)
+    deadline.stop_on_signals()
     try:
         result = run_verify(files, options, say, "tactl verify " + " ".join(algorithms))
     except ExecutorError as e:
         raise _usage_error("verify", str(e)) from None
     finally:
         stop()
-    _unknown_properties(result, options)
+    if not result.interrupted:
+        _unknown_properties(result, options)
     for a in result.algorithms:
         if a.error:
             typer.echo(a.error, err=True)
@@ -748,8 +753,12 @@ def verify(
         typer.echo(run_table(result))
     # The verdicts are out before the reports are written: a report directory that cannot be
     # written must not hide a violation. Its failure still decides the exit status (2).
+    if result.interrupted:
+        typer.echo(f"tactl: interrupted: the verdicts above were decided before the "
+                   f"{signal.Signals(result.interrupted).name}; the cache holds only whole entries",
+                   err=True)
     try:
-        _write_reports(result, report_dir)
+        _write_reports(result, report_dir, with_svg=not result.interrupted)
     except InputError as e:
         typer.echo(e.render(), err=True)
         typer.echo("tactl: the reports were not written; the verdicts above stand", err=True)
@@ -759,14 +768,14 @@ def verify(
     raise typer.Exit(result.exit_code)
 
 
-def _write_reports(result, report_dir: Path) -> None:
+def _write_reports(result, report_dir: Path, with_svg: bool = True) -> None:
     from tactl.report_html import render_html
     from tactl.verify_report import run_json
 
     for a in result.algorithms:  # --emit outputs that could not be written
         for problem in a.unwritten:
             raise problem
-    document = run_json(result, with_svg=True)
+    document = run_json(result, with_svg=with_svg)
     make_directory(report_dir)
     write_output(report_dir / "report.json", json.dumps(document, indent=2) + "\n")
     write_output(report_dir / "report.html", render_html(document))
@@ -847,8 +856,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         app(args=args, prog_name="tactl")  # standalone: usage errors print and exit 2 by themselves
     except SystemExit as e:
-        if e.code == EXIT_INTERRUPTED:  # Typer turns Ctrl-C into a silent exit 130
+        if e.code in (EXIT_INTERRUPTED, EXIT_TERMINATED):  # Typer turns Ctrl-C into a silent exit 130
             typer.echo("tactl: interrupted", err=True)
+            return deadline.interrupted_status()  # 143 if it was SIGTERM
         return e.code if isinstance(e.code, int) else (EXIT_OK if e.code is None else EXIT_USAGE)
     except TactlError as e:
         typer.echo(e.render(), err=True)
@@ -862,7 +872,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_UNKNOWN
     except KeyboardInterrupt:
         typer.echo("tactl: interrupted", err=True)
-        return EXIT_INTERRUPTED
+        return deadline.interrupted_status()
     except Exception as e:  # noqa: BLE001 - the last line of defence: no traceback for users
         if debug:
             traceback.print_exc()

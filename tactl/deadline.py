@@ -15,13 +15,23 @@ replaying it all count against the same clock. Two mechanisms enforce it togethe
 :class:`DeadlineExceeded` derives from ``BaseException`` (like ``KeyboardInterrupt``), so no
 ``except Exception`` on the way can mistake it for an ordinary failure and carry on. The checkers
 turn it into ``unknown`` for the property at hand, never ``holds``.
+
+An interrupt (SIGINT, Ctrl-C) or SIGTERM is different: it stops the command
+(:func:`stop_on_signals`). z3 would take SIGINT for itself (its ``ctrl_c`` handler cancels the
+query, which then reads as ``unknown``, and the command goes on); instead z3 is told to leave
+the signal alone, Python's handler raises :class:`KeyboardInterrupt` (SIGTERM:
+:class:`Terminated`), and a watcher thread, woken by the signal through Python's wakeup file
+descriptor, cancels the z3 call in progress so that the exception surfaces at once.
 """
 
 from __future__ import annotations
 
 import ctypes
 import math
+import os
 import signal
+import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -136,3 +146,100 @@ def parse_seconds(text: str) -> float:
         raise ValueError(f"{text} s is more than {MAX_SECONDS:,.0f} s; leave --timeout out to run "
                          "without a time limit")
     return value
+
+
+# ------------------------------------------------------------------------------- interrupts
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: handled as an interrupt (the command stops, reports what it decided)."""
+
+
+_stopped_by: int | None = None
+
+
+def stopped_by() -> int | None:
+    """The signal (SIGINT or SIGTERM) that stopped the command, if one did."""
+    return _stopped_by
+
+
+def interrupted_status(signum: int | None = None) -> int:
+    """The exit status of a command stopped by ``signum`` (default: the one received): 128 + the
+    signal's number, as shells report it (130 for SIGINT, 143 for SIGTERM)."""
+    return 128 + (signum or _stopped_by or signal.SIGINT)
+
+
+def _terminate(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    global _stopped_by
+    _stopped_by = signum
+    raise Terminated()
+
+
+def _interrupt(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    global _stopped_by
+    _stopped_by = _stopped_by or signum
+    raise KeyboardInterrupt()
+
+
+def _cancel_solver_calls(read_end: int) -> None:
+    """The watcher thread: on SIGINT or SIGTERM, cancel the z3 call in progress (z3's Python API
+    releases the interpreter lock during a call, so this thread runs while the main one waits)."""
+    while True:
+        try:
+            data = os.read(read_end, 64)
+        except InterruptedError:
+            continue
+        except OSError:
+            return
+        if not data:
+            return
+        if {signal.SIGINT, signal.SIGTERM} & set(data):
+            z3 = sys.modules.get("z3")
+            context = getattr(getattr(z3, "z3", None), "_main_ctx", None)
+            if context is not None:
+                try:
+                    context.interrupt()
+                except Exception:  # noqa: BLE001 - nothing to cancel
+                    pass
+
+
+_watching = False
+
+
+def stop_on_signals() -> None:
+    """From now on SIGINT and SIGTERM stop this command promptly, even inside a solver call:
+    :class:`KeyboardInterrupt` (SIGTERM: :class:`Terminated`) is raised in the main thread.
+    Call once, from the main thread, before any solving."""
+    global _watching
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _terminate)
+    try:
+        import z3
+
+        z3.set_param("ctrl_c", False)  # z3 must not take SIGINT (it would make it an unknown)
+    except ImportError:
+        pass
+    if _watching:
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    threading.Thread(target=_cancel_solver_calls, args=(read_end,), name="tactl-signals",
+                     daemon=True).start()
+    _watching = True
+
+
+def worker_signals(parent: int) -> None:
+    """In a worker process of the driver's pool: the parent decides when to stop (it ends its
+    workers itself), so SIGINT is ignored, SIGTERM ends the worker at once, and the worker dies
+    with its parent (Linux), never running on as an orphan."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.set_wakeup_fd(-1)  # the parent's watcher pipe is not this process's
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent died before the call
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass

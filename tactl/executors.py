@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import os
 import re
 import subprocess
 import sys
@@ -104,7 +105,10 @@ class LocalPool:
     ``--timeout`` alarm (SIGALRM) works."""
 
     def __init__(self, jobs: int) -> None:
-        self.pool = ProcessPoolExecutor(max_workers=jobs)
+        from tactl.deadline import worker_signals
+
+        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_signals,
+                                        initargs=(os.getpid(),))
 
     def run(self, fn, payloads: list[Any]) -> Iterator[tuple[int, Any, float]]:
         futures = {self.pool.submit(_timed, fn, p): i for i, p in enumerate(payloads)}
@@ -114,6 +118,18 @@ class LocalPool:
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def abort(self) -> None:
+        """Stop now (an interrupt): end the workers, whatever they compute, and reap them."""
+        workers = list((getattr(self.pool, "_processes", None) or {}).values())
+        for worker in workers:
+            worker.terminate()  # SIGTERM: the default action in a worker (worker_signals)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.join(timeout=5)
+            if worker.is_alive():
+                worker.kill()
+                worker.join(timeout=5)
 
 
 def in_subprocess(fn: Callable[[Any], Any], payload: Any) -> Any:
@@ -144,6 +160,7 @@ class DaskCluster:
         from distributed import as_completed as dask_completed
 
         futures = [self.client.submit(_timed, partial(in_subprocess, fn), p, pure=False) for p in payloads]
+        self.futures = futures
         index = {f.key: i for i, f in enumerate(futures)}
         for future in dask_completed(futures):
             result, seconds = future.result()
@@ -151,6 +168,13 @@ class DaskCluster:
 
     def close(self) -> None:
         self.client.close()
+
+    def abort(self) -> None:
+        """Stop now (an interrupt): cancel what the cluster has not finished."""
+        try:
+            self.client.cancel(getattr(self, "futures", []), force=True)
+        finally:
+            self.client.close()
 
 
 @contextmanager
@@ -163,10 +187,14 @@ def executor_for(spec: str | None, jobs: int):
         executor = InProcess()
     try:
         yield executor
-    finally:
-        close = getattr(executor, "close", None)
-        if close:
-            close()
+    except BaseException:  # an interrupt included: stop the workers, do not wait for them
+        stop = getattr(executor, "abort", None) or getattr(executor, "close", None)
+        if stop:
+            stop()
+        raise
+    close = getattr(executor, "close", None)
+    if close:
+        close()
 
 
 if __name__ == "__main__":  # the subprocess of in_subprocess
