@@ -52,17 +52,22 @@ _interruptible_depth = 0
 REPEAT_S = 0.05
 
 
-def _alarm(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
-    if _interruptible_depth == 0:
-        return
+def _in_finalizer(frame) -> bool:
+    """True inside a finalizer (z3's ``__del__``, say) or a garbage-collector callback (say,
+    Hypothesis's, in the tests): an exception raised there is swallowed (and printed)."""
     import gc
 
     callbacks = {getattr(cb, "__code__", None) for cb in gc.callbacks}
-    while frame is not None:  # never inside a finalizer or a garbage-collector callback (say,
-        # Hypothesis's, in the tests), which would swallow (and print) it
+    while frame is not None:
         if frame.f_code.co_name == "__del__" or frame.f_code in callbacks:
-            return
+            return True
         frame = frame.f_back
+    return False
+
+
+def _alarm(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    if _interruptible_depth == 0 or _in_finalizer(frame):
+        return
     raise DeadlineExceeded()
 
 
@@ -169,21 +174,30 @@ def interrupted_status(signum: int | None = None) -> int:
     return 128 + (signum or _stopped_by or signal.SIGINT)
 
 
-def _terminate(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
-    global _stopped_by
-    _stopped_by = signum
-    raise Terminated()
+_OWED = 0  # written to the watcher's pipe: a stop signal landed in a finalizer, send it again
+_pipe: int | None = None  # the write end of the watcher's pipe (also Python's wakeup fd)
 
 
-def _interrupt(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+def _stop(signum, frame) -> None:
+    """SIGINT and SIGTERM: raise in the main thread — but not inside a finalizer, which would
+    swallow it; then the watcher sends the signal again a moment later."""
     global _stopped_by
     _stopped_by = _stopped_by or signum
-    raise KeyboardInterrupt()
+    if _in_finalizer(frame):
+        if _pipe is not None:
+            try:
+                os.write(_pipe, bytes([_OWED, signum]))
+            except OSError:
+                pass
+        return
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
 
 def _cancel_solver_calls(read_end: int) -> None:
     """The watcher thread: on SIGINT or SIGTERM, cancel the z3 call in progress (z3's Python API
-    releases the interpreter lock during a call, so this thread runs while the main one waits)."""
+    releases the interpreter lock during a call, so this thread runs while the main one waits);
+    a signal that landed in a finalizer is sent to the main thread again."""
+    main = threading.main_thread().ident
     while True:
         try:
             data = os.read(read_end, 64)
@@ -201,32 +215,33 @@ def _cancel_solver_calls(read_end: int) -> None:
                     context.interrupt()
                 except Exception:  # noqa: BLE001 - nothing to cancel
                     pass
-
-
-_watching = False
+        if _OWED in data and main is not None:
+            owed = data[data.index(_OWED) + 1] if data.index(_OWED) + 1 < len(data) else signal.SIGINT
+            time.sleep(REPEAT_S)  # let the finalizer finish
+            signal.pthread_kill(main, owed)
 
 
 def stop_on_signals() -> None:
     """From now on SIGINT and SIGTERM stop this command promptly, even inside a solver call:
     :class:`KeyboardInterrupt` (SIGTERM: :class:`Terminated`) is raised in the main thread.
     Call once, from the main thread, before any solving."""
-    global _watching
-    signal.signal(signal.SIGINT, _interrupt)
-    signal.signal(signal.SIGTERM, _terminate)
+    global _pipe
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
     try:
         import z3
 
         z3.set_param("ctrl_c", False)  # z3 must not take SIGINT (it would make it an unknown)
     except ImportError:
         pass
-    if _watching:
+    if _pipe is not None:
         return
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
     signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
     threading.Thread(target=_cancel_solver_calls, args=(read_end,), name="tactl-signals",
                      daemon=True).start()
-    _watching = True
+    _pipe = write_end
 
 
 def worker_signals(parent: int) -> None:

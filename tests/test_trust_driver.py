@@ -176,3 +176,106 @@ def test_well_formed_executor_addresses_are_understood():
     assert dask_address("dask://127.0.0.1:8786") == "tcp://127.0.0.1:8786"
     assert dask_address("dask://[::1]:9000") == "tcp://[::1]:9000"
     assert dask_address("dask://scheduler.example") == "tcp://scheduler.example:8786"
+
+
+# --------------------------------------------------------------------------- signals (item 13)
+
+PHASE_KING = CORPUS / "phase_king" / "phase_king.rta"  # minutes of z3 work: always busy when signalled
+STOP_WITHIN_S = 10  # promised: a second or two; generous for a loaded machine
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (Linux /proc)."""
+    out = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                out.add(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _start(*args) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "tactl.cli", *map(str, args)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+
+
+def _stopped(proc: subprocess.Popen, send) -> tuple[str, str, float]:
+    """Send a signal (``send()``), then wait at most STOP_WITHIN_S for the process to end."""
+    send()
+    started = time.monotonic()
+    try:
+        out, err = proc.communicate(timeout=STOP_WITHIN_S)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail(f"still running {STOP_WITHIN_S} s after the signal")
+    return out, err, time.monotonic() - started
+
+
+def _ready(proc: subprocess.Popen, name: str = "phase_king") -> None:
+    """Wait (bounded) until verify has prepared ``name``: the checks start next."""
+    deadline = time.monotonic() + 120
+    for line in proc.stderr:  # --progress lines
+        if line.startswith(f"tactl: {name}: ") and " ready (" in line or time.monotonic() > deadline:
+            break
+    time.sleep(1.5)  # well inside the checks (phase king's take minutes)
+
+
+def test_sigint_stops_a_long_check_inside_z3(tmp_path):
+    proc = _start("check", PHASE_KING)
+    time.sleep(4)  # reading and translating take about a second: the lock-step queries run now
+    out, err, took = _stopped(proc, lambda: proc.send_signal(signal.SIGINT))
+    assert proc.returncode == 130, (out, err)
+    assert "interrupted" in err and "Traceback" not in err
+    assert "HOLDS" not in out and "UNKNOWN" not in out  # no verdict from a cancelled query
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_sigint_during_verify_prints_what_was_decided_and_keeps_the_cache_whole(tmp_path, jobs):
+    cache = tmp_path / "c"
+    proc = _start("verify", "strb", PHASE_KING, "-j", jobs, "--cache-dir", cache, "--report-dir",
+                  tmp_path / "r", "--progress")
+    _ready(proc)
+    out, err, took = _stopped(proc, lambda: os.killpg(proc.pid, signal.SIGINT))  # as Ctrl-C: the group
+    assert proc.returncode == 130, (out, err)
+    rows = {tuple(line.split()[:2]): line.split()[3] for line in out.splitlines()
+            if line.startswith(("strb ", "phase_king "))}
+    assert {v for (alg, _), v in rows.items() if alg == "phase_king"} == {"INTERRUPTED"}, out
+    assert {v for (alg, _), v in rows.items() if alg == "strb"} <= {"HOLDS", "INTERRUPTED"}
+    assert "interrupted (SIGINT: the run stopped)" in out
+    assert not list(cache.rglob(".tmp-*"))
+    for path in entries(cache):
+        assert _envelope_problem(path.read_text(), path.stem) is None
+    report = json.loads((tmp_path / "r" / "report.json").read_text())
+    assert report["interrupted"] == "SIGINT" and report["exit_code"] == 130
+    king = [a for a in report["algorithms"] if a["name"] == "phase_king"][0]
+    assert {p["verdict"] for p in king["properties"]} == {"unknown"}
+    assert all("interrupted (SIGINT)" in p["reason"] for p in king["properties"])
+
+
+def test_sigterm_stops_verify_and_its_workers(tmp_path):
+    proc = _start("verify", PHASE_KING, "-j", "2", "--cache-dir", tmp_path / "c", "--report-dir",
+                  tmp_path / "r", "--progress")
+    _ready(proc)
+    workers = _children(proc.pid)
+    assert len(workers) >= 2, "the pool's workers should be running"
+    out, err, took = _stopped(proc, lambda: proc.send_signal(signal.SIGTERM))  # the main process only
+    assert proc.returncode == 143, (out, err)
+    assert "INTERRUPTED" in out and "HOLDS" not in out
+    time.sleep(0.5)
+    orphans = [pid for pid in workers if _alive(pid)]
+    for pid in orphans:
+        os.kill(pid, signal.SIGKILL)
+    assert orphans == [], "worker processes outlived the driver"
