@@ -664,7 +664,9 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
                   "ALGORITHM is a name from the corpus (strb means corpus/strb/: its .alg, else "
                   ".rta, else .ta), a directory (every algorithm in it, or in its subdirectories: "
                   "tactl verify corpus/), or a file. Exit status as for check: 0 all hold, 1 a "
-                  "property is violated, 2 bad input, 3 something unknown or unsupported.")
+                  "property is violated, 2 bad input (or a report that cannot be written, after "
+                  "the verdicts), 3 something unknown or unsupported, 130/143 interrupted by "
+                  "Ctrl-C/SIGTERM (what was decided is printed, the rest as INTERRUPTED).")
 def verify(
     algorithms: Annotated[list[str], typer.Argument(metavar="ALGORITHM...", show_default=False,
                                                    help="corpus names, directories or files")],
