@@ -252,7 +252,9 @@ def _mark_interrupted(runs: list[AlgorithmRun], files: list[Path], pending, task
     reached = {run.path for run in runs}
     for path in files:
         if str(path) not in reached:
-            runs.append(AlgorithmRun(path.stem, str(path), path.suffix.lstrip("."), interrupted=True))
+            runs.append(AlgorithmRun(path.stem, str(path), path.suffix.lstrip("."), interrupted=True,
+                                     warnings=[f"interrupted ({name}) before this algorithm was read: "
+                                               "nothing was checked"]))
 
 
 def _check_options(options: VerifyOptions, prop: str) -> dict[str, Any]:

@@ -39,7 +39,8 @@ def algorithm_json(run: AlgorithmRun, with_svg: bool = False) -> dict[str, Any]:
     if run.error or run.interrupted:
         out.update({"error": run.error, "properties": [], "passes": [r.json() for r in run.records],
                     "warnings": warnings, "exit_code": run.exit_code} if run.error else
-                   {"interrupted": True, "properties": [], "passes": [], "warnings": warnings})
+                   {"interrupted": True, "properties": [], "passes": [], "warnings": warnings,
+                    "exit_code": None})
         return out
     ta = run.loaded.ta
     out["automaton"] = {"name": ta.name, "locations": len(ta.locations), "rules": len(ta.rules),
