@@ -94,7 +94,9 @@ _TYPES = (("byte", 255), ("short", 32767), ("int", 2**31 - 1))
 
 # Names a TA identifier may not keep in the Promela text: Promela and SPIN's LTL keywords, C
 # keywords (globals become members of pan's C struct `now`), object-like macros of pan's C source,
-# and the names the model itself declares. Such an identifier gets a trailing `_` (more if taken).
+# the macros the C preprocessor predefines (spin runs the model through it: `linux` and `unix`
+# become 1), and the names the model itself declares. Such an identifier gets a trailing `_`
+# (more if taken).
 _RESERVED = frozenset("""
     active assert atomic bit bool break byte c_code c_decl c_expr c_state c_track chan d_proctype
     d_step do else empty enabled eval false fi full get_priority goto hidden if init inline int
@@ -108,8 +110,12 @@ _RESERVED = frozenset("""
     DEBUG DELTA FREQ GLOBAL HASH HC LOCAL MA NFAIR NQS NTRANS QMAX QUIT TIMEOUT_F WS Index Max
     Pinit Pclaim uchar uint ulong ushort max rand mix rot cas final
     initialized rule
+    linux unix i386 i686 sun sparc mips vax
 """.split())
 _IDENT = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+# The labels SPIN writes into the never claim of an ltl block (accept_all, accept_S2, T0_init...):
+# a global variable of that name is "bad label-name". Such an identifier gets a leading `v_`.
+_CLAIM_LABEL = re.compile(r"^(accept|T[0-9]+)_")
 
 
 class PromelaError(InputError):
@@ -450,9 +456,13 @@ def _select_properties(ta: ThresholdAutomaton, properties: Iterable[Property | s
 
 
 def _fresh(name: str, taken: set[str]) -> str:
+    """A Promela identifier for ``name``: itself when it is one that no keyword, macro or claim
+    label shadows, else changed (``name_``, ``v_name``) to one not in ``taken``."""
     if not _IDENT.match(name):
         cleaned = re.sub(r"[^A-Za-z0-9_]", "_", name)
         name = cleaned if cleaned[:1].isalpha() else "v" + cleaned
+    if _CLAIM_LABEL.match(name):
+        name = "v_" + name
     while name in _RESERVED or name in taken:
         name += "_"
     return name

@@ -56,7 +56,7 @@ from tactl.ir.rta import (
     received,
     received_message,
 )
-from tactl.passes.emit_promela import promela
+from tactl.passes.emit_promela import _fresh, promela
 from tactl.passes.env import environment
 from tactl.passes.render import render
 
@@ -105,6 +105,15 @@ def counter(location: str) -> str:
 
 def param_macro(name: str) -> str:
     return "P_" + name
+
+
+def ltl_names(rta: ReceiveTA) -> dict[str, str]:
+    """Property name -> the name of its ltl block (and pan's -N): the property's own name unless
+    Promela, the C preprocessor or SPIN's claim labels reserve it (``linux`` -> ``linux_``)."""
+    out: dict[str, str] = {}
+    for prop in rta.properties:
+        out[prop.name] = _fresh(prop.name, set(out.values()))
+    return out
 
 
 def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: tuple[str, ...] = (),
@@ -218,6 +227,7 @@ def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: t
     if crash:
         spec_names.update({CRASH_LOCATION: counter(CRASH_LOCATION), "ncrashed": "ncrashed"})
     fair = justice_name(rta)
+    ltl_name = ltl_names(rta)
     for prop in rta.properties:
         if properties and prop.name not in properties:
             continue
@@ -229,7 +239,7 @@ def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: t
         ltl = f"!initialized U (initialized && ({body}))"
         if liveness and transit:
             ltl = f"({' && '.join(transit)}) -> ({ltl})"
-        m.properties.append({"name": prop.name, "ltl": ltl, "fair": liveness,
+        m.properties.append({"name": ltl_name[prop.name], "ltl": ltl, "fair": liveness,
                              "text": (prop.origin.describe() if prop.origin else _plain(prop.formula))
                              .replace("*/", "* /")})
     return render("promela/process.pml.j2", m=m)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import subprocess
 import sys
 import traceback
@@ -30,6 +31,7 @@ from tactl.translation import CertificateError
 
 EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report a SIGINT
+EXIT_TERMINATED = 143  # SIGTERM
 
 app = typer.Typer(
     name="tactl",
@@ -457,6 +459,7 @@ def check(
     if bmc is not None and engine != "nusmv":
         raise _usage_error(file, "--bmc is an option of --engine nusmv")
     fixed = _parameters(params, file)
+    deadline.stop_on_signals()
     _start_clock(timeout)
     try:
         with deadline.interruptible():
@@ -666,7 +669,9 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
                   "ALGORITHM is a name from the corpus (strb means corpus/strb/: its .alg, else "
                   ".rta, else .ta), a directory (every algorithm in it, or in its subdirectories: "
                   "tactl verify corpus/), or a file. Exit status as for check: 0 all hold, 1 a "
-                  "property is violated, 2 bad input, 3 something unknown or unsupported.")
+                  "property is violated, 2 bad input (or a report that cannot be written, after "
+                  "the verdicts), 3 something unknown or unsupported, 130/143 interrupted by "
+                  "Ctrl-C/SIGTERM (what was decided is printed, the rest as INTERRUPTED).")
 def verify(
     algorithms: Annotated[list[str], typer.Argument(metavar="ALGORITHM...", show_default=False,
                                                    help="corpus names, directories or files")],
@@ -714,8 +719,13 @@ def verify(
         if t not in EMIT_TARGETS:
             raise _usage_error("verify", f"--emit: unknown target '{t}'; choose from "
                                          f"{', '.join(EMIT_TARGETS)}")
-    if executor and not executor.startswith("dask://"):
-        raise _usage_error("verify", f"--executor: '{executor}' is not dask://HOST:PORT")
+    if executor:
+        from tactl.executors import dask_address
+
+        try:
+            dask_address(executor)  # a malformed address is refused before any work
+        except ExecutorError as e:
+            raise _usage_error("verify", str(e)) from None
     try:
         files = resolve(algorithms)
     except VerifyError as e:
@@ -724,19 +734,15 @@ def verify(
                             targets, timeout, jobs, executor, cache_dir, not no_cache, report_dir)
     show = sys.stderr.isatty() if progress is None else progress
     say, stop = _progress_display(show)
+    deadline.stop_on_signals()
     try:
         result = run_verify(files, options, say, "tactl verify " + " ".join(algorithms))
     except ExecutorError as e:
         raise _usage_error("verify", str(e)) from None
     finally:
         stop()
-    _unknown_properties(result, options)
-    from tactl.report_html import render_html
-
-    document = run_json(result, with_svg=True)
-    make_directory(report_dir)
-    write_output(report_dir / "report.json", json.dumps(document, indent=2) + "\n")
-    write_output(report_dir / "report.html", render_html(document))
+    if not result.interrupted:
+        _unknown_properties(result, options)
     for a in result.algorithms:
         if a.error:
             typer.echo(a.error, err=True)
@@ -752,8 +758,34 @@ def verify(
         typer.echo(json.dumps(document, indent=2))
     else:
         typer.echo(run_table(result))
+    # The verdicts are out before the reports are written: a report directory that cannot be
+    # written must not hide a violation. Its failure still decides the exit status (2).
+    if result.interrupted:
+        typer.echo(f"tactl: interrupted: the verdicts above were decided before the "
+                   f"{signal.Signals(result.interrupted).name}; the cache holds only whole entries",
+                   err=True)
+    try:
+        _write_reports(result, report_dir, with_svg=not result.interrupted)
+    except InputError as e:
+        typer.echo(e.render(), err=True)
+        typer.echo("tactl: the reports were not written; the verdicts above stand", err=True)
+        raise typer.Exit(EXIT_USAGE) from None
+    if not as_json:
         typer.echo(f"reports: {report_dir / 'report.html'}, {report_dir / 'report.json'}")
     raise typer.Exit(result.exit_code)
+
+
+def _write_reports(result, report_dir: Path, with_svg: bool = True) -> None:
+    from tactl.report_html import render_html
+    from tactl.verify_report import run_json
+
+    for a in result.algorithms:  # --emit outputs that could not be written
+        for problem in a.unwritten:
+            raise problem
+    document = run_json(result, with_svg=with_svg)
+    make_directory(report_dir)
+    write_output(report_dir / "report.json", json.dumps(document, indent=2) + "\n")
+    write_output(report_dir / "report.html", render_html(document))
 
 
 def _unknown_properties(result, options) -> None:
@@ -798,19 +830,30 @@ CacheDirOption = Annotated[Optional[Path], typer.Option("--cache-dir", metavar="
 
 @cache_app.command("stats", help="Entries and bytes in the cache.")
 def cache_stats(cache_dir: CacheDirOption = None) -> None:
-    from tactl.cache import Cache, default_directory
+    from tactl.cache import Cache, NotACache, default_directory
 
-    stats = Cache(cache_dir or default_directory()).stats()
+    cache = Cache(cache_dir or default_directory())
+    try:
+        stats = cache.stats()
+    except NotACache as e:
+        raise _usage_error(cache.root, str(e)) from None
     for k, v in stats.items():
         typer.echo(f"{k}: {v}")
 
 
-@cache_app.command("clear", help="Delete every cache entry.")
+@cache_app.command("clear", help="Delete the cache's entries: only files the cache wrote (entries, "
+                                 "lineage notes, temporary files); anything else under the "
+                                 "directory is kept, and symbolic links are never followed.")
 def cache_clear(cache_dir: CacheDirOption = None) -> None:
-    from tactl.cache import Cache, default_directory
+    from tactl.cache import Cache, NotACache, default_directory
 
     cache = Cache(cache_dir or default_directory())
-    typer.echo(f"deleted {cache.clear()} entries from {cache.root}")
+    try:
+        deleted, kept = cache.clear()
+    except NotACache as e:
+        raise _usage_error(cache.root, f"{e}: nothing deleted") from None
+    typer.echo(f"deleted {deleted} entr{'y' if deleted == 1 else 'ies'} from {cache.root}"
+               + (f"; kept {kept} file{'s' if kept != 1 else ''} the cache did not write" if kept else ""))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -820,8 +863,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         app(args=args, prog_name="tactl")  # standalone: usage errors print and exit 2 by themselves
     except SystemExit as e:
-        if e.code == EXIT_INTERRUPTED:  # Typer turns Ctrl-C into a silent exit 130
+        if e.code in (EXIT_INTERRUPTED, EXIT_TERMINATED):  # Typer turns Ctrl-C into a silent exit 130
             typer.echo("tactl: interrupted", err=True)
+            return deadline.interrupted_status()  # 143 if it was SIGTERM
         return e.code if isinstance(e.code, int) else (EXIT_OK if e.code is None else EXIT_USAGE)
     except TactlError as e:
         typer.echo(e.render(), err=True)
@@ -835,7 +879,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_UNKNOWN
     except KeyboardInterrupt:
         typer.echo("tactl: interrupted", err=True)
-        return EXIT_INTERRUPTED
+        return deadline.interrupted_status()
     except Exception as e:  # noqa: BLE001 - the last line of defence: no traceback for users
         if debug:
             traceback.print_exc()

@@ -15,13 +15,23 @@ replaying it all count against the same clock. Two mechanisms enforce it togethe
 :class:`DeadlineExceeded` derives from ``BaseException`` (like ``KeyboardInterrupt``), so no
 ``except Exception`` on the way can mistake it for an ordinary failure and carry on. The checkers
 turn it into ``unknown`` for the property at hand, never ``holds``.
+
+An interrupt (SIGINT, Ctrl-C) or SIGTERM is different: it stops the command
+(:func:`stop_on_signals`). z3 would take SIGINT for itself (its ``ctrl_c`` handler cancels the
+query, which then reads as ``unknown``, and the command goes on); instead z3 is told to leave
+the signal alone, Python's handler raises :class:`KeyboardInterrupt` (SIGTERM:
+:class:`Terminated`), and a watcher thread, woken by the signal through Python's wakeup file
+descriptor, cancels the z3 call in progress so that the exception surfaces at once.
 """
 
 from __future__ import annotations
 
 import ctypes
 import math
+import os
 import signal
+import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -42,17 +52,22 @@ _interruptible_depth = 0
 REPEAT_S = 0.05
 
 
-def _alarm(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
-    if _interruptible_depth == 0:
-        return
+def _in_finalizer(frame) -> bool:
+    """True inside a finalizer (z3's ``__del__``, say) or a garbage-collector callback (say,
+    Hypothesis's, in the tests): an exception raised there is swallowed (and printed)."""
     import gc
 
     callbacks = {getattr(cb, "__code__", None) for cb in gc.callbacks}
-    while frame is not None:  # never inside a finalizer or a garbage-collector callback (say,
-        # Hypothesis's, in the tests), which would swallow (and print) it
+    while frame is not None:
         if frame.f_code.co_name == "__del__" or frame.f_code in callbacks:
-            return
+            return True
         frame = frame.f_back
+    return False
+
+
+def _alarm(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
+    if _interruptible_depth == 0 or _in_finalizer(frame):
+        return
     raise DeadlineExceeded()
 
 
@@ -136,3 +151,110 @@ def parse_seconds(text: str) -> float:
         raise ValueError(f"{text} s is more than {MAX_SECONDS:,.0f} s; leave --timeout out to run "
                          "without a time limit")
     return value
+
+
+# ------------------------------------------------------------------------------- interrupts
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: handled as an interrupt (the command stops, reports what it decided)."""
+
+
+_stopped_by: int | None = None
+
+
+def stopped_by() -> int | None:
+    """The signal (SIGINT or SIGTERM) that stopped the command, if one did."""
+    return _stopped_by
+
+
+def interrupted_status(signum: int | None = None) -> int:
+    """The exit status of a command stopped by ``signum`` (default: the one received): 128 + the
+    signal's number, as shells report it (130 for SIGINT, 143 for SIGTERM)."""
+    return 128 + (signum or _stopped_by or signal.SIGINT)
+
+
+_OWED = 0  # written to the watcher's pipe: a stop signal landed in a finalizer, send it again
+_pipe: int | None = None  # the write end of the watcher's pipe (also Python's wakeup fd)
+
+
+def _stop(signum, frame) -> None:
+    """SIGINT and SIGTERM: raise in the main thread — but not inside a finalizer, which would
+    swallow it; then the watcher sends the signal again a moment later."""
+    global _stopped_by
+    _stopped_by = _stopped_by or signum
+    if _in_finalizer(frame):
+        if _pipe is not None:
+            try:
+                os.write(_pipe, bytes([_OWED, signum]))
+            except OSError:
+                pass
+        return
+    raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
+
+
+def _cancel_solver_calls(read_end: int) -> None:
+    """The watcher thread: on SIGINT or SIGTERM, cancel the z3 call in progress (z3's Python API
+    releases the interpreter lock during a call, so this thread runs while the main one waits);
+    a signal that landed in a finalizer is sent to the main thread again."""
+    main = threading.main_thread().ident
+    while True:
+        try:
+            data = os.read(read_end, 64)
+        except InterruptedError:
+            continue
+        except OSError:
+            return
+        if not data:
+            return
+        if {signal.SIGINT, signal.SIGTERM} & set(data):
+            z3 = sys.modules.get("z3")
+            context = getattr(getattr(z3, "z3", None), "_main_ctx", None)
+            if context is not None:
+                try:
+                    context.interrupt()
+                except Exception:  # noqa: BLE001 - nothing to cancel
+                    pass
+        if _OWED in data and main is not None:
+            owed = data[data.index(_OWED) + 1] if data.index(_OWED) + 1 < len(data) else signal.SIGINT
+            time.sleep(REPEAT_S)  # let the finalizer finish
+            signal.pthread_kill(main, owed)
+
+
+def stop_on_signals() -> None:
+    """From now on SIGINT and SIGTERM stop this command promptly, even inside a solver call:
+    :class:`KeyboardInterrupt` (SIGTERM: :class:`Terminated`) is raised in the main thread.
+    Call once, from the main thread, before any solving."""
+    global _pipe
+    signal.signal(signal.SIGINT, _stop)
+    signal.signal(signal.SIGTERM, _stop)
+    try:
+        import z3
+
+        z3.set_param("ctrl_c", False)  # z3 must not take SIGINT (it would make it an unknown)
+    except ImportError:
+        pass
+    if _pipe is not None:
+        return
+    read_end, write_end = os.pipe()
+    os.set_blocking(write_end, False)
+    signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    threading.Thread(target=_cancel_solver_calls, args=(read_end,), name="tactl-signals",
+                     daemon=True).start()
+    _pipe = write_end
+
+
+def worker_signals(parent: int) -> None:
+    """In a worker process of the driver's pool: the parent decides when to stop (it ends its
+    workers itself), so SIGINT is ignored, SIGTERM ends the worker at once, and the worker dies
+    with its parent (Linux), never running on as an orphan."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.set_wakeup_fd(-1)  # the parent's watcher pipe is not this process's
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:  # the parent died before the call
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass

@@ -8,7 +8,10 @@ writes from them) do not depend on where they were computed.
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import os
+import re
 import subprocess
 import sys
 import time
@@ -20,6 +23,68 @@ from typing import Any, Callable, Iterator
 
 class ExecutorError(ValueError):
     pass
+
+
+DASK_SCHEME = "dask://"
+DASK_DEFAULT_PORT = 8786
+_LABEL = re.compile(r"(?!-)[A-Za-z0-9-]{1,63}(?<!-)")
+
+
+def dask_address(spec: str) -> str:
+    """``dask://HOST[:PORT]`` as the scheduler address Dask takes (``tcp://HOST:PORT``), or
+    :class:`ExecutorError` saying what is wrong — before anything tries to connect. HOST is a
+    DNS name (labels of 1 to 63 letters, digits and hyphens), an IPv4 address or a bracketed IPv6
+    address; PORT is 1 to 65535 (default 8786, Dask's); nothing else (no user, path or query)."""
+    def wrong(why: str) -> ExecutorError:
+        return ExecutorError(f"--executor '{spec}': {why}; expected dask://HOST:PORT")
+
+    if not spec.startswith(DASK_SCHEME):
+        raise wrong("unknown executor (only dask:// is known; the default runs locally)")
+    rest = spec[len(DASK_SCHEME):]
+    if not rest:
+        raise wrong("no host")
+    for mark, what in (("@", "a user name"), ("/", "a path"), ("?", "a query"), ("#", "a fragment")):
+        if mark in rest:
+            raise wrong(f"{what} ('{mark}') is not part of a scheduler address")
+    if rest.startswith("["):
+        close = rest.find("]")
+        if close < 0:
+            raise wrong("an IPv6 address opened with '[' is not closed with ']'")
+        host, after = rest[1:close], rest[close + 1:]
+        try:
+            ipaddress.IPv6Address(host)
+        except ValueError:
+            raise wrong(f"'{host}' is not an IPv6 address") from None
+        if after and not after.startswith(":"):
+            raise wrong(f"unexpected '{after}' after the IPv6 address")
+        port_text = after[1:] if after else None
+        shown = f"[{host}]"
+    else:
+        host, colon, port_text = rest.partition(":")  # type: ignore[assignment]
+        if not colon:
+            port_text = None
+        if ":" in (port_text or ""):
+            raise wrong("an IPv6 address must be written in brackets, as dask://[::1]:8786")
+        if not host:
+            raise wrong("no host")
+        if len(host) > 253:
+            raise wrong(f"the host name is {len(host)} characters long (at most 253)")
+        bad = next((label for label in host.rstrip(".").split(".") if not _LABEL.fullmatch(label)), None)
+        if bad is not None:
+            raise wrong(f"'{host}' is not a host name: " + (
+                "an empty label" if not bad else f"the label '{bad[:20]}…' has {len(bad)} characters "
+                "(at most 63)" if len(bad) > 63 else f"the label '{bad}' may hold only letters, "
+                "digits and inner hyphens"))
+        shown = host
+    if port_text is None:
+        port = DASK_DEFAULT_PORT
+    elif not port_text.isascii() or not port_text.isdigit():
+        raise wrong(f"the port '{port_text}' is not a number")
+    else:
+        port = int(port_text)
+        if not 1 <= port <= 65535:
+            raise wrong(f"the port {port} is not between 1 and 65535")
+    return f"tcp://{shown}:{port}"
 
 
 def _timed(fn: Callable[[Any], Any], payload: Any) -> tuple[Any, float]:
@@ -40,7 +105,10 @@ class LocalPool:
     ``--timeout`` alarm (SIGALRM) works."""
 
     def __init__(self, jobs: int) -> None:
-        self.pool = ProcessPoolExecutor(max_workers=jobs)
+        from tactl.deadline import worker_signals
+
+        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_signals,
+                                        initargs=(os.getpid(),))
 
     def run(self, fn, payloads: list[Any]) -> Iterator[tuple[int, Any, float]]:
         futures = {self.pool.submit(_timed, fn, p): i for i, p in enumerate(payloads)}
@@ -50,6 +118,18 @@ class LocalPool:
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def abort(self) -> None:
+        """Stop now (an interrupt): end the workers, whatever they compute, and reap them."""
+        workers = list((getattr(self.pool, "_processes", None) or {}).values())
+        for worker in workers:
+            worker.terminate()  # SIGTERM: the default action in a worker (worker_signals)
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            worker.join(timeout=5)
+            if worker.is_alive():
+                worker.kill()
+                worker.join(timeout=5)
 
 
 def in_subprocess(fn: Callable[[Any], Any], payload: Any) -> Any:
@@ -80,6 +160,7 @@ class DaskCluster:
         from distributed import as_completed as dask_completed
 
         futures = [self.client.submit(_timed, partial(in_subprocess, fn), p, pure=False) for p in payloads]
+        self.futures = futures
         index = {f.key: i for i, f in enumerate(futures)}
         for future in dask_completed(futures):
             result, seconds = future.result()
@@ -88,23 +169,32 @@ class DaskCluster:
     def close(self) -> None:
         self.client.close()
 
+    def abort(self) -> None:
+        """Stop now (an interrupt): cancel what the cluster has not finished."""
+        try:
+            self.client.cancel(getattr(self, "futures", []), force=True)
+        finally:
+            self.client.close()
+
 
 @contextmanager
 def executor_for(spec: str | None, jobs: int):
     if spec:
-        if not spec.startswith("dask://"):
-            raise ExecutorError(f"unknown executor '{spec}'; use dask://HOST:PORT (default: local)")
-        executor: Any = DaskCluster("tcp://" + spec[len("dask://"):])
+        executor: Any = DaskCluster(dask_address(spec))
     elif jobs > 1:
         executor = LocalPool(jobs)
     else:
         executor = InProcess()
     try:
         yield executor
-    finally:
-        close = getattr(executor, "close", None)
-        if close:
-            close()
+    except BaseException:  # an interrupt included: stop the workers, do not wait for them
+        stop = getattr(executor, "abort", None) or getattr(executor, "close", None)
+        if stop:
+            stop()
+        raise
+    close = getattr(executor, "close", None)
+    if close:
+        close()
 
 
 if __name__ == "__main__":  # the subprocess of in_subprocess

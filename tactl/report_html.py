@@ -42,7 +42,9 @@ VERDICTS = (HOLDS, HOLDS_VACUOUSLY, VIOLATED, UNKNOWN, UNSUPPORTED)
 SEVERITY = (VIOLATED, UNKNOWN, UNSUPPORTED, HOLDS_VACUOUSLY, HOLDS)
 EXIT_MEANING = {0: "every checked property holds", 1: "a property is violated",
                 2: "bad input or usage", 3: "nothing violated, but something is unknown or unsupported",
-                4: "an internal error of tactl"}
+                4: "an internal error of tactl",
+                130: "interrupted (SIGINT): only the verdicts shown were decided",
+                143: "interrupted (SIGTERM): only the verdicts shown were decided"}
 MARKS = {True: "✓", False: "✗", None: "?"}
 # Okabe & Ito's colour-blind-safe palette (yellow replaced by a darker grey, legible on white);
 # past its end the colours repeat with a dash pattern, so every location keeps its own line.

@@ -10,6 +10,7 @@ serialised IR, and come back as serialised verdicts.
 
 from __future__ import annotations
 
+import signal
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -26,6 +27,9 @@ EMIT_TARGETS = {"promela": ("emit-promela", ".pml"), "nuxmv": ("emit-nuxmv", ".s
 
 
 SMV_BOUND = 7  # --emit nuxmv without --param: parameters range over 0..7 (as the explicit engine's)
+
+
+INTERRUPTED = "interrupted"  # the cache status of a check that an interrupt left undecided
 
 
 class VerifyError(ValueError):
@@ -118,6 +122,8 @@ class AlgorithmRun:
     outputs: dict[str, str] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     error: str | None = None  # bad input: the rendered diagnostic
+    unwritten: list[InputError] = field(default_factory=list)  # --emit outputs that could not be written
+    interrupted: bool = False  # not reached: the run was interrupted before
 
     @property
     def exit_code(self) -> int:
@@ -137,9 +143,12 @@ class Run:
     cache_dir: str | None
     warnings: list[str]
     command: str
+    interrupted: int | None = None  # the signal (SIGINT, SIGTERM) that stopped the run
 
     @property
     def exit_code(self) -> int:
+        if self.interrupted:
+            return 128 + self.interrupted  # 130 (SIGINT) or 143 (SIGTERM), as shells report them
         codes = [a.exit_code for a in self.algorithms]
         for code in (2, 1, 3):
             if code in codes:
@@ -180,40 +189,76 @@ def verify(files: list[Path], options: VerifyOptions, progress: Callable[[str], 
         except CacheUnavailable as e:
             warnings.append(str(e))
             cache_reason = str(e)
-    runs = []
+    runs: list[AlgorithmRun] = []
     pending: list[tuple[AlgorithmRun, int, Any, Runner]] = []
     tasks: list[dict[str, Any]] = []
-    for path in files:
-        run, runner = _prepare(path, options, cache, cache_reason, progress)
-        runs.append(run)
-        if run.error:
-            continue
-        automaton = KINDS["checkable-ta"].dump(run.loaded)  # what travels to a worker, once
-        for prop in run.loaded.ta.properties:
-            if options.properties and prop.name not in options.properties:
+    interrupted = None
+    try:
+        for path in files:
+            run, runner = _prepare(path, options, cache, cache_reason, progress)
+            runs.append(run)
+            if run.error:
                 continue
-            opts = _check_options(options, prop.name)
-            found = runner.lookup(_pass("check"), run.loaded, opts, prop.name,
-                                  validate=lambda v, loaded=run.loaded: _stale(loaded, v))
-            slot = len(run.verdicts)
-            run.verdicts.append((found.value, "hit") if found.hit else (None, found.cache))  # type: ignore[arg-type]
-            if found.hit:
-                _say(progress, run.name, found.value, "cache hit")
-            else:
-                pending.append((run, slot, found, runner))
-                tasks.append({"automaton": automaton, "path": run.path, "options": opts})
-    if tasks:
-        with executor_for(options.executor, options.jobs) as executor:
-            for index, text, seconds in executor.run(check_task, tasks):
-                run, slot, found, runner = pending[index]
-                verdict = KINDS["verdict"].load(text, None)
-                runner.finish(found, verdict, seconds)
-                run.verdicts[slot] = (verdict, found.cache)
-                _say(progress, run.name, verdict, found.cache)
+            automaton = KINDS["checkable-ta"].dump(run.loaded)  # what travels to a worker, once
+            for prop in run.loaded.ta.properties:
+                if options.properties and prop.name not in options.properties:
+                    continue
+                opts = _check_options(options, prop.name)
+                found = runner.lookup(_pass("check"), run.loaded, opts, prop.name,
+                                      validate=lambda v, loaded=run.loaded: _stale(loaded, v))
+                slot = len(run.verdicts)
+                run.verdicts.append((found.value, "hit") if found.hit else (None, found.cache))  # type: ignore[arg-type]
+                if found.hit:
+                    _say(progress, run.name, found.value, "cache hit")
+                else:
+                    pending.append((run, slot, found, runner))
+                    tasks.append({"automaton": automaton, "path": run.path, "options": opts,
+                                  "property": prop})
+        if tasks:
+            with executor_for(options.executor, options.jobs) as executor:
+                for index, text, seconds in executor.run(check_task, [_sent(t) for t in tasks]):
+                    run, slot, found, runner = pending[index]
+                    verdict = KINDS["verdict"].load(text, None)
+                    runner.finish(found, verdict, seconds)  # the cache entry is whole (or absent)
+                    run.verdicts[slot] = (verdict, found.cache)
+                    _say(progress, run.name, verdict, found.cache)
+    except KeyboardInterrupt:  # SIGINT or SIGTERM: report what was decided, nothing more
+        from tactl import deadline
+
+        interrupted = deadline.stopped_by() or signal.SIGINT
+        _mark_interrupted(runs, files, pending, tasks, signal.Signals(interrupted).name)
     if cache is not None:
         warnings.extend(cache.warnings)
     return Run(runs, started_at, time.perf_counter() - started,
-               str(cache.root) if cache is not None else None, warnings, argv)
+               str(cache.root) if cache is not None else None, warnings, argv, interrupted)
+
+
+def _sent(task: dict[str, Any]) -> dict[str, Any]:
+    """What travels to a worker (the property object stays here)."""
+    return {k: v for k, v in task.items() if k != "property"}
+
+
+def _mark_interrupted(runs: list[AlgorithmRun], files: list[Path], pending, tasks, name: str) -> None:
+    """After an interrupt: every check not decided is shown as interrupted (an unknown, with the
+    reason, never a holds); algorithms not reached are listed as interrupted."""
+    from tactl.engines.result import UNKNOWN, PropertyResult
+    from tactl.ir.eltl import classify
+
+    reason = f"interrupted ({name}) before it was decided"
+    for (run, slot, _, _), task in zip(pending, tasks):
+        if run.verdicts[slot][0] is None:
+            prop = task["property"]
+            kind = classify(run.loaded.ta.expand(prop.formula)).value  # safety or liveness
+            result = PropertyResult(prop.name, kind, UNKNOWN, task["options"]["engine"], reason=reason)
+            run.verdicts[slot] = (Verdict(result), INTERRUPTED)
+    for run in runs:  # properties never looked up (the interrupt came while preparing them)
+        run.verdicts = [v for v in run.verdicts if v[0] is not None]
+    reached = {run.path for run in runs}
+    for path in files:
+        if str(path) not in reached:
+            runs.append(AlgorithmRun(path.stem, str(path), path.suffix.lstrip("."), interrupted=True,
+                                     warnings=[f"interrupted ({name}) before this algorithm was read: "
+                                               "nothing was checked"]))
 
 
 def _check_options(options: VerifyOptions, prop: str) -> dict[str, Any]:
@@ -276,15 +321,20 @@ def _emit(run: AlgorithmRun, runner: Runner, options: VerifyOptions) -> None:
         except (ValueError, TypeError) as e:
             run.warnings.append(f"{target}: not emitted: {e}")
             continue
-        make_directory(options.report_dir)
         out = options.report_dir / f"{run.name}{suffix}"
+        try:  # a report directory that cannot be written is reported after the verdicts
+            make_directory(options.report_dir)
+            if target == "smtlib":
+                make_directory(out)
+                for file_name, body in text["files"].items():
+                    write_output(out / file_name, body)
+            else:
+                write_output(out, text)
+        except InputError as e:
+            run.unwritten.append(e)
+            continue
         if target == "smtlib":
-            make_directory(out)
-            for file_name, body in text["files"].items():
-                write_output(out / file_name, body)
             run.warnings.extend(f"smtlib: skipped {line}" for line in text["skipped"])
-        else:
-            write_output(out, text)
         run.outputs[target] = str(out)
 
 

@@ -5,11 +5,12 @@ the files written beside each other in the report directory (JSON and HTML)."""
 from __future__ import annotations
 
 import shutil
+import signal
 import subprocess
 from typing import Any
 
 from tactl import __version__
-from tactl.verify import AlgorithmRun, Run
+from tactl.verify import INTERRUPTED, AlgorithmRun, Run
 
 
 def automaton_svg(run: AlgorithmRun) -> tuple[str | None, str | None]:
@@ -35,9 +36,11 @@ def algorithm_json(run: AlgorithmRun, with_svg: bool = False) -> dict[str, Any]:
 
     out: dict[str, Any] = {"name": run.name, "file": run.path, "kind": run.kind}
     warnings = list(run.warnings)
-    if run.error:
+    if run.error or run.interrupted:
         out.update({"error": run.error, "properties": [], "passes": [r.json() for r in run.records],
-                    "warnings": warnings, "exit_code": run.exit_code})
+                    "warnings": warnings, "exit_code": run.exit_code} if run.error else
+                   {"interrupted": True, "properties": [], "passes": [], "warnings": warnings,
+                    "exit_code": None})
         return out
     ta = run.loaded.ta
     out["automaton"] = {"name": ta.name, "locations": len(ta.locations), "rules": len(ta.rules),
@@ -71,6 +74,7 @@ def run_json(run: Run, with_svg: bool = False) -> dict[str, Any]:
                   "misses": sum(r.cache == "miss" for r in records)},
         "algorithms": [algorithm_json(a, with_svg) for a in run.algorithms],
         "warnings": list(run.warnings),
+        **({"interrupted": signal.Signals(run.interrupted).name} if run.interrupted else {}),
         "exit_code": run.exit_code,
     }
 
@@ -80,23 +84,29 @@ def run_table(run: Run) -> str:
     (vacuity: what a HOLDS says about its antecedents, ``ir/vacuity.py``)."""
     rows = [("algorithm", "property", "class", "verdict", "vacuity", "engine", "time", "cache")]
     for a in run.algorithms:
-        if a.error:
-            rows.append((a.name, "-", "-", "BAD INPUT", "-", "-", "-", "-"))
+        if a.error or a.interrupted:
+            rows.append((a.name, "-", "-", "BAD INPUT" if a.error else "INTERRUPTED", "-", "-", "-", "-"))
             continue
         for v, cache in a.verdicts:
             r = v.result
             assuming = f" assuming {r.details['hypothesis']}" if r.details.get("hypothesis") else ""
-            rows.append((a.name, r.name, r.formula_class or r.kind, r.verdict.upper() + assuming, vacuity_cell(r),
-                         r.engine, f"{r.time_s:.2f} s", cache))
+            shown = "INTERRUPTED" if cache == INTERRUPTED else r.verdict.upper() + assuming  # never a verdict
+            rows.append((a.name, r.name, r.formula_class or r.kind, shown,
+                         "-" if cache == INTERRUPTED else vacuity_cell(r), r.engine,
+                         "-" if cache == INTERRUPTED else f"{r.time_s:.2f} s", cache))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     counts: dict[str, int] = {}
     for a in run.algorithms:
-        for v, _ in a.verdicts:
-            counts[v.result.verdict] = counts.get(v.result.verdict, 0) + 1
-    shown = ("holds", "holds vacuously", "violated", "unknown", "unsupported")
-    summary = ", ".join(f"{counts.get(k, 0)} {k}" for k in shown if k != "holds vacuously" or counts.get(k))
+        for v, cache in a.verdicts:
+            shown = INTERRUPTED if cache == INTERRUPTED else v.result.verdict
+            counts[shown] = counts.get(shown, 0) + 1
+    listed = ("holds", "holds vacuously", "violated", "unknown", "unsupported")
+    summary = ", ".join(f"{counts.get(k, 0)} {k}" for k in listed if k != "holds vacuously" or counts.get(k))
+    if run.interrupted:
+        summary += (f", {counts.get(INTERRUPTED, 0)} interrupted "
+                    f"({signal.Signals(run.interrupted).name}: the run stopped)")
     bad = sum(1 for a in run.algorithms if a.error)
     lines.append(f"{summary}{f', {bad} with bad input' if bad else ''} "
                  f"({len(run.algorithms)} algorithm{'s' if len(run.algorithms) != 1 else ''}, "

@@ -33,7 +33,7 @@ from tactl.ir.eltl import TemporalQuery, reach_question
 from tactl.ir.evaluate import holds
 from tactl.ir.rta import CRASH_LOCATION, ReceiveTA
 from tactl.ir.ta import ThresholdAutomaton
-from tactl.passes.emit_promela_process import emit_process_model, state
+from tactl.passes.emit_promela_process import emit_process_model, ltl_names, state
 from tactl.simulate import Configuration, Step, enabled_loops, replay, replay_run
 
 ENGINE = "spin"
@@ -98,7 +98,7 @@ def _one(rta, ta, query, parameters, run, spin, max_depth, timeout_s, started) -
                                     "the process model; not a proof for all n)", **kw)
 
     try:
-        argv = ["./pan", "-a", *(["-f"] if query.infinite else []), "-N", query.property,
+        argv = ["./pan", "-a", *(["-f"] if query.infinite else []), "-N", ltl_names(rta)[query.property],
                 f"-m{max_depth}"]
         pan = run(argv)
     except subprocess.TimeoutExpired:
