@@ -59,25 +59,27 @@ class VacuityQuestion:
         return "a run that " + (parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1])
 
 
-def vacuity_question(formula: Expr) -> VacuityQuestion | None:
-    """``W`` and the antecedents of ``formula``, or None when it is not implication-shaped."""
+def vacuity_question(formula: Expr, falsum: Expr = BoolConst(False)) -> VacuityQuestion | None:
+    """``W`` and the antecedents of ``formula``, or None when it is not implication-shaped.
+    ``falsum`` is what replaces the consequent: ``false``, or ``<>false`` where a checker decides
+    by the formula's shape whether it needs fairness (SPIN's process model)."""
     antecedents: list[Antecedent] = []
-    witness = _drop_consequent(formula, antecedents, under_temporal=False)
+    witness = _drop_consequent(formula, antecedents, False, falsum)
     if witness is None:
         return None
     return VacuityQuestion(witness, tuple(antecedents))
 
 
-def _drop_consequent(e: Expr, antecedents: list[Antecedent], under_temporal: bool) -> Expr | None:
+def _drop_consequent(e: Expr, antecedents: list[Antecedent], under_temporal: bool, falsum: Expr) -> Expr | None:
     if isinstance(e, Implies):
         from .expr import is_temporal
 
         where = "reached" if under_temporal else ("run" if is_temporal(e.left) else "initially")
         antecedents.append(Antecedent(e.left, where))
-        inner = _drop_consequent(e.right, antecedents, under_temporal)
-        return Implies(e.left, inner if inner is not None else BoolConst(False))
+        inner = _drop_consequent(e.right, antecedents, under_temporal, falsum)
+        return Implies(e.left, inner if inner is not None else falsum)
     if isinstance(e, (Always, Eventually)):
-        inner = _drop_consequent(e.arg, antecedents, True)
+        inner = _drop_consequent(e.arg, antecedents, True, falsum)
         return None if inner is None else type(e)(inner)
     return None
 

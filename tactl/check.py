@@ -318,10 +318,21 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
     if question is None:
         result.vacuity = NO_ANTECEDENT
         return result
-    query = temporal_query(ta, Property(prop.name, question.witness))
+    from dataclasses import replace
+
+    witness_property = Property(prop.name, question.witness)
+    # The external engines emit the automaton's own specification of that name: give them W.
+    ta = replace(ta, properties=tuple(witness_property if p.name == prop.name else p for p in ta.properties))
+    query = temporal_query(ta, witness_property)
     if not isinstance(query, TemporalQuery):
         result.vacuity, result.vacuity_witness = VACUITY_UNKNOWN, query.reason
         return result
+    if options.receive_automaton is not None:
+        # SPIN's process model states the receive automaton's specification (without the
+        # justice, for which it has its own fairness): its W is taken from that formula.
+        rta = options.receive_automaton
+        options = replace(options, receive_automaton=replace(rta, properties=tuple(
+            _receive_witness(p, query.infinite) if p.name == prop.name else p for p in rta.properties)))
     if progress:
         progress(f"checking {prop.name}: can its antecedent happen?")
     started = time.perf_counter()
@@ -350,6 +361,19 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
         result.vacuity = VACUITY_UNKNOWN
         result.vacuity_witness = f"whether {question.describe()} exists was not decided: {witness.reason}"
     return result
+
+
+def _receive_witness(prop: Property, infinite: bool) -> Property:
+    """A receive automaton's specification with its consequent replaced by false (``<>false`` for
+    a liveness question, so that the process model keeps its fairness); without ``->`` the
+    translation's justice was its only antecedent, so W is that false itself."""
+    from dataclasses import replace
+
+    from tactl.ir.expr import BoolConst, Eventually
+
+    falsum = Eventually(BoolConst(False)) if infinite else BoolConst(False)
+    question = vacuity_question(prop.formula, falsum)
+    return replace(prop, formula=question.witness if question else falsum)
 
 
 def _external(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions) -> PropertyResult:
