@@ -49,6 +49,11 @@ CRASH_LOCATION = "CR"  # absorbing location of crashed processes ("CR_" if the R
 CRASH_COUNTER = "ncrashed"  # how many processes have crashed (at most the crash parameter)
 
 
+# Marks of a rule in the .rta (`... send M coin;`, `... oracle;`): what kind of choice made it.
+COIN, ORACLE = "coin", "oracle"
+CHOICE_MARKS = (COIN, ORACLE)
+
+
 class Timing(Enum):
     ASYNC = "async"
     SYNC = "sync"
@@ -88,6 +93,10 @@ class ReceiveRule:
     target: str
     guard: Expr
     sends: tuple[str, ...] = ()
+    # The rule's mark (CHOICE_MARKS): "coin" — an outcome of a coin toss, forced by probability 1
+    # when possible; "oracle" — an outcome an oracle may withhold forever, never forced; None —
+    # neither, its fairness follows from its guard and source (passes/fairness.py).
+    choice: str | None = None
     span: Span | None = _span()
     source_span: Span | None = _span()
     target_span: Span | None = _span()

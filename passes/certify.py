@@ -96,6 +96,11 @@ def _validity(rta: ReceiveTA, translation: Translation, timeout_s: float):
     return valid, sym
 
 
+def _quantified(quantifier, variables: list, body):
+    """``quantifier(variables, body)``; z3 refuses an empty list (an automaton without messages)."""
+    return quantifier(variables, body) if variables else body
+
+
 def certify(rta: ReceiveTA, translation: Translation, timeout_s: float = 30.0) -> list[Certificate]:
     import z3
 
@@ -110,8 +115,9 @@ def certify(rta: ReceiveTA, translation: Translation, timeout_s: float = 30.0) -
         phi = to_z3(g.receive_guard, sym)
         phi_hat = to_z3(disj(*g.send_guards), sym)
         receive_nonneg = [r >= 0 for r in all_received]
-        sound = valid(z3.ForAll(all_received, z3.Implies(z3.And(*env, *receive_nonneg, phi), phi_hat)))
-        precise = valid(z3.Implies(phi_hat, z3.Exists(all_received, z3.And(*env, phi))))
+        sound = valid(_quantified(z3.ForAll, all_received,
+                                  z3.Implies(z3.And(*env, *receive_nonneg, phi), phi_hat)))
+        precise = valid(z3.Implies(phi_hat, _quantified(z3.Exists, all_received, z3.And(*env, phi))))
         out.append(Certificate(g.rule_id, sound, precise))
     return out
 
@@ -147,9 +153,9 @@ def certify_justice(rta: ReceiveTA, translation: Translation,
         at_guaranteed = [receive[m] == (z3.If(count[m] >= 0, count[m], 0) if m in read else 0)
                          for m in receive]
         admissible = valid(z3.And(*(count[m] <= sym(sent(m)) for m in read),
-                                  z3.Exists(quantified, z3.And(*at_guaranteed, env))))
+                                  _quantified(z3.Exists, quantified, z3.And(*at_guaranteed, env))))
         leaving = z3.Or(*(to_z3(r.guard, sym) for r in fair if r.source == rule.source))
-        justified = valid(z3.Implies(premise, z3.ForAll(quantified, z3.Implies(
+        justified = valid(z3.Implies(premise, _quantified(z3.ForAll, quantified, z3.Implies(
             z3.And(env, delivered), leaving))))
         out.append(JusticeCertificate(rj.rule_id, exact, admissible, justified))
     return out
