@@ -39,8 +39,25 @@ class FaultModel(Enum):
     HYBRID = "hybrid"  # Byzantine and crash faults together
 
 
-# How many fault parameters each model takes, e.g. ``faults byzantine(f);``, ``hybrid(fb, fc)``.
-FAULT_ARITY = {FaultModel.HYBRID: 2}
+# How many fault parameters each model takes, e.g. ``faults byzantine(f);``, ``hybrid(fb, fc)``,
+# ``symmetric(fp)`` or ``symmetric(fp, fs)``, ``clean_crash(fc)`` or ``clean_crash(fc, fnc)``
+# (passes/env.py: the second parameter and what the one-parameter form means).
+FAULT_ARITIES = {FaultModel.HYBRID: (2,), FaultModel.SYMMETRIC: (1, 2),
+                 FaultModel.CLEAN_CRASH: (1, 2)}
+FAULT_EXAMPLES = {FaultModel.HYBRID: "hybrid(fb, fc)", FaultModel.SYMMETRIC: "symmetric(fp, fs)",
+                  FaultModel.CLEAN_CRASH: "clean_crash(fc, fnc)"}
+
+
+def fault_arities(model: FaultModel) -> tuple[int, ...]:
+    """The numbers of fault parameters ``model`` accepts."""
+    return FAULT_ARITIES.get(model, (1,))
+
+
+def fault_arity_text(model: FaultModel) -> str:
+    """``1``, ``2`` or ``1 or 2`` with an example, for messages."""
+    counts = " or ".join(map(str, fault_arities(model)))
+    example = FAULT_EXAMPLES.get(model, f"{model.value}(f)")
+    return f"{counts} parameter{'s' if fault_arities(model) != (1,) else ''} (e.g. '{example}')"
 
 
 # What the translation adds for crash models (passes/env.py); specifications may name them.
@@ -70,9 +87,9 @@ class Faults:
                                                      kw_only=True)
 
     @property
-    def arity(self) -> int:
-        """How many fault parameters the model takes."""
-        return FAULT_ARITY.get(self.model, 1)
+    def arities(self) -> tuple[int, ...]:
+        """How many fault parameters the model takes (one of these)."""
+        return fault_arities(self.model)
 
 
 @dataclass(frozen=True)

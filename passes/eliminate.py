@@ -84,6 +84,10 @@ def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
     from tactl.passes.fairness import derive_justice, under_justice, with_stutter
 
     env = environment(rta) if env is None else env
+    # the parameters the fault model adds (symmetric's fs) join the automaton's, their
+    # constraints its resilience condition (passes/env.py)
+    rta = replace(rta, parameters=(*rta.parameters, *env.parameters),
+                  assumptions=(*rta.assumptions, *env.assumptions))
     auxiliary = set(env.auxiliary)
     messages = tuple(m.name for m in rta.messages)
     shared = env.shared(messages)

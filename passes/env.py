@@ -88,10 +88,13 @@ import re
 from dataclasses import dataclass
 
 from tactl.ir.expr import Compare, Expr, IntConst, Name, summation
-from tactl.ir.rta import CRASH_COUNTER, CRASH_MODELS, FaultModel, ReceiveTA, Timing, received
+from tactl.ir.rta import CRASH_COUNTER, CRASH_LOCATION, CRASH_MODELS, FaultModel, ReceiveTA, Timing, received
 
 PARTIAL_SEND_MODELS = (FaultModel.CRASH, FaultModel.HYBRID)
-BYZANTINE_LIKE = (FaultModel.BYZANTINE, FaultModel.SYMMETRIC, FaultModel.HYBRID)
+# models whose unmodelled faulty senders a receiver counts per receiver (`+ f`, `faulty(M)`)
+BYZANTINE_LIKE = (FaultModel.BYZANTINE, FaultModel.HYBRID)
+# models whose first fault parameter counts processes that are not modelled (N = n - f)
+UNMODELLED_FAULTY = (FaultModel.BYZANTINE, FaultModel.SYMMETRIC, FaultModel.HYBRID)
 
 
 class UnsupportedEnvironment(ValueError):
@@ -138,6 +141,10 @@ class Environment:
     auxiliary: tuple[str, ...] = ()
     # (M, guaranteed(M)) per message type, async only (see the table above); () for sync
     guaranteed: tuple[tuple[str, Expr], ...] = ()
+    # parameters the fault model adds to the TA (symmetric: fs, fs_M; see the table) and their
+    # constraints, which join the resilience condition
+    parameters: tuple[str, ...] = ()
+    assumptions: tuple[Expr, ...] = ()
 
     def guaranteed_count(self, message: str) -> Expr | None:
         """How many ``message``s every correct receiver eventually has (None: no fairness)."""
@@ -162,8 +169,11 @@ def environment(rta: ReceiveTA) -> Environment:
     byzantine = params[0] if model in BYZANTINE_LIKE else None
     crash = (params[1] if model is FaultModel.HYBRID else params[0]) if model in CRASH_MODELS else None
     n = rta.parameters[0]  # by convention the first parameter is the number of processes
-    processes: Expr = Name(n) if byzantine is None else summation(Name(n), [("-", Name(byzantine))])
+    unmodelled = params[0] if model in UNMODELLED_FAULTY else None
+    processes: Expr = Name(n) if unmodelled is None else summation(Name(n), [("-", Name(unmodelled))])
     partial = model in PARTIAL_SEND_MODELS
+    added, assumed, symmetric = fault_parameters(rta)
+    lost = Name(params[1]) if model is FaultModel.CLEAN_CRASH and len(params) == 2 else None
     # message types whose faulty senders are shared with other types of their kind
     kinds = [members for members in rta.kinds().values() if len(members) >= 2] if byzantine else []
     in_kind = {m for members in kinds for m in members}
@@ -177,10 +187,18 @@ def environment(rta: ReceiveTA) -> Environment:
             upper.append(("+", faulty(msg.name)))
         elif byzantine is not None:
             upper.append(("+", Name(byzantine)))
+        if msg.name in symmetric:
+            upper.append(("+", symmetric[msg.name]))
+        bound = summation(Name(sent(msg.name)), upper) if upper else Name(sent(msg.name))
         out.append(Compare(">=", rcv, IntConst(0)))
-        out.append(Compare("<=", rcv, summation(Name(sent(msg.name)), upper) if upper else Name(sent(msg.name))))
+        out.append(Compare("<=", rcv, bound))
         if timing is Timing.SYNC:
-            out.append(Compare("<=", Name(sent(msg.name)), rcv))
+            if msg.name in symmetric:  # every receiver gets the same: all of them
+                out.append(Compare("<=", bound, rcv))
+            elif lost is not None:  # each receiver misses at most the fnc lost broadcasts
+                out.append(Compare("<=", summation(Name(sent(msg.name)), [("-", lost)]), rcv))
+            else:
+                out.append(Compare("<=", Name(sent(msg.name)), rcv))
     auxiliary: list[str] = []
     for members in kinds:
         out += [Compare(">=", faulty(m), IntConst(0)) for m in members]
@@ -188,13 +206,69 @@ def environment(rta: ReceiveTA) -> Environment:
                            Name(byzantine)))
         auxiliary += [faulty(m).name for m in members]
     guaranteed = () if timing is Timing.SYNC else tuple(
-        (m.name, guaranteed_delivery(model, m.name, params)) for m in rta.messages)
-    return Environment(processes, crash, partial, tuple(out), tuple(auxiliary), guaranteed)
+        (m.name, guaranteed_delivery(model, m.name, params, symmetric.get(m.name)))
+        for m in rta.messages)
+    return Environment(processes, crash, partial, tuple(out), tuple(auxiliary), guaranteed,
+                       added, assumed)
 
 
-def guaranteed_delivery(model: FaultModel, message: str, fault_parameters: tuple[str, ...]) -> Expr:
-    """guaranteed(M) of the table in the module docstring: ``ns_M``, or ``ns_M - f`` for omission
-    (the only model whose send counter also counts faulty senders that may omit)."""
+def fresh_name(rta: ReceiveTA, base: str, taken: set[str] = frozenset()) -> str:
+    """``base``, or ``base1``, ``base2`` … : a name no parameter, location, message or kind of
+    ``rta`` (nor ``taken``, nor the built-in CR, ncrashed, fair) has."""
+    used = {*rta.parameters, *(loc.name for loc in rta.locations), *(m.name for m in rta.messages),
+            *rta.kinds(), CRASH_LOCATION, CRASHED, "fair", *taken}
+    name, k = base, 0
+    while name in used:
+        k += 1
+        name = f"{base}{k}"
+    return name
+
+
+def fault_parameters(rta: ReceiveTA) -> tuple[tuple[str, ...], tuple[Expr, ...], dict[str, Expr]]:
+    """The parameters the fault model adds, their constraints, and for ``symmetric`` the count of
+    symmetric-faulty senders of each message type (module docstring, **Symmetric**)."""
+    model, params = rta.faults.model, rta.faults.parameters
+    zero = IntConst(0)
+    if model is FaultModel.CLEAN_CRASH and len(params) == 2:
+        fc, fnc = params
+        return (), (Compare(">=", Name(fnc), zero), Compare("<=", Name(fnc), Name(fc))), {}
+    if model is not FaultModel.SYMMETRIC:
+        return (), (), {}
+    fp = params[0]
+    added: list[str] = []
+    assumed: list[Expr] = []
+    if len(params) == 2:
+        fs = params[1]
+    else:
+        fs = fresh_name(rta, "fs")
+        added.append(fs)
+    assumed += [Compare(">=", Name(fs), zero), Compare("<=", Name(fs), Name(fp))]
+    if len(rta.messages) == 1:
+        return tuple(added), tuple(assumed), {rta.messages[0].name: Name(fs)}
+    counts: dict[str, Expr] = {}
+    groups = list(rta.kinds().values()) + [(m.name,) for m in rta.messages if m.kind is None]
+    for members in groups:
+        names = []
+        for m in members:
+            name = fresh_name(rta, f"{fs}_{m}", set(added))
+            added.append(name)
+            names.append(Name(name))
+            counts[m] = Name(name)
+            assumed.append(Compare(">=", Name(name), zero))
+        assumed.append(Compare("<=", summation(names[0], [("+", x) for x in names[1:]]), Name(fs)))
+    return tuple(added), tuple(assumed), counts
+
+
+def guaranteed_delivery(model: FaultModel, message: str, fault_parameters: tuple[str, ...],
+                        symmetric: Expr | None = None) -> Expr:
+    """guaranteed(M) of the table in the module docstring: ``ns_M``; ``ns_M - f`` for omission
+    (the only model whose send counter also counts faulty senders that may omit); ``ns_M - fnc``
+    for ``clean_crash(fc, fnc)``; ``ns_M + fs_M`` for symmetric (its faulty senders' messages
+    reach every receiver)."""
     if model is FaultModel.OMISSION:
         return summation(Name(sent(message)), [("-", Name(fault_parameters[0]))])
+    if model is FaultModel.CLEAN_CRASH and len(fault_parameters) == 2:
+        return summation(Name(sent(message)), [("-", Name(fault_parameters[1]))])
+    if symmetric is not None:
+        return summation(Name(sent(message)), [("+", symmetric)])
     return Name(sent(message))

@@ -77,7 +77,8 @@ from tactl.ir.expr import (
 from tactl.ir.rta import (
     CRASH_LOCATION,
     CRASH_MODELS,
-    FAULT_ARITY,
+    fault_arities,
+    fault_arity_text,
     FaultModel,
     Faults,
     Message,
@@ -151,8 +152,8 @@ def _declarations(alg: A.Algorithm) -> _Context:
     except ValueError:
         raise _fail(f"unknown fault model '{alg.fault_model}' (models: "
                     f"{', '.join(m.value for m in FaultModel)})", alg.spans.get("fault model")) from None
-    if len(alg.fault_parameters) != FAULT_ARITY.get(model, 1):
-        raise _fail(f"the fault model {model.value} takes {FAULT_ARITY.get(model, 1)} parameter(s)",
+    if len(alg.fault_parameters) not in fault_arities(model):
+        raise _fail(f"the fault model {model.value} takes {fault_arity_text(model)}",
                     alg.spans.get("fault model"))
     for p in alg.fault_parameters:
         if p not in params:
