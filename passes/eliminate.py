@@ -44,6 +44,7 @@ from tactl.ir.rta import CRASH_LOCATION, ReceiveRule, ReceiveTA, receive_variabl
 from tactl.ir.ta import Location, Origin, Property, Rule, ThresholdAutomaton, Update
 from tactl.passes.env import (
     CRASHED,
+    UNSENT,
     Environment,
     UnsupportedEnvironment,
     environment,
@@ -294,8 +295,17 @@ def _assemble(rta: ReceiveTA, env: Environment, shared: tuple[str, ...],
                 add(rule.source, crash_loc, conj(*(g for g in (guard, below_bound) if g != BoolConst(True))),
                     [CRASHED, *(sent_by_crashing(m) for m in rule.sends)], crashing)
     if below_bound is not None:
+        # clean_crash(fc, fnc): a crash before a step that would send loses that broadcast (to
+        # all); at most fnc crashes do (passes/env.py, **Clean crash**)
+        pending = {r.source for r in rta.rules if r.sends and not r.is_self_loop} \
+            if env.unsent_bound else set()
         for loc in rta.locations:
-            add(loc.name, crash_loc, below_bound, [CRASHED])
+            if loc.name in pending:
+                add(loc.name, crash_loc, conj(below_bound, Compare("<", Name(UNSENT),
+                                                                   Name(env.unsent_bound))),
+                    [CRASHED, UNSENT])
+            else:
+                add(loc.name, crash_loc, below_bound, [CRASHED])
     return ThresholdAutomaton(
         name=rta.name, shared=shared, parameters=rta.parameters, assumptions=rta.assumptions,
         locations=tuple(locations), inits=tuple(inits), rules=tuple(rules),
