@@ -21,13 +21,14 @@ the TA's real counters (``passes/env.py`` defines them; domain.md §4, "Env per 
 | model        | guaranteed(M) | so that, e.g., ``received(M) >= t + 1`` gives                  |
 |--------------|---------------|----------------------------------------------------------------|
 | byzantine(f) | ns_M          | ns_M >= t + 1: ns_M counts only the correct senders              |
-| symmetric(f) | ns_M          | ns_M >= t + 1: as Byzantine, the faulty are not modelled          |
+| symmetric    | ns_M + fs_M   | ns_M + fs >= t + 1: the fs faulty senders send to everyone        |
 | crash(f)     | ns_M          | ns_M >= t + 1: nsf_M (crashed mid-send) may be lost               |
 | clean_crash  | ns_M          | ns_M >= t + 1: crashes fall between steps, every send completes  |
 | hybrid(b, c) | ns_M          | ns_M >= t + 1: not the b Byzantine, not nsf_M of the c crashes    |
 | omission(f)  | ns_M - f      | ns_M >= t + 1 + f: ns_M counts all n senders, f of them may omit  |
 
-This is the tutorial's justice set ``{∀i. rcvd_i ≥ nsnt}`` for Byzantine and symmetric faults,
+This is the tutorial's justice set ``{∀i. rcvd_i ≥ nsnt}`` for Byzantine faults (``nsnt + Fs``
+for symmetric ones, ByMC's bcast-symm),
 ``rcvd_i + f ≥ nsnt`` for omission, and "exactly the ``ns`` part" for crashes (domain.md §4b).
 
 **Which rules are fair** (ByMC's justice ranges over the rules that *leave* a location):
