@@ -55,6 +55,17 @@ class Const:
 
 @dataclass(frozen=True)
 class Coin:
+    """``coin`` / ``coin toss``: a probabilistic choice of 0 or 1; each outcome has a positive
+    probability, so a toss repeated forever gives every outcome (docs/alg.md, "Coin and oracle")."""
+
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Oracle:
+    """``oracle``: a nondeterministic choice of 0 or 1 with no fairness at all (a failure
+    detector's output): it may return the variable's current value forever."""
+
     span: Span | None = _span()
 
 
@@ -98,7 +109,7 @@ class Rounding:
     span: Span | None = _span()
 
 
-Term = Num | Ref | Const | Coin | NotValue | Count | CountPred | Arith | Rounding
+Term = Num | Ref | Const | Coin | Oracle | NotValue | Count | CountPred | Arith | Rounding
 
 WILDCARD = "*"
 QUESTION = "?"

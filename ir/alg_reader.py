@@ -417,6 +417,8 @@ class _Build:
             return A.Const(A.FALSE, span=s)
         if d in ("coin_atom", "v_coin"):
             return A.Coin(span=s)
+        if d == "v_oracle":
+            return A.Oracle(span=s)
         if d == "v_not":
             return A.NotValue(self.term(kids[-1]), span=s)
         if d == "count":

@@ -39,14 +39,36 @@ class FaultModel(Enum):
     HYBRID = "hybrid"  # Byzantine and crash faults together
 
 
-# How many fault parameters each model takes, e.g. ``faults byzantine(f);``, ``hybrid(fb, fc)``.
-FAULT_ARITY = {FaultModel.HYBRID: 2}
+# How many fault parameters each model takes, e.g. ``faults byzantine(f);``, ``hybrid(fb, fc)``,
+# ``symmetric(fp)`` or ``symmetric(fp, fs)``, ``clean_crash(fc)`` or ``clean_crash(fc, fnc)``
+# (passes/env.py: the second parameter and what the one-parameter form means).
+FAULT_ARITIES = {FaultModel.HYBRID: (2,), FaultModel.SYMMETRIC: (1, 2),
+                 FaultModel.CLEAN_CRASH: (1, 2)}
+FAULT_EXAMPLES = {FaultModel.HYBRID: "hybrid(fb, fc)", FaultModel.SYMMETRIC: "symmetric(fp, fs)",
+                  FaultModel.CLEAN_CRASH: "clean_crash(fc, fnc)"}
+
+
+def fault_arities(model: FaultModel) -> tuple[int, ...]:
+    """The numbers of fault parameters ``model`` accepts."""
+    return FAULT_ARITIES.get(model, (1,))
+
+
+def fault_arity_text(model: FaultModel) -> str:
+    """``1``, ``2`` or ``1 or 2`` with an example, for messages."""
+    counts = " or ".join(map(str, fault_arities(model)))
+    example = FAULT_EXAMPLES.get(model, f"{model.value}(f)")
+    return f"{counts} parameter{'s' if fault_arities(model) != (1,) else ''} (e.g. '{example}')"
 
 
 # What the translation adds for crash models (passes/env.py); specifications may name them.
 CRASH_MODELS = (FaultModel.CRASH, FaultModel.CLEAN_CRASH, FaultModel.HYBRID)
 CRASH_LOCATION = "CR"  # absorbing location of crashed processes ("CR_" if the RTA has a CR)
 CRASH_COUNTER = "ncrashed"  # how many processes have crashed (at most the crash parameter)
+
+
+# Marks of a rule in the .rta (`... send M coin;`, `... oracle;`): what kind of choice made it.
+COIN, ORACLE = "coin", "oracle"
+CHOICE_MARKS = (COIN, ORACLE)
 
 
 class Timing(Enum):
@@ -65,9 +87,9 @@ class Faults:
                                                      kw_only=True)
 
     @property
-    def arity(self) -> int:
-        """How many fault parameters the model takes."""
-        return FAULT_ARITY.get(self.model, 1)
+    def arities(self) -> tuple[int, ...]:
+        """How many fault parameters the model takes (one of these)."""
+        return fault_arities(self.model)
 
 
 @dataclass(frozen=True)
@@ -88,6 +110,10 @@ class ReceiveRule:
     target: str
     guard: Expr
     sends: tuple[str, ...] = ()
+    # The rule's mark (CHOICE_MARKS): "coin" — an outcome of a coin toss, forced by probability 1
+    # when possible; "oracle" — an outcome an oracle may withhold forever, never forced; None —
+    # neither, its fairness follows from its guard and source (passes/fairness.py).
+    choice: str | None = None
     span: Span | None = _span()
     source_span: Span | None = _span()
     target_span: Span | None = _span()

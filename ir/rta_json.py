@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .rta import JUSTICE_SPELLING, FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing
+from .rta import CHOICE_MARKS, JUSTICE_SPELLING, FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing
 from .ta import Hypothesis, Location, Property
 from . import json_shape as js
 from .ta_json import ORIGIN, _int, _str, _with_origin, expr_from_json, expr_to_json, origin_from_json, origin_to_json, read_document
@@ -44,7 +44,8 @@ def _rta_to_json(rta: ReceiveTA) -> Json:
         "locations": [loc.name for loc in rta.locations],
         "initial": list(rta.initial),
         "rules": [_with_origin({"id": r.id, "from": r.source, "to": r.target,
-                                "guard": expr_to_json(r.guard), "sends": list(r.sends)}, r.origin)
+                                "guard": expr_to_json(r.guard), "sends": list(r.sends),
+                                **({"choice": r.choice} if r.choice else {})}, r.origin)
                   for r in rta.rules],
         "properties": [_with_origin({"name": p.name, "formula": expr_to_json(p.formula),
                                      **({"hypothesis": p.hypothesis.text()} if p.hypothesis else {})},
@@ -98,7 +99,8 @@ SHAPE = js.Obj(
         "locations": _NAMES, "initial": _NAMES,
         "rules": js.list_of(js.Obj({"id": js.natural, "from": js.name, "to": js.name,
                                     "guard": js.expression(js.FORMULA, receive=True),
-                                    "sends": _NAMES}, {"origin": ORIGIN})),
+                                    "sends": _NAMES},
+                                   {"origin": ORIGIN, "choice": js.one_of(*CHOICE_MARKS)})),
     },
     optional={"properties": js.list_of(js.Obj({"name": js.name, "formula": _specification},
                                               {"origin": ORIGIN, "hypothesis": js.string})),
@@ -128,6 +130,7 @@ def _rta_from_json(doc: Json) -> ReceiveTA:
         initial=tuple(map(_str, doc["initial"])),
         rules=tuple(ReceiveRule(_int(r["id"]), _str(r["from"]), _str(r["to"]),
                                 expr_from_json(r["guard"]), tuple(map(_str, r["sends"])),
+                                r.get("choice"),
                                 origin=origin_from_json(r.get("origin")))
                     for r in doc["rules"]),
         properties=tuple(Property(_str(p["name"]), expr_from_json(p["formula"]),

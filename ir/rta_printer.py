@@ -80,4 +80,6 @@ def _rule(r: ReceiveRule) -> str:
         text += f" when ({to_text(r.guard)})"
     if r.sends:
         text += f" send {', '.join(r.sends)}"
+    if r.choice:
+        text += f" {r.choice}"
     return text + ";"

@@ -144,16 +144,22 @@ class _Build(ExprBuild):
     def sends(self, ch):
         return ("sends", list(ch))
 
+    def choice(self, ch):
+        return ("choice", str(ch[0]))
+
     def rule(self, ch):
         rid, src, dst, *parts = ch
         guard: Expr = BoolConst(True)
         sends: list[Token] = []
+        choice: str | None = None
         for part in parts:
             if part[0] == "guard":
                 guard = part[1]
+            elif part[0] == "choice":
+                choice = part[1]
             else:
                 sends = part[1]
-        return ReceiveRule(int(rid), str(src), str(dst), guard, tuple(map(str, sends)),
+        return ReceiveRule(int(rid), str(src), str(dst), guard, tuple(map(str, sends)), choice,
                            span=_tok_span(rid), source_span=_tok_span(src),
                            target_span=_tok_span(dst), send_spans=tuple(map(_tok_span, sends)))
 

@@ -28,6 +28,7 @@ from .rta import (
     FaultModel,
     CRASH_LOCATION,
     CRASH_MODELS,
+    fault_arity_text,
     ReceiveRule,
     ReceiveTA,
     Timing,
@@ -183,10 +184,8 @@ class _Checker(ExpressionChecks):
     def faults(self) -> None:
         f = self.rta.faults
         model = f.model.value
-        if len(f.parameters) != f.arity:
-            example = "hybrid(fb, fc)" if f.arity == 2 else f"{model}(f)"
-            plural = "parameter" if f.arity == 1 else "parameters"
-            self.sink.error(f"fault model '{model}' takes {f.arity} {plural} (e.g. '{example}'), "
+        if len(f.parameters) not in f.arities:
+            self.sink.error(f"fault model '{model}' takes {fault_arity_text(f.model)}, "
                             f"found {len(f.parameters)}", f.span)
         spans = f.parameter_spans or (f.span,) * len(f.parameters)
         n = self.rta.parameters[0] if self.rta.parameters else None

@@ -15,11 +15,13 @@ translation happened to need. ``None`` means z3 gave no answer (reported, never 
 
 * exact:      ``π ⇔ φ[received(M) := g(M)]`` — the atom's premise is the receive guard evaluated
   at the guaranteed delivery (what the simplified, printed text says is what was derived);
-* admissible: ``g(M) <= ns_M`` and ``∃faulty. Env[received(M) := max(0, g(M))]`` for the types φ
+* admissible: ``g(M) <= ns_M + s(M)`` and ``∃faulty. Env[received(M) := max(0, g(M))]`` for the types φ
   reads — a correct receiver is never promised more than modelled processes completely sent, and
   receiving exactly the guaranteed messages (the faulty ones silent, partial sends lost) is a
   behaviour the fault model allows. Promising more (``ns_M + f`` for Byzantine: "the faulty
-  senders' messages arrive too") fails here, and would make J exclude real runs;
+  senders' messages arrive too") fails here, and would make J exclude real runs. ``s(M)`` is 0
+  except for the symmetric model, whose ``fs_M`` faulty senders send the same to every receiver
+  and are delivered like correct ones (passes/env.py, **Symmetric**);
 * justified:  ``π ⇒ ∀received ∀faulty. (Env ∧ ⋀_M received(M) >= g(M)) ⇒ ⋁_{r' fair, from ℓ} φ_{r'}``
   — once every guaranteed message has arrived, whatever else arrived (within Env), a process in
   ``ℓ`` has a fair rule enabled, so it leaves ``ℓ``: the atom ``¬π ∨ κ[ℓ] == 0`` is a consequence
@@ -42,7 +44,7 @@ from tactl import deadline
 from tactl.ir.expr import disj
 from tactl.ir.rta import ReceiveTA, receive_variables, received
 from tactl.passes.eliminate import Translation
-from tactl.passes.env import sent
+from tactl.passes.env import fault_parameters, sent
 from tactl.passes.fairness import Fairness, guaranteed_guard
 
 
@@ -82,8 +84,9 @@ def _validity(rta: ReceiveTA, translation: Translation, timeout_s: float):
     from tactl.ir.linear import int_symbols, to_z3
 
     sym = int_symbols()
-    base = [to_z3(a, sym) for a in rta.assumptions]
-    base += [sym(x) >= 0 for x in (*rta.parameters, *translation.ta.shared)]
+    # the TA's: the RTA's parameters and RC with those the fault model adds (passes/env.py)
+    base = [to_z3(a, sym) for a in translation.ta.assumptions]
+    base += [sym(x) >= 0 for x in (*translation.ta.parameters, *translation.ta.shared)]
 
     def valid(claim) -> bool | None:
         solver = z3.Solver()
@@ -94,6 +97,11 @@ def _validity(rta: ReceiveTA, translation: Translation, timeout_s: float):
         return True if answer == z3.unsat else False if answer == z3.sat else None
 
     return valid, sym
+
+
+def _quantified(quantifier, variables: list, body):
+    """``quantifier(variables, body)``; z3 refuses an empty list (an automaton without messages)."""
+    return quantifier(variables, body) if variables else body
 
 
 def certify(rta: ReceiveTA, translation: Translation, timeout_s: float = 30.0) -> list[Certificate]:
@@ -110,8 +118,9 @@ def certify(rta: ReceiveTA, translation: Translation, timeout_s: float = 30.0) -
         phi = to_z3(g.receive_guard, sym)
         phi_hat = to_z3(disj(*g.send_guards), sym)
         receive_nonneg = [r >= 0 for r in all_received]
-        sound = valid(z3.ForAll(all_received, z3.Implies(z3.And(*env, *receive_nonneg, phi), phi_hat)))
-        precise = valid(z3.Implies(phi_hat, z3.Exists(all_received, z3.And(*env, phi))))
+        sound = valid(_quantified(z3.ForAll, all_received,
+                                  z3.Implies(z3.And(*env, *receive_nonneg, phi), phi_hat)))
+        precise = valid(z3.Implies(phi_hat, _quantified(z3.Exists, all_received, z3.And(*env, phi))))
         out.append(Certificate(g.rule_id, sound, precise))
     return out
 
@@ -133,6 +142,7 @@ def certify_justice(rta: ReceiveTA, translation: Translation,
     quantified = [*receive.values(), *auxiliary]
     env = z3.And(*(to_z3(e, sym) for e in environment.constraints), *(r >= 0 for r in receive.values()))
     count = {m: to_z3(g, sym) for m, g in environment.guaranteed}
+    symmetric = {m: to_z3(c, sym) for m, c in fault_parameters(rta)[2].items()}
     delivered = z3.And(*(receive[m] >= count[m] for m in receive))
     # justice.rules has one entry per rule that leaves its location, in order (ids may repeat)
     pairs = list(zip((r for r in rta.rules if not r.is_self_loop), justice.rules))
@@ -146,10 +156,10 @@ def certify_justice(rta: ReceiveTA, translation: Translation,
         read = receive_variables(rule.guard)
         at_guaranteed = [receive[m] == (z3.If(count[m] >= 0, count[m], 0) if m in read else 0)
                          for m in receive]
-        admissible = valid(z3.And(*(count[m] <= sym(sent(m)) for m in read),
-                                  z3.Exists(quantified, z3.And(*at_guaranteed, env))))
+        admissible = valid(z3.And(*(count[m] <= sym(sent(m)) + symmetric.get(m, 0) for m in read),
+                                  _quantified(z3.Exists, quantified, z3.And(*at_guaranteed, env))))
         leaving = z3.Or(*(to_z3(r.guard, sym) for r in fair if r.source == rule.source))
-        justified = valid(z3.Implies(premise, z3.ForAll(quantified, z3.Implies(
+        justified = valid(z3.Implies(premise, _quantified(z3.ForAll, quantified, z3.Implies(
             z3.And(env, delivered), leaving))))
         out.append(JusticeCertificate(rj.rule_id, exact, admissible, justified))
     return out

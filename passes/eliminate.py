@@ -44,6 +44,7 @@ from tactl.ir.rta import CRASH_LOCATION, ReceiveRule, ReceiveTA, receive_variabl
 from tactl.ir.ta import Location, Origin, Property, Rule, ThresholdAutomaton, Update
 from tactl.passes.env import (
     CRASHED,
+    UNSENT,
     Environment,
     UnsupportedEnvironment,
     environment,
@@ -84,6 +85,10 @@ def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
     from tactl.passes.fairness import derive_justice, under_justice, with_stutter
 
     env = environment(rta) if env is None else env
+    # the parameters the fault model adds (symmetric's fs) join the automaton's, their
+    # constraints its resilience condition (passes/env.py)
+    rta = replace(rta, parameters=(*rta.parameters, *env.parameters),
+                  assumptions=(*rta.assumptions, *env.assumptions))
     auxiliary = set(env.auxiliary)
     messages = tuple(m.name for m in rta.messages)
     shared = env.shared(messages)
@@ -292,8 +297,17 @@ def _assemble(rta: ReceiveTA, env: Environment, shared: tuple[str, ...],
                 add(rule.source, crash_loc, conj(*(g for g in (guard, below_bound) if g != BoolConst(True))),
                     [CRASHED, *(sent_by_crashing(m) for m in rule.sends)], crashing)
     if below_bound is not None:
+        # clean_crash(fc, fnc): a crash before a step that would send loses that broadcast (to
+        # all); at most fnc crashes do (passes/env.py, **Clean crash**)
+        pending = {r.source for r in rta.rules if r.sends and not r.is_self_loop} \
+            if env.unsent_bound else set()
         for loc in rta.locations:
-            add(loc.name, crash_loc, below_bound, [CRASHED])
+            if loc.name in pending:
+                add(loc.name, crash_loc, conj(below_bound, Compare("<", Name(UNSENT),
+                                                                   Name(env.unsent_bound))),
+                    [CRASHED, UNSENT])
+            else:
+                add(loc.name, crash_loc, below_bound, [CRASHED])
     return ThresholdAutomaton(
         name=rta.name, shared=shared, parameters=rta.parameters, assumptions=rta.assumptions,
         locations=tuple(locations), inits=tuple(inits), rules=tuple(rules),

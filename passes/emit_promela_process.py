@@ -11,9 +11,11 @@ model               processes            a receive of M is possible while
 ==================  ===================  ==========================================================
 byzantine(f)        n − f                nrcvd_M < nsnt_M + f; for a kind K (Ben-Or's R0, R1) the
                                          faulty senders are shared: Σ_K max(0, nrcvd − nsnt) < f
-symmetric(f)        n − f                as Byzantine
+symmetric(fp[, fs])  —                   refused (the fs faulty messages reach every receiver:
+                                         a count fixed for the run, see unsupported_fault_model)
 crash(f)            n                    nrcvd_M < nsnt_M + nsntf_M (sends of crashing processes)
-clean_crash(f)      n                    nrcvd_M < nsnt_M (a crash falls between steps)
+clean_crash(f)      n                    nrcvd_M < nsnt_M (a crash falls between steps);
+                                         clean_crash(fc, fnc) is refused as symmetric is
 omission(f)         n                    nrcvd_M < nsnt_M
 hybrid(b, c)        n − b                crash as crash(c), plus b Byzantine as above
 ==================  ===================  ==========================================================
@@ -60,7 +62,7 @@ from tactl.passes.emit_promela import _fresh, promela
 from tactl.passes.env import environment
 from tactl.passes.render import render
 
-BYZANTINE_LIKE = (FaultModel.BYZANTINE, FaultModel.SYMMETRIC, FaultModel.HYBRID)
+BYZANTINE_LIKE = (FaultModel.BYZANTINE, FaultModel.HYBRID)  # symmetric: refused, see below
 PARTIAL_SENDS = (FaultModel.CRASH, FaultModel.HYBRID)
 
 
@@ -116,6 +118,22 @@ def ltl_names(rta: ReceiveTA) -> dict[str, str]:
     return out
 
 
+def unsupported_fault_model(rta: ReceiveTA) -> str | None:
+    """Why this process model cannot express ``rta``'s fault model (None: it can). Symmetric
+    faults deliver the same fs_M faulty messages to every receiver and clean_crash(fc, fnc) loses
+    fnc broadcasts for every receiver (passes/env.py): both are counts fixed for the run that this
+    model's per-receiver environment does not have, so it refuses them rather than check another
+    model than the counter system's."""
+    model = rta.faults.model
+    if model is FaultModel.SYMMETRIC:
+        return ("SPIN's process model does not model symmetric faults (the same fs faulty messages "
+                "delivered to every receiver); use the counter model or another engine")
+    if model is FaultModel.CLEAN_CRASH and len(rta.faults.parameters) == 2:
+        return ("SPIN's process model does not model clean_crash(fc, fnc) (fnc broadcasts lost for "
+                "every receiver); use clean_crash(f), the counter model or another engine")
+    return None
+
+
 def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: tuple[str, ...] = (),
                        partition: bool = False, source: str = "") -> str:
     """The Promela text of the process model at fixed ``parameters`` (all of them, checked by the
@@ -123,6 +141,9 @@ def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: t
     if rta.timing is Timing.SYNC:
         raise ProcessModelError("the process model is asynchronous; a synchronous automaton needs "
                                 "lock-step rounds (not modelled for SPIN)")
+    unsupported = unsupported_fault_model(rta)
+    if unsupported:
+        raise ProcessModelError(unsupported)
     missing = [p for p in rta.parameters if p not in parameters]
     if missing:
         raise ProcessModelError(f"--param needed for {', '.join(missing)}")
@@ -144,7 +165,6 @@ def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: t
         title=f"{rta.name}: {model.value} faults",
         version=__version__, source=source or rta.name, processes=procs,
         who={FaultModel.BYZANTINE: "the correct ones; the f Byzantine are the environment",
-             FaultModel.SYMMETRIC: "the correct ones; the f faulty are the environment",
              FaultModel.HYBRID: "the correct and crashing ones; the Byzantine are the environment",
              FaultModel.OMISSION: "all n; f of them may omit sends, so up to f of the messages "
                                   "sent need never arrive",

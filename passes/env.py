@@ -4,21 +4,23 @@ Env links what a correct process may have *received* (``received(M)``) to what w
 (shared variables of the TA). Each choice below is a design decision of tactl; the tests in
 tests/test_translate.py pin every one of them.
 
-| model        | processes modelled | TA adds                                  | async Env (per M)               | sync adds            |
-|--------------|--------------------|------------------------------------------|---------------------------------|----------------------|
-| byzantine(f) | n - f              | —                                        | rcv <= ns_M + f                 | ns_M <= rcv          |
-| crash(f)     | n                  | CR, ncrashed, nsf_M (crashed mid-send)   | rcv <= ns_M + nsf_M             | ns_M <= rcv          |
-| omission(f)  | n                  | —                                        | rcv <= ns_M                     | (refused, see below) |
-| symmetric(f) | n - f              | —                                        | rcv <= ns_M + f                 | ns_M <= rcv          |
-| clean_crash  | n                  | CR, ncrashed (crash between steps only)  | rcv <= ns_M                     | ns_M <= rcv          |
-| hybrid(b, c) | n - b              | CR, ncrashed, nsf_M for the c crashes    | rcv <= ns_M + nsf_M + b         | ns_M <= rcv          |
+| model                 | processes modelled | TA adds                                          | async Env (per M)        | sync adds             |
+|-----------------------|--------------------|--------------------------------------------------|--------------------------|-----------------------|
+| byzantine(f)          | n - f              | —                                                | rcv <= ns_M + f          | ns_M <= rcv           |
+| crash(f)              | n                  | CR, ncrashed, nsf_M (crashed mid-send)           | rcv <= ns_M + nsf_M      | ns_M <= rcv           |
+| omission(f)           | n                  | —                                                | rcv <= ns_M              | (refused, see below)  |
+| symmetric(fp, fs)     | n - fp             | parameters fs_M (several types), RC 0 <= fs <= fp | rcv <= ns_M + fs_M       | ns_M + fs_M <= rcv    |
+| symmetric(fp)         | n - fp             | as above and a fresh parameter fs (0 <= fs <= fp) | rcv <= ns_M + fs_M      | ns_M + fs_M <= rcv    |
+| clean_crash(fc, fnc)  | n                  | CR, ncrashed, nunsent; RC 0 <= fnc <= fc         | rcv <= ns_M              | ns_M <= rcv           |
+| clean_crash(f)        | n                  | CR, ncrashed (crash between steps only)          | rcv <= ns_M              | ns_M <= rcv           |
+| hybrid(b, c)          | n - b              | CR, ncrashed, nsf_M for the c crashes            | rcv <= ns_M + nsf_M + b  | ns_M <= rcv           |
 
-For a message type of a kind of two or more types (byzantine, symmetric, hybrid) the ``+ f``
+For a message type of a kind of two or more types (byzantine, hybrid) the ``+ f``
 (``+ b``) is replaced by a per-type auxiliary variable, see **Kinds**:
 
 | kind K of types M1..Mk | async Env                                                              |
 |------------------------|------------------------------------------------------------------------|
-| byzantine, symmetric   | rcv_M <= ns_M + faulty(M),         faulty(M) >= 0,  Σ_K faulty(M) <= f |
+| byzantine              | rcv_M <= ns_M + faulty(M),         faulty(M) >= 0,  Σ_K faulty(M) <= f |
 | hybrid(b, c)           | rcv_M <= ns_M + nsf_M + faulty(M), faulty(M) >= 0,  Σ_K faulty(M) <= b |
 
 Always ``0 <= rcv``. The first declared parameter is the number of processes n.
@@ -30,9 +32,9 @@ the messages of senders that are correct, i.e. that did not stop mid-send and ca
 | model        | guaranteed(M) | why (what the TA's counters count)                                    |
 |--------------|---------------|-----------------------------------------------------------------------|
 | byzantine(f) | ns_M          | ns_M counts correct senders only (the f Byzantine are not modelled)   |
-| symmetric(f) | ns_M          | as Byzantine: the f symmetric-faulty are not modelled                 |
+| symmetric    | ns_M + fs_M   | the fp faulty are not modelled; the fs_M that send, send to everyone  |
 | crash(f)     | ns_M          | ns_M counts complete sends; nsf_M (crashed mid-send) may be lost      |
-| clean_crash  | ns_M          | a process crashes between steps: every send it made is complete       |
+| clean_crash  | ns_M          | a process crashes between steps: every send it made is complete; a lost broadcast is one it never made (fnc) |
 | hybrid(b, c) | ns_M          | the b Byzantine are not modelled; nsf_M (c crashing mid-send) may be lost |
 | omission(f)  | ns_M - f      | ns_M counts all n senders; up to f of them are faulty and may omit    |
 
@@ -73,11 +75,28 @@ Choices:
   error instead of exhausting memory.
 * **No sender bound.** ``rcv_M <= n`` is not added: with ``ns_M <= N`` it follows for every
   reachable configuration, and adding it would only put unreachable cases into guards.
-* **Symmetric, sync.** Identical Byzantine processes send the same to everyone; per receiver the
-  count lies in ``[ns_M, ns_M + f]``, which is what we assume (sound; it forgets that all
-  receivers see the same faulty senders).
-* **Clean crash, sync.** A process crashes only between steps, so everything it sent reached
-  everyone: ``rcv_M == ns_M``.
+* **Symmetric** (ByMC's fmcad13 ``bcast-symm.pml``: ``nrcvd <= nsnt + Fs``, fairness
+  ``in_transit = some(nrcvd < nsnt + Fs)``, ``T >= Fp >= Fs >= 0``). The fp faulty processes are
+  not modelled (N = n - fp); fs of them send, and a symmetric-faulty process sends the same to
+  everyone: its message is delivered to every correct receiver, so guaranteed(M) = ns_M + fs_M.
+  ``symmetric(fp, fs)`` names fs; ``symmetric(fp)`` adds a fresh parameter ``fs`` (``fs1``, … if
+  the automaton has that name) with ``0 <= fs <= fp``. With one message type fs_M *is* fs.
+  With several, the translation adds a parameter ``fs_M`` (``<fs>_<M>``) per type: how many
+  symmetric-faulty processes send M — parameters, i.e. fixed for the run and the same for every
+  receiver — with ``fs_M >= 0`` and, per kind (a type outside a kind is a kind of its own; a
+  faulty process sends one message of a kind), ``Σ_K fs_M <= fs``. Sync: every receiver gets
+  exactly ``ns_M + fs_M``.
+* **Clean crash** (ByMC's ``bcast-clean.pml``: ``Tc >= Fc >= Fnc >= 0``, Fnc clean crashes "not
+  sending", ``nrcvd <= nsnt - Fnc``). A clean crash falls between steps: the last step of a
+  crashing process sent to all, or — crashing before it — to none. tactl models exactly that:
+  ``clean_crash(fc, fnc)`` lets at most fc processes crash and at most fnc of them crash at a
+  location with a pending broadcast (a location some sending rule leaves), counted in the
+  shared ``nunsent``; every message sent is delivered, so guaranteed(M) = ns_M and Env is
+  ``rcv <= ns_M`` (sync ``rcv == ns_M``). ByMC keeps the Fnc processes running and subtracts
+  their broadcasts from every receiver; here they are in CR, which is the same for the others.
+  ``clean_crash(f)`` means fnc = f (any crash may fall before a broadcast: today's model); as
+  fnc = fc is the largest case, the second count changes a verdict only for a property or
+  ``--param`` that fixes fnc.
 * **Omission, sync** needs correct and faulty senders counted apart (``ns_correct_M <= rcv``);
   tactl refuses it with a message rather than assume something unsound.
 """
@@ -88,10 +107,13 @@ import re
 from dataclasses import dataclass
 
 from tactl.ir.expr import Compare, Expr, IntConst, Name, summation
-from tactl.ir.rta import CRASH_COUNTER, CRASH_MODELS, FaultModel, ReceiveTA, Timing, received
+from tactl.ir.rta import CRASH_COUNTER, CRASH_LOCATION, CRASH_MODELS, FaultModel, ReceiveTA, Timing, received
 
 PARTIAL_SEND_MODELS = (FaultModel.CRASH, FaultModel.HYBRID)
-BYZANTINE_LIKE = (FaultModel.BYZANTINE, FaultModel.SYMMETRIC, FaultModel.HYBRID)
+# models whose unmodelled faulty senders a receiver counts per receiver (`+ f`, `faulty(M)`)
+BYZANTINE_LIKE = (FaultModel.BYZANTINE, FaultModel.HYBRID)
+# models whose first fault parameter counts processes that are not modelled (N = n - f)
+UNMODELLED_FAULTY = (FaultModel.BYZANTINE, FaultModel.SYMMETRIC, FaultModel.HYBRID)
 
 
 class UnsupportedEnvironment(ValueError):
@@ -126,6 +148,7 @@ def auxiliary_message(name: str) -> str | None:
 
 
 CRASHED = CRASH_COUNTER
+UNSENT = "nunsent"  # clean_crash(fc, fnc): crashes that lost a pending broadcast (at most fnc)
 
 
 @dataclass(frozen=True)
@@ -138,6 +161,13 @@ class Environment:
     auxiliary: tuple[str, ...] = ()
     # (M, guaranteed(M)) per message type, async only (see the table above); () for sync
     guaranteed: tuple[tuple[str, Expr], ...] = ()
+    # parameters the fault model adds to the TA (symmetric: fs, fs_M; see the table) and their
+    # constraints, which join the resilience condition
+    parameters: tuple[str, ...] = ()
+    assumptions: tuple[Expr, ...] = ()
+    # clean_crash(fc, fnc): fnc, the bound of crashes that lose a pending broadcast (counted in
+    # nunsent); None for every other model
+    unsent_bound: str | None = None
 
     def guaranteed_count(self, message: str) -> Expr | None:
         """How many ``message``s every correct receiver eventually has (None: no fairness)."""
@@ -149,6 +179,8 @@ class Environment:
             names += [sent_by_crashing(m) for m in messages]
         if self.crash_bound:
             names.append(CRASHED)
+        if self.unsent_bound:
+            names.append(UNSENT)
         return tuple(names)
 
 
@@ -162,8 +194,11 @@ def environment(rta: ReceiveTA) -> Environment:
     byzantine = params[0] if model in BYZANTINE_LIKE else None
     crash = (params[1] if model is FaultModel.HYBRID else params[0]) if model in CRASH_MODELS else None
     n = rta.parameters[0]  # by convention the first parameter is the number of processes
-    processes: Expr = Name(n) if byzantine is None else summation(Name(n), [("-", Name(byzantine))])
+    unmodelled = params[0] if model in UNMODELLED_FAULTY else None
+    processes: Expr = Name(n) if unmodelled is None else summation(Name(n), [("-", Name(unmodelled))])
     partial = model in PARTIAL_SEND_MODELS
+    added, assumed, symmetric = fault_parameters(rta)
+    unsent = params[1] if model is FaultModel.CLEAN_CRASH and len(params) == 2 else None
     # message types whose faulty senders are shared with other types of their kind
     kinds = [members for members in rta.kinds().values() if len(members) >= 2] if byzantine else []
     in_kind = {m for members in kinds for m in members}
@@ -177,10 +212,16 @@ def environment(rta: ReceiveTA) -> Environment:
             upper.append(("+", faulty(msg.name)))
         elif byzantine is not None:
             upper.append(("+", Name(byzantine)))
+        if msg.name in symmetric:
+            upper.append(("+", symmetric[msg.name]))
+        bound = summation(Name(sent(msg.name)), upper) if upper else Name(sent(msg.name))
         out.append(Compare(">=", rcv, IntConst(0)))
-        out.append(Compare("<=", rcv, summation(Name(sent(msg.name)), upper) if upper else Name(sent(msg.name))))
+        out.append(Compare("<=", rcv, bound))
         if timing is Timing.SYNC:
-            out.append(Compare("<=", Name(sent(msg.name)), rcv))
+            if msg.name in symmetric:  # every receiver gets the same: all of them
+                out.append(Compare("<=", bound, rcv))
+            else:
+                out.append(Compare("<=", Name(sent(msg.name)), rcv))
     auxiliary: list[str] = []
     for members in kinds:
         out += [Compare(">=", faulty(m), IntConst(0)) for m in members]
@@ -188,13 +229,68 @@ def environment(rta: ReceiveTA) -> Environment:
                            Name(byzantine)))
         auxiliary += [faulty(m).name for m in members]
     guaranteed = () if timing is Timing.SYNC else tuple(
-        (m.name, guaranteed_delivery(model, m.name, params)) for m in rta.messages)
-    return Environment(processes, crash, partial, tuple(out), tuple(auxiliary), guaranteed)
+        (m.name, guaranteed_delivery(model, m.name, params, symmetric.get(m.name)))
+        for m in rta.messages)
+    return Environment(processes, crash, partial, tuple(out), tuple(auxiliary), guaranteed,
+                       added, assumed, unsent)
 
 
-def guaranteed_delivery(model: FaultModel, message: str, fault_parameters: tuple[str, ...]) -> Expr:
-    """guaranteed(M) of the table in the module docstring: ``ns_M``, or ``ns_M - f`` for omission
-    (the only model whose send counter also counts faulty senders that may omit)."""
+def fresh_name(rta: ReceiveTA, base: str, taken: set[str] = frozenset()) -> str:
+    """``base``, or ``base1``, ``base2`` … : a name no parameter, location, message or kind of
+    ``rta`` (nor ``taken``, nor the built-in CR, ncrashed, fair) has."""
+    used = {*rta.parameters, *(loc.name for loc in rta.locations), *(m.name for m in rta.messages),
+            *rta.kinds(), CRASH_LOCATION, CRASHED, "fair", *taken}
+    name, k = base, 0
+    while name in used:
+        k += 1
+        name = f"{base}{k}"
+    return name
+
+
+def fault_parameters(rta: ReceiveTA) -> tuple[tuple[str, ...], tuple[Expr, ...], dict[str, Expr]]:
+    """The parameters the fault model adds, their constraints, and for ``symmetric`` the count of
+    symmetric-faulty senders of each message type (module docstring, **Symmetric**)."""
+    model, params = rta.faults.model, rta.faults.parameters
+    zero = IntConst(0)
+    if model is FaultModel.CLEAN_CRASH and len(params) == 2:
+        fc, fnc = params
+        return (), (Compare(">=", Name(fnc), zero), Compare("<=", Name(fnc), Name(fc))), {}
+    if model is not FaultModel.SYMMETRIC:
+        return (), (), {}
+    fp = params[0]
+    added: list[str] = []
+    assumed: list[Expr] = []
+    if len(params) == 2:
+        fs = params[1]
+    else:
+        fs = fresh_name(rta, "fs")
+        added.append(fs)
+    assumed += [Compare(">=", Name(fs), zero), Compare("<=", Name(fs), Name(fp))]
+    if len(rta.messages) == 1:
+        return tuple(added), tuple(assumed), {rta.messages[0].name: Name(fs)}
+    counts: dict[str, Expr] = {}
+    groups: dict[str, list[str]] = {}  # in the order of the messages; no kind: a kind of its own
+    for m in rta.messages:
+        groups.setdefault(m.kind if m.kind is not None else " " + m.name, []).append(m.name)
+    for members in groups.values():
+        names = []
+        for m in members:
+            name = fresh_name(rta, f"{fs}_{m}", set(added))
+            added.append(name)
+            names.append(Name(name))
+            counts[m] = Name(name)
+            assumed.append(Compare(">=", Name(name), zero))
+        assumed.append(Compare("<=", summation(names[0], [("+", x) for x in names[1:]]), Name(fs)))
+    return tuple(added), tuple(assumed), counts
+
+
+def guaranteed_delivery(model: FaultModel, message: str, fault_parameters: tuple[str, ...],
+                        symmetric: Expr | None = None) -> Expr:
+    """guaranteed(M) of the table in the module docstring: ``ns_M``; ``ns_M - f`` for omission
+    (the only model whose send counter also counts faulty senders that may omit); ``ns_M + fs_M``
+    for symmetric (its faulty senders' messages reach every receiver)."""
     if model is FaultModel.OMISSION:
         return summation(Name(sent(message)), [("-", Name(fault_parameters[0]))])
+    if symmetric is not None:
+        return summation(Name(sent(message)), [("+", symmetric)])
     return Name(sent(message))

@@ -21,13 +21,14 @@ the TA's real counters (``passes/env.py`` defines them; domain.md §4, "Env per 
 | model        | guaranteed(M) | so that, e.g., ``received(M) >= t + 1`` gives                  |
 |--------------|---------------|----------------------------------------------------------------|
 | byzantine(f) | ns_M          | ns_M >= t + 1: ns_M counts only the correct senders              |
-| symmetric(f) | ns_M          | ns_M >= t + 1: as Byzantine, the faulty are not modelled          |
+| symmetric    | ns_M + fs_M   | ns_M + fs >= t + 1: the fs faulty senders send to everyone        |
 | crash(f)     | ns_M          | ns_M >= t + 1: nsf_M (crashed mid-send) may be lost               |
 | clean_crash  | ns_M          | ns_M >= t + 1: crashes fall between steps, every send completes  |
 | hybrid(b, c) | ns_M          | ns_M >= t + 1: not the b Byzantine, not nsf_M of the c crashes    |
 | omission(f)  | ns_M - f      | ns_M >= t + 1 + f: ns_M counts all n senders, f of them may omit  |
 
-This is the tutorial's justice set ``{∀i. rcvd_i ≥ nsnt}`` for Byzantine and symmetric faults,
+This is the tutorial's justice set ``{∀i. rcvd_i ≥ nsnt}`` for Byzantine faults (``nsnt + Fs``
+for symmetric ones, ByMC's bcast-symm),
 ``rcvd_i + f ≥ nsnt`` for omission, and "exactly the ``ns`` part" for crashes (domain.md §4b).
 
 **Which rules are fair** (ByMC's justice ranges over the rules that *leave* a location):
@@ -40,6 +41,22 @@ This is the tutorial's justice set ``{∀i. rcvd_i ≥ nsnt}`` for Byzantine and
   condition φ) — *unless* its source has a self-loop rule in the ``.rta``: a self-loop says that
   a process may stay there ("waiting", "finished", domain.md §5), so a spontaneous exit of it is
   an optional event (NBAC's failure detector ``SE -> SEFD`` may never suspect) and gets no atom.
+
+**Coin and oracle marks** (``.rta``: ``… coin;``, ``… oracle;``; ``.alg``: ``x := coin``,
+``x := oracle``; docs/alg.md, "Coin and oracle") override the two cases above:
+
+* a rule marked ``oracle`` is an outcome of a nondeterministic choice with no fairness (a failure
+  detector that suspects): OPTIONAL, never forced, whatever its guard. ``.alg`` marks the rules
+  on which an oracle gave a value *other than* the variable's current one; the outcome that keeps
+  the value is an ordinary rule — the run on which the oracle never changes is always possible;
+* a rule marked ``coin`` is an outcome of a coin toss: FAIR even when it reads no message and its
+  source has a self-loop. Probability-1 argument: a process that stays at the toss's location
+  while the toss is guaranteed possible tosses again at each of its (infinitely many) steps; each
+  toss takes a given outcome with probability >= 1/2, independently of the scheduler, so the
+  runs on which an outcome that leaves is never taken have probability 0 (every outcome of a
+  toss that is repeatedly possible eventually happens). The justice ``¬φ ∨ κ[from] == 0`` says
+  exactly that the location is eventually left; a justice formula (a state predicate) cannot
+  say *which* outcome, and need not: the verdicts are "with probability 1".
 
 Per location the atoms combine to "if some fair exit is guaranteed enabled, the location
 eventually empties for good". An atom whose location already has the atom ``κ[from] == 0`` is
@@ -89,7 +106,7 @@ from tactl.ir.expr import (
 )
 from tactl.ir.linear import GE, LinearAtom
 from tactl.ir.ltl import PropertyKind, classify
-from tactl.ir.rta import ReceiveRule, ReceiveTA, justice_name, mentions, receive_variables, received
+from tactl.ir.rta import COIN, ORACLE, ReceiveRule, Timing, ReceiveTA, justice_name, mentions, receive_variables, received
 from tactl.ir.ta import Property, Rule, ThresholdAutomaton
 from tactl.passes.eliminate import GuardContext, guard_dnf
 from tactl.passes.env import Environment
@@ -131,6 +148,10 @@ def fairness_of(rule: ReceiveRule, waiting: set[str]) -> Fairness | None:
     """FAIR, OPTIONAL, or None for a self-loop (see the module docstring)."""
     if rule.is_self_loop:
         return None
+    if rule.choice == ORACLE:
+        return Fairness.OPTIONAL
+    if rule.choice == COIN:
+        return Fairness.FAIR
     if not receive_variables(rule.guard) and rule.source in waiting:
         return Fairness.OPTIONAL
     return Fairness.FAIR
@@ -177,8 +198,9 @@ def rule_justice(rule: ReceiveRule, fairness: Fairness, env: Environment,
 
 
 def derive_justice(rta: ReceiveTA, env: Environment, context: GuardContext) -> Justice | None:
-    """J of ``rta`` (None when Env has no guaranteed delivery: synchronous timing)."""
-    if not env.guaranteed:
+    """J of ``rta`` (None for synchronous timing, whose Env has no guaranteed delivery; an
+    asynchronous automaton without messages still has J: its processes keep taking steps)."""
+    if rta.timing is Timing.SYNC:
         return None
     waiting = waiting_locations(rta)
     rules = []

@@ -77,7 +77,8 @@ from tactl.ir.expr import (
 from tactl.ir.rta import (
     CRASH_LOCATION,
     CRASH_MODELS,
-    FAULT_ARITY,
+    fault_arities,
+    fault_arity_text,
     FaultModel,
     Faults,
     Message,
@@ -166,8 +167,8 @@ def _declarations(alg: A.Algorithm) -> _Context:
     except ValueError:
         raise _fail(f"unknown fault model '{alg.fault_model}' (models: "
                     f"{', '.join(m.value for m in FaultModel)})", alg.spans.get("fault model")) from None
-    if len(alg.fault_parameters) != FAULT_ARITY.get(model, 1):
-        raise _fail(f"the fault model {model.value} takes {FAULT_ARITY.get(model, 1)} parameter(s)",
+    if len(alg.fault_parameters) not in fault_arities(model):
+        raise _fail(f"the fault model {model.value} takes {fault_arity_text(model)}",
                     alg.spans.get("fault model"))
     for p in alg.fault_parameters:
         if p not in params:
@@ -556,11 +557,22 @@ class _Thread:
     pending: list[tuple[int, int]] = field(default_factory=list)
     effects: int = 0  # statements that changed the state or sent, so far in this step
     pass_start: int = 0  # ``effects`` when the current pass of the event loop began
+    # The choices the step made (the rule's mark in the .rta, ir/rta.py CHOICE_MARKS): "coin"
+    # once it tossed a coin, "oracle" once an oracle gave a value other than the variable's.
+    choice: str | None = None
 
     def fork(self) -> "_Thread":
         return _Thread(self.pc, dict(self.state), dict(self.bindings), dict(self.literals),
                        list(self.sends), list(self.lines), list(self.loop_seen),
-                       list(self.pending), self.effects, self.pass_start)
+                       list(self.pending), self.effects, self.pass_start, self.choice)
+
+    def chose(self, oracle: bool, changed: bool) -> None:
+        """Record a coin toss or an oracle's output; an oracle that changed the value makes the
+        step optional (never forced), which outweighs a coin."""
+        if oracle and changed:
+            self.choice = "oracle"
+        elif not oracle and self.choice is None:
+            self.choice = "coin"
 
     def line(self, span: Span | None) -> None:
         if span is not None and span.line not in self.lines:
@@ -820,6 +832,7 @@ class _Outcome:
     sends: tuple[str, ...]
     literals: dict[str, tuple[Expr, bool]]
     lines: list[int]
+    choice: str | None = None  # the rule's mark: "coin", "oracle" (see _Thread.choice)
 
 
 class _Explorer:
@@ -958,7 +971,8 @@ class _Explorer:
         return out
 
     def finish(self, th: _Thread, pc: int) -> _Outcome:
-        return _Outcome(pc, self.key(pc, th.state)[1], tuple(th.sends), th.literals, th.lines)
+        return _Outcome(pc, self.key(pc, th.state)[1], tuple(th.sends), th.literals, th.lines,
+                        th.choice)
 
     def run(self, th: _Thread, work: list[_Thread]) -> list[_Outcome]:
         """Run ``th`` to its next stop point; forks go to ``work``."""
@@ -973,20 +987,23 @@ class _Explorer:
                     raise _fail(f"assignment to undeclared variable '{s.var}' (variables: "
                                 f"{', '.join(self.ctx.variables) or 'none'})", s.var_span or s.span)
                 domain = self.ctx.variables[s.var].domain
-                if isinstance(s.value, A.Coin):
+                if isinstance(s.value, (A.Coin, A.Oracle)):
+                    oracle = isinstance(s.value, A.Oracle)
                     values = list(A.BOOL) if tuple(domain) == A.BOOL else \
                         [v for v in A.COIN_VALUES if v in domain]
                     if not values:
-                        raise _fail(f"a coin toss gives 0 or 1 (false or true for a Boolean), "
-                                    f"which '{s.var}' cannot hold",
+                        raise _fail(f"{'an oracle' if oracle else 'a coin toss'} gives 0 or 1 "
+                                    f"(false or true for a Boolean), which '{s.var}' cannot hold",
                                     s.span)
                     for extra in values[1:]:
                         b = th.fork()
+                        b.chose(oracle, b.state.get(s.var) != extra)
                         if b.state.get(s.var) != extra:
                             b.effect(s.span)
                         b.state[s.var] = extra
                         b.pc += 1
                         work.append(b)
+                    th.chose(oracle, th.state.get(s.var) != values[0])
                     if th.state.get(s.var) != values[0]:
                         th.effect(s.span)
                     th.state[s.var] = values[0]
@@ -1342,9 +1359,12 @@ def _location_origin(alg: A.Algorithm, info: LocationInfo) -> Origin:
 def _rules(ctx: _Context, ex: _Explorer, alg: A.Algorithm, edges, names, points) -> tuple[ReceiveRule, ...]:
     groups: dict[tuple, list[_Outcome]] = {}
     for src, tgt, o in edges:
-        groups.setdefault((names[src], names[tgt], o.sends), []).append(o)
+        # paths with different choices stay apart: their rules differ in fairness; a self-loop
+        # is never forced, so its mark would say nothing (passes/fairness.py)
+        choice = None if names[src] == names[tgt] else o.choice
+        groups.setdefault((names[src], names[tgt], o.sends, choice), []).append(o)
     rules = []
-    for (src, tgt, sends), outcomes in groups.items():
+    for (src, tgt, sends, choice), outcomes in groups.items():
         guard = _guard(ex.solver, [o.literals for o in outcomes])
         if guard == BoolConst(False):
             continue
@@ -1355,7 +1375,7 @@ def _rules(ctx: _Context, ex: _Explorer, alg: A.Algorithm, edges, names, points)
         text = "; ".join(f'line {n} "{alg.line(n)}"' for n in lines)
         if src == tgt and not sends:
             text = _idle_text(src, names, points, alg)
-        rules.append(ReceiveRule(len(rules), src, tgt, guard, sends,
+        rules.append(ReceiveRule(len(rules), src, tgt, guard, sends, choice=choice,
                                  origin=Origin(alg.path, tuple(lines), text)))
     return tuple(rules)
 

@@ -476,14 +476,18 @@ def check(
         raise typer.Exit(EXIT_UNKNOWN) from None
     show_progress = sys.stderr.isatty() if progress is None else progress
     receive = result.receive  # a synchronous automaton's: the lock-step engine runs it
+    not_checkable = result.not_checkable
     if engine == "spin" and model == "process":
+        from tactl.passes.emit_promela_process import unsupported_fault_model
+
         receive = _receive_automaton(file)
+        not_checkable = not_checkable or unsupported_fault_model(receive)
     ta = result.ta
     if allow_outside_rc:
         ta, receive = _without_rc(ta, receive, fixed)
     options = CheckOptions(engine=engine, properties=tuple(properties or ()), timeout_s=timeout,
                            parameters=fixed, bound=bound, max_states=max_states,
-                           not_checkable=result.not_checkable, refused=result.refused, model=model,
+                           not_checkable=not_checkable, refused=result.refused, model=model,
                            receive_automaton=receive, partition=partition, bmc=bmc,
                            max_depth=max_depth, memory_mb=memory_mb)
     try:

@@ -86,9 +86,10 @@ def test_placeholders_coin_and_round_end():
     edges = rules_by_edge(rta)
     assert edges[("waitR", "waitP", ("P0D",))].endswith("2 * received(R0) > n + t")
     assert "2 * received(R0) <= n + t && 2 * received(R1) <= n + t" in edges[("waitR", "waitP", ("PQ",))]
-    # the coin: both estimates after "fewer than t + 1 of each"
+    # the coin: both estimates after "fewer than t + 1 of each", rules of their own marked coin
     coin = "received(P0D) < t + 1 && received(P1D) < t + 1"
-    assert coin in edges[("waitP", "done_v0", ())] and coin in edges[("waitP", "done_v1", ())]
+    tosses = {r.target: to_text(r.guard) for r in rta.rules if r.choice == "coin"}
+    assert set(tosses) == {"done_v0", "done_v1"} and all(coin in g for g in tosses.values())
     assert [k.name for k in rta.messages] == ["R0", "R1", "P0D", "P1D", "PQ"]
     assert {m.kind for m in rta.messages} == {"R", "P"}
 

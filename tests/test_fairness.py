@@ -123,9 +123,12 @@ TINY = """rta Tiny {{
 # (faults, parameters, RC, the guaranteed count of M per domain.md §4b over the TA's variables)
 FAULT_MODELS = {
     "byzantine": ("byzantine(f)", "n, t, f", "n > 3 * t; t >= f; f >= 0;", "ns_M"),
-    "symmetric": ("symmetric(f)", "n, t, f", "n > 2 * t; t >= f; f >= 0;", "ns_M"),
+    # the fs <= f symmetric-faulty senders send to all (ByMC's bcast-symm: nrcvd < nsnt + Fs)
+    "symmetric": ("symmetric(f)", "n, t, f", "n > 2 * t; t >= f; f >= 0;", "ns_M + fs"),
     "crash": ("crash(f)", "n, t, f", "n > t; t >= f; f >= 0;", "ns_M"),  # not + nsf_M
     "clean_crash": ("clean_crash(f)", "n, t, f", "n > t; t >= f; f >= 0;", "ns_M"),
+    # g of the clean crashes lose a pending broadcast: they crash before it (passes/env.py)
+    "clean_crash2": ("clean_crash(f, g)", "n, t, f, g", "n > t; t >= f; f >= g; g >= 0;", "ns_M"),
     "omission": ("omission(f)", "n, t, f", "n > 2 * t; t >= f; f >= 0;", "ns_M - f"),
     "hybrid": ("hybrid(f, g)", "n, t, f, g", "n > 3 * t; t >= f + g; f >= 0; g >= 0;", "ns_M"),
 }

@@ -205,7 +205,8 @@ def receive_tas(draw):
     kinds = draw(st.lists(st.sampled_from([None, "K", "P"]), min_size=3, max_size=3))
     rules = tuple(ReceiveRule(draw(st.integers(0, 5)), draw(st.sampled_from(LOCS)),
                               draw(st.sampled_from(LOCS)), draw(_conditions(GUARD_VARS)),
-                              tuple(draw(st.lists(st.sampled_from(MESSAGES), unique=True, max_size=3))))
+                              tuple(draw(st.lists(st.sampled_from(MESSAGES), unique=True, max_size=3))),
+                              draw(st.sampled_from([None, "coin", "oracle"])))
                   for _ in range(draw(st.integers(0, 4))))
     model = draw(st.sampled_from(list(FaultModel)))
     return ReceiveTA(
