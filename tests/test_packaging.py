@@ -10,6 +10,7 @@ every command from a directory outside the checkout.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -50,10 +51,19 @@ def test_every_python_package_is_listed_in_pyproject():
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    # A copy of the tracked tree, so the build leaves nothing (build/, *.egg-info) in the checkout.
-    source = tmp_path_factory.mktemp("source")
-    subprocess.run(f"git -C {REPO} ls-files -z | xargs -0 cp --parents -t {source}", shell=True,
-                   check=True, cwd=REPO, timeout=120)
+    # A copy of the tree, so the build leaves nothing (build/, *.egg-info) in the checkout: the
+    # tracked files, or (an export without .git) everything but virtualenvs, caches and builds.
+    source = tmp_path_factory.mktemp("source") / "tactl"
+    listed = subprocess.run(["git", "-C", str(REPO), "ls-files", "-z"], capture_output=True, timeout=120)
+    if listed.returncode == 0 and listed.stdout:
+        for name in listed.stdout.decode().split("\0"):
+            if name and (REPO / name).is_file():
+                (source / name).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(REPO / name, source / name)
+    else:
+        shutil.copytree(REPO, source, ignore=shutil.ignore_patterns(
+            ".venv", ".git", "__pycache__", "build", "dist", "*.egg-info", ".tactl-cache",
+            "tactl-report", ".pytest_cache", ".hypothesis"))
     build = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
                             "--disable-pip-version-check", "-w", str(out), str(source)],
                            capture_output=True, text=True, timeout=600)
