@@ -403,9 +403,13 @@ ParamOption = Annotated[Optional[list[str]], typer.Option(
                   "check, not a proof. Formulas outside the fragment are UNSUPPORTED, with the "
                   "reason. A synchronous automaton (timing sync, from an .rta or .alg) is checked "
                   "in lock-step rounds instead: a diameter, then bounded checks up to it (HOLDS "
-                  "for all n, t, f only with a diameter), counterexamples as rounds. Exit status: "
+                  "for all n, t, f only with a diameter), counterexamples as rounds; hypotheses "
+                  "('assuming clean round') are read from the property, never from its name. "
+                  "Every HOLDS says whether it is vacuous: the same engine asks whether any run "
+                  "meets the property's antecedents (initially …, the p of [](p -> <>q), the "
+                  "justice); none does: HOLDS VACUOUSLY. Exit status: "
                   "0 all hold, 1 a property is violated, 2 bad input, 3 something unknown "
-                  "(timeout) or unsupported.")
+                  "(timeout), unsupported or holding vacuously, 130/143 interrupted.")
 def check(
     file: InputFile,
     properties: PropertyOption = None,
@@ -674,7 +678,8 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
                   ".rta, else .ta), a directory (every algorithm in it, or in its subdirectories: "
                   "tactl verify corpus/), or a file. Exit status as for check: 0 all hold, 1 a "
                   "property is violated, 2 bad input (or a report that cannot be written, after "
-                  "the verdicts), 3 something unknown or unsupported, 130/143 interrupted by "
+                  "the verdicts), 3 something unknown, unsupported or holding vacuously, 130/143 "
+                  "interrupted by "
                   "Ctrl-C/SIGTERM (what was decided is printed, the rest as INTERRUPTED).")
 def verify(
     algorithms: Annotated[list[str], typer.Argument(metavar="ALGORITHM...", show_default=False,
