@@ -63,9 +63,14 @@ class CheckReport:
     initial_configurations: bool | None = None
     # Facts about how the automaton was checked (e.g. the lock-step diameter), printed once.
     notes: list[str] = field(default_factory=list)
+    # The interrupt (SIGINT/SIGTERM) that stopped the checks: the properties not decided by then
+    # are UNKNOWN with reason "interrupted"; the caller prints the report, then re-raises it.
+    interrupted: KeyboardInterrupt | None = None
 
     @property
     def exit_code(self) -> int:
+        if self.interrupted is not None:
+            return deadline.interrupted_status()
         verdicts = {r.verdict for r in self.results}
         if VIOLATED in verdicts:
             return 1
@@ -186,7 +191,7 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
             blocker = options.not_checkable or unsupported_reason(ta)
     except deadline.DeadlineExceeded:
         blocker = None  # every property below is then unknown: the deadline has passed
-    results = report.results
+    results, why = report.results, ""
     if not ta.properties:
         report.warnings.append("the automaton has no specifications: nothing was checked")
     if selected and not options.not_checkable:
@@ -198,6 +203,23 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
         report.initial_configurations = exists
         if exists is False:
             report.warnings.append(VACUOUS.format(why=why))
+    try:
+        _check_each(ta, options, progress, report, selected, blocker, why)
+    except KeyboardInterrupt as stop:
+        report.interrupted = stop
+        decided = {r.name for r in results}
+        results.extend(PropertyResult(p.name, "safety", UNKNOWN, options.engine,
+                                      reason="interrupted: the run was stopped before this "
+                                             "property was decided")
+                       for p in selected if p.name not in decided)
+    return report
+
+
+def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report: CheckReport,
+                selected, blocker: str | None, why: str) -> None:
+    """The verdict of every selected property, appended to ``report.results`` one by one (so that
+    an interrupt leaves the decided ones)."""
+    results = report.results
     for prop in selected:
         if deadline.remaining() == 0:
             results.append(PropertyResult(prop.name, "safety", UNKNOWN, options.engine,
@@ -233,7 +255,6 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
         except deadline.DeadlineExceeded:
             results.append(PropertyResult(prop.name, kind, UNKNOWN, options.engine, formula_class=cls,
                                           time_s=time.perf_counter() - started, reason=_timeout_reason()))
-    return report
 
 
 def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOptions) -> CheckReport:

@@ -503,6 +503,8 @@ def check(
         typer.echo(json.dumps(report_json(report), indent=2))
     else:
         typer.echo(report_text(report))
+    if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
+        raise report.interrupted
     raise typer.Exit(report.exit_code)
 
 

@@ -244,6 +244,24 @@ def test_sigint_stops_a_long_check_inside_z3(tmp_path):
     assert "HOLDS" not in out and "UNKNOWN" not in out  # no verdict from a cancelled query
 
 
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_an_interrupted_check_prints_what_it_decided(tmp_path, signum, status):
+    """check, like verify, prints the verdicts decided before the signal; the rest are
+    UNKNOWN "interrupted" (never holds), and the exit status says interrupted."""
+    proc = _start("check", CORPUS / "benor" / "benor_crash.alg", "--progress")
+    limit = time.monotonic() + 120
+    for line in proc.stderr:  # progress: agreement is decided once lock0's check starts
+        if "checking lock0" in line or time.monotonic() > limit:
+            break
+    out, err, took = _stopped(proc, lambda: proc.send_signal(signum))
+    assert proc.returncode == status, (out, err)
+    lines = {line.split()[0]: line for line in out.splitlines()[1:] if line.startswith("  ") and
+             not line.startswith("   ")}
+    assert "HOLDS" in lines["agreement"], out
+    assert "UNKNOWN" in lines["decide1"] and "interrupted: the run was stopped" in out
+    assert "Traceback" not in err
+
+
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_sigint_during_verify_prints_what_was_decided_and_keeps_the_cache_whole(tmp_path, jobs):
     cache = tmp_path / "c"
