@@ -14,20 +14,20 @@ import subprocess
 import sys
 import traceback
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from tactl import __version__
 from tactl import deadline
 from tactl.fsutil import check_output_directory, inside, is_special, is_stdout, make_directory, same_file, write_output
-from tactl.inputs import load_automaton, load_receive_automaton, read_automaton
 from tactl.ir.errors import Diagnostic, InputError, Severity, TactlError
-from tactl.ir.ta_json import ta_to_json
-from tactl.ir.ta_printer import print_ta
-from tactl.ir.ta_reader import ReadResult
-from tactl.summary import summarize
-from tactl.translation import CertificateError
+
+# The readers (lark grammars), IR serialisers, summaries and translation are imported inside the
+# commands that use them: `tactl --version`, `--help` and a usage error must start as fast as
+# Python with Typer does (issue 20).
+if TYPE_CHECKING:
+    from tactl.ir.ta_reader import ReadResult
 
 EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report a SIGINT
@@ -42,6 +42,9 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Click's plain help: rich's panels cost ~60 ms to import and render (issue 20) and cut option
+    # names at 80 columns (issue 23)
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
@@ -71,6 +74,8 @@ def _options(
 def _load(path: Path, lower_divisions: bool = True) -> ReadResult:
     """The automaton of ``path``; ``lower_divisions`` replaces ``e / c`` by derived parameters
     (what the engines need), off for commands that show the user's own text."""
+    from tactl.inputs import load_automaton  # lazy: the readers (see the imports above)
+
     result = load_automaton(path, lower_divisions=lower_divisions)
     if result.warnings:
         typer.echo(result.render_warnings(), err=True)
@@ -107,6 +112,9 @@ def show(
     file: InputFile,
     as_json: Annotated[bool, typer.Option("--json", help="Print the IR as JSON (format tactl.ta) instead.")] = False,
 ) -> None:
+    from tactl.ir.ta_json import ta_to_json  # lazy (see the imports at the top)
+    from tactl.summary import summarize  # lazy
+
     result = _load(file, lower_divisions=False)
     if as_json:
         typer.echo(json.dumps(ta_to_json(result.ta), indent=2))
@@ -136,6 +144,8 @@ def output_format(target: Path, formats: dict[str, str], default: str, wrong_kin
 def _printed(loaded, form: str) -> str:
     """The canonical text (``ta``/``rta``) or JSON form of a read automaton."""
     from tactl.ir.rta_reader import RtaReadResult
+    from tactl.ir.ta_json import ta_to_json  # lazy (see the imports at the top)
+    from tactl.ir.ta_printer import print_ta  # lazy
 
     if isinstance(loaded, RtaReadResult):
         from tactl.ir.rta_json import rta_to_json
@@ -174,6 +184,8 @@ def fmt(
     if in_place and file.suffix.lower() == ".alg":
         raise _usage_error(file, "--in-place would replace the pseudocode by its receive automaton; "
                                  "write it elsewhere with -o X.rta (or 'tactl parse')")
+    from tactl.inputs import read_automaton  # lazy: the readers
+
     loaded = read_automaton(file)
     if loaded.warnings:
         typer.echo(loaded.render_warnings(), err=True)
@@ -324,6 +336,10 @@ def translate(
                                                        "-o X.ta (or X.json)")
         if same_file(output, file):
             raise _usage_error(output, "refusing to overwrite the input file")
+    from tactl.inputs import load_receive_automaton  # lazy: the readers
+    from tactl.ir.ta_json import ta_to_json  # lazy
+    from tactl.ir.ta_printer import print_ta  # lazy
+
     _start_clock(timeout)
     with deadline.interruptible():
         loaded = load_receive_automaton(file)
@@ -510,6 +526,7 @@ def check(
 
 def _receive_automaton(file: Path):
     """The receive automaton of an .rta/.alg input (the SPIN process model runs it)."""
+    from tactl.inputs import read_automaton  # lazy: the readers
     from tactl.ir.rta_reader import RtaReadResult
 
     loaded = read_automaton(file)
@@ -867,6 +884,12 @@ def cache_clear(cache_dir: CacheDirOption = None) -> None:
                + (f"; kept {kept} file{'s' if kept != 1 else ''} the cache did not write" if kept else ""))
 
 
+def _certificate_error() -> type[Exception]:
+    from tactl.translation import CertificateError  # lazy: translation loads z3 and the passes
+
+    return CertificateError
+
+
 def main(argv: list[str] | None = None) -> int:
     """Console entry point: runs the app and maps every outcome to an exit status."""
     args = sys.argv[1:] if argv is None else list(argv)
@@ -881,7 +904,7 @@ def main(argv: list[str] | None = None) -> int:
     except TactlError as e:
         typer.echo(e.render(), err=True)
         return EXIT_USAGE
-    except CertificateError as e:
+    except _certificate_error() as e:  # evaluated only when an exception gets here
         typer.echo(e.render(), err=True)
         return e.exit_code
     except deadline.DeadlineExceeded:
