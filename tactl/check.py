@@ -15,7 +15,7 @@ from tactl import __version__, deadline
 from tactl.engines import explicit, explicit_ltl, parametric
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
                                   VACUITY_UNKNOWN, VIOLATED, Counterexample, PropertyResult)
-from tactl.ir.eltl import TemporalQuery, reach_question, temporal_query
+from tactl.ir.eltl import FormulaClass, TemporalQuery, reach_question, temporal_query
 from tactl.ir.expr import disj, to_text
 from tactl.ir.rta import Timing
 from tactl.ir.ta_json import origin_to_json
@@ -359,7 +359,7 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
     started = time.perf_counter()
     try:
         with deadline.interruptible():
-            witness = _check_one(ta, query, options, progress)
+            witness = _initial_witness(ta, query, options) or _check_one(ta, query, options, progress)
     except deadline.DeadlineExceeded:
         witness = PropertyResult(prop.name, query.kind, UNKNOWN, options.engine, reason=_timeout_reason())
     result.time_s += time.perf_counter() - started
@@ -377,11 +377,26 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
         replayed = witness.counterexample is not None and witness.counterexample.replayed
         result.vacuity = NOT_VACUOUS
         result.vacuity_witness = f"{question.describe()} exists" + (
-            " (a run found and replayed)" if replayed else f" (found by {witness.engine})")
+            " (a run found and replayed)" if replayed else f" ({witness.reason or 'found by ' + witness.engine})")
     else:
         result.vacuity = VACUITY_UNKNOWN
         result.vacuity_witness = f"whether {question.describe()} exists was not decided: {witness.reason}"
     return result
+
+
+def _initial_witness(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions) -> PropertyResult | None:
+    """W of ``init -> [](…)`` is ``init -> false``: met exactly when some initial configuration
+    satisfies ``init`` (under the RC and --param), which one z3 query answers — instead of the
+    engine's reachability run with its schedule search and replay (issue 20: the vacuity question
+    doubled the queries of easy files). Parametric engine only (the others check instances)."""
+    if options.engine != parametric.ENGINE or query.formula_class is not FormulaClass.PROPOSITIONAL \
+            or len(query.branches) != 1 or query.branches[0].cuts or query.branches[0].invariants:
+        return None
+    exists, _ = initial_configuration_exists(ta, options.parameters, (query.branches[0].initial,))
+    if exists is None:
+        return None
+    return PropertyResult(query.property, query.kind, VIOLATED if exists else HOLDS, options.engine,
+                          queries=1, reason="an initial configuration found by z3" if exists else None)
 
 
 def _receive_witness(prop: Property, infinite: bool) -> Property:
