@@ -283,3 +283,22 @@ def _z3(e: Expr, sym: Symbols) -> z3.ExprRef:
     if isinstance(e, (Always, Eventually)):
         raise ValueError(f"temporal formula has no z3 term: {to_text(e)}")
     raise TypeError(f"not an expression node: {e!r}")
+
+
+def first_unsatisfiable(solver, layers) -> tuple[bool | None, str]:
+    """Add ``layers`` — (why, z3 constraints) pairs, skipped when empty — to ``solver`` one at a
+    time: ``(False, why)`` for the first that makes them unsatisfiable, ``(None, "")`` when z3
+    gives up, ``(True, "")`` when all are satisfiable together. Both "is there an initial
+    configuration" questions (interleaving and lock-step) say *which* requirement empties the set."""
+    import z3
+
+    for why, constraints in layers:
+        if not constraints:
+            continue
+        solver.add(*constraints)
+        answer = solver.check()
+        if answer == z3.unsat:
+            return False, why
+        if answer != z3.sat:
+            return None, ""
+    return True, ""

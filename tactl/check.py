@@ -121,7 +121,7 @@ def initial_configuration_exists(ta: ThresholdAutomaton, parameters: dict[str, i
 def _initial_configuration_exists(ta, parameters, extra):
     import z3
 
-    from tactl.ir.linear import int_symbols, to_z3
+    from tactl.ir.linear import first_unsatisfiable, int_symbols, to_z3
 
     sym = int_symbols()
     solver = z3.Solver()
@@ -137,16 +137,9 @@ def _initial_configuration_exists(ta, parameters, extra):
               ("no initial configuration satisfies the property's antecedent",
                [to_z3(e, sym) for e in extra]))
     solver.add(*nonneg)
-    for why, constraints in layers:
-        if not constraints:
-            continue
-        solver.add(*constraints)
-        answer = solver.check()
-        if answer == z3.unsat:
-            return False, why
-        if answer != z3.sat:
-            return None, "z3 could not decide whether an initial configuration exists"
-    return True, ""
+    exists, why = first_unsatisfiable(solver, layers)
+    return (None, "z3 could not decide whether an initial configuration exists") if exists is None \
+        else (exists, why)
 
 
 VACUOUS = ("{why}, so every property holds vacuously: nothing was checked")

@@ -47,7 +47,7 @@ from tactl import deadline
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
                                   VACUITY_UNKNOWN, VIOLATED, PropertyResult)
 from tactl.ir.expr import Always, Expr, Implies, names, to_text
-from tactl.ir.linear import to_z3
+from tactl.ir.linear import first_unsatisfiable, to_z3
 from tactl.ir.rta import FaultModel, ReceiveTA, received
 from tactl.ir.ta import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Property
 from tactl.passes.lockstep import SyncInputError, SyncTA, SyncUnsupported, build, received_types
@@ -507,16 +507,8 @@ def initial_configuration(sta: SyncTA, init: Expr | None,
                f"({to_text(init) if init is not None else ''})",
                [state_formula(sta, init, kappa, params)] if init is not None else []))
     s = solver()
-    for why, constraints in layers:
-        if not constraints:
-            continue
-        s.add(*constraints)
-        answer = s.check()
-        if answer == z3.unsat:
-            return False, why
-        if answer == z3.unknown:
-            return None, undecided(s)
-    return True, ""
+    exists, why = first_unsatisfiable(s, layers)
+    return (None, undecided(s)) if exists is None else (exists, why)
 
 
 def hypothesis_met(sta: SyncTA, prop: SyncProperty, depth: int,
