@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tactl import __version__, deadline
 from tactl.engines import explicit, explicit_ltl, parametric
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
                                   VACUITY_UNKNOWN, VIOLATED, Counterexample, PropertyResult)
 from tactl.ir.eltl import FormulaClass, TemporalQuery, reach_question, temporal_query
-from tactl.ir.expr import disj, to_text
+from tactl.ir.expr import BoolConst, Eventually, disj, to_text
 from tactl.ir.rta import Timing
 from tactl.ir.ta_json import origin_to_json
 from tactl.ir.ta import Property, ThresholdAutomaton
@@ -170,8 +170,6 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
     if receive is not None and getattr(receive, "timing", None) is Timing.SYNC:
         return _check_lockstep(ta, path, receive, options)
     if ta.timing == "sync" and not options.not_checkable:
-        from dataclasses import replace
-
         options = replace(options, not_checkable=SYNC_TA)
     if options.engine in EXTERNAL:
         problem = external_parameters_problem(ta, options.parameters, options.engine)
@@ -332,8 +330,6 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
     if question is None:
         result.vacuity = NO_ANTECEDENT
         return result
-    from dataclasses import replace
-
     witness_property = Property(prop.name, question.witness)
     # The external engines emit the automaton's own specification of that name: give them W.
     ta = replace(ta, properties=tuple(witness_property if p.name == prop.name else p for p in ta.properties))
@@ -396,10 +392,6 @@ def _receive_witness(prop: Property, infinite: bool) -> Property:
     """A receive automaton's specification with its consequent replaced by false (``<>false`` for
     a liveness question, so that the process model keeps its fairness); without ``->`` the
     translation's justice was its only antecedent, so W is that false itself."""
-    from dataclasses import replace
-
-    from tactl.ir.expr import BoolConst, Eventually
-
     falsum = Eventually(BoolConst(False)) if infinite else BoolConst(False)
     question = vacuity_question(prop.formula, falsum)
     return replace(prop, formula=question.witness if question else falsum)
