@@ -75,7 +75,8 @@ class CheckReport:
         if VIOLATED in verdicts:
             return 1
         if verdicts & {UNKNOWN, UNSUPPORTED, HOLDS_VACUOUSLY} or not self.results \
-                or self.initial_configurations is False:
+                or self.initial_configurations is False \
+                or any(r.vacuity == VACUITY_UNKNOWN for r in self.results):  # a holds not known to say anything
             return 3
         return 0
 

@@ -127,12 +127,13 @@ class AlgorithmRun:
 
     @property
     def exit_code(self) -> int:
-        from tactl.engines.result import HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VIOLATED
+        from tactl.engines.result import HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED
 
         if self.error:
             return 2
         verdicts = {v.result.verdict for v, _ in self.verdicts}
-        return 1 if VIOLATED in verdicts else 3 if verdicts & {UNKNOWN, UNSUPPORTED, HOLDS_VACUOUSLY} else 0
+        unsure = any(v.result.vacuity == VACUITY_UNKNOWN for v, _ in self.verdicts)  # a holds not known to say anything
+        return 1 if VIOLATED in verdicts else 3 if verdicts & {UNKNOWN, UNSUPPORTED, HOLDS_VACUOUSLY} or unsure else 0
 
 
 @dataclass

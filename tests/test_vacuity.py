@@ -219,3 +219,17 @@ def test_engines_agree_on_vacuity(cli, tmp_path, engine):
         status = prop.get("vacuity", {}).get("status")
         assert status == expected, (engine, path.name, prop)
         assert prop["verdict"] == ("holds" if expected == "not vacuous" else "holds vacuously")
+
+
+def test_a_holds_whose_vacuity_was_not_decided_exits_3():
+    """Undecided vacuity (e.g. the timeout passed during the witness question) is not a clean
+    pass: the property holds, but whether it says anything is unknown."""
+    from tactl.check import CheckReport
+    from tactl.engines.result import HOLDS, NOT_VACUOUS, VACUITY_UNKNOWN, PropertyResult
+    from tactl.ir.ta_reader import read_ta
+
+    ta = read_ta((CORPUS / "strb" / "strb.ta").read_text(), "strb.ta").ta
+    sure = PropertyResult("p", "safety", HOLDS, "parametric", vacuity=NOT_VACUOUS)
+    unsure = PropertyResult("q", "safety", HOLDS, "parametric", vacuity=VACUITY_UNKNOWN)
+    assert CheckReport("x", ta, [sure]).exit_code == 0
+    assert CheckReport("x", ta, [sure, unsure]).exit_code == 3
