@@ -286,19 +286,28 @@ def _z3(e: Expr, sym: Symbols) -> z3.ExprRef:
 
 
 def first_unsatisfiable(solver, layers) -> tuple[bool | None, str]:
-    """Add ``layers`` — (why, z3 constraints) pairs, skipped when empty — to ``solver`` one at a
-    time: ``(False, why)`` for the first that makes them unsatisfiable, ``(None, "")`` when z3
+    """Add ``layers`` — (why, z3 constraints) pairs, skipped when empty — to ``solver``:
+    ``(False, why)`` for the first that makes them unsatisfiable, ``(None, "")`` when z3
     gives up, ``(True, "")`` when all are satisfiable together. Both "is there an initial
-    configuration" questions (interleaving and lock-step) say *which* requirement empties the set."""
+    configuration" questions (interleaving and lock-step) say *which* requirement empties the set.
+    All layers are asked together first: the usual answer (sat) then costs one query, and the
+    layer-by-layer search for *why* runs only when the set is empty."""
     import z3
 
+    layers = [(why, constraints) for why, constraints in layers if constraints]
+    solver.push()
+    solver.add(*(c for _, cs in layers for c in cs))
+    answer = solver.check()
+    solver.pop()
+    if answer == z3.sat:
+        return True, ""
+    if answer != z3.sat and answer != z3.unsat:
+        return None, ""
     for why, constraints in layers:
-        if not constraints:
-            continue
         solver.add(*constraints)
         answer = solver.check()
         if answer == z3.unsat:
             return False, why
         if answer != z3.sat:
             return None, ""
-    return True, ""
+    return None, ""  # unsat together but sat layer by layer: z3 contradicted itself

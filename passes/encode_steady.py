@@ -318,8 +318,8 @@ def usable_rules(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, 
         solver.add(sym(x) >= 0)
     for p, v in fixed.items():
         solver.add(sym(p) == v)
-    frontier = [loc.name for loc in ta.locations if solver.check(sym(loc.name) > 0) != z3.unsat]
-    reached = set(frontier)
+    reached = _occupiable(solver, [loc.name for loc in ta.locations], sym)
+    frontier = list(reached)
     while frontier:
         here = frontier.pop()
         for rule in ta.rules:
@@ -328,6 +328,29 @@ def usable_rules(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, 
                 frontier.append(rule.target)
     return {i for i, rule in enumerate(ta.rules) if rule.source in reached}
 
+
+
+def _occupiable(solver, locations: list[str], sym) -> set[str]:
+    """The locations that some solution of ``solver`` occupies (``> 0``). One query per model
+    rather than one per location: each model answers for every location it occupies, and the
+    next query asks only about the rest (usually one or two queries in all). A location z3
+    cannot decide counts as occupiable (keeping a rule is always sound)."""
+    import z3
+
+    left, found = list(locations), set()
+    while left:
+        answer = solver.check(z3.Or([sym(name) > 0 for name in left]))
+        if answer == z3.unsat:
+            break
+        if answer != z3.sat:
+            found.update(left)
+            break
+        model = solver.model()
+        now = {name for name in left
+               if model.eval(sym(name), model_completion=True).as_long() > 0}
+        found |= now
+        left = [name for name in left if name not in now]
+    return found
 
 @dataclass
 class _Encoder:
