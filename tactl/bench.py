@@ -483,6 +483,47 @@ def startup_table(shared: Path) -> bool:
         ok &= within
         print(f"{label:<24} {ours:>8.3f} {'python -c ' + repr(baseline[-1]):<24} {theirs:>7.3f} "
               f"{ratio:>6.2f}  {'ok' if within else 'OVER'} (<= {STARTUP_BUDGET})", flush=True)
+    return per_property_startup_table(shared) & ok
+
+
+PROPERTY_RUNS = 3  # per (file, property); the median is reported
+PROPERTY_SLACK_S = 0.2  # issue 20: wall <= import z3 + the solve time --json reports + this
+
+
+def per_property_startup_table(shared: Path) -> bool:
+    """``tactl check FILE -p P --json`` on every ISOLA'18 hand-coded file and property, process
+    start included: the wall time against ``python -c 'import z3'`` plus the property's own
+    solve time (its ``time_s``, the vacuity check included), with the slack left for everything
+    else (interpreter, imports, reading, reporting), budget 0.2 s."""
+    folder = shared / "benchmarks" / "bymc-isola18"
+    if not folder.is_dir():
+        print(f"\n(per-property start-up table skipped: {folder} is absent)")
+        return True
+    z3_alone = _median_wall([sys.executable, "-c", "import z3"])
+    header = (f"{'file':<7} {'property':<22} {'verdict':<16} {'wall s':>7} {'solve s':>8} "
+              f"{'slack s':>8}  budget (wall - import z3 {z3_alone:.3f} s - solve)")
+    print("\n" + header)
+    print("-" * len(header))
+    ok = True
+    for path in sorted(folder.glob("*.ta")):
+        for name in [p.name for p in read_ta(path.read_text(), str(path)).ta.properties]:
+            walls, solve, verdict = [], 0.0, "?"
+            for _ in range(PROPERTY_RUNS):
+                start = time.perf_counter()
+                done = subprocess.run([sys.executable, "-m", "tactl.cli", "check", str(path), "-p", name,
+                                       "--json"], capture_output=True, text=True)
+                walls.append(time.perf_counter() - start)
+                try:
+                    result = json.loads(done.stdout)["properties"][0]
+                    solve, verdict = float(result.get("time_s") or 0.0), result["verdict"]
+                except (ValueError, KeyError, IndexError):
+                    verdict = f"exit {done.returncode}"
+            wall = sorted(walls)[len(walls) // 2]
+            slack = wall - z3_alone - solve
+            within = slack <= PROPERTY_SLACK_S
+            ok &= within
+            print(f"{path.stem:<7} {name:<22} {verdict:<16} {wall:>7.3f} {solve:>8.3f} {slack:>8.3f}  "
+                  f"{'ok' if within else 'OVER'} (<= {PROPERTY_SLACK_S})", flush=True)
     return ok
 
 
