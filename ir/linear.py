@@ -16,6 +16,7 @@ automaton is asked about (``show``'s initial locations, the lowering's own side 
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -238,6 +239,10 @@ def int_symbols() -> Symbols:
     return lookup
 
 
+_COMPARE = {"<": operator.lt, "<=": operator.le, "==": operator.eq, "!=": operator.ne,
+            ">=": operator.ge, ">": operator.gt}
+
+
 def to_z3(e: Expr, symbols: Symbols | None = None) -> z3.ExprRef:
     """The z3 term (Int) or formula (Bool) of a macro-expanded, temporal-free expression.
 
@@ -270,8 +275,7 @@ def _z3(e: Expr, sym: Symbols) -> z3.ExprRef:
         return z3.BoolVal(e.value)
     if isinstance(e, Compare):
         left, right = _z3(e.left, sym), _z3(e.right, sym)
-        return {"<": left < right, "<=": left <= right, "==": left == right,
-                "!=": left != right, ">=": left >= right, ">": left > right}[e.op]
+        return _COMPARE[e.op](left, right)  # one comparison built (== and != also on Bools)
     if isinstance(e, Not):
         return z3.Not(_z3(e.arg, sym))
     if isinstance(e, And):
