@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import shutil
 
 import pytest
@@ -152,3 +154,26 @@ def test_internal_errors_are_one_line_unless_debugging(cli, monkeypatch):
     assert r.err.strip() == "tactl: internal error: RuntimeError: boom (run with --debug for details)"
     r = cli("--debug", "show", STRB)
     assert r.code == 4 and "Traceback" in r.err and "RuntimeError: boom" in r.err
+
+
+def _console(*args: str, code: str = "") -> subprocess.CompletedProcess:
+    """The console script's entry point (``tactl.cli:run``) in a process of its own."""
+    script = f"import sys, tactl.cli\n{code}\nsys.argv = ['tactl', *{list(map(str, args))!r}]\ntactl.cli.run()"
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+
+
+def test_the_console_script_skips_teardown_but_keeps_exit_status_output_and_atexit():
+    """run() ends with os._exit when no other thread or worker process is left (issue 20: the
+    interpreter's teardown freed z3 terms for ~30 ms): the exit status, every byte of output and
+    the atexit handlers must be what a normal exit gives."""
+    strb = CORPUS / "strb" / "strb.ta"
+    checked = _console("check", strb, "--json")
+    assert checked.returncode == 0, checked.stderr
+    assert {p["verdict"] for p in json.loads(checked.stdout)["properties"]} == {"holds"}
+    wrong = _console("check", strb, "-p", "nope")
+    assert wrong.returncode == 2 and "no property named nope" in wrong.stderr
+    said = _console("--version", code="import atexit; atexit.register(lambda: print('atexit ran'))")
+    assert said.returncode == 0 and said.stdout.splitlines() == [f"tactl {__version__}", "atexit ran"]
+    threaded = _console("--version", code="import threading, time\n"
+                        "threading.Thread(target=lambda: (time.sleep(0.5), print('thread done'))).start()")
+    assert threaded.returncode == 0 and "thread done" in threaded.stdout  # joined, as normally
