@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tactl import deadline
+from tactl.util import deadline
 from tactl.ir.expr import disj
 from tactl.ir.rta import ReceiveTA, receive_variables, received
 from tactl.passes.eliminate import Translation

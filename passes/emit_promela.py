@@ -55,7 +55,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from tactl import __version__
+from tactl.util.version import __version__
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.expr import (
     Always,

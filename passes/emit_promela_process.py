@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tactl import __version__
+from tactl.util.version import __version__
 from tactl.ir.evaluate import evaluate
 from tactl.ir.expr import BoolConst, Compare, Eventually, Expr, IntConst, names
 from tactl.ir.rta import (

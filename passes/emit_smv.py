@@ -46,7 +46,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tactl import __version__
+from tactl.util.version import __version__
 from tactl.ir.eltl import FormulaClass, TemporalQuery, temporal_query
 from tactl.ir.evaluate import EvaluationError, holds
 from tactl.ir.ltl import nnf

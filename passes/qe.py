@@ -115,7 +115,7 @@ def _drop_redundant(system: dict, pending: set[str] | None) -> None:
         return z3.Sum([c * var(x) for x, c in coeffs]) + const >= 0
 
     atoms = {key: formula(key, const) for key, const in system.items()}
-    from tactl import deadline
+    from tactl.util import deadline
 
     solver = z3.SolverFor("QF_LRA")
     solver.set("timeout", deadline.solver_timeout_ms(10.0))  # undecided: the atom is kept

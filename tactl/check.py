@@ -11,7 +11,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from tactl import __version__, deadline
+from tactl.util import deadline
+from tactl.util.version import __version__
 from tactl.engines import explicit, explicit_ltl, parametric
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
                                   VACUITY_UNKNOWN, VIOLATED, Counterexample, PropertyResult)
@@ -261,7 +262,7 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
     selected = [p for p in rta.properties if not options.properties or p.name in options.properties]
     try:
         if options.engine == parametric.ENGINE:
-            # the lock-step engine reads the command's --timeout itself (tactl.deadline)
+            # the lock-step engine reads the command's --timeout itself (tactl.util.deadline)
             results, info = lockstep.check_rta(rta, tuple(options.properties),
                                                fixed=options.parameters or {})
             if info.get("initial_configurations") is False:  # as the interleaving engines do

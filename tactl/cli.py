@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from tactl import __version__
-from tactl import deadline
-from tactl.fsutil import check_output_directory, inside, is_special, is_stdout, make_directory, same_file, write_output
+from tactl.util import deadline
+from tactl.util.fsutil import check_output_directory, inside, is_special, is_stdout, make_directory, same_file, write_output
 from tactl.ir.errors import Diagnostic, InputError, Severity, TactlError
 
 # The readers (lark grammars), IR serialisers, summaries and translation are imported inside the

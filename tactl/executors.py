@@ -105,7 +105,7 @@ class LocalPool:
     ``--timeout`` alarm (SIGALRM) works."""
 
     def __init__(self, jobs: int) -> None:
-        from tactl.deadline import worker_signals
+        from tactl.util.deadline import worker_signals
 
         self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_signals,
                                         initargs=(os.getpid(),))

@@ -224,7 +224,7 @@ def verify(files: list[Path], options: VerifyOptions, progress: Callable[[str], 
                     run.verdicts[slot] = (verdict, found.cache)
                     _say(progress, run.name, verdict, found.cache)
     except KeyboardInterrupt:  # SIGINT or SIGTERM: report what was decided, nothing more
-        from tactl import deadline
+        from tactl.util import deadline
 
         interrupted = deadline.stopped_by() or signal.SIGINT
         _mark_interrupted(runs, files, pending, tasks, signal.Signals(interrupted).name)
@@ -304,7 +304,7 @@ def _prepare(path: Path, options: VerifyOptions, cache: Cache | None, cache_reas
 
 
 def _emit(run: AlgorithmRun, runner: Runner, options: VerifyOptions) -> None:
-    from tactl.fsutil import make_directory, write_output
+    from tactl.util.fsutil import make_directory, write_output
 
     for target in options.emit:
         name, suffix = EMIT_TARGETS[target]

@@ -9,7 +9,7 @@ import signal
 import subprocess
 from typing import Any
 
-from tactl import __version__
+from tactl.util.version import __version__
 from tactl.verify import INTERRUPTED, AlgorithmRun, Run
 
 

@@ -348,7 +348,7 @@ def test_8_property_names_cannot_leave_the_output_directory(cli, tmp_path):
 
 
 def test_8_inside_refuses_escaping_names(tmp_path):
-    from tactl.fsutil import inside
+    from tactl.util.fsutil import inside
     from tactl.ir.errors import InputError
 
     assert inside(tmp_path, "a.b.smt2") == tmp_path / "a.b.smt2"

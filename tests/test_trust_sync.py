@@ -22,7 +22,7 @@ import pytest
 import z3
 
 from conftest import CORPUS, REPO
-from tactl import deadline
+from tactl.util import deadline
 from tactl.engines import lockstep
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED
 from tactl.inputs import read_automaton

@@ -75,7 +75,7 @@ class _Outcome:
 def check(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], bound: int = DEFAULT_BOUND,
           max_states: int = DEFAULT_MAX_STATES,
           progress: Callable[[str], None] | None = None) -> PropertyResult:
-    """Explore every instance; the command's deadline (``tactl.deadline``) interrupts the search.
+    """Explore every instance; the command's deadline (``tactl.util.deadline``) interrupts the search.
 
     "holds" needs at least one initial configuration explored: a run that covered none (every
     initial configuration excluded by the cap of unbounded initial values at ``bound``, say) is

@@ -30,7 +30,7 @@ is inferred from a property's name: without the clause a property is checked wit
 **Limits.** ``--param`` restricts every query (diameter, bounded checks) to those values, and
 the verdict's scope says so. Without ``--timeout`` no query has a wall-clock limit: each gets
 z3's deterministic resource limit :data:`RLIMIT` (``rlimit``), so a verdict does not depend on
-the machine's load; with ``--timeout`` (``tactl.deadline``) every query gets the time left and
+the machine's load; with ``--timeout`` (``tactl.util.deadline``) every query gets the time left and
 the Python work in between is interruptible, so the check stops by the deadline and what is
 undecided is ``unknown``. An undecided query is never a pass.
 """
@@ -43,7 +43,7 @@ from typing import Any
 
 import z3
 
-from tactl import deadline
+from tactl.util import deadline
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
                                   VACUITY_UNKNOWN, VIOLATED, PropertyResult)
 from tactl.ir.expr import Always, Expr, Implies, names, to_text

@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tactl import deadline
+from tactl.util import deadline
 from tactl.checkers import CheckerMissing, require
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.ir.eltl import TemporalQuery, lasso_reason, reach_question

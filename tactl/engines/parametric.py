@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, replace
 from collections.abc import Callable
 
-from tactl import deadline
+from tactl.util import deadline
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.ir.eltl import TemporalQuery, lasso_reason
 from tactl.ir.safety import ReachQuery
@@ -36,7 +36,7 @@ def check(ta: ThresholdAutomaton, question: ReachQuery,
           progress: Callable[[str], None] | None = None,
           parameters: dict[str, int] | None = None) -> PropertyResult:
     """The verdict on ``question``; solver calls get the time left before the command's
-    deadline (``tactl.deadline``), which also interrupts the Python parts of the work."""
+    deadline (``tactl.util.deadline``), which also interrupts the Python parts of the work."""
     start = time.perf_counter()
     encoding = encode(ta, question, parameters=parameters)
     solved = _solve(ta, encoding, question.property, progress)
