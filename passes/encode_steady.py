@@ -20,7 +20,7 @@ process (Esparza 1997; the "steady path" of Balasubramanian–Esparza–Lazić 2
 cycle other than a self-loop get an integer rank per segment so that the justification cannot go
 round in circles. Completeness: group a real run's steps by the context of the configuration
 they start from; the last step of each group is the boundary step. Soundness: the schedule read
-from a model is replayed step by step by ``tactl.simulate`` before any violation is reported.
+from a model is replayed step by step by ``tactl.engines.simulate`` before any violation is reported.
 
 The query is a single QF_LIA satisfiability question per property (no enumeration of guard
 orders as in ByMC's schemas), polynomial in the automaton: ``(m + 1)·(|rules| + |locations|)``

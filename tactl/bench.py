@@ -345,8 +345,8 @@ def external_table(timeout_s: float) -> bool:
     process model's state space grows with every process's receive counters, so at the
     literature's n = 7 it runs into the timeout where the counter model and NuSMV take
     fractions of a second and tactl's answer covers every n at once."""
-    from tactl import checkers
-    from tactl.check import CheckOptions, check_automaton
+    from tactl.engines import checkers
+    from tactl.engines.check import CheckOptions, check_automaton
     from tactl.inputs import load_automaton, read_automaton
 
     if checkers.spin() is None or checkers.nusmv() is None or checkers.c_compiler() is None:

@@ -466,11 +466,11 @@ def check(
         "--progress/--no-progress", help="Progress lines on stderr (default: when it is a terminal).",
         show_default=False)] = None,
 ) -> None:
-    from tactl.check import ENGINES, CheckOptions, SelectionError, check_automaton, report_json, report_text
+    from tactl.engines.check import ENGINES, CheckOptions, SelectionError, check_automaton, report_json, report_text
 
     if engine not in ENGINES:
         raise _usage_error(file, f"unknown engine '{engine}'; choose {', '.join(ENGINES)}")
-    from tactl.check import SPIN_MODELS
+    from tactl.engines.check import SPIN_MODELS
 
     if model not in SPIN_MODELS:
         raise _usage_error(file, f"unknown model '{model}'; choose {' or '.join(SPIN_MODELS)}")
@@ -598,7 +598,7 @@ def emit(
                            bound, unbounded, allow_outside_rc)
     check_output_directory(output)
     fixed = _parameters(params, file)
-    from tactl.check import SelectionError, validate_selection
+    from tactl.engines.check import SelectionError, validate_selection
     from tactl.emitters import smtlib_files
 
     loaded = _load(file)
@@ -634,7 +634,7 @@ _MODEL_SUFFIX = {"promela": ".pml", "nuxmv": ".smv"}
 def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, int], model: str,
                 partition: bool, bound: int | None, unbounded: bool, allow_outside_rc: bool) -> None:
     """``emit --to promela|nuxmv``: one model file, written atomically."""
-    from tactl.check import SPIN_MODELS, SelectionError, validate_selection
+    from tactl.engines.check import SPIN_MODELS, SelectionError, validate_selection
 
     if output.suffix.lower() != _MODEL_SUFFIX[to] and not is_stdout(output):
         raise _usage_error(output, f"--to {to} writes one file: -o X{_MODEL_SUFFIX[to]} (or '-')")
@@ -658,7 +658,7 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
             if allow_outside_rc:
                 _, receive = _without_rc(ta, receive, fixed)
             else:
-                from tactl.check import external_parameters_problem
+                from tactl.engines.check import external_parameters_problem
 
                 problem = external_parameters_problem(ta, fixed, "promela process model")
                 if problem:
@@ -735,7 +735,7 @@ def verify(
         "--progress/--no-progress", help="Progress on stderr (default: when it is a terminal).",
         show_default=False)] = None,
 ) -> None:
-    from tactl.check import ENGINES
+    from tactl.engines.check import ENGINES
     from tactl.executors import ExecutorError
     from tactl.verify import EMIT_TARGETS, VerifyError, VerifyOptions, resolve, verify as run_verify
     from tactl.verify_report import explain_lines, run_json, run_table

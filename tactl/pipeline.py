@@ -251,7 +251,7 @@ CHECK_OPTIONS = ("property", "engine", "parameters", "bound", "max_states")
 
 
 def _check(loaded: ReadResult, options: Mapping[str, Any]) -> Verdict:
-    from tactl.check import CheckOptions, check_automaton
+    from tactl.engines.check import CheckOptions, check_automaton
 
     report = check_automaton(loaded.ta, loaded.path, CheckOptions(
         engine=options.get("engine", "parametric"), properties=(options["property"],),

@@ -31,7 +31,7 @@ def automaton_svg(run: AlgorithmRun) -> tuple[str | None, str | None]:
 
 
 def algorithm_json(run: AlgorithmRun, with_svg: bool = False) -> dict[str, Any]:
-    from tactl.check import _result_json
+    from tactl.engines.check import _result_json
     from tactl.ir.expr import to_text
 
     out: dict[str, Any] = {"name": run.name, "file": run.path, "kind": run.kind}

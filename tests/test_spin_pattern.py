@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import CORPUS
-from tactl import checkers
+from tactl.engines import checkers
 from tactl.engines import spin_process
 from tactl.inputs import translate_loaded
 from tactl.ir.eltl import temporal_query

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import CORPUS
-from tactl import checkers
-from tactl.check import CheckOptions, check_automaton
+from tactl.engines import checkers
+from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines import spin_process
 from tactl.inputs import read_automaton, translate_loaded
 from tactl.ir.eltl import TemporalQuery, temporal_query

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from conftest import CORPUS
-from tactl.check import CheckOptions, check_automaton
+from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.expr import BoolConst, Compare, Expr, Name, to_text
 from tactl.ir.linear import normalize
 from tactl.ir.rta import FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing, received

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS
-from tactl import checkers
+from tactl.engines import checkers
 from tactl.cache import LAYOUT, _envelope_problem
 
 STRB_ALG = (CORPUS / "strb" / "strb.alg").read_text()

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS
-from tactl.check import CheckOptions, check_automaton
+from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, VIOLATED
 from tactl.inputs import load_automaton
 from tactl.ir.rta_printer import print_rta

@@ -34,7 +34,7 @@ from tactl.ir.expr import (
 )
 from tactl.ir.safety import ReachQuery
 from tactl.ir.ta import ThresholdAutomaton
-from tactl.simulate import Configuration, Step, replay
+from tactl.engines.simulate import Configuration, Step, replay
 
 ENGINE = "explicit"
 DEFAULT_BOUND = 7
@@ -49,7 +49,7 @@ State = tuple[int, ...]
 
 def parameter_instances(ta: ThresholdAutomaton, fixed: dict[str, int], bound: int) -> list[dict[str, int]]:
     """Every valuation with each free parameter in ``0..bound`` that satisfies the RC (``fixed``
-    names parameters of ``ta``; ``tactl.check.validate_selection`` tells the user otherwise)."""
+    names parameters of ``ta``; ``tactl.engines.check.validate_selection`` tells the user otherwise)."""
     free = [p for p in ta.parameters if p not in fixed]
     rc = [ta.expand(a) for a in ta.assumptions]
     out = []

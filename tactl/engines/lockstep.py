@@ -50,6 +50,7 @@ from tactl.ir.expr import Always, Expr, Implies, names, to_text
 from tactl.ir.linear import first_unsatisfiable, to_z3
 from tactl.ir.rta import FaultModel, ReceiveTA, received
 from tactl.ir.ta import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Property
+from tactl.engines.lockstep_sim import Run, explicit_verdict, initial_configurations, replay, state_holds
 from tactl.passes.lockstep import SyncInputError, SyncTA, SyncUnsupported, build, received_types
 
 ENGINE = "lockstep"
@@ -448,17 +449,6 @@ def _temporal(e: Expr) -> bool:
     return any(isinstance(x, (Always, Eventually)) for x in walk(e))
 
 
-@dataclass
-class Run:
-    """A lock-step counterexample: parameters, the configuration at each round start, and how
-    many processes took each rule in each round."""
-
-    parameters: dict[str, int]
-    configurations: list[dict[str, int]]
-    rounds: list[dict[int, int]]
-    clean_round: int | None  # the clean round the property's hypothesis uses, if any
-
-
 def bmc(sta: SyncTA, prop: SyncProperty, depth: int,
         fixed: dict[str, int] | None = None) -> tuple[str, Run | None, int, str]:
     """Search a violation on paths of at most ``depth`` rounds (for a property with a
@@ -556,8 +546,6 @@ def _scope(fixed: dict[str, int], d: Diameter) -> str:
 
 def _check_rta(rta: ReceiveTA, properties: tuple[str, ...],
                fixed: dict[str, int]) -> tuple[list[PropertyResult], dict[str, Any]]:
-    from tactl.lockstep_sim import replay
-
     sta = build(rta)
     selected = list(_selected(sta, rta, properties))
     info: dict[str, Any] = {"locations": len(sta.locations), "rules": len(sta.rules), "diameter": None,
@@ -695,8 +683,6 @@ def run_from_json(doc: dict[str, Any]) -> Run:
 
 def revalidated(rta: ReceiveTA, result: PropertyResult) -> str | None:
     """Why a stored lock-step violation must not be used (None: it replays on ``rta`` now)."""
-    from tactl.lockstep_sim import replay
-
     try:
         sta = build(rta)
         spec = read_property(sta, next(p for p in rta.properties if p.name == result.name))
@@ -726,8 +712,6 @@ def run_lines(run: dict[str, Any]) -> list[str]:
 def check_explicit(rta: ReceiveTA, properties: tuple[str, ...], params: dict[str, int]) -> list[PropertyResult]:
     """Lock-step rounds enumerated at fixed parameter values (a bounded sanity check, not a
     proof): the oracle the tests compare the parametric verdicts with."""
-    from tactl.lockstep_sim import explicit_verdict, initial_configurations, replay, state_holds
-
     sta = build(rta)
     try:
         check_complete(sta)

@@ -26,7 +26,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from tactl.checkers import require
+from tactl.engines.checkers import require
 from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.spin import PanReport, _directory, parse_pan
 from tactl.ir.eltl import TemporalQuery, reach_question
@@ -34,7 +34,7 @@ from tactl.ir.evaluate import holds
 from tactl.ir.rta import CRASH_LOCATION, ReceiveTA
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.emit_promela_process import emit_process_model, ltl_names, state
-from tactl.simulate import Configuration, Step, enabled_loops, replay, replay_run
+from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
 
 ENGINE = "spin"
 MODEL = "process.pml"

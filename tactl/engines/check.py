@@ -14,8 +14,8 @@ from dataclasses import dataclass, field, replace
 from tactl.util import deadline
 from tactl.util.version import __version__
 from tactl.engines import explicit, explicit_ltl, parametric
-from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
-                                  VACUITY_UNKNOWN, VIOLATED, Counterexample, PropertyResult)
+from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN,
+                                  UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, Counterexample, PropertyResult)
 from tactl.ir.eltl import FormulaClass, TemporalQuery, reach_question, temporal_query
 from tactl.ir.expr import BoolConst, Eventually, disj, to_text
 from tactl.ir.rta import Timing
@@ -287,11 +287,6 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
                    for p in selected]
     report.results.extend(results)
     return report
-
-
-NO_LOOP = ("vacuous: the automaton has no self-loop that updates nothing, so it has no infinite run "
-           "(tactl adds no stuttering) and every liveness property would hold vacuously: nothing "
-           "was checked")
 
 
 def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions,
