@@ -495,7 +495,7 @@ class ReadResult(SourceResult):
         self.ta = ta
         self.not_checkable = not_checkable
         # A translated automaton: one row per receive guard, how it was translated and certified
-        # (``tactl.translation.certificate_rows``); empty for an automaton read from a file.
+        # (``tactl.driver.translation.certificate_rows``); empty for an automaton read from a file.
         self.certificates = list(certificates or [])
         # A synchronous automaton: the receive automaton it was translated from (ir.rta.ReceiveTA).
         # Lock-step checking needs it (sends per location, crash twins); interleaving the TA's

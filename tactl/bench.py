@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tactl import solvers
-from tactl.inputs import load_automaton
+from tactl.driver.inputs import load_automaton
 from tactl.ir import print_ta, read_ta
 from tactl.synthetic import promela_style_ta
 
@@ -347,7 +347,7 @@ def external_table(timeout_s: float) -> bool:
     fractions of a second and tactl's answer covers every n at once."""
     from tactl.engines import checkers
     from tactl.engines.check import CheckOptions, check_automaton
-    from tactl.inputs import load_automaton, read_automaton
+    from tactl.driver.inputs import load_automaton, read_automaton
 
     if checkers.spin() is None or checkers.nusmv() is None or checkers.c_compiler() is None:
         print("\nexternal checkers table skipped: SPIN, a C compiler or NuSMV is missing (make tools)")
@@ -422,7 +422,7 @@ def sync_table(timeout_s: float) -> bool:
     """Synchronous automata in lock-step rounds: the automaton with the fault model's copies,
     the diameter and the time to find it, the bounded checks up to it, the verdicts."""
     from tactl.engines import lockstep
-    from tactl.inputs import read_automaton
+    from tactl.driver.inputs import read_automaton
 
     header = f"{'input':<30} {'locs':>5} {'rules':>6} {'D':>3} {'diameter s':>10} {'checks s':>9} " \
              f"{'queries':>7}  verdicts"

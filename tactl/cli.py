@@ -74,7 +74,7 @@ def _options(
 def _load(path: Path, lower_divisions: bool = True) -> ReadResult:
     """The automaton of ``path``; ``lower_divisions`` replaces ``e / c`` by derived parameters
     (what the engines need), off for commands that show the user's own text."""
-    from tactl.inputs import load_automaton  # lazy: the readers (see the imports above)
+    from tactl.driver.inputs import load_automaton  # lazy: the readers (see the imports above)
 
     result = load_automaton(path, lower_divisions=lower_divisions)
     if result.warnings:
@@ -184,7 +184,7 @@ def fmt(
     if in_place and file.suffix.lower() == ".alg":
         raise _usage_error(file, "--in-place would replace the pseudocode by its receive automaton; "
                                  "write it elsewhere with -o X.rta (or 'tactl parse')")
-    from tactl.inputs import read_automaton  # lazy: the readers
+    from tactl.driver.inputs import read_automaton  # lazy: the readers
 
     loaded = read_automaton(file)
     if loaded.warnings:
@@ -325,7 +325,7 @@ def translate(
                                   "over-approximates the RTA).")] = False,
     timeout: TimeoutOption = None,
 ) -> None:
-    from tactl.translation import (certificate_problem, certificate_table, justice_section, run_translate,
+    from tactl.driver.translation import (certificate_problem, certificate_table, justice_section, run_translate,
                                    without_refused)
 
     if file.suffix.lower() in (".ta",):
@@ -336,7 +336,7 @@ def translate(
                                                        "-o X.ta (or X.json)")
         if same_file(output, file):
             raise _usage_error(output, "refusing to overwrite the input file")
-    from tactl.inputs import load_receive_automaton  # lazy: the readers
+    from tactl.driver.inputs import load_receive_automaton  # lazy: the readers
     from tactl.ir.ta_json import ta_to_json  # lazy
     from tactl.ir.ta_printer import print_ta  # lazy
 
@@ -526,7 +526,7 @@ def check(
 
 def _receive_automaton(file: Path):
     """The receive automaton of an .rta/.alg input (the SPIN process model runs it)."""
-    from tactl.inputs import read_automaton  # lazy: the readers
+    from tactl.driver.inputs import read_automaton  # lazy: the readers
     from tactl.ir.rta_reader import RtaReadResult
 
     loaded = read_automaton(file)
@@ -599,7 +599,7 @@ def emit(
     check_output_directory(output)
     fixed = _parameters(params, file)
     from tactl.engines.check import SelectionError, validate_selection
-    from tactl.emitters import smtlib_files
+    from tactl.driver.emitters import smtlib_files
 
     loaded = _load(file)
     ta = loaded.ta
@@ -736,8 +736,8 @@ def verify(
         show_default=False)] = None,
 ) -> None:
     from tactl.engines.check import ENGINES
-    from tactl.executors import ExecutorError
-    from tactl.verify import EMIT_TARGETS, VerifyError, VerifyOptions, resolve, verify as run_verify
+    from tactl.driver.executors import ExecutorError
+    from tactl.driver.verify import EMIT_TARGETS, VerifyError, VerifyOptions, resolve, verify as run_verify
     from tactl.verify_report import explain_lines, run_json, run_table
 
     if engine not in ENGINES:
@@ -748,7 +748,7 @@ def verify(
             raise _usage_error("verify", f"--emit: unknown target '{t}'; choose from "
                                          f"{', '.join(EMIT_TARGETS)}")
     if executor:
-        from tactl.executors import dask_address
+        from tactl.driver.executors import dask_address
 
         try:
             dask_address(executor)  # a malformed address is refused before any work
@@ -858,7 +858,7 @@ CacheDirOption = Annotated[Optional[Path], typer.Option("--cache-dir", metavar="
 
 @cache_app.command("stats", help="Entries and bytes in the cache.")
 def cache_stats(cache_dir: CacheDirOption = None) -> None:
-    from tactl.cache import Cache, NotACache, default_directory
+    from tactl.driver.cache import Cache, NotACache, default_directory
 
     cache = Cache(cache_dir or default_directory())
     try:
@@ -873,7 +873,7 @@ def cache_stats(cache_dir: CacheDirOption = None) -> None:
                                  "lineage notes, temporary files); anything else under the "
                                  "directory is kept, and symbolic links are never followed.")
 def cache_clear(cache_dir: CacheDirOption = None) -> None:
-    from tactl.cache import Cache, NotACache, default_directory
+    from tactl.driver.cache import Cache, NotACache, default_directory
 
     cache = Cache(cache_dir or default_directory())
     try:
@@ -885,7 +885,7 @@ def cache_clear(cache_dir: CacheDirOption = None) -> None:
 
 
 def _certificate_error() -> type[Exception]:
-    from tactl.translation import CertificateError  # lazy: translation loads z3 and the passes
+    from tactl.driver.translation import CertificateError  # lazy: translation loads z3 and the passes
 
     return CertificateError
 

@@ -10,7 +10,7 @@ import subprocess
 from typing import Any
 
 from tactl.util.version import __version__
-from tactl.verify import INTERRUPTED, AlgorithmRun, Run
+from tactl.driver.verify import INTERRUPTED, AlgorithmRun, Run
 
 
 def automaton_svg(run: AlgorithmRun) -> tuple[str | None, str | None]:

@@ -26,7 +26,7 @@ import pytest
 from conftest import CORPUS
 from ta_equivalence import compare
 from tactl.engines.check import CheckOptions, check_automaton
-from tactl.inputs import load_automaton
+from tactl.driver.inputs import load_automaton
 
 ALGS = sorted(p.parent.name + "/" + p.stem for p in CORPUS.glob("*/*.alg"))
 

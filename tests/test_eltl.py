@@ -414,7 +414,7 @@ def test_corpus_rta_properties_are_all_decided_under_the_derived_justice(path):
     translate — is decided for all n, t, f (all hold, as the papers and ByMC say), and the
     explicit engine agrees on small instances."""
     from tactl.engines.check import CheckOptions, check_automaton
-    from tactl.inputs import load_automaton
+    from tactl.driver.inputs import load_automaton
 
     ta = load_automaton(path).ta
     report = check_automaton(ta, str(path), CheckOptions())

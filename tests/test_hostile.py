@@ -145,7 +145,7 @@ def test_2_renamed_location_keeps_the_verdict(cli, tmp_path):
 
 def test_2_generated_ta_is_validated_like_a_read_one(monkeypatch):
     """A translation that produced an invalid TA is a tactl bug, reported (exit 4), never used."""
-    from tactl import translation
+    from tactl.driver import translation
     from tactl.ir.rta_reader import read_rta_file
     from tactl.ir.ta import Location
 

@@ -4,7 +4,7 @@ tests/data/verify_report_sample.json was built from real outputs: ``tactl check 
 corpus/strb/strb.alg (all three properties hold) and on a mutant of it whose thresholds are
 too low (``t distinct`` instead of ``t + 1``, and ``t + 1`` instead of ``n - t``: unforgeability
 violated by a run, relay by a lasso, both with pseudocode source maps), the translate pass's
-certificates, the driver's pass records (tactl.pipeline.Runner with a cache) and ``tactl dot``'s
+certificates, the driver's pass records (tactl.driver.pipeline.Runner with a cache) and ``tactl dot``'s
 SVG. The browser's view of the same page is tests/test_report_browser.py.
 """
 

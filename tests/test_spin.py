@@ -27,7 +27,7 @@ from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines import spin
 from tactl.engines.explicit import parameter_instances
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VIOLATED
-from tactl.inputs import load_automaton
+from tactl.driver.inputs import load_automaton
 from tactl.ir.eltl import TemporalQuery, temporal_query
 from tactl.ir.rta_reader import read_rta
 from tactl.ir.ta_reader import read_ta
@@ -97,7 +97,7 @@ def test_emitted_model_is_deterministic_and_commented():
 
 def test_emitted_model_is_reproducible_across_processes():
     # Another interpreter with other hash seeds: no set or dict order may leak into the text.
-    code = ("import sys; from tactl.inputs import load_automaton; "
+    code = ("import sys; from tactl.driver.inputs import load_automaton; "
             "from tactl.passes.emit_promela import emit_promela_counter; "
             "ta = load_automaton(sys.argv[1]).ta; "
             "sys.stdout.write(emit_promela_counter(ta, None, {'n': 7, 't': 2, 'f': 2}))")

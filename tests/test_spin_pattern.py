@@ -17,7 +17,7 @@ import pytest
 from conftest import CORPUS
 from tactl.engines import checkers
 from tactl.engines import spin_process
-from tactl.inputs import translate_loaded
+from tactl.driver.pipeline import translate_loaded
 from tactl.ir.eltl import temporal_query
 from tactl.ir.rta_reader import RtaReadResult, read_rta
 

@@ -2,7 +2,7 @@
 pool (or a Dask cluster) for the independent property checks, and three reports (terminal
 table, JSON, self-contained HTML).
 
-The chain itself is not written here: every algorithm goes through ``tactl.pipeline`` up to a
+The chain itself is not written here: every algorithm goes through ``tactl.driver.pipeline`` up to a
 checkable threshold automaton, then one check pass per property, then the emitters asked for.
 Cache lookups and writes happen in this process; only the misses travel to the executor, as
 serialised IR, and come back as serialised verdicts.
@@ -17,9 +17,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from tactl.cache import Cache, CacheUnavailable, default_directory
+from tactl.driver.cache import Cache, CacheUnavailable, default_directory
 from tactl.ir.errors import InputError
-from tactl.pipeline import KINDS, PASSES, PassRecord, Runner, Verdict, read_source
+from tactl.driver.pipeline import KINDS, PASSES, PassRecord, Runner, Verdict, read_source
 
 AUTOMATON_SUFFIXES = (".alg", ".rta", ".ta")  # preferred in this order when one stem has several
 EMIT_TARGETS = {"promela": ("emit-promela", ".pml"), "nuxmv": ("emit-nuxmv", ".smv"),
@@ -42,7 +42,7 @@ class VerifyError(ValueError):
 def corpus_directory() -> Path:
     """The project's corpus: inside the installed package (a wheel ships it as ``tactl/corpus``),
     beside the package in a checkout, else ./corpus."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]  # tactl/, above tactl/driver/
     for candidate in (package / "corpus", package.parent / "corpus"):
         if candidate.is_dir():
             return candidate
@@ -177,7 +177,7 @@ def _pass(name: str):
 
 def verify(files: list[Path], options: VerifyOptions, progress: Callable[[str], None] | None = None,
            argv: str = "tactl verify") -> Run:
-    from tactl.executors import executor_for
+    from tactl.driver.executors import executor_for
 
     started_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     started = time.perf_counter()

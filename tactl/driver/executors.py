@@ -137,7 +137,7 @@ def in_subprocess(fn: Callable[[Any], Any], payload: Any) -> Any:
     its result JSON). Dask runs tasks in worker *threads*, where no signal handler can be
     installed (the ``--timeout`` alarm), so the task re-enters a main thread."""
     job = {"function": f"{fn.__module__}:{fn.__qualname__}", "payload": payload}
-    done = subprocess.run([sys.executable, "-m", "tactl.executors"], input=json.dumps(job),
+    done = subprocess.run([sys.executable, "-m", "tactl.driver.executors"], input=json.dumps(job),
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"task {job['function']} failed (exit {done.returncode}): {done.stderr[-2000:]}")
