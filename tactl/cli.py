@@ -113,7 +113,7 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print the IR as JSON (format tactl.ta) instead.")] = False,
 ) -> None:
     from tactl.ir.ta_json import ta_to_json  # lazy (see the imports at the top)
-    from tactl.summary import summarize  # lazy
+    from tactl.report.summary import summarize  # lazy
 
     result = _load(file, lower_divisions=False)
     if as_json:
@@ -738,7 +738,7 @@ def verify(
     from tactl.engines.check import ENGINES
     from tactl.driver.executors import ExecutorError
     from tactl.driver.verify import EMIT_TARGETS, VerifyError, VerifyOptions, resolve, verify as run_verify
-    from tactl.verify_report import explain_lines, run_json, run_table
+    from tactl.report.verify import explain_lines, run_json, run_table
 
     if engine not in ENGINES:
         raise _usage_error("verify", f"unknown engine '{engine}'; choose {', '.join(ENGINES)}")
@@ -804,8 +804,8 @@ def verify(
 
 
 def _write_reports(result, report_dir: Path, with_svg: bool = True) -> None:
-    from tactl.report_html import render_html
-    from tactl.verify_report import run_json
+    from tactl.report.html import render_html
+    from tactl.report.verify import run_json
 
     for a in result.algorithms:  # --emit outputs that could not be written
         for problem in a.unwritten:

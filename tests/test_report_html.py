@@ -1,4 +1,4 @@
-"""The HTML page of ``tactl verify`` (tactl/report_html.py), rendered from a real report.
+"""The HTML page of ``tactl verify`` (tactl/report/html.py), rendered from a real report.
 
 tests/data/verify_report_sample.json was built from real outputs: ``tactl check --json`` on
 corpus/strb/strb.alg (all three properties hold) and on a mutant of it whose thresholds are
@@ -19,7 +19,7 @@ from importlib import resources
 import pytest
 
 from conftest import DATA
-from tactl.report_html import PALETTE, counter_plot_svg, graphviz_svg, pseudocode_lines, render_html
+from tactl.report.html import PALETTE, counter_plot_svg, graphviz_svg, pseudocode_lines, render_html
 
 SAMPLE = DATA / "verify_report_sample.json"
 MUTANT_LINE = "upon receiving ECHO from t distinct processes:"  # the mutated threshold (t + 1 in strb.alg)
