@@ -87,7 +87,7 @@ def test_1_smtlib_keywords_as_names_keep_the_verdict(cli, tmp_path, keyword):
 
 @pytest.mark.parametrize("keyword", ["and", "_", "as", "distinct"])
 def test_1_emitted_queries_with_keyword_names_are_valid_smtlib(cli, tmp_path, keyword):
-    from tactl import solvers
+    from tactl.bench import solvers
 
     doc = rename(viol_doc(), "t", keyword)
     out = tmp_path / "out"
@@ -471,7 +471,7 @@ def test_13_huge_counterexample_replays_in_batches(cli, viol):
 
 
 def test_13_timeout_covers_query_construction(tmp_path):
-    from tactl.synthetic import promela_style_ta
+    from tactl.bench.synthetic import promela_style_ta
 
     path = tmp_path / "big.ta"
     path.write_text(promela_style_ta(300, 800))

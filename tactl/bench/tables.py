@@ -6,7 +6,7 @@ process (start-up included, as the anchors measure). Inputs: the shared ISOLA'18
 ``../shared`` is present, our corpus and dialect examples, and synthetic Promela-style automata of
 800 and 2200 rules.
 
-The reader scaling table (``tactl.bench_reader``) reads and shows synthetic automata of 10k, 50k
+The reader scaling table (``tactl.bench.reader``) reads and shows synthetic automata of 10k, 50k
 and 100k locations and rules; the kinds table checks receive automata with one message kind of
 4, 5, 10 and 20 types.
 
@@ -14,7 +14,7 @@ The checker table has one row per property of the ISOLA'18 files, our corpus and
 test automata (tests/data/check): its ELTL class, cut points and steady segments, the verdict and
 SMT query count of a separate ``tactl check FILE -p P --json`` process with its wall time
 (start-up included) and peak RSS, and whether the z3 and cvc5 command-line solvers
-(tactl.solvers) agree on the file(s) ``tactl emit --to smtlib`` writes for that property.
+(tactl.bench.solvers) agree on the file(s) ``tactl emit --to smtlib`` writes for that property.
 """
 
 from __future__ import annotations
@@ -32,12 +32,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tactl import solvers
+from tactl.bench import solvers
 from tactl.driver.inputs import load_automaton
 from tactl.ir import print_ta, read_ta
-from tactl.synthetic import promela_style_ta
+from tactl.bench.synthetic import promela_style_ta
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]  # the checkout: tactl/bench/ is two folders down
 
 
 @dataclass
@@ -388,10 +388,10 @@ KIND_SIZES = (4, 5, 10, 20)
 
 
 def kinds_table(workdir: Path, timeout_s: float) -> bool:
-    """Message kinds of 4–20 types (tactl.synthetic_kinds): a whole ``tactl check`` process on
+    """Message kinds of 4–20 types (tactl.bench.synthetic_kinds): a whole ``tactl check`` process on
     the .rta — translation with its certificates, then the checks — per size. Issue 8 found the
     5-type kind not finishing in 300 s at 5.7 GB (the Env listed every subset of a kind)."""
-    from tactl.synthetic_kinds import kind_rta
+    from tactl.bench.synthetic_kinds import kind_rta
 
     header = f"{'message kind':<18} {'types':>5} {'verdict':<10} {'check s':>8} {'peak MB':>8}"
     print("\n" + header)
@@ -526,7 +526,7 @@ def verify_table(workdir: Path, timeout_s: float) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tactl.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=REPO.parent / "shared",
                         help="the folder holding benchmarks/bymc-isola18 (default: ../shared)")
     parser.add_argument("--timeout", type=float, default=300.0,
@@ -568,7 +568,7 @@ def main(argv: list[str] | None = None) -> int:
         if "sync" in wanted:
             failed |= not sync_table(min(args.timeout, 120.0))
     if "scaling" in wanted:
-        from tactl.bench_reader import print_table
+        from tactl.bench.reader import print_table
 
         print_table()
     print(f"\nmachine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
