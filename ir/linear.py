@@ -226,7 +226,7 @@ Symbols = Callable[[str], "z3.ArithRef"]
 
 def int_symbols() -> Symbols:
     """A symbol table that makes one ``z3.Int`` per name, on first use."""
-    import z3
+    import z3  # lazy: z3 costs 25 ms at start-up; reading and printing need no solver
 
     table: dict[str, z3.ArithRef] = {}
 
@@ -248,7 +248,7 @@ def to_z3(e: Expr, symbols: Symbols | None = None) -> z3.ExprRef:
 
 
 def _z3(e: Expr, sym: Symbols) -> z3.ExprRef:
-    import z3  # a dictionary lookup once loaded
+    import z3  # lazy: z3 costs 25 ms at start-up (a dictionary lookup once loaded)
 
     if isinstance(e, IntConst):
         return z3.IntVal(e.value)
@@ -290,7 +290,7 @@ def first_unsatisfiable(solver, layers) -> tuple[bool | None, str]:
     time: ``(False, why)`` for the first that makes them unsatisfiable, ``(None, "")`` when z3
     gives up, ``(True, "")`` when all are satisfiable together. Both "is there an initial
     configuration" questions (interleaving and lock-step) say *which* requirement empties the set."""
-    import z3
+    import z3  # lazy: z3 costs 25 ms at start-up; reading and printing need no solver
 
     for why, constraints in layers:
         if not constraints:

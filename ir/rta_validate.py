@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from .errors import Diagnostic, DiagnosticSink, Span
 from .expr import Expr, Mul, Name
 from .linear import NonLinearError, linearize
+from .names import MAX_LENGTH, identifier_problem
 from .rta import (
     CRASH_COUNTER,
     FAULT_MODEL_NAMES,
@@ -37,7 +38,6 @@ from .rta import (
     justice_name,
     received_message,
 )
-from .names import MAX_LENGTH, identifier_problem
 from .ta import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Property
 from .validate import ExpressionChecks
 

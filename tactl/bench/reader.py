@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tactl.bench.synthetic import scaled_ta
+from tactl.ir.ta_reader import read_ta, read_ta_file
 
 SIZES = (10_000, 50_000, 100_000)
 COMPANION = 1_000  # rules of the location-scaled automata, locations of the rule-scaled ones
@@ -113,8 +114,6 @@ def _measured(args: list[str], timeout_s: float | None) -> tuple[int | None, str
 
 
 def _read_seconds(path: str) -> float:
-    from tactl.ir.ta_reader import read_ta, read_ta_file
-
     read_ta("skel Warm { }")  # build (or load) the parser outside the measurement
     start = time.perf_counter()
     read_ta_file(path)

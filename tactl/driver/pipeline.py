@@ -30,9 +30,13 @@ from tactl.driver.cache import Cache, cache_key, digest
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.expr import to_text
 from tactl.ir.rta import Timing
-from tactl.ir.rta_reader import RtaReadResult
+from tactl.ir.rta_json import rta_from_json, rta_to_json
+from tactl.ir.rta_reader import RtaReadResult, read_rta
+from tactl.ir.rta_validate import validate_rta
 from tactl.ir.source import is_stdin, label, read_text, sniff_kind
-from tactl.ir.ta_reader import MAX_DIGITS, ReadResult, only_warnings
+from tactl.ir.ta_json import ta_from_json, ta_to_json
+from tactl.ir.ta_reader import MAX_DIGITS, ReadResult, only_warnings, read_ta
+from tactl.ir.validate import validate
 
 
 @dataclass(frozen=True)
@@ -72,30 +76,20 @@ def _without_source_map(doc: Any) -> Any:
 
 
 def _dump_rta(value: RtaReadResult) -> str:
-    from tactl.ir.rta_json import rta_to_json
-
     return json.dumps({"rta": rta_to_json(value.rta), "warnings": _diagnostics_json(value.warnings)})
 
 
 def _load_rta(text: str, before: Any) -> RtaReadResult:
-    from tactl.ir.rta_json import rta_from_json
-
     doc = json.loads(text)
     return RtaReadResult(rta_from_json(doc["rta"]), before.path, before.text,
                          _diagnostics_from(doc["warnings"]))
 
 
 def _canonical_rta(value: RtaReadResult) -> str:
-    from tactl.ir.rta_json import rta_to_json
-
     return _canonical(rta_to_json(value.rta))
 
 
 def _dump_ta(value: ReadResult) -> str:
-    from tactl.ir.ta_json import ta_to_json
-
-    from tactl.ir.rta_json import rta_to_json
-
     return json.dumps({"ta": ta_to_json(value.ta), "not_checkable": value.not_checkable,
                        "refused": value.refused, "certificates": value.certificates,
                        "receive": None if value.receive is None else rta_to_json(value.receive)})
@@ -103,10 +97,6 @@ def _dump_ta(value: ReadResult) -> str:
 
 def _load_ta(text: str, before: Any) -> ReadResult:
     """A translated automaton from the cache; path, text and warnings are the input's."""
-    from tactl.ir.ta_json import ta_from_json
-
-    from tactl.ir.rta_json import rta_from_json
-
     doc = json.loads(text)
     receive = None if doc["receive"] is None else rta_from_json(doc["receive"])
     return ReadResult(ta_from_json(doc["ta"]), before.path, before.source, before.warnings,
@@ -126,12 +116,14 @@ def _semantic_ta(value: ReadResult) -> str:
 
 
 def _dump_verdict(value: Any) -> str:
+    # lazy: verdicts (the engines' results) load only when a chain checks
     from tactl.engines.result_json import result_to_json
 
     return json.dumps({"result": result_to_json(value.result), "warnings": value.warnings})
 
 
 def _load_verdict(text: str, before: Any) -> "Verdict":
+    # lazy: verdicts (the engines' results) load only when a chain checks
     from tactl.engines.result_json import result_from_json
 
     doc = json.loads(text)
@@ -203,8 +195,8 @@ class Pass:
 def parse_loaded(text: str, where: str) -> RtaReadResult:
     """Run the parse pass on pseudocode: the receive automaton it defines, checked like a
     written one (``ir/rta_validate.py``), with the pseudocode as its source text."""
+    # lazy: the parse pass (lark grammar, sympy) loads only when a chain runs it
     from tactl.ir.alg_reader import parse_alg
-    from tactl.ir.rta_validate import validate_rta
     from tactl.passes.parse import parse_algorithm
 
     rta = parse_algorithm(parse_alg(text, where)).rta
@@ -220,6 +212,7 @@ SYNC_NOT_CHECKABLE = (
 
 def translate_loaded(loaded: RtaReadResult) -> ReadResult:
     """Run the certified translate pass on a read receive automaton."""
+    # lazy: the translate pass (z3, quantifier elimination) loads only when a chain runs it
     from tactl.driver.translation import certificate_problem, certificate_rows, refused_properties, run_translate
 
     result = run_translate(loaded.rta, loaded.path)
@@ -238,6 +231,7 @@ def lower_loaded(loaded: ReadResult) -> ReadResult:
     parameter among the warnings; one it cannot eliminate exactly makes the automaton
     not checkable (every property is then reported unsupported, with the reason), never
     approximated."""
+    # lazy: the lower pass loads only when a chain runs it (show reads without it)
     from tactl.passes.lower_division import DivisionNotSupported, has_division, lower
 
     if not has_division(loaded.ta):
@@ -258,31 +252,19 @@ def lower_loaded(loaded: ReadResult) -> ReadResult:
 
 
 def _read_rta(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
-    from tactl.ir.rta_reader import read_rta
-
     return read_rta(src.text, src.path)
 
 
 def _read_rta_json(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
-    from tactl.ir.rta_json import rta_from_json
-    from tactl.ir.rta_validate import validate_rta
-    from tactl.ir.ta_reader import only_warnings
-
     rta = rta_from_json(parse_json(src.text, src.path), src.path)
     return RtaReadResult(rta, src.path, src.text, only_warnings(validate_rta(rta), src.path, None))
 
 
 def _read_ta(src: Source, options: Mapping[str, Any]) -> ReadResult:
-    from tactl.ir.ta_reader import read_ta
-
     return read_ta(src.text, src.path)
 
 
 def _read_ta_json(src: Source, options: Mapping[str, Any]) -> ReadResult:
-    from tactl.ir.ta_json import ta_from_json
-    from tactl.ir.ta_reader import only_warnings
-    from tactl.ir.validate import validate
-
     ta = ta_from_json(parse_json(src.text, src.path), src.path)
     return ReadResult(ta, src.path, src.text, only_warnings(validate(ta), src.path, None))
 
@@ -303,6 +285,7 @@ CHECK_OPTIONS = ("property", "engine", "parameters", "bound", "max_states")
 
 
 def _check(loaded: ReadResult, options: Mapping[str, Any]) -> Verdict:
+    # lazy: the checker and its engines load only when a chain checks
     from tactl.engines.check import CheckOptions, check_automaton
 
     report = check_automaton(loaded.ta, loaded.path, CheckOptions(
@@ -315,6 +298,7 @@ def _check(loaded: ReadResult, options: Mapping[str, Any]) -> Verdict:
 
 
 def _decided(value: Verdict) -> bool:
+    # lazy: the engines' results load only when a chain checks
     from tactl.engines.result import UNKNOWN, VACUITY_UNKNOWN
 
     # A HOLDS whose vacuity was not decided (e.g. the timeout passed) is asked again next time.
@@ -322,12 +306,14 @@ def _decided(value: Verdict) -> bool:
 
 
 def _emit_smtlib(loaded: ReadResult, options: Mapping[str, Any]) -> dict[str, Any]:
+    # lazy: the SMT-LIB emitter (jinja2) loads only when a chain emits
     from tactl.driver.emitters import smtlib_files
 
     return smtlib_files(loaded, options.get("properties") or (), options.get("parameters") or {})
 
 
 def _emit_promela(loaded: ReadResult, options: Mapping[str, Any]) -> str:
+    # lazy: the Promela emitter (jinja2) loads only when a chain emits
     from tactl.passes.emit_promela import emit_promela_counter
 
     return emit_promela_counter(loaded.ta, tuple(options.get("properties") or ()) or None,
@@ -335,7 +321,7 @@ def _emit_promela(loaded: ReadResult, options: Mapping[str, Any]) -> str:
 
 
 def _emit_nuxmv(loaded: ReadResult, options: Mapping[str, Any]) -> str:
-    from tactl.passes.emit_smv import emit_smv
+    from tactl.passes.emit_smv import emit_smv  # lazy: the SMV emitter (jinja2) loads only when a chain emits
 
     return emit_smv(loaded.ta, tuple(options.get("properties") or ()) or None,
                     options.get("parameters") or None, options.get("smv_bound"), False,

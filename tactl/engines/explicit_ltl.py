@@ -48,11 +48,11 @@ from tactl.engines.explicit import (
     successors,
 )
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.simulate import Configuration, Step, replay_run
 from tactl.ir.eltl import TemporalQuery, lasso_reason
 from tactl.ir.expr import Always, And, BoolConst, Eventually, Expr, Or, is_temporal
 from tactl.ir.safety import ReachQuery
 from tactl.ir.ta import ThresholdAutomaton
-from tactl.engines.simulate import Configuration, Step, replay_run
 
 __all__ = ["check_temporal", "DEFAULT_BOUND", "DEFAULT_MAX_STATES"]
 

@@ -43,15 +43,16 @@ from typing import Any
 
 import z3
 
-from tactl.util import deadline
+from tactl.engines.lockstep_sim import Run, explicit_verdict, initial_configurations, replay, state_holds
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
                                   VACUITY_UNKNOWN, VIOLATED, PropertyResult)
-from tactl.ir.expr import Always, Expr, Implies, names, to_text
+from tactl.ir.evaluate import holds
+from tactl.ir.expr import Always, Eventually, Expr, Implies, names, to_text, walk
 from tactl.ir.linear import first_unsatisfiable, to_z3
 from tactl.ir.rta import FaultModel, ReceiveTA, received
 from tactl.ir.ta import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Property
-from tactl.engines.lockstep_sim import Run, explicit_verdict, initial_configurations, replay, state_holds
 from tactl.passes.lockstep import SyncInputError, SyncTA, SyncUnsupported, build, received_types
+from tactl.util import deadline
 
 ENGINE = "lockstep"
 MAX_DIAMETER = 6
@@ -444,8 +445,6 @@ def hypothesis(spec: SyncProperty) -> str:
 
 
 def _temporal(e: Expr) -> bool:
-    from tactl.ir.expr import Eventually, walk
-
     return any(isinstance(x, (Always, Eventually)) for x in walk(e))
 
 
@@ -722,8 +721,6 @@ def check_explicit(rta: ReceiveTA, properties: tuple[str, ...], params: dict[str
     if missing:
         raise SyncInputError(f"the explicit engine needs every parameter fixed (--param); missing: "
                              f"{', '.join(missing)}")
-    from tactl.ir.evaluate import holds
-
     failed = [to_text(a) for a in sta.assumptions if not holds(a, params)]
     if failed:
         raise SyncInputError(f"the --param values violate the resilience condition ({'; '.join(failed)}); "

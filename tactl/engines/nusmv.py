@@ -29,14 +29,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tactl.util import deadline
 from tactl.engines.checkers import CheckerMissing, require
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_run
 from tactl.ir.eltl import TemporalQuery, lasso_reason, reach_question
 from tactl.ir.expr import Eventually, Expr, disj
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.emit_smv import SmvError, SmvModel, build_smv, check_parameters, initial_exists
-from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_run
+from tactl.util import deadline
 
 ENGINE = "nusmv"
 

@@ -69,7 +69,7 @@ def _solve(ta: ThresholdAutomaton, encoding, name: str,
            progress: Callable[[str], None] | None) -> _Solved:
     """Ask z3 (the time left before the command's deadline as its timeout); on sat ask again for
     small parameters and initial shared values: readable, and in the explicit oracle's reach."""
-    import z3
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     solver = z3.Then(*PIPELINE).solver()
     solver.from_string(emit_smtlib(encoding.query))
@@ -133,7 +133,7 @@ def _counterexample(layout: SteadyLayout, question: ReachQuery, model) -> Counte
 
 def _run(layout: SteadyLayout, model) -> tuple[dict[str, int], Configuration, list[Step]] | None:
     """Parameters, initial configuration and an executable schedule read from ``model``."""
-    import z3
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     ta = layout.ta
 

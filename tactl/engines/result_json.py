@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from tactl.engines.result import VIOLATED, Counterexample, PropertyResult
+from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_run
+from tactl.ir.eltl import TemporalQuery, reach_question, temporal_query
 from tactl.ir.ta import ThresholdAutomaton
-from tactl.engines.simulate import Configuration, Replay, Step
 
 FORMAT = "tactl.result"
 VERSION = 2  # 2: vacuity
@@ -81,9 +82,6 @@ def revalidated(ta: ThresholdAutomaton, r: PropertyResult) -> str | None:
     cex = r.counterexample
     if cex is None:
         return "a violation without a counterexample"
-    from tactl.ir.eltl import TemporalQuery, reach_question, temporal_query
-    from tactl.engines.simulate import replay, replay_run
-
     prop = next((p for p in ta.properties if p.name == r.name), None)
     if prop is None:
         return f"about a property '{r.name}' the automaton does not have"

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tactl.ir.ta import ThresholdAutomaton, topological_rank
 from tactl.engines.simulate import Step
+from tactl.ir.ta import ThresholdAutomaton, topological_rank
 
 
 def order_steady(ta: ThresholdAutomaton, counters: dict[str, int],

@@ -37,9 +37,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tactl.util import deadline
 from tactl.engines.checkers import require
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_run
 from tactl.ir.eltl import TemporalQuery, lasso_reason, reach_question
 from tactl.ir.evaluate import EvaluationError, holds
 from tactl.ir.ta import ThresholdAutomaton
@@ -52,7 +52,7 @@ from tactl.passes.emit_promela import (
     check_parameters,
     counter_model,
 )
-from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_run
+from tactl.util import deadline
 
 ENGINE = "spin"
 DEFAULT_MAX_DEPTH = 1_000_000

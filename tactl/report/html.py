@@ -322,6 +322,7 @@ def _rounds(prop: Mapping[str, Any]) -> tuple[str, ...]:
     run = (prop.get("details") or {}).get("run")
     if not run or prop.get("verdict") != VIOLATED:
         return ()
+    # lazy: the lock-step engine (z3 at its top), for a lock-step run only
     from tactl.engines.lockstep import run_lines
 
     return tuple(run_lines(run))
