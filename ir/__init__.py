@@ -4,6 +4,8 @@ threshold automata), specifications.
 Installed as ``tactl.ir`` (the folder is ``ir/`` at the top of the repository).
 """
 
+from importlib import import_module
+
 # The names below are loaded on first use (PEP 562): `tactl --version` and every module that
 # needs one IR module (the CLI's error types) must not pay for the grammars and the rest.
 _EXPORTS = {
@@ -24,8 +26,6 @@ def __getattr__(name: str):
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
     value = getattr(import_module(f".{module}", __name__), name)
     globals()[name] = value
     return value

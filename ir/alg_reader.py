@@ -9,6 +9,7 @@ supported instead. Names, domains and thresholds are checked by the parse pass
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from pathlib import Path
 
@@ -19,8 +20,8 @@ from lark.indenter import DedentError, Indenter
 from . import alg as A
 from .errors import Diagnostic, InputError, Severity, Span
 from .names import MAX_LENGTH
-from .ta_reader import MAX_DIGITS
 from .ta import Hypothesis
+from .ta_reader import MAX_DIGITS
 
 
 class _AlgIndenter(Indenter):
@@ -555,8 +556,6 @@ KEYWORDS = {"algorithm", "parameters", "resilience", "faults", "timing", "messag
 
 def _unsupported_statement(text: str, line: int) -> Diagnostic | None:
     """A line that starts with a word no statement starts with (``return v``, ``print x``)."""
-    import re
-
     lines = text.split("\n")
     if not 1 <= line <= len(lines):
         return None

@@ -39,6 +39,7 @@ from enum import Enum
 
 from .expr import Always, And, BoolConst, Eventually, Expr, Or, conj, disj, is_temporal, names, walk
 from .ltl import PropertyKind, classify, nnf
+from .safety import ReachQuery
 from .ta import Property, SymbolKind, ThresholdAutomaton
 
 ROOT = -1   # the position of the initial configuration
@@ -290,8 +291,6 @@ def lasso_reason(ta: ThresholdAutomaton) -> str | None:
 def reach_question(query: TemporalQuery):
     """The plain reachability question of a one-branch finite-prefix query (``init && <>bad``,
     or a propositional one: ``init`` alone), which the reachability engines answer; else None."""
-    from .safety import ReachQuery
-
     if query.infinite or len(query.branches) != 1 or not query.branches[0].is_reachability:
         return None
     branch = query.branches[0]

@@ -19,7 +19,7 @@ from typing import Any
 
 from .names import IDENTIFIER, identifier_problem
 
-# The same limit as the text readers' (ir.ta_reader.MAX_NESTING): no deeper tree reaches a pass.
+# The same limit as the text readers' (ir.validate.MAX_NESTING): no deeper tree reaches a pass.
 MAX_NESTING = 200
 
 TERM, FORMULA = "term", "formula"

@@ -46,6 +46,7 @@ FAULT_ARITIES = {FaultModel.HYBRID: (2,), FaultModel.SYMMETRIC: (1, 2),
                  FaultModel.CLEAN_CRASH: (1, 2)}
 FAULT_EXAMPLES = {FaultModel.HYBRID: "hybrid(fb, fc)", FaultModel.SYMMETRIC: "symmetric(fp, fs)",
                   FaultModel.CLEAN_CRASH: "clean_crash(fc, fnc)"}
+FAULT_MODEL_NAMES = ", ".join(m.value for m in FaultModel)  # for messages
 
 
 def fault_arities(model: FaultModel) -> tuple[int, ...]:

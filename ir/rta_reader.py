@@ -20,7 +20,10 @@ from lark import Lark, Token
 
 from .errors import Diagnostic, InputError, Severity, Span
 from .expr import Always, BoolConst, Eventually, Expr, Implies, Name, Not, conj, disj
-from .rta import JUSTICE_SPELLING, Faults, FaultModel, Message, ReceiveRule, ReceiveTA, Timing
+from .rta import (FAULT_MODEL_NAMES, JUSTICE_SPELLING, FaultModel, Faults, Message, ReceiveRule, ReceiveTA,
+                  Timing)
+from .rta_validate import missing_section_message, validate_rta
+from .source import label
 from .ta import Hypothesis, Location, Property
 from .ta_reader import (
     ExprBuild,
@@ -44,20 +47,7 @@ def _parser() -> Lark:
                 maybe_placeholders=False, cache=True)
 
 
-FAULT_MODEL_NAMES = ", ".join(m.value for m in FaultModel)
 TIMING_NAMES = " or ".join(t.value for t in Timing)
-
-_MISSING = {
-    "faults": "missing 'faults' section: declare the fault model, e.g. 'faults byzantine(f);' "
-              f"(models: {FAULT_MODEL_NAMES})",
-    "timing": "missing 'timing' section: write 'timing async;' or 'timing sync;'",
-    "locations": "missing 'locations' section: list the control locations, e.g. 'locations V0, V1, AC;'",
-    "initial": "missing 'initial' section: list the initial locations, e.g. 'initial V0, V1;'",
-}
-
-
-def missing_section_message(section: str) -> str:
-    return _MISSING[section]
 
 
 class _Problems(Exception):
@@ -218,14 +208,14 @@ class _Build(ExprBuild):
             else:
                 parts[tag].extend(section[1])
         if seen_faults is None:
-            error(_MISSING["faults"], head)
+            error(missing_section_message("faults"), head)
         if seen_timing is None:
-            error(_MISSING["timing"], head)
+            error(missing_section_message("timing"), head)
         if problems:
             # Report the other missing sections in the same run instead of one at a time.
             for section in ("locations", "initial"):
                 if not parts[section]:
-                    error(_MISSING[section], head)
+                    error(missing_section_message(section), head)
             raise _Problems(problems)
         assert faults is not None and timing is not None
         declared = [("parameters", n, s) for n, s in parts["parameters"]]
@@ -298,16 +288,12 @@ class RtaReadResult(SourceResult):
 
 def read_rta(text: str, path: str = "<input>") -> RtaReadResult:
     """Parse and validate; raises :class:`InputError` listing every error found."""
-    from .rta_validate import validate_rta
-
     rta = parse_rta(text, path)
     return RtaReadResult(rta, path, text, only_warnings(validate_rta(rta), path, text))
 
 
 def read_rta_file(path: str | Path) -> RtaReadResult:
     """:func:`read_rta` on a file, turning I/O and encoding problems into :class:`InputError`."""
-    from .source import label
-
     return read_rta(read_source(path), label(path))
 
 

@@ -23,8 +23,10 @@ from collections.abc import Iterable
 from .errors import Diagnostic, DiagnosticSink, Span
 from .expr import Expr, Mul, Name
 from .linear import NonLinearError, linearize
+from .names import MAX_LENGTH, identifier_problem
 from .rta import (
     CRASH_COUNTER,
+    FAULT_MODEL_NAMES,
     FaultModel,
     CRASH_LOCATION,
     CRASH_MODELS,
@@ -36,9 +38,23 @@ from .rta import (
     justice_name,
     received_message,
 )
-from .names import MAX_LENGTH, identifier_problem
 from .ta import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Property
 from .validate import ExpressionChecks
+
+# A required section the file does not have (the reader says it too, with the same words).
+_MISSING = {
+    "faults": "missing 'faults' section: declare the fault model, e.g. 'faults byzantine(f);' "
+              f"(models: {FAULT_MODEL_NAMES})",
+    "timing": "missing 'timing' section: write 'timing async;' or 'timing sync;'",
+    "locations": "missing 'locations' section: list the control locations, e.g. 'locations V0, V1, AC;'",
+    "initial": "missing 'initial' section: list the initial locations, e.g. 'initial V0, V1;'",
+}
+
+
+def missing_section_message(section: str) -> str:
+    """What the reader and the validator say when a required section is missing."""
+    return _MISSING[section]
+
 
 _WHY = {
     "a rule guard": "guards read parameters and receive variables only",
@@ -111,8 +127,6 @@ class _Checker(ExpressionChecks):
 
     # ---------------------------------------------------------------------------- declarations
     def declarations(self) -> None:
-        from .rta_reader import missing_section_message
-
         seen: dict[str, tuple[str, Span | None]] = {}
         params = [(n, s) for section, n, s in self.rta.declared_at if section == "parameters"]
         if not params:  # built in code, not read: no positions

@@ -9,6 +9,7 @@ not open them).
 
 from __future__ import annotations
 
+import re
 import stat
 import sys
 from pathlib import Path
@@ -74,8 +75,6 @@ def read_text(path: str | Path) -> str:
 
 def sniff_kind(text: str) -> str:
     """What standard input holds, judged by its first word: ``json``, ``rta``, ``alg`` or ``ta``."""
-    import re
-
     body = re.sub(r"^(\s|//[^\n]*|/\*.*?\*/|#[^\n]*)*", "", text, count=1, flags=re.S)
     if body.startswith("{"):
         return "json"

@@ -8,6 +8,7 @@ every update is a non-negative increment) are computed here, once, for every pas
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -403,7 +404,7 @@ class ThresholdAutomaton:
         candidates = [loc.name for loc in self.locations if loc.name not in forced_zero]
         if not candidates:
             return ()
-        import z3  # only here: reading and printing need no solver
+        import z3  # lazy: z3 costs 25 ms at start-up; reading and printing need no solver
 
         try:
             formulas = [self.expand(e) for e in (*self.assumptions, *self.inits)]
@@ -437,6 +438,28 @@ class ThresholdAutomaton:
             if members[0] in possible or solver.check(sym(members[0]) > 0) != z3.unsat:
                 initial.update(members)
         return tuple(n for n in candidates if n in initial)
+
+
+def topological_rank(ta: ThresholdAutomaton) -> dict[str, int]:
+    """Position of each location in a topological order of the rule graph (cycles: file order)."""
+    succ: dict[str, list[str]] = defaultdict(list)
+    indegree = {loc.name: 0 for loc in ta.locations}
+    for r in ta.rules:
+        if not r.is_self_loop:
+            succ[r.source].append(r.target)
+            indegree[r.target] += 1
+    order: dict[str, int] = {}
+    ready = [loc.name for loc in ta.locations if indegree[loc.name] == 0]
+    while ready:
+        loc = ready.pop(0)
+        order[loc] = len(order)
+        for nxt in succ[loc]:
+            indegree[nxt] -= 1
+            if indegree[nxt] == 0:
+                ready.append(nxt)
+    for loc in ta.locations:  # on a cycle: after everything acyclic, in file order
+        order.setdefault(loc.name, len(order))
+    return order
 
 
 def _symmetry_classes(formulas: list[Expr], candidates: list[str]) -> list[list[str]]:

@@ -36,14 +36,15 @@ from .expr import (
     Neg,
     Not,
     conj,
-    constant_value,
     disj,
     is_arith,
     summation,
     to_text,
 )
 from .linear import NonLinearError, linearize
+from .source import label, read_text
 from .ta import Define, Location, Property, Rule, ThresholdAutomaton, Update
+from .validate import MAX_NESTING, divisor_problem, validate
 
 
 def grammar_text(name: str) -> str:
@@ -117,19 +118,6 @@ def _divisor(e: Expr) -> Expr:
         raise _SortError(message, e.span)
     return e
 
-
-def divisor_problem(e: Expr) -> str | None:
-    """Why ``e`` cannot be the divisor of '/' (shared with the validator, which checks the JSON
-    form and macro expansions), or None when it folds to a positive integer."""
-    value = constant_value(e)
-    if value is None:
-        return (f"the divisor of '/' must be a positive integer constant, found '{to_text(e)}' "
-                "(tactl divides only by constants, which keeps the arithmetic linear)")
-    if value <= 0:
-        what = "zero" if value == 0 else f"negative ({value})"
-        return (f"division by {what}: the divisor of '/' must be a positive integer constant, "
-                f"found '{to_text(e)}'")
-    return None
 
 
 class ExprBuild(Transformer):
@@ -283,8 +271,6 @@ def _merge_unchanged(rule_id: int, guard: Expr, actions: list) -> tuple[Expr, tu
 def _never_equal(var: str, e: Expr) -> bool:
     """True if ``var == e`` is false whatever the values (``e`` is ``var`` plus a non-zero
     constant), as far as the linear form of the text as written tells."""
-    from .linear import NonLinearError, linearize
-
     try:
         diff = linearize(e) - linearize(Name(var))
     except (NonLinearError, TypeError):
@@ -377,11 +363,6 @@ class _Build(ExprBuild):
 
 
 # ------------------------------------------------------------------------------------ entry points
-
-
-# Deeper expressions are refused before any recursive function sees them. Chains (`a + b + …`,
-# `a && b && …`) are flat, so only genuine nesting counts; real files stay far below this.
-MAX_NESTING = 200
 
 
 def parse_ta(text: str, path: str = "<input>") -> ThresholdAutomaton:
@@ -495,7 +476,7 @@ class ReadResult(SourceResult):
         self.ta = ta
         self.not_checkable = not_checkable
         # A translated automaton: one row per receive guard, how it was translated and certified
-        # (``tactl.translation.certificate_rows``); empty for an automaton read from a file.
+        # (``tactl.driver.translation.certificate_rows``); empty for an automaton read from a file.
         self.certificates = list(certificates or [])
         # A synchronous automaton: the receive automaton it was translated from (ir.rta.ReceiveTA).
         # Lock-step checking needs it (sends per location, crash twins); interleaving the TA's
@@ -519,23 +500,17 @@ def only_warnings(diagnostics: list[Diagnostic], path: str, text: str) -> list[D
 
 def read_ta(text: str, path: str = "<input>") -> ReadResult:
     """Parse and validate; raises :class:`InputError` listing every error found."""
-    from .validate import validate  # validate imports the IR, not the reader
-
     ta, warnings = parse_ta_with_warnings(text, path)
     return ReadResult(ta, path, text, only_warnings(warnings + validate(ta), path, text))
 
 
 def read_ta_file(path: str | Path) -> ReadResult:
     """:func:`read_ta` on a file, turning I/O and encoding problems into :class:`InputError`."""
-    from .source import label
-
     return read_ta(read_source(path), label(path))
 
 
 def read_source(path: str | Path) -> str:
     """The text of ``path`` as every reader must see it (``ir.source.read_text``)."""
-    from .source import read_text
-
     return read_text(path)
 
 

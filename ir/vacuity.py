@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .expr import Always, BoolConst, Eventually, Expr, Implies, to_text
+from .expr import Always, BoolConst, Eventually, Expr, Implies, is_temporal, to_text
 
 
 @dataclass(frozen=True)
@@ -72,8 +72,6 @@ def vacuity_question(formula: Expr, falsum: Expr = BoolConst(False)) -> VacuityQ
 
 def _drop_consequent(e: Expr, antecedents: list[Antecedent], under_temporal: bool, falsum: Expr) -> Expr | None:
     if isinstance(e, Implies):
-        from .expr import is_temporal
-
         where = "reached" if under_temporal else ("run" if is_temporal(e.left) else "initially")
         antecedents.append(Antecedent(e.left, where))
         inner = _drop_consequent(e.right, antecedents, under_temporal, falsum)

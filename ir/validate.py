@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Iterable
 
 from .errors import Diagnostic, DiagnosticSink, Span
-from .expr import Always, Div, Eventually, Expr, Mul, Name, to_text, walk
+from .expr import Always, Div, Eventually, Expr, Mul, Name, constant_value, to_text, walk
 from .linear import NonLinearError, linearize
 from .names import identifier_problem
 from .ta import (
@@ -32,7 +32,26 @@ from .ta import (
     Update,
     expanded_shape,
 )
-from .ta_reader import MAX_NESTING, divisor_problem
+
+# Deeper expressions are refused (by the readers, and here once macros are expanded) before any
+# recursive function sees them. Chains (`a + b + …`, `a && b && …`) are flat, so only genuine
+# nesting counts; real files stay far below this.
+MAX_NESTING = 200
+
+
+def divisor_problem(e: Expr) -> str | None:
+    """Why ``e`` cannot be the divisor of '/' (asked by the reader as it reads, and here of the
+    JSON form and macro expansions), or None when it folds to a positive integer."""
+    value = constant_value(e)
+    if value is None:
+        return (f"the divisor of '/' must be a positive integer constant, found '{to_text(e)}' "
+                "(tactl divides only by constants, which keeps the arithmetic linear)")
+    if value <= 0:
+        what = "zero" if value == 0 else f"negative ({value})"
+        return (f"division by {what}: the divisor of '/' must be a positive integer constant, "
+                f"found '{to_text(e)}'")
+    return None
+
 
 K = SymbolKind
 _KIND_NAMES = {K.LOCAL: "local variable", K.SHARED: "shared variable", K.PARAMETER: "parameter",

@@ -40,12 +40,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tactl import deadline
 from tactl.ir.expr import disj
+from tactl.ir.linear import int_symbols, to_z3
 from tactl.ir.rta import ReceiveTA, receive_variables, received
 from tactl.passes.eliminate import Translation
 from tactl.passes.env import fault_parameters, sent
 from tactl.passes.fairness import Fairness, guaranteed_guard
+from tactl.util import deadline
 
 
 @dataclass(frozen=True)
@@ -79,9 +80,7 @@ class JusticeCertificate:
 
 def _validity(rta: ReceiveTA, translation: Translation, timeout_s: float):
     """``valid(claim)``: True/False/None for "RC ∧ parameters, counters natural ⇒ claim"."""
-    import z3
-
-    from tactl.ir.linear import int_symbols, to_z3
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     sym = int_symbols()
     # the TA's: the RTA's parameters and RC with those the fault model adds (passes/env.py)
@@ -105,9 +104,7 @@ def _quantified(quantifier, variables: list, body):
 
 
 def certify(rta: ReceiveTA, translation: Translation, timeout_s: float = 30.0) -> list[Certificate]:
-    import z3
-
-    from tactl.ir.linear import to_z3
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     valid, sym = _validity(rta, translation, timeout_s)
     env = [to_z3(e, sym) for e in translation.environment.constraints]
@@ -129,9 +126,7 @@ def certify(rta: ReceiveTA, translation: Translation, timeout_s: float = 30.0) -
 def certify_justice(rta: ReceiveTA, translation: Translation,
                     timeout_s: float = 30.0) -> list[JusticeCertificate]:
     """exact, admissible, justified for every fair rule of ``translation.justice`` ([] if none)."""
-    import z3
-
-    from tactl.ir.linear import to_z3
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     justice, environment = translation.justice, translation.environment
     if justice is None:

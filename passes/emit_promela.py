@@ -55,8 +55,9 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from tactl import __version__
+from tactl.ir.eltl import TemporalQuery, temporal_query
 from tactl.ir.errors import Diagnostic, InputError, Severity
+from tactl.ir.evaluate import EvaluationError, holds
 from tactl.ir.expr import (
     Always,
     And,
@@ -78,7 +79,9 @@ from tactl.ir.expr import (
     to_text,
     walk,
 )
+from tactl.ir.linear import NonLinearError, int_symbols, linearize, to_z3
 from tactl.ir.ta import Property, ThresholdAutomaton
+from tactl.util.version import __version__
 
 from .render import render
 
@@ -212,8 +215,6 @@ def counter_model(ta: ThresholdAutomaton, properties: Iterable[Property | str] |
                   parameters: Mapping[str, int], *, allow_outside_rc: bool = False,
                   initial_bound: int = DEFAULT_INITIAL_BOUND) -> CounterModel:
     """:func:`emit_promela_counter` with the model's names, bounds and properties."""
-    from tactl.ir.eltl import TemporalQuery, temporal_query
-
     params = check_parameters(ta, parameters, allow_outside_rc=allow_outside_rc)
     _check_automaton(ta)
     names = _promela_names(ta)
@@ -304,8 +305,6 @@ def check_parameters(ta: ThresholdAutomaton, parameters: Mapping[str, int], *,
     """``parameters`` in the automaton's order, checked: every parameter given, no other name, natural
     numbers, and the resilience condition satisfied (unless ``allow_outside_rc``); ``hint`` ends
     the message about a violated resilience condition."""
-    from tactl.ir.evaluate import EvaluationError, holds
-
     unknown = sorted(set(parameters) - set(ta.parameters))
     if unknown:
         raise PromelaError(f"no parameter named {', '.join(unknown)} (the automaton's parameters: "
@@ -344,9 +343,7 @@ def check_parameters(ta: ThresholdAutomaton, parameters: Mapping[str, int], *,
 def _derive(ta: ThresholdAutomaton, given: Mapping[str, int], missing: list[str]) -> dict[str, int]:
     """The values of ``missing`` parameters that the resilience condition and ``given`` fix
     uniquely (the others are left out)."""
-    import z3
-
-    from tactl.ir.linear import NonLinearError, int_symbols, to_z3
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     sym = int_symbols()
     solver = z3.Solver()
@@ -372,8 +369,6 @@ def _derive(ta: ThresholdAutomaton, given: Mapping[str, int], missing: list[str]
 
 
 def _rc_holds(ta: ThresholdAutomaton, params: dict[str, int]) -> bool:
-    from tactl.ir.evaluate import holds
-
     return all(holds(ta.expand(a), params) for a in ta.assumptions)
 
 
@@ -597,9 +592,7 @@ def _initial_plan(ta: ThresholdAutomaton, params: dict[str, int], cap: int,
                   names: Mapping[str, str]) -> _Plan:
     """How the init step chooses an initial configuration: fixed values, ``select`` chains for
     ``Σ locations == constant``, or an ``if`` over enumerated solutions; with value bounds."""
-    import z3
-
-    from tactl.ir.linear import NonLinearError, to_z3
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     variables = [loc.name for loc in ta.locations] + [x for x in ta.shared if x not in
                                                        {loc.name for loc in ta.locations}]
@@ -728,8 +721,6 @@ def _initial_plan(ta: ThresholdAutomaton, params: dict[str, int], cap: int,
 def _sum_form(cons, members: list[str]) -> tuple[list[str], int] | None:
     """``(variables in order, K)`` if the one constraint is ``v_1 + … + v_k == K`` over exactly
     ``members`` (coefficients all 1, or all -1), else None."""
-    from tactl.ir.linear import NonLinearError, linearize
-
     if len(cons) != 1:
         return None
     _, e, mentioned = cons[0]
@@ -750,7 +741,7 @@ def _sum_form(cons, members: list[str]) -> tuple[list[str], int] | None:
 
 
 def _enumerate(solver, terms, members: list[str]) -> list[tuple[int, ...]]:
-    import z3
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     out: list[tuple[int, ...]] = []
     solver.push()

@@ -45,9 +45,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tactl import __version__
 from tactl.ir.evaluate import evaluate
-from tactl.ir.expr import BoolConst, Compare, Eventually, Expr, IntConst, names
+from tactl.ir.expr import BoolConst, Compare, Eventually, Expr, IntConst, names, substitute, to_text, walk
+from tactl.ir.linear import NonLinearError, normalize
 from tactl.ir.rta import (
     CRASH_LOCATION,
     CRASH_MODELS,
@@ -61,6 +61,7 @@ from tactl.ir.rta import (
 from tactl.passes.emit_promela import _fresh, promela
 from tactl.passes.env import environment
 from tactl.passes.render import render
+from tactl.util.version import __version__
 
 BYZANTINE_LIKE = (FaultModel.BYZANTINE, FaultModel.HYBRID)  # symmetric: refused, see below
 PARTIAL_SENDS = (FaultModel.CRASH, FaultModel.HYBRID)
@@ -271,8 +272,6 @@ def saturation(rta: ReceiveTA, parameters: dict[str, int], in_kinds: set[str]) -
     which all guards answer the same: receiving more changes nothing a process can observe, so
     ``nrcvd_M`` stops there (and fairness asks for no more). Shrinks the state space by the
     receives beyond every threshold; other message types are not capped."""
-    from tactl.ir.linear import NonLinearError, normalize
-
     caps: dict[str, int] = {}
     excluded = set(in_kinds)
     for r in rta.rules:
@@ -301,8 +300,6 @@ def saturation(rta: ReceiveTA, parameters: dict[str, int], in_kinds: set[str]) -
 
 
 def _fix(e: Expr, parameters: dict[str, int]) -> Expr:
-    from tactl.ir.expr import substitute
-
     return substitute(e, {p: IntConst(v) for p, v in parameters.items()})
 
 
@@ -324,14 +321,10 @@ def _is_liveness(formula: Expr) -> bool:
 
 
 def _walk(e: Expr):
-    from tactl.ir.expr import walk
-
     return walk(e)
 
 
 def _plain(e: Expr) -> str:
-    from tactl.ir.expr import to_text
-
     return to_text(e)
 
 

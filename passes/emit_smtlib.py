@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from tactl import __version__
+from tactl.util.version import __version__
 from tactl.ir.expr import (
     And,
     BoolConst,

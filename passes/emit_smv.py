@@ -46,10 +46,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from tactl import __version__
 from tactl.ir.eltl import FormulaClass, TemporalQuery, temporal_query
 from tactl.ir.evaluate import EvaluationError, holds
-from tactl.ir.ltl import nnf
 from tactl.ir.expr import (
     Always,
     And,
@@ -68,7 +66,10 @@ from tactl.ir.expr import (
     Sum,
     to_text,
 )
+from tactl.ir.linear import int_symbols, to_z3
+from tactl.ir.ltl import nnf
 from tactl.ir.ta import Property, Rule, ThresholdAutomaton, Update
+from tactl.util.version import __version__
 
 from .render import render
 
@@ -215,9 +216,7 @@ class Bounds:
 
 
 def _z3_env(ta: ThresholdAutomaton, parameters: dict[str, int] | None, bound: int | None):
-    import z3
-
-    from tactl.ir.linear import int_symbols, to_z3
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     sym = int_symbols()
     constraints = []
@@ -370,7 +369,7 @@ def compute_bounds(ta: ThresholdAutomaton, parameters: dict[str, int] | None,
     locs = [loc.name for loc in ta.locations]
 
     def total(sym):
-        import z3
+        import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
         return z3.Sum([sym(x) for x in locs]) if locs else z3.IntVal(0)
 
@@ -395,8 +394,6 @@ def initial_exists(ta: ThresholdAutomaton, parameters: dict[str, int] | None, bo
     ``bound`` with the resilience condition), the cap on initial values and the state formulas
     ``extra`` (a property's antecedent); None if z3 cannot tell."""
     z3, sym, constraints = _z3_env(ta, parameters, bound if bound is not None else 10**9)
-    from tactl.ir.linear import to_z3
-
     if initial_cap is not None:
         constraints += [sym(x) <= initial_cap for x in ta.shared]
     constraints += [to_z3(e, sym) for e in extra]

@@ -49,7 +49,7 @@ from tactl.ir.expr import (
 from tactl.ir.linear import EQ, GE, LinearAtom
 from tactl.ir.safety import ReachQuery
 from tactl.ir.smt import Block, Declaration, SmtQuery
-from tactl.ir.ta import ThresholdAutomaton
+from tactl.ir.ta import ThresholdAutomaton, topological_rank
 from tactl.passes.encode_steady import (
     SteadyEncoding,
     SteadyLayout,
@@ -148,8 +148,6 @@ def _entering(ta: ThresholdAutomaton, abstraction, clause: Clause, empty: frozen
 def _rule_order(ta: ThresholdAutomaton, abstraction) -> tuple[int, ...]:
     """Active rules sorted by the topological rank of their source (liveness automata are
     acyclic apart from self-loops, so a pass in this order can move a process all the way)."""
-    from tactl.schedule import topological_rank
-
     rank = topological_rank(ta)
     return tuple(sorted(abstraction.active, key=lambda i: (rank[ta.rules[i].source], i)))
 

@@ -20,7 +20,7 @@ process (Esparza 1997; the "steady path" of Balasubramanian–Esparza–Lazić 2
 cycle other than a self-loop get an integer rank per segment so that the justification cannot go
 round in circles. Completeness: group a real run's steps by the context of the configuration
 they start from; the last step of each group is the boundary step. Soundness: the schedule read
-from a model is replayed step by step by ``tactl.simulate`` before any violation is reported.
+from a model is replayed step by step by ``tactl.engines.simulate`` before any violation is reported.
 
 The query is a single QF_LIA satisfiability question per property (no enumeration of guard
 orders as in ByMC's schemas), polynomial in the automaton: ``(m + 1)·(|rules| + |locations|)``
@@ -33,6 +33,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from tactl.ir.expr import (
+    And,
     BoolConst,
     Compare,
     Expr,
@@ -42,13 +43,14 @@ from tactl.ir.expr import (
     Name,
     Neg,
     Not,
+    Or,
     conj,
     disj,
     substitute,
     summation,
     transform,
 )
-from tactl.ir.linear import GE, NE, LinearAtom, NonLinearError, normalize
+from tactl.ir.linear import GE, NE, LinearAtom, NonLinearError, int_symbols, normalize, to_z3
 from tactl.ir.linear import term_expr as linear_expr
 from tactl.ir.safety import ReachQuery
 from tactl.ir.smt import BOOL, INT, Block, Declaration, SmtQuery
@@ -192,7 +194,6 @@ def _owner(rule_id: int | None) -> str:
 def simplify(e: Expr) -> Expr:
     """Fold Boolean constants (enough to drop guards such as ``true`` or ``x >= 0``)."""
     def fold(n: Expr) -> Expr | None:
-        from tactl.ir.expr import And, Or
         if isinstance(n, Not):
             inner = simplify(n.arg)
             return BoolConst(not inner.value) if isinstance(inner, BoolConst) else Not(inner)
@@ -306,9 +307,7 @@ def usable_rules(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, 
     whose safety properties assume ``loc1 == 0`` (or ``loc0 == 0``), 9 of the 22 rules that can
     change a configuration go, and z3's time drops from about 0.5 s to 0.15 s per property.
     """
-    import z3
-
-    from tactl.ir.linear import int_symbols, to_z3
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     sym = int_symbols()
     solver = z3.Solver()
@@ -335,7 +334,7 @@ def _occupiable(solver, locations: list[str], sym) -> set[str]:
     rather than one per location: each model answers for every location it occupies, and the
     next query asks only about the rest (usually one or two queries in all). A location z3
     cannot decide counts as occupiable (keeping a rule is always sound)."""
-    import z3
+    import z3  # lazy: z3 costs 25 ms at start-up; only checks need it
 
     left, found = list(locations), set()
     while left:

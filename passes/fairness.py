@@ -108,8 +108,8 @@ from tactl.ir.linear import GE, LinearAtom
 from tactl.ir.ltl import PropertyKind, classify
 from tactl.ir.rta import COIN, ORACLE, ReceiveRule, Timing, ReceiveTA, justice_name, mentions, receive_variables, received
 from tactl.ir.ta import Property, Rule, ThresholdAutomaton
-from tactl.passes.eliminate import GuardContext, guard_dnf
 from tactl.passes.env import Environment
+from tactl.passes.guards import GuardContext, guard_dnf
 
 
 class Fairness(Enum):

@@ -48,6 +48,7 @@ from tactl.ir.expr import (
 from tactl.ir.linear import LinearTerm, NonLinearError, int_symbols, linearize, term_expr, to_z3
 from tactl.ir.names import MAX_LENGTH, identifier_problem
 from tactl.ir.ta import Rule, SymbolKind, ThresholdAutomaton
+from tactl.ir.validate import validate
 
 
 class DivisionNotSupported(ValueError):
@@ -210,7 +211,7 @@ class _Lowering:
         natural numbers): the engines take the new parameter ``q`` to be one too."""
         if not quotients:
             return
-        import z3
+        import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
         sym = int_symbols()
         solver = z3.SimpleSolver()
@@ -314,8 +315,6 @@ def _ge_zero(t: LinearTerm, span: Span | None) -> Expr:
 
 def _check_valid(ta: ThresholdAutomaton) -> None:
     """The lowered automaton must pass the validation of an automaton read from a file."""
-    from tactl.ir.validate import validate
-
     errors = [d for d in validate(ta) if d.severity is Severity.ERROR]
     if errors:
         raise DivisionNotSupported("the automaton without divisions is not valid ("

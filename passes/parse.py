@@ -62,6 +62,7 @@ from tactl.ir import alg as A
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.expr import (
     Always,
+    And,
     BoolConst,
     Compare,
     Eventually,
@@ -70,10 +71,12 @@ from tactl.ir.expr import (
     IntConst,
     Name,
     Not,
+    Or,
     conj,
     disj,
     to_text,
 )
+from tactl.ir.linear import int_symbols, to_z3
 from tactl.ir.rta import (
     CRASH_LOCATION,
     CRASH_MODELS,
@@ -746,8 +749,6 @@ def _span_of(x) -> Span | None:
 
 
 def _negate(e: Expr) -> Expr:
-    from tactl.ir.expr import And, Or
-
     if isinstance(e, BoolConst):
         return BoolConst(not e.value)
     if isinstance(e, Compare):
@@ -767,9 +768,7 @@ class _Solver:
     """Satisfiability of guards under the resilience condition (received counts ≥ 0)."""
 
     def __init__(self, ctx: _Context) -> None:
-        import z3
-
-        from tactl.ir.linear import int_symbols, to_z3
+        import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
         self.z3 = z3
         self.sym = int_symbols()
@@ -940,8 +939,6 @@ class _Explorer:
         """Fork ``th`` on a symbolic condition: its feasible outcomes. Conjunctions and
         disjunctions are decided atom by atom (short-circuit), so that a path's literals are
         single comparisons — which keeps guards simple and lets complementary paths merge."""
-        from tactl.ir.expr import And, Or
-
         if isinstance(cond, BoolConst):
             return [(th, cond.value)]
         if isinstance(cond, Not):
@@ -1559,8 +1556,6 @@ def _property(ctx: _Context, ex: _Explorer, p: A.PropertyDecl, keys, names, poin
 
 def _flat_unique(e: Expr) -> Expr:
     """``a && b && a`` → ``a && b`` (``no v == 1 and no decided == 1`` may name a location twice)."""
-    from tactl.ir.expr import And, Or
-
     if isinstance(e, (And, Or)):
         args = list(dict.fromkeys(e.args))
         return (conj if isinstance(e, And) else disj)(*args)

@@ -28,6 +28,7 @@ import math
 from dataclasses import dataclass
 
 from tactl.ir.linear import GE, LinearAtom, LinearTerm
+from tactl.util import deadline
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ def _drop_redundant(system: dict, pending: set[str] | None) -> None:
     integer points and the exactness of later steps — does not change. With ``pending`` (the
     variables still to be eliminated; the rest are natural numbers by the caller's contract) the
     other variables count as non-negative."""
-    import z3
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     table: dict[str, z3.ArithRef] = {}
 
@@ -115,8 +116,6 @@ def _drop_redundant(system: dict, pending: set[str] | None) -> None:
         return z3.Sum([c * var(x) for x, c in coeffs]) + const >= 0
 
     atoms = {key: formula(key, const) for key, const in system.items()}
-    from tactl import deadline
-
     solver = z3.SolverFor("QF_LRA")
     solver.set("timeout", deadline.solver_timeout_ms(10.0))  # undecided: the atom is kept
     if pending is not None:

@@ -24,7 +24,7 @@ from math import lcm
 
 import sympy
 
-from tactl.ir.expr import BoolConst, Compare, Expr, Not, conj, disj
+from tactl.ir.expr import And, BoolConst, Compare, Expr, Not, conj, disj
 from tactl.ir.linear import term_expr
 
 FLIP = {">=": "<=", "<=": ">=", ">": "<", "<": ">", "==": "==", "!=": "!="}
@@ -86,7 +86,6 @@ def _negate(e: Expr) -> Expr:
         return Compare(NEGATE[e.op], e.left, e.right)
     if isinstance(e, BoolConst):
         return BoolConst(not e.value)
-    from tactl.ir.expr import And
     if isinstance(e, And):
         return disj(*(_negate(a) for a in e.args))
     return Not(e)

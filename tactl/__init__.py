@@ -1,1 +1,5 @@
-__version__ = "0.1.0"
+"""tactl: threshold automata from pseudocode, and parameterized checks of their properties."""
+
+from tactl.util.version import __version__
+
+__all__ = ["__version__"]

@@ -7,20 +7,25 @@ unexpected internal failure exits 4 with a one-line message (the traceback with 
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import traceback
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
 from tactl import __version__
-from tactl import deadline
-from tactl.fsutil import check_output_directory, inside, is_special, is_stdout, make_directory, same_file, write_output
+from tactl.util import deadline
+from tactl.util.fsutil import check_output_directory, inside, is_special, is_stdout, make_directory, same_file, write_output
 from tactl.ir.errors import Diagnostic, InputError, Severity, TactlError
 
 # The readers (lark grammars), IR serialisers, summaries and translation are imported inside the
@@ -74,7 +79,7 @@ def _options(
 def _load(path: Path, lower_divisions: bool = True) -> ReadResult:
     """The automaton of ``path``; ``lower_divisions`` replaces ``e / c`` by derived parameters
     (what the engines need), off for commands that show the user's own text."""
-    from tactl.inputs import load_automaton  # lazy: the readers (see the imports above)
+    from tactl.driver.inputs import load_automaton  # lazy: the readers (see the imports above)
 
     result = load_automaton(path, lower_divisions=lower_divisions)
     if result.warnings:
@@ -112,8 +117,9 @@ def show(
     file: InputFile,
     as_json: Annotated[bool, typer.Option("--json", help="Print the IR as JSON (format tactl.ta) instead.")] = False,
 ) -> None:
-    from tactl.ir.ta_json import ta_to_json  # lazy (see the imports at the top)
-    from tactl.summary import summarize  # lazy
+    # lazy: only this command needs it; --help starts without it
+    from tactl.ir.ta_json import ta_to_json
+    from tactl.report.summary import summarize
 
     result = _load(file, lower_divisions=False)
     if as_json:
@@ -143,11 +149,13 @@ def output_format(target: Path, formats: dict[str, str], default: str, wrong_kin
 
 def _printed(loaded, form: str) -> str:
     """The canonical text (``ta``/``rta``) or JSON form of a read automaton."""
+    # lazy: only this command needs it; --help starts without it
     from tactl.ir.rta_reader import RtaReadResult
-    from tactl.ir.ta_json import ta_to_json  # lazy (see the imports at the top)
-    from tactl.ir.ta_printer import print_ta  # lazy
+    from tactl.ir.ta_json import ta_to_json
+    from tactl.ir.ta_printer import print_ta
 
     if isinstance(loaded, RtaReadResult):
+        # lazy: only this command needs it; --help starts without it
         from tactl.ir.rta_json import rta_to_json
         from tactl.ir.rta_printer import print_rta
 
@@ -175,6 +183,7 @@ def fmt(
         "--drop-comments", help="Allow --in-place to rewrite a file that has comments "
                                 "(the canonical form has none).")] = False,
 ) -> None:
+    # lazy: only this command needs it; --help starts without it
     from tactl.ir.rta_reader import RtaReadResult
 
     if in_place and output is not None:
@@ -184,7 +193,7 @@ def fmt(
     if in_place and file.suffix.lower() == ".alg":
         raise _usage_error(file, "--in-place would replace the pseudocode by its receive automaton; "
                                  "write it elsewhere with -o X.rta (or 'tactl parse')")
-    from tactl.inputs import read_automaton  # lazy: the readers
+    from tactl.driver.inputs import read_automaton  # lazy: the readers
 
     loaded = read_automaton(file)
     if loaded.warnings:
@@ -233,7 +242,7 @@ def dot(
                                    "use .dot, .gv, .svg, .png or .pdf")
     if same_file(output, file):
         raise _usage_error(output, "refusing to overwrite the input file")
-    from tactl.passes.emit_dot import emit_dot  # Jinja is only needed here
+    from tactl.passes.emit_dot import emit_dot  # lazy: jinja2 (the templates), only for dot
 
     text = emit_dot(_load(file, lower_divisions=False).ta, hide_self_loops=hide_self_loops)
     fmt_ = _DOT_FORMATS[suffix]
@@ -269,6 +278,7 @@ def parse(
                                                         "(text, with source-map comments), "
                                                         "X.json, or '-' for stdout.")] = None,
 ) -> None:
+    # lazy: the pseudocode grammar (lark) and the parse pass (sympy) load only for parse
     from tactl.ir.alg_reader import parse_alg
     from tactl.ir.rta_json import rta_to_json
     from tactl.ir.rta_printer import print_rta
@@ -325,7 +335,8 @@ def translate(
                                   "over-approximates the RTA).")] = False,
     timeout: TimeoutOption = None,
 ) -> None:
-    from tactl.translation import (certificate_problem, certificate_table, justice_section, run_translate,
+    # lazy: the translation loads z3 and the passes
+    from tactl.driver.translation import (certificate_problem, certificate_table, justice_section, run_translate,
                                    without_refused)
 
     if file.suffix.lower() in (".ta",):
@@ -336,9 +347,9 @@ def translate(
                                                        "-o X.ta (or X.json)")
         if same_file(output, file):
             raise _usage_error(output, "refusing to overwrite the input file")
-    from tactl.inputs import load_receive_automaton  # lazy: the readers
-    from tactl.ir.ta_json import ta_to_json  # lazy
-    from tactl.ir.ta_printer import print_ta  # lazy
+    from tactl.driver.inputs import load_receive_automaton  # lazy: the readers
+    from tactl.ir.ta_json import ta_to_json
+    from tactl.ir.ta_printer import print_ta
 
     _start_clock(timeout)
     with deadline.interruptible():
@@ -379,8 +390,7 @@ MAX_PARAMETER_DIGITS = 1000
 
 def _parameters(values: list[str] | None, file: Path) -> dict[str, int]:
     """``--param NAME=V`` values: an identifier and a natural number in ASCII digits."""
-    import re
-
+    # lazy: only this command needs it; --help starts without it
     from tactl.ir.names import identifier_problem
 
     out: dict[str, int] = {}
@@ -466,12 +476,12 @@ def check(
         "--progress/--no-progress", help="Progress lines on stderr (default: when it is a terminal).",
         show_default=False)] = None,
 ) -> None:
-    from tactl.check import ENGINES, CheckOptions, SelectionError, check_automaton, report_json, report_text
+    # lazy: the checker and its engines load only for check
+    from tactl.engines.check import (ENGINES, SPIN_MODELS, CheckOptions, SelectionError, check_automaton,
+                                     report_json, report_text)
 
     if engine not in ENGINES:
         raise _usage_error(file, f"unknown engine '{engine}'; choose {', '.join(ENGINES)}")
-    from tactl.check import SPIN_MODELS
-
     if model not in SPIN_MODELS:
         raise _usage_error(file, f"unknown model '{model}'; choose {' or '.join(SPIN_MODELS)}")
     if model != "counter" and engine != "spin":
@@ -498,6 +508,7 @@ def check(
     receive = result.receive  # a synchronous automaton's: the lock-step engine runs it
     not_checkable = result.not_checkable
     if engine == "spin" and model == "process":
+        # lazy: only this command needs it; --help starts without it
         from tactl.passes.emit_promela_process import unsupported_fault_model
 
         receive = _receive_automaton(file)
@@ -526,7 +537,7 @@ def check(
 
 def _receive_automaton(file: Path):
     """The receive automaton of an .rta/.alg input (the SPIN process model runs it)."""
-    from tactl.inputs import read_automaton  # lazy: the readers
+    from tactl.driver.inputs import read_automaton  # lazy: the readers
     from tactl.ir.rta_reader import RtaReadResult
 
     loaded = read_automaton(file)
@@ -538,8 +549,7 @@ def _receive_automaton(file: Path):
 
 def _without_rc(ta, receive, fixed: dict[str, int]):
     """``--allow-outside-rc``: the automata without their resilience condition, said on stderr."""
-    from dataclasses import replace
-
+    # lazy: only this command needs it; --help starts without it
     from tactl.ir.evaluate import holds
     from tactl.ir.expr import to_text
 
@@ -598,8 +608,9 @@ def emit(
                            bound, unbounded, allow_outside_rc)
     check_output_directory(output)
     fixed = _parameters(params, file)
-    from tactl.check import SelectionError, validate_selection
-    from tactl.emitters import smtlib_files
+    # lazy: only this command needs it; --help starts without it
+    from tactl.engines.check import SelectionError, validate_selection
+    from tactl.driver.emitters import smtlib_files
 
     loaded = _load(file)
     ta = loaded.ta
@@ -634,7 +645,8 @@ _MODEL_SUFFIX = {"promela": ".pml", "nuxmv": ".smv"}
 def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, int], model: str,
                 partition: bool, bound: int | None, unbounded: bool, allow_outside_rc: bool) -> None:
     """``emit --to promela|nuxmv``: one model file, written atomically."""
-    from tactl.check import SPIN_MODELS, SelectionError, validate_selection
+    # lazy: only this command needs it; --help starts without it
+    from tactl.engines.check import SPIN_MODELS, SelectionError, external_parameters_problem, validate_selection
 
     if output.suffix.lower() != _MODEL_SUFFIX[to] and not is_stdout(output):
         raise _usage_error(output, f"--to {to} writes one file: -o X{_MODEL_SUFFIX[to]} (or '-')")
@@ -652,14 +664,13 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
     source = str(file)
     try:
         if to == "promela" and model == "process":
+            # lazy: only this command needs it; --help starts without it
             from tactl.passes.emit_promela_process import ProcessModelError, emit_process_model
 
             receive = _receive_automaton(file)
             if allow_outside_rc:
                 _, receive = _without_rc(ta, receive, fixed)
             else:
-                from tactl.check import external_parameters_problem
-
                 problem = external_parameters_problem(ta, fixed, "promela process model")
                 if problem:
                     raise _usage_error(file, problem)
@@ -668,10 +679,12 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
             except ProcessModelError as e:
                 raise _usage_error(file, str(e)) from None
         elif to == "promela":
+            # lazy: only this command needs it; --help starts without it
             from tactl.passes.emit_promela import emit_promela_counter
 
             text = emit_promela_counter(ta, selected or None, fixed, allow_outside_rc=allow_outside_rc)
         else:
+            # lazy: only this command needs it; --help starts without it
             from tactl.passes.emit_smv import SmvError, emit_smv
 
             try:
@@ -735,10 +748,11 @@ def verify(
         "--progress/--no-progress", help="Progress on stderr (default: when it is a terminal).",
         show_default=False)] = None,
 ) -> None:
-    from tactl.check import ENGINES
-    from tactl.executors import ExecutorError
-    from tactl.verify import EMIT_TARGETS, VerifyError, VerifyOptions, resolve, verify as run_verify
-    from tactl.verify_report import explain_lines, run_json, run_table
+    # lazy: verify's driver, engines and reports load only for verify
+    from tactl.engines.check import ENGINES
+    from tactl.driver.executors import ExecutorError
+    from tactl.driver.verify import EMIT_TARGETS, VerifyError, VerifyOptions, resolve, verify as run_verify
+    from tactl.report.verify import explain_lines, run_json, run_table
 
     if engine not in ENGINES:
         raise _usage_error("verify", f"unknown engine '{engine}'; choose {', '.join(ENGINES)}")
@@ -748,7 +762,8 @@ def verify(
             raise _usage_error("verify", f"--emit: unknown target '{t}'; choose from "
                                          f"{', '.join(EMIT_TARGETS)}")
     if executor:
-        from tactl.executors import dask_address
+        # lazy: only this command needs it; --help starts without it
+        from tactl.driver.executors import dask_address
 
         try:
             dask_address(executor)  # a malformed address is refused before any work
@@ -804,8 +819,9 @@ def verify(
 
 
 def _write_reports(result, report_dir: Path, with_svg: bool = True) -> None:
-    from tactl.report_html import render_html
-    from tactl.verify_report import run_json
+    # lazy: jinja2 and the HTML report load only when verify writes its report
+    from tactl.report.html import render_html
+    from tactl.report.verify import run_json
 
     for a in result.algorithms:  # --emit outputs that could not be written
         for problem in a.unwritten:
@@ -833,6 +849,7 @@ def _progress_display(show: bool):
     if not show:
         return None, lambda: None
     if sys.stderr.isatty():
+        # lazy: rich takes tens of ms to import; only a progress display on a terminal uses it
         from rich.console import Console
 
         console = Console(stderr=True)
@@ -858,7 +875,8 @@ CacheDirOption = Annotated[Optional[Path], typer.Option("--cache-dir", metavar="
 
 @cache_app.command("stats", help="Entries and bytes in the cache.")
 def cache_stats(cache_dir: CacheDirOption = None) -> None:
-    from tactl.cache import Cache, NotACache, default_directory
+    # lazy: only this command needs it; --help starts without it
+    from tactl.driver.cache import Cache, NotACache, default_directory
 
     cache = Cache(cache_dir or default_directory())
     try:
@@ -873,7 +891,8 @@ def cache_stats(cache_dir: CacheDirOption = None) -> None:
                                  "lineage notes, temporary files); anything else under the "
                                  "directory is kept, and symbolic links are never followed.")
 def cache_clear(cache_dir: CacheDirOption = None) -> None:
-    from tactl.cache import Cache, NotACache, default_directory
+    # lazy: only this command needs it; --help starts without it
+    from tactl.driver.cache import Cache, NotACache, default_directory
 
     cache = Cache(cache_dir or default_directory())
     try:
@@ -885,7 +904,7 @@ def cache_clear(cache_dir: CacheDirOption = None) -> None:
 
 
 def _certificate_error() -> type[Exception]:
-    from tactl.translation import CertificateError  # lazy: translation loads z3 and the passes
+    from tactl.driver.translation import CertificateError  # lazy: translation loads z3 and the passes
 
     return CertificateError
 
@@ -936,14 +955,9 @@ def _exit(code: int) -> None:
     started no worker processes, the interpreter's teardown is skipped (streams flushed and ``atexit``
     handlers run first, as a normal exit does): freeing z3's terms one by one at shutdown costs
     ~30 ms, an eighth of a small ``tactl check`` (issue 20's start-up budget)."""
-    import threading
-
     others = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
     if others or "multiprocessing" in sys.modules:
         sys.exit(code)  # the normal exit joins these threads and worker processes
-    import atexit
-    import os
-
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()

@@ -17,8 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from conftest import CORPUS
-from tactl.check import CheckOptions, check_automaton
-from tactl.inputs import load_automaton
+from tactl.engines.check import CheckOptions, check_automaton
+from tactl.driver.inputs import load_automaton
 from tactl.ir.alg_reader import parse_alg
 from tactl.ir.errors import InputError
 from tactl.ir.expr import to_text

@@ -25,8 +25,8 @@ import pytest
 
 from conftest import CORPUS
 from ta_equivalence import compare
-from tactl.check import CheckOptions, check_automaton
-from tactl.inputs import load_automaton
+from tactl.engines.check import CheckOptions, check_automaton
+from tactl.driver.inputs import load_automaton
 
 ALGS = sorted(p.parent.name + "/" + p.stem for p in CORPUS.glob("*/*.alg"))
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, ISOLA18, check_ta_files, isola18_params
-from tactl.check import CheckOptions, check_automaton
+from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines import explicit, parametric
 from tactl.engines.result import HOLDS, UNSUPPORTED, VIOLATED
 from tactl.ir.safety import ReachQuery, reach_query
 from tactl.ir.ta_reader import read_ta, read_ta_file
-from tactl.simulate import Configuration, Step, replay
+from tactl.engines.simulate import Configuration, Step, replay
 
 
 def expected_verdicts(path: Path) -> dict[str, str]:

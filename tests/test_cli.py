@@ -148,7 +148,7 @@ def test_internal_errors_are_one_line_unless_debugging(cli, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("tactl.summary.summarize", broken)  # the CLI imports it when show runs
+    monkeypatch.setattr("tactl.report.summary.summarize", broken)  # the CLI imports it when show runs
     r = cli("show", STRB)
     assert r.code == 4
     assert r.err.strip() == "tactl: internal error: RuntimeError: boom (run with --debug for details)"

@@ -19,7 +19,7 @@ import json
 import pytest
 
 from conftest import CORPUS, ISOLA18
-from tactl.check import CheckOptions, check_automaton
+from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.expr import Name, substitute
 from tactl.ir.linear import int_symbols, to_z3
 from tactl.ir.rta import Timing

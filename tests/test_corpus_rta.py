@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import CORPUS
-from tactl.check import CheckOptions, check_automaton
+from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.expr import substitute, Name
 from tactl.ir.linear import int_symbols, to_z3
 from tactl.ir.rta_reader import read_rta_file

@@ -21,7 +21,7 @@ from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED
 from tactl.ir.eltl import FormulaClass, TemporalQuery, Unsupported, temporal_query
 from tactl.ir.expr import to_text
 from tactl.ir.ta_reader import read_ta, read_ta_file
-from tactl.simulate import replay_run
+from tactl.engines.simulate import replay_run
 from test_check import mutate
 from test_explicit_ltl import CASES
 
@@ -413,8 +413,8 @@ def test_corpus_rta_properties_are_all_decided_under_the_derived_justice(path):
     """Every property of every asynchronous corpus model — liveness with the justice derived by
     translate — is decided for all n, t, f (all hold, as the papers and ByMC say), and the
     explicit engine agrees on small instances."""
-    from tactl.check import CheckOptions, check_automaton
-    from tactl.inputs import load_automaton
+    from tactl.engines.check import CheckOptions, check_automaton
+    from tactl.driver.inputs import load_automaton
 
     ta = load_automaton(path).ta
     report = check_automaton(ta, str(path), CheckOptions())

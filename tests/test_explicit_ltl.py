@@ -21,7 +21,7 @@ from tactl.ir.evaluate import evaluate, holds
 from tactl.ir.expr import BoolConst
 from tactl.ir.safety import ReachQuery
 from tactl.ir.ta_reader import read_ta
-from tactl.simulate import Configuration, enabled_loops, lasso_holds, replay_run
+from tactl.engines.simulate import Configuration, enabled_loops, lasso_holds, replay_run
 
 
 def automaton(text: str):

@@ -28,7 +28,7 @@ from tactl.passes.certify import certify_justice
 from tactl.passes.eliminate import translate
 from tactl.passes.env import environment
 from tactl.passes.fairness import Fairness, RuleJustice
-from tactl.translation import Certified, certificate_problem, refused_properties, run_translate, without_refused
+from tactl.driver.translation import Certified, certificate_problem, refused_properties, run_translate, without_refused
 
 MODELS = sorted(CORPUS.glob("*/*.rta"))
 

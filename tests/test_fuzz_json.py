@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from conftest import CORPUS, DATA, check_ta_files, own_ta_files
-from tactl.inputs import read_automaton
+from tactl.driver.inputs import read_automaton
 from tactl.ir import (
     InputError,
     print_rta,

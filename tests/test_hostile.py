@@ -87,7 +87,7 @@ def test_1_smtlib_keywords_as_names_keep_the_verdict(cli, tmp_path, keyword):
 
 @pytest.mark.parametrize("keyword", ["and", "_", "as", "distinct"])
 def test_1_emitted_queries_with_keyword_names_are_valid_smtlib(cli, tmp_path, keyword):
-    from tactl import solvers
+    from tactl.bench import solvers
 
     doc = rename(viol_doc(), "t", keyword)
     out = tmp_path / "out"
@@ -145,7 +145,7 @@ def test_2_renamed_location_keeps_the_verdict(cli, tmp_path):
 
 def test_2_generated_ta_is_validated_like_a_read_one(monkeypatch):
     """A translation that produced an invalid TA is a tactl bug, reported (exit 4), never used."""
-    from tactl import translation
+    from tactl.driver import translation
     from tactl.ir.rta_reader import read_rta_file
     from tactl.ir.ta import Location
 
@@ -348,7 +348,7 @@ def test_8_property_names_cannot_leave_the_output_directory(cli, tmp_path):
 
 
 def test_8_inside_refuses_escaping_names(tmp_path):
-    from tactl.fsutil import inside
+    from tactl.util.fsutil import inside
     from tactl.ir.errors import InputError
 
     assert inside(tmp_path, "a.b.smt2") == tmp_path / "a.b.smt2"
@@ -471,7 +471,7 @@ def test_13_huge_counterexample_replays_in_batches(cli, viol):
 
 
 def test_13_timeout_covers_query_construction(tmp_path):
-    from tactl.synthetic import promela_style_ta
+    from tactl.bench.synthetic import promela_style_ta
 
     path = tmp_path / "big.ta"
     path.write_text(promela_style_ta(300, 800))

@@ -12,7 +12,7 @@ import pytest
 from conftest import CORPUS
 from tactl.engines import lockstep
 from tactl.ir.rta_reader import read_rta
-from tactl.lockstep_sim import eccentricity, explicit_verdict, replay
+from tactl.engines.lockstep_sim import eccentricity, explicit_verdict, replay
 from tactl.passes.lockstep import build
 
 FLOODMIN = (CORPUS / "floodmin" / "floodmin.rta").read_text()

@@ -21,7 +21,8 @@ from tactl.ir import ta as ta_module
 from tactl.ir import validate as validate_module
 from tactl.ir.expr import Name, Sum
 from tactl.ir.ta import Shape, expanded_shape
-from tactl.ir.ta_reader import MAX_NESTING, parse_ta
+from tactl.ir.ta_reader import parse_ta
+from tactl.ir.validate import MAX_NESTING
 
 
 def automaton(defines: list[str], guard: str = "x >= T + 1", init: str = "a == N - F") -> str:

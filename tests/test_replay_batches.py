@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tactl.ir.ta_reader import read_ta
-from tactl.simulate import Configuration, ReplayFailure, _fire, _fire_many
+from tactl.engines.simulate import Configuration, ReplayFailure, _fire, _fire_many
 
 
 @st.composite
@@ -59,7 +59,7 @@ def test_lassos_with_a_loop_of_several_steps_are_replayed_as_spin_and_nusmv_repo
     from tactl.ir.expr import Always, And, Compare, Eventually, IntConst, Name, Not
     from tactl.ir.ltl import nnf
     from tactl.ir.ta_reader import read_ta
-    from tactl.simulate import Configuration, Step, replay_run
+    from tactl.engines.simulate import Configuration, Step, replay_run
 
     ta = read_ta("""skel T { parameters n; assumptions (1) { n >= 1; } locations (2) { A: []; B: []; }
     inits (2) { A == n; B == 0; }

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import DATA
-from tactl.report_html import render_html
+from tactl.report.html import render_html
 
 SAMPLE = DATA / "verify_report_sample.json"
 TIMEOUT_S = 60

@@ -1,10 +1,10 @@
-"""The HTML page of ``tactl verify`` (tactl/report_html.py), rendered from a real report.
+"""The HTML page of ``tactl verify`` (tactl/report/html.py), rendered from a real report.
 
 tests/data/verify_report_sample.json was built from real outputs: ``tactl check --json`` on
 corpus/strb/strb.alg (all three properties hold) and on a mutant of it whose thresholds are
 too low (``t distinct`` instead of ``t + 1``, and ``t + 1`` instead of ``n - t``: unforgeability
 violated by a run, relay by a lasso, both with pseudocode source maps), the translate pass's
-certificates, the driver's pass records (tactl.pipeline.Runner with a cache) and ``tactl dot``'s
+certificates, the driver's pass records (tactl.driver.pipeline.Runner with a cache) and ``tactl dot``'s
 SVG. The browser's view of the same page is tests/test_report_browser.py.
 """
 
@@ -19,7 +19,7 @@ from importlib import resources
 import pytest
 
 from conftest import DATA
-from tactl.report_html import PALETTE, counter_plot_svg, graphviz_svg, pseudocode_lines, render_html
+from tactl.report.html import PALETTE, counter_plot_svg, graphviz_svg, pseudocode_lines, render_html
 
 SAMPLE = DATA / "verify_report_sample.json"
 MUTANT_LINE = "upon receiving ECHO from t distinct processes:"  # the mutated threshold (t + 1 in strb.alg)

@@ -10,7 +10,7 @@ from conftest import isola18_params, own_ta_files
 from tactl.ir import print_ta, read_ta, read_ta_file, ta_from_json, ta_to_json
 from tactl.ir.ta_json import FORMAT, VERSION
 from tactl.ir.errors import InputError
-from tactl.synthetic import promela_style_ta
+from tactl.bench.synthetic import promela_style_ta
 
 
 def _check_round_trips(path):

@@ -3,7 +3,7 @@
 No wall times here (they depend on the machine): each test counts the operations that used to be
 repeated per location or per term — solver calls, scans of the location list, nodes visited,
 linear-term coefficients built, name comparisons for "did you mean" — at two sizes, or bounds
-them. ``make bench`` (tactl.bench_reader) measures the times at 10k–100k locations and rules.
+them. ``make bench`` (tactl.bench.reader) measures the times at 10k–100k locations and rules.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ import z3
 
 from conftest import walked_nodes
 
-from tactl.bench_reader import reader_scaling_rows
+from tactl.bench.reader import reader_scaling_rows
 from tactl.ir import InputError, read_ta
 from tactl.ir import validate as validate_module
 from tactl.ir.expr import Name, summation
 from tactl.ir.linear import LinearTerm, linearize
 from tactl.ir.ta import Location, ThresholdAutomaton
-from tactl.synthetic import scaled_ta
+from tactl.bench.synthetic import scaled_ta
 
 
 @pytest.fixture

@@ -8,8 +8,8 @@ from tactl.ir.expr import BoolConst, Compare, IntConst, Name
 from tactl.ir.safety import ReachQuery
 from tactl.ir.ta_reader import read_ta
 from tactl.passes.emit_smtlib import symbol, term
-from tactl.schedule import order_steady
-from tactl.simulate import Configuration, replay
+from tactl.engines.schedule import order_steady
+from tactl.engines.simulate import Configuration, replay
 
 # One process in A; the counts fire A->B once, A->C once and C->A once. Firing A->B first (the
 # naive greedy choice) strands the process in B; the only executable order is A->C, C->A, A->B.

@@ -23,13 +23,13 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, DATA, isola18_files
-from tactl import checkers
-from tactl.check import CheckOptions, check_automaton
-from tactl.checkers import CheckerMissing
+from tactl.engines import checkers
+from tactl.engines.check import CheckOptions, check_automaton
+from tactl.engines.checkers import CheckerMissing
 from tactl.engines import nusmv
 from tactl.engines.explicit import DEFAULT_BOUND
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VIOLATED
-from tactl.inputs import load_automaton
+from tactl.driver.inputs import load_automaton
 from tactl.ir.eltl import FormulaClass, TemporalQuery, temporal_query
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import disj

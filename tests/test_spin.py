@@ -22,12 +22,12 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, REPO, isola18_files
-from tactl import checkers
-from tactl.check import CheckOptions, check_automaton
+from tactl.engines import checkers
+from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines import spin
 from tactl.engines.explicit import parameter_instances
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VIOLATED
-from tactl.inputs import load_automaton
+from tactl.driver.inputs import load_automaton
 from tactl.ir.eltl import TemporalQuery, temporal_query
 from tactl.ir.rta_reader import read_rta
 from tactl.ir.ta_reader import read_ta
@@ -38,7 +38,7 @@ from tactl.passes.emit_promela import (
     counter_model,
     emit_promela_counter,
 )
-from tactl.simulate import replay_run
+from tactl.engines.simulate import replay_run
 
 HAVE_SPIN = checkers.spin() is not None and checkers.c_compiler() is not None
 needs_spin = pytest.mark.skipif(
@@ -97,7 +97,7 @@ def test_emitted_model_is_deterministic_and_commented():
 
 def test_emitted_model_is_reproducible_across_processes():
     # Another interpreter with other hash seeds: no set or dict order may leak into the text.
-    code = ("import sys; from tactl.inputs import load_automaton; "
+    code = ("import sys; from tactl.driver.inputs import load_automaton; "
             "from tactl.passes.emit_promela import emit_promela_counter; "
             "ta = load_automaton(sys.argv[1]).ta; "
             "sys.stdout.write(emit_promela_counter(ta, None, {'n': 7, 't': 2, 'f': 2}))")
@@ -203,7 +203,7 @@ def cross_check(ta, label: str, params: dict[str, int]) -> list:
                      round(r.time_s, 3)))
         assert r.engine == "spin" and r.kind == q.kind and r.formula_class == q.formula_class.value
         if e.verdict == HOLDS_VACUOUSLY:
-            # tactl.check stops before the engine when no initial configuration satisfies the
+            # tactl.engines.check stops before the engine when no initial configuration satisfies the
             # property's antecedent; SPIN, asked anyway, finds nothing to violate
             assert r.verdict == HOLDS, (label, q.property, r.verdict, r.reason)
             continue

@@ -15,9 +15,9 @@ from dataclasses import replace
 import pytest
 
 from conftest import CORPUS
-from tactl import checkers
+from tactl.engines import checkers
 from tactl.engines import spin_process
-from tactl.inputs import translate_loaded
+from tactl.driver.pipeline import translate_loaded
 from tactl.ir.eltl import temporal_query
 from tactl.ir.rta_reader import RtaReadResult, read_rta
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import pytest
 
 from conftest import CORPUS
-from tactl import checkers
-from tactl.check import CheckOptions, check_automaton
+from tactl.engines import checkers
+from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines import spin_process
-from tactl.inputs import read_automaton, translate_loaded
+from tactl.driver.inputs import read_automaton
+from tactl.driver.pipeline import translate_loaded
 from tactl.ir.eltl import TemporalQuery, temporal_query
 from tactl.ir.rta_reader import read_rta
 from tactl.passes.emit_promela_process import emit_process_model

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from conftest import CORPUS
-from tactl.check import CheckOptions, check_automaton
+from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.expr import BoolConst, Compare, Expr, Name, to_text
 from tactl.ir.linear import normalize
 from tactl.ir.rta import FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing, received
@@ -265,7 +265,7 @@ from tactl.ir.expr import names, summation  # noqa: E402
 from tactl.ir.rta_reader import parse_rta, read_rta_file  # noqa: E402
 from tactl.passes.eliminate import Translation  # noqa: E402
 from tactl.passes.env import Environment, auxiliary_message, sent, sent_by_crashing  # noqa: E402
-from tactl.synthetic_kinds import kind_rta  # noqa: E402
+from tactl.bench.synthetic_kinds import kind_rta  # noqa: E402
 
 # symmetric faults are not among them: their senders are parameters fixed for the run, delivered
 # to every receiver (passes/env.py, **Symmetric**; tests/test_trust_faults.py)

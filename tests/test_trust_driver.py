@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS
-from tactl import checkers
-from tactl.cache import LAYOUT, _envelope_problem
+from tactl.engines import checkers
+from tactl.driver.cache import LAYOUT, _envelope_problem
 
 STRB_ALG = (CORPUS / "strb" / "strb.alg").read_text()
 VIOLATING_ALG = STRB_ALG.replace("from t + 1 distinct", "from t distinct")  # unforgeability fails
@@ -173,7 +173,7 @@ def test_a_malformed_executor_address_is_refused_at_once(cli, tmp_path, address,
 
 
 def test_well_formed_executor_addresses_are_understood():
-    from tactl.executors import dask_address
+    from tactl.driver.executors import dask_address
 
     assert dask_address("dask://127.0.0.1:8786") == "tcp://127.0.0.1:8786"
     assert dask_address("dask://[::1]:9000") == "tcp://[::1]:9000"

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS
-from tactl.check import CheckOptions, check_automaton
+from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, VIOLATED
-from tactl.inputs import load_automaton
+from tactl.driver.inputs import load_automaton
 from tactl.ir.rta_printer import print_rta
 from tactl.ir.rta_reader import read_rta
 from tactl.passes.eliminate import translate

@@ -22,10 +22,10 @@ import pytest
 import z3
 
 from conftest import CORPUS, REPO
-from tactl import deadline
+from tactl.util import deadline
 from tactl.engines import lockstep
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED
-from tactl.inputs import read_automaton
+from tactl.driver.inputs import read_automaton
 from tactl.ir.rta_json import rta_from_json, rta_to_json
 from tactl.ir.rta_printer import print_rta
 from tactl.ir.rta_reader import read_rta
@@ -275,7 +275,7 @@ def test_hypotheses_round_trip(written, expected):
 
 
 def test_alg_hypotheses_reach_the_receive_automaton():
-    from tactl.inputs import parse_loaded
+    from tactl.driver.pipeline import parse_loaded
 
     k2 = HYPOTHESISED.replace("assuming clean round", "assuming round with at most 1 crash")
     for text, expected in ((HYPOTHESISED, Hypothesis(CLEAN_ROUND)), (k2, Hypothesis(FEW_CRASHES, 1))):

@@ -203,7 +203,7 @@ def test_engines_agree_on_vacuity(cli, tmp_path, engine):
     """The witness formula goes to the engine as the automaton's own specification (the external
     checkers emit specifications by name; SPIN's process model states the receive automaton's),
     so each engine decides W, not the property again: a bug that made every SPIN HOLDS vacuous."""
-    from tactl import checkers
+    from tactl.engines import checkers
 
     needed = {"spin": checkers.spin, "nusmv": checkers.nusmv}.get(engine[0])
     if needed is not None and needed() is None:
@@ -224,7 +224,7 @@ def test_engines_agree_on_vacuity(cli, tmp_path, engine):
 def test_a_holds_whose_vacuity_was_not_decided_exits_3():
     """Undecided vacuity (e.g. the timeout passed during the witness question) is not a clean
     pass: the property holds, but whether it says anything is unknown."""
-    from tactl.check import CheckReport
+    from tactl.engines.check import CheckReport
     from tactl.engines.result import HOLDS, NOT_VACUOUS, VACUITY_UNKNOWN, PropertyResult
     from tactl.ir.ta_reader import read_ta
 

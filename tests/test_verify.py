@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS
-from tactl.cache import LAYOUT, Cache, _envelope_problem
-from tactl.pipeline import NoChain, plan
-from tactl.verify import VerifyOptions, resolve, verify
+from tactl.driver.cache import LAYOUT, Cache, _envelope_problem
+from tactl.driver.pipeline import NoChain, plan
+from tactl.driver.verify import VerifyOptions, resolve, verify
 
 STRB_ALG = (CORPUS / "strb" / "strb.alg").read_text()
 
@@ -131,7 +131,7 @@ def test_a_cached_violation_that_no_longer_replays_is_not_used(tmp_path, strb):
     automaton: the simulator rejects it, so the property is checked again."""
     strb.write_text(STRB_ALG.replace("from t + 1 distinct", "from t distinct"))
     verify([strb], opts(tmp_path))
-    from tactl.cache import digest
+    from tactl.driver.cache import digest
 
     forged = 0
     for path in entries(tmp_path / "cache"):
@@ -344,7 +344,7 @@ def test_a_cached_lock_step_violation_is_replayed_before_use(tmp_path):
     assert verdicts(first)[("rb", "unforgeability")] == "violated"
     second = verify([path], opts(tmp_path))
     assert records(second)[("check", "unforgeability")].cache == "hit"
-    from tactl.cache import digest
+    from tactl.driver.cache import digest
 
     for entry in entries(tmp_path / "cache"):
         doc = json.loads(entry.read_text())

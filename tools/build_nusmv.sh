@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build NuSMV 2.5.4 (with the MiniSat SAT solver, for `NuSMV -bmc`) from source into a cache outside
-# the checkout, where tactl/checkers.py looks for it:
+# the checkout, where tactl/engines/checkers.py looks for it:
 #
 #     ${TACTL_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/tactl}/nusmv/bin/NuSMV
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install the external model checkers that tactl's tests run for real (see tactl/checkers.py):
+# Install the external model checkers that tactl's tests run for real (see tactl/engines/checkers.py):
 #   * SPIN, plus a C compiler for the `pan` verifiers it generates: Debian's `spin` and `gcc`
 #     packages, installed when missing and we are root;
 #   * NuSMV 2.5.4: built from source by tools/build_nusmv.sh into

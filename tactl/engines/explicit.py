@@ -17,11 +17,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.simulate import Configuration, Step, replay
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import (
     And,
     BoolConst,
     Compare,
+    Div,
     Expr,
     Implies,
     IntConst,
@@ -32,9 +34,9 @@ from tactl.ir.expr import (
     Or,
     Sum,
 )
+from tactl.ir.linear import to_z3
 from tactl.ir.safety import ReachQuery
 from tactl.ir.ta import ThresholdAutomaton
-from tactl.simulate import Configuration, Step, replay
 
 ENGINE = "explicit"
 DEFAULT_BOUND = 7
@@ -49,7 +51,7 @@ State = tuple[int, ...]
 
 def parameter_instances(ta: ThresholdAutomaton, fixed: dict[str, int], bound: int) -> list[dict[str, int]]:
     """Every valuation with each free parameter in ``0..bound`` that satisfies the RC (``fixed``
-    names parameters of ``ta``; ``tactl.check.validate_selection`` tells the user otherwise)."""
+    names parameters of ``ta``; ``tactl.engines.check.validate_selection`` tells the user otherwise)."""
     free = [p for p in ta.parameters if p not in fixed]
     rc = [ta.expand(a) for a in ta.assumptions]
     out = []
@@ -75,7 +77,7 @@ class _Outcome:
 def check(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], bound: int = DEFAULT_BOUND,
           max_states: int = DEFAULT_MAX_STATES,
           progress: Callable[[str], None] | None = None) -> PropertyResult:
-    """Explore every instance; the command's deadline (``tactl.deadline``) interrupts the search.
+    """Explore every instance; the command's deadline (``tactl.util.deadline``) interrupts the search.
 
     "holds" needs at least one initial configuration explored: a run that covered none (every
     initial configuration excluded by the cap of unbounded initial values at ``bound``, say) is
@@ -246,9 +248,7 @@ def _initial_states(ta: ThresholdAutomaton, question: ReachQuery, params: dict[s
     """All initial configurations for ``params`` (z3 enumerates the solutions), whether the list
     is complete, and the variables whose initial value the constraints leave unbounded — those
     are limited to ``0..bound`` (and the verdict's scope says so)."""
-    import z3
-
-    from tactl.ir.linear import to_z3
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     table = {name: z3.Int(name) for name in index}
     table.update({p: z3.IntVal(v) for p, v in params.items()})
@@ -307,7 +307,6 @@ def _py(e: Expr, index: dict[str, int], params: dict[str, int]) -> str:
         return "(" + op.join(_py(a, index, params) for a in e.args) + ")"
     if isinstance(e, Implies):
         return f"((not {_py(e.left, index, params)}) or {_py(e.right, index, params)})"
-    from tactl.ir.expr import Div  # here: the Div branch is this module's only use of it
     if isinstance(e, Div):  # floor division by a positive constant (ir.expr.Div), as Python's //
         return f"({_py(e.left, index, params)} // {_py(e.right, index, params)})"
     raise ValueError(f"not a state formula: {e!r}")

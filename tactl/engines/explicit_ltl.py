@@ -24,7 +24,7 @@ condition (semantics: ``tactl.ir.eltl``, decisions 1–6).
   enabled at ``s`` and every formula of ``O`` holds on ``s^ω`` (where ``<>χ`` and ``[]χ`` are both
   ``χ``). A deadlocked configuration ends no infinite run, so it never counts.
 
-Every violation is replayed by the simulator (``tactl.simulate.replay_run``), which evaluates ψ
+Every violation is replayed by the simulator (``tactl.engines.simulate.replay_run``), which evaluates ψ
 on the run by plain LTL semantics; a violation it cannot confirm is reported unknown.
 """
 
@@ -48,11 +48,11 @@ from tactl.engines.explicit import (
     successors,
 )
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.simulate import Configuration, Step, replay_run
 from tactl.ir.eltl import TemporalQuery, lasso_reason
 from tactl.ir.expr import Always, And, BoolConst, Eventually, Expr, Or, is_temporal
 from tactl.ir.safety import ReachQuery
 from tactl.ir.ta import ThresholdAutomaton
-from tactl.simulate import Configuration, Step, replay_run
 
 __all__ = ["check_temporal", "DEFAULT_BOUND", "DEFAULT_MAX_STATES"]
 

@@ -30,7 +30,7 @@ is inferred from a property's name: without the clause a property is checked wit
 **Limits.** ``--param`` restricts every query (diameter, bounded checks) to those values, and
 the verdict's scope says so. Without ``--timeout`` no query has a wall-clock limit: each gets
 z3's deterministic resource limit :data:`RLIMIT` (``rlimit``), so a verdict does not depend on
-the machine's load; with ``--timeout`` (``tactl.deadline``) every query gets the time left and
+the machine's load; with ``--timeout`` (``tactl.util.deadline``) every query gets the time left and
 the Python work in between is interruptible, so the check stops by the deadline and what is
 undecided is ``unknown``. An undecided query is never a pass.
 """
@@ -43,14 +43,16 @@ from typing import Any
 
 import z3
 
-from tactl import deadline
+from tactl.engines.lockstep_sim import Run, explicit_verdict, initial_configurations, replay, state_holds
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
                                   VACUITY_UNKNOWN, VIOLATED, PropertyResult)
-from tactl.ir.expr import Always, Expr, Implies, names, to_text
+from tactl.ir.evaluate import holds
+from tactl.ir.expr import Always, Eventually, Expr, Implies, names, to_text, walk
 from tactl.ir.linear import first_unsatisfiable, to_z3
 from tactl.ir.rta import FaultModel, ReceiveTA, received
 from tactl.ir.ta import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Property
 from tactl.passes.lockstep import SyncInputError, SyncTA, SyncUnsupported, build, received_types
+from tactl.util import deadline
 
 ENGINE = "lockstep"
 MAX_DIAMETER = 6
@@ -443,20 +445,7 @@ def hypothesis(spec: SyncProperty) -> str:
 
 
 def _temporal(e: Expr) -> bool:
-    from tactl.ir.expr import Eventually, walk
-
     return any(isinstance(x, (Always, Eventually)) for x in walk(e))
-
-
-@dataclass
-class Run:
-    """A lock-step counterexample: parameters, the configuration at each round start, and how
-    many processes took each rule in each round."""
-
-    parameters: dict[str, int]
-    configurations: list[dict[str, int]]
-    rounds: list[dict[int, int]]
-    clean_round: int | None  # the clean round the property's hypothesis uses, if any
 
 
 def bmc(sta: SyncTA, prop: SyncProperty, depth: int,
@@ -556,8 +545,6 @@ def _scope(fixed: dict[str, int], d: Diameter) -> str:
 
 def _check_rta(rta: ReceiveTA, properties: tuple[str, ...],
                fixed: dict[str, int]) -> tuple[list[PropertyResult], dict[str, Any]]:
-    from tactl.lockstep_sim import replay
-
     sta = build(rta)
     selected = list(_selected(sta, rta, properties))
     info: dict[str, Any] = {"locations": len(sta.locations), "rules": len(sta.rules), "diameter": None,
@@ -695,8 +682,6 @@ def run_from_json(doc: dict[str, Any]) -> Run:
 
 def revalidated(rta: ReceiveTA, result: PropertyResult) -> str | None:
     """Why a stored lock-step violation must not be used (None: it replays on ``rta`` now)."""
-    from tactl.lockstep_sim import replay
-
     try:
         sta = build(rta)
         spec = read_property(sta, next(p for p in rta.properties if p.name == result.name))
@@ -726,8 +711,6 @@ def run_lines(run: dict[str, Any]) -> list[str]:
 def check_explicit(rta: ReceiveTA, properties: tuple[str, ...], params: dict[str, int]) -> list[PropertyResult]:
     """Lock-step rounds enumerated at fixed parameter values (a bounded sanity check, not a
     proof): the oracle the tests compare the parametric verdicts with."""
-    from tactl.lockstep_sim import explicit_verdict, initial_configurations, replay, state_holds
-
     sta = build(rta)
     try:
         check_complete(sta)
@@ -738,8 +721,6 @@ def check_explicit(rta: ReceiveTA, properties: tuple[str, ...], params: dict[str
     if missing:
         raise SyncInputError(f"the explicit engine needs every parameter fixed (--param); missing: "
                              f"{', '.join(missing)}")
-    from tactl.ir.evaluate import holds
-
     failed = [to_text(a) for a in sta.assumptions if not holds(a, params)]
     if failed:
         raise SyncInputError(f"the --param values violate the resilience condition ({'; '.join(failed)}); "

@@ -14,7 +14,7 @@ then report reachable states and the BDD and memory statistics — and its answe
   changed, ``-- Loop starts here`` before the state a lasso returns to — has been turned into an
   initial configuration, a schedule of rules (the model's ``rule`` variable names the rule fired
   to reach each state) and, for liveness, the loop's steps, and the simulator has replayed it
-  (``tactl.simulate.replay`` for reachability, ``replay_run`` otherwise). A trace that does not
+  (``tactl.engines.simulate.replay`` for reachability, ``replay_run`` otherwise). A trace that does not
   replay gives ``unknown`` with the reason, never ``violated``;
 * a crash, a parse failure or a timeout of NuSMV gives ``unknown``.
 """
@@ -29,14 +29,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tactl import deadline
-from tactl.checkers import CheckerMissing, require
+from tactl.engines.checkers import CheckerMissing, require
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_run
 from tactl.ir.eltl import TemporalQuery, lasso_reason, reach_question
 from tactl.ir.expr import Eventually, Expr, disj
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.emit_smv import SmvError, SmvModel, build_smv, check_parameters, initial_exists
-from tactl.simulate import Configuration, Replay, Step, replay, replay_run
+from tactl.util import deadline
 
 ENGINE = "nusmv"
 
@@ -226,7 +226,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
     one (the explicit engine caps such values at its --bound; the scope says so); without it
     such an automaton is unsupported (no finite model).
     ``keep``: a directory to leave the model, the command script and NuSMV's output in.
-    Raises :class:`tactl.checkers.CheckerMissing` when NuSMV is not installed."""
+    Raises :class:`tactl.engines.checkers.CheckerMissing` when NuSMV is not installed."""
     return check_many(ta, [query], parameters, bmc=bmc, timeout_s=timeout_s, bound=bound,
                       initial_cap=initial_cap, keep=keep)[0]
 

@@ -3,7 +3,7 @@
 ``unsat`` means the property holds for every parameter valuation satisfying the resilience
 condition. ``sat`` gives a model; the engine first asks for one with small parameters (easier to
 read, and within reach of the explicit oracle), turns its firing counts into a schedule and
-replays it with ``tactl.simulate``. Only a replayed counterexample makes the verdict
+replays it with ``tactl.engines.simulate``. Only a replayed counterexample makes the verdict
 ``violated``; a timeout, a solver ``unknown`` or a failed replay makes it ``unknown``.
 """
 
@@ -13,16 +13,16 @@ import time
 from dataclasses import dataclass, replace
 from collections.abc import Callable
 
-from tactl import deadline
-from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.util import deadline
+from tactl.engines.result import HOLDS, NO_LOOP, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.ir.eltl import TemporalQuery, lasso_reason
 from tactl.ir.safety import ReachQuery
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.emit_smtlib import emit_smtlib, smt_name
 from tactl.passes.encode_lasso import encode_query
 from tactl.passes.encode_steady import SteadyLayout, UnsupportedAutomaton, encode
-from tactl.schedule import order_steady
-from tactl.simulate import Configuration, Step, enabled_loops, replay, replay_run
+from tactl.engines.schedule import order_steady
+from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
 
 ENGINE = "parametric"
 SMALL_PARAMETER_SUMS = (8, 24)  # tried in turn after a first sat answer
@@ -36,7 +36,7 @@ def check(ta: ThresholdAutomaton, question: ReachQuery,
           progress: Callable[[str], None] | None = None,
           parameters: dict[str, int] | None = None) -> PropertyResult:
     """The verdict on ``question``; solver calls get the time left before the command's
-    deadline (``tactl.deadline``), which also interrupts the Python parts of the work."""
+    deadline (``tactl.util.deadline``), which also interrupts the Python parts of the work."""
     start = time.perf_counter()
     encoding = encode(ta, question, parameters=parameters)
     solved = _solve(ta, encoding, question.property, progress)
@@ -69,7 +69,7 @@ def _solve(ta: ThresholdAutomaton, encoding, name: str,
            progress: Callable[[str], None] | None) -> _Solved:
     """Ask z3 (the time left before the command's deadline as its timeout); on sat ask again for
     small parameters and initial shared values: readable, and in the explicit oracle's reach."""
-    import z3
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     solver = z3.Then(*PIPELINE).solver()
     solver.from_string(emit_smtlib(encoding.query))
@@ -133,7 +133,7 @@ def _counterexample(layout: SteadyLayout, question: ReachQuery, model) -> Counte
 
 def _run(layout: SteadyLayout, model) -> tuple[dict[str, int], Configuration, list[Step]] | None:
     """Parameters, initial configuration and an executable schedule read from ``model``."""
-    import z3
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     ta = layout.ta
 
@@ -189,7 +189,7 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
                    parameters: dict[str, int] | None = None) -> PropertyResult:
     """The verdict on an ELTL-FT property: one query per branch of the negation (most
     specifications have one), reachability-shaped branches with the reachability encoding.
-    Violated only with a run that ``tactl.simulate.replay_run`` confirms on the negated formula."""
+    Violated only with a run that ``tactl.engines.simulate.replay_run`` confirms on the negated formula."""
     start = time.perf_counter()
     queries = 0
     sizes: list[dict[str, object]] = []
@@ -210,7 +210,6 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
         if reason:
             return result(UNSUPPORTED, reason=reason)
         if not any(r.is_self_loop and ta.increments(r) == {} for r in ta.rules):
-            from tactl.check import NO_LOOP
             return result(UNKNOWN, reason=NO_LOOP)
     for number, branch in enumerate(query.branches, 1):
         if progress and len(query.branches) > 1:

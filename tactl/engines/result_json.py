@@ -1,7 +1,7 @@
 """A property's result as JSON that reads back into the same :class:`PropertyResult`: the form
 the driver's cache stores.
 
-Unlike the report's JSON (``tactl.check.report_json``, written for people and other tools, with
+Unlike the report's JSON (``tactl.engines.check.report_json``, written for people and other tools, with
 rule names and pseudocode lines), this form names rules by their index and carries no source
 map, so it depends only on the automaton's semantics: a comment edit upstream does not change
 it. Reading it back re-runs the simulator on the *current* automaton (:func:`revalidated`), so a
@@ -13,8 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 from tactl.engines.result import VIOLATED, Counterexample, PropertyResult
+from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_run
+from tactl.ir.eltl import TemporalQuery, reach_question, temporal_query
 from tactl.ir.ta import ThresholdAutomaton
-from tactl.simulate import Configuration, Replay, Step
 
 FORMAT = "tactl.result"
 VERSION = 2  # 2: vacuity
@@ -81,9 +82,6 @@ def revalidated(ta: ThresholdAutomaton, r: PropertyResult) -> str | None:
     cex = r.counterexample
     if cex is None:
         return "a violation without a counterexample"
-    from tactl.ir.eltl import TemporalQuery, reach_question, temporal_query
-    from tactl.simulate import replay, replay_run
-
     prop = next((p for p in ta.properties if p.name == r.name), None)
     if prop is None:
         return f"about a property '{r.name}' the automaton does not have"

@@ -21,7 +21,7 @@ nothing with tactl's own engines. Per property:
   ``rule = i`` statement that ends each rule's atomic step, the initial configuration from the
   globals printed once the init step has set ``initialized``, and the loop of an acceptance cycle
   from ``<<<<<START OF CYCLE>>>>>``. The counterexample (factor-1 steps, plus ``cycle`` for a
-  lasso) is replayed by ``tactl.simulate``; a trail that does not replay is ``unknown`` with the
+  lasso) is replayed by ``tactl.engines.simulate``; a trail that does not replay is ``unknown`` with the
   reason — never ``violated``.
 
 :func:`check` answers one property; :func:`check_properties` answers several with one model and
@@ -37,9 +37,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tactl import deadline
-from tactl.checkers import require
+from tactl.engines.checkers import require
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_run
 from tactl.ir.eltl import TemporalQuery, lasso_reason, reach_question
 from tactl.ir.evaluate import EvaluationError, holds
 from tactl.ir.ta import ThresholdAutomaton
@@ -52,7 +52,7 @@ from tactl.passes.emit_promela import (
     check_parameters,
     counter_model,
 )
-from tactl.simulate import Configuration, Replay, Step, replay, replay_run
+from tactl.util import deadline
 
 ENGINE = "spin"
 DEFAULT_MAX_DEPTH = 1_000_000
@@ -88,7 +88,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
     memory (``-DMEMLIM``), ``max_depth`` its search depth (``-m``), ``timeout_s`` the whole run
     (spin, cc, pan, trail); ``work_dir`` keeps the model, pan and the trail there (else a
     temporary directory, removed afterwards); ``optimize`` compiles pan with ``-O2`` (worth its
-    extra second and a half for large state spaces). Raises :class:`tactl.checkers.CheckerMissing` when
+    extra second and a half for large state spaces). Raises :class:`tactl.engines.checkers.CheckerMissing` when
     spin or a C compiler is not installed."""
     return check_properties(ta, [query], parameters, max_depth=max_depth, memory_mb=memory_mb,
                             timeout_s=timeout_s, work_dir=work_dir, initial_bound=initial_bound,

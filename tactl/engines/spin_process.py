@@ -26,15 +26,16 @@ import subprocess
 import time
 from pathlib import Path
 
-from tactl.checkers import require
+from tactl.engines.checkers import require
 from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
 from tactl.engines.spin import PanReport, _directory, parse_pan
 from tactl.ir.eltl import TemporalQuery, reach_question
 from tactl.ir.evaluate import holds
 from tactl.ir.rta import CRASH_LOCATION, ReceiveTA
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.emit_promela_process import emit_process_model, ltl_names, state
-from tactl.simulate import Configuration, Step, enabled_loops, replay, replay_run
+from tactl.passes.env import CRASHED, sent, sent_by_crashing
 
 ENGINE = "spin"
 MODEL = "process.pml"
@@ -194,8 +195,6 @@ def to_counterexample(rta: ReceiveTA, ta: ThresholdAutomaton, query: TemporalQue
 
 def _ta_rule(ta: ThresholdAutomaton, env: dict[str, int], source: str, target: str,
              sends: tuple[str, ...], crash_sends: tuple[str, ...]) -> int | None:
-    from tactl.passes.env import CRASHED, sent, sent_by_crashing
-
     want = {sent(m): 1 for m in sends} | {sent_by_crashing(m): 1 for m in crash_sends}
     if target == CRASH_LOCATION and source != CRASH_LOCATION:
         want[CRASHED] = 1

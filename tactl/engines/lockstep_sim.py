@@ -20,6 +20,18 @@ Config = tuple[tuple[str, int], ...]
 
 
 @dataclass
+class Run:
+    """A lock-step counterexample: parameters, the configuration at each round start, and how
+    many processes took each rule in each round (the lock-step engine finds them, :func:`replay`
+    checks them)."""
+
+    parameters: dict[str, int]
+    configurations: list[dict[str, int]]
+    rounds: list[dict[int, int]]
+    clean_round: int | None  # the clean round the property's hypothesis uses, if any
+
+
+@dataclass
 class Replay:
     ok: bool
     message: str
@@ -83,7 +95,7 @@ def is_clean(sta: SyncTA, prop, conf: dict[str, int]) -> bool:
 
 
 def replay(sta: SyncTA, prop, run) -> Replay:
-    """Check a lock-step run (``tactl.engines.lockstep.Run``) step by step."""
+    """Check a lock-step run (:class:`Run`) step by step."""
     params = run.parameters
     if not all(holds(a, params) for a in sta.assumptions):
         return Replay(False, "the parameters violate the resilience condition")
@@ -191,9 +203,7 @@ def eccentricity(sta: SyncTA, params: dict[str, int], phase_starts_only: bool = 
 def explicit_verdict(sta: SyncTA, prop, params: dict[str, int]):
     """``("holds", None)`` or ``("violated", run)`` at these parameters, by breadth-first search
     (clean-round properties: over (configuration, a clean round has passed)); the run is a
-    ``tactl.engines.lockstep.Run`` for :func:`replay`."""
-    from tactl.engines.lockstep import Run
-
+    :class:`Run` for :func:`replay`."""
     starts = [c for c in initial_configurations(sta, params)
               if prop.init is None or state_holds(sta, prop.init, dict(c), params)]
     # a state: (configuration, round of the first clean round or None, rounds so far capped)

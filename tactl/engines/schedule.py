@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from tactl.ir.ta import ThresholdAutomaton
-from tactl.simulate import Step
+from tactl.engines.simulate import Step
+from tactl.ir.ta import ThresholdAutomaton, topological_rank
 
 
 def order_steady(ta: ThresholdAutomaton, counters: dict[str, int],
@@ -80,25 +80,3 @@ def _executable(ta: ThresholdAutomaton, kappa: dict[str, int], remaining: dict[i
                 seen.add(nxt)
                 stack.append(nxt)
     return all(ta.rules[i].source in seen for i in remaining)
-
-
-def topological_rank(ta: ThresholdAutomaton) -> dict[str, int]:
-    """Position of each location in a topological order of the rule graph (cycles: file order)."""
-    succ: dict[str, list[str]] = defaultdict(list)
-    indegree = {loc.name: 0 for loc in ta.locations}
-    for r in ta.rules:
-        if not r.is_self_loop:
-            succ[r.source].append(r.target)
-            indegree[r.target] += 1
-    order: dict[str, int] = {}
-    ready = [loc.name for loc in ta.locations if indegree[loc.name] == 0]
-    while ready:
-        loc = ready.pop(0)
-        order[loc] = len(order)
-        for nxt in succ[loc]:
-            indegree[nxt] -= 1
-            if indegree[nxt] == 0:
-                ready.append(nxt)
-    for loc in ta.locations:  # on a cycle: after everything acyclic, in file order
-        order.setdefault(loc.name, len(order))
-    return order

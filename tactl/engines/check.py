@@ -11,12 +11,16 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from tactl import __version__, deadline
+from tactl.util import deadline
+from tactl.util.version import __version__
 from tactl.engines import explicit, explicit_ltl, parametric
-from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
-                                  VACUITY_UNKNOWN, VIOLATED, Counterexample, PropertyResult)
+from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN,
+                                  UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, Counterexample, PropertyResult)
 from tactl.ir.eltl import FormulaClass, TemporalQuery, reach_question, temporal_query
+from tactl.ir.errors import Diagnostic, InputError, Severity
+from tactl.ir.evaluate import holds
 from tactl.ir.expr import BoolConst, Eventually, disj, to_text
+from tactl.ir.linear import NonLinearError, first_unsatisfiable, int_symbols, to_z3
 from tactl.ir.rta import Timing
 from tactl.ir.ta_json import origin_to_json
 from tactl.ir.ta import Property, ThresholdAutomaton
@@ -111,8 +115,6 @@ def initial_configuration_exists(ta: ThresholdAutomaton, parameters: dict[str, i
     asked of z3; with the reason when there is none."""
 
 
-    from tactl.ir.linear import NonLinearError
-
     try:
         return _initial_configuration_exists(ta, parameters, extra)
     except (NonLinearError, TypeError, ValueError):
@@ -120,9 +122,7 @@ def initial_configuration_exists(ta: ThresholdAutomaton, parameters: dict[str, i
 
 
 def _initial_configuration_exists(ta, parameters, extra):
-    import z3
-
-    from tactl.ir.linear import first_unsatisfiable, int_symbols, to_z3
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     sym = int_symbols()
     solver = z3.Solver()
@@ -253,15 +253,15 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
     """A synchronous automaton: lock-step rounds (``tactl.engines.lockstep``), selected by its
     timing. ``parametric`` decides every parameter valuation (diameter + bounded checks);
     ``explicit`` enumerates the rounds at the fixed ``--param`` values."""
+    # lazy: the lock-step engine (z3 at its top) checks synchronous automata only
     from tactl.engines import lockstep
-    from tactl.ir.errors import Diagnostic, InputError, Severity
     from tactl.passes.lockstep import SyncInputError, SyncUnsupported
 
     report = CheckReport(path, ta, [])
     selected = [p for p in rta.properties if not options.properties or p.name in options.properties]
     try:
         if options.engine == parametric.ENGINE:
-            # the lock-step engine reads the command's --timeout itself (tactl.deadline)
+            # the lock-step engine reads the command's --timeout itself (tactl.util.deadline)
             results, info = lockstep.check_rta(rta, tuple(options.properties),
                                                fixed=options.parameters or {})
             if info.get("initial_configurations") is False:  # as the interleaving engines do
@@ -286,11 +286,6 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
                    for p in selected]
     report.results.extend(results)
     return report
-
-
-NO_LOOP = ("vacuous: the automaton has no self-loop that updates nothing, so it has no infinite run "
-           "(tactl adds no stuttering) and every liveness property would hold vacuously: nothing "
-           "was checked")
 
 
 def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions,
@@ -402,6 +397,7 @@ def _external(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOption
     """SPIN or NuSMV at the fixed parameters; their own timeouts get the command's remaining time."""
     timeout = deadline.remaining()
     if options.engine == SPIN and options.model == "process":
+        # lazy: SPIN's process model, only with --engine spin --model process
         from tactl.engines import spin_process
 
         if options.receive_automaton is None:
@@ -412,11 +408,12 @@ def _external(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOption
                                   partition=options.partition, timeout_s=timeout,
                                   **({"max_depth": options.max_depth} if options.max_depth else {}))
     if options.engine == SPIN:
-        from tactl.engines import spin
+        from tactl.engines import spin  # lazy: SPIN runs only with --engine spin
 
         extra = {k: v for k, v in (("max_depth", options.max_depth), ("memory_mb", options.memory_mb))
                  if v is not None}
         return spin.check(ta, query, options.parameters or {}, timeout_s=timeout, **extra)
+    # lazy: NuSMV runs only with --engine nusmv
     from tactl.engines import nusmv
     from tactl.passes.emit_smv import SmvError
 
@@ -434,8 +431,6 @@ def external_parameters_problem(ta: ThresholdAutomaton, parameters: dict[str, in
     if missing:
         return (f"the {engine} engine checks one instance: give every parameter a value "
                 f"(--param {missing[0]}=…; missing: {', '.join(missing)})")
-    from tactl.ir.evaluate import holds
-
     failed = [to_text(a) for a in ta.assumptions if not holds(ta.expand(a), parameters or {})]
     if failed:
         values = ", ".join(f"{p}={v}" for p, v in (parameters or {}).items())
@@ -549,6 +544,7 @@ def report_text(report: CheckReport) -> str:
         if r.counterexample and r.verdict == VIOLATED:
             lines.extend("    " + line for line in counterexample_table(ta, r.counterexample))
         if r.details.get("run") and r.verdict == VIOLATED:
+            # lazy: the lock-step engine (z3 at its top), for a lock-step run only
             from tactl.engines.lockstep import run_lines
 
             lines.extend("    " + line for line in run_lines(r.details["run"]))

@@ -23,13 +23,20 @@ import json
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from tactl.cache import Cache, cache_key, digest
+from tactl.driver.cache import Cache, cache_key, digest
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
-from tactl.ir.rta_reader import RtaReadResult
-from tactl.ir.source import label
-from tactl.ir.ta_reader import ReadResult
+from tactl.ir.expr import to_text
+from tactl.ir.rta import Timing
+from tactl.ir.rta_json import rta_from_json, rta_to_json
+from tactl.ir.rta_reader import RtaReadResult, read_rta
+from tactl.ir.rta_validate import validate_rta
+from tactl.ir.source import is_stdin, label, read_text, sniff_kind
+from tactl.ir.ta_json import ta_from_json, ta_to_json
+from tactl.ir.ta_reader import MAX_DIGITS, ReadResult, only_warnings, read_ta
+from tactl.ir.validate import validate
 
 
 @dataclass(frozen=True)
@@ -69,30 +76,20 @@ def _without_source_map(doc: Any) -> Any:
 
 
 def _dump_rta(value: RtaReadResult) -> str:
-    from tactl.ir.rta_json import rta_to_json
-
     return json.dumps({"rta": rta_to_json(value.rta), "warnings": _diagnostics_json(value.warnings)})
 
 
 def _load_rta(text: str, before: Any) -> RtaReadResult:
-    from tactl.ir.rta_json import rta_from_json
-
     doc = json.loads(text)
     return RtaReadResult(rta_from_json(doc["rta"]), before.path, before.text,
                          _diagnostics_from(doc["warnings"]))
 
 
 def _canonical_rta(value: RtaReadResult) -> str:
-    from tactl.ir.rta_json import rta_to_json
-
     return _canonical(rta_to_json(value.rta))
 
 
 def _dump_ta(value: ReadResult) -> str:
-    from tactl.ir.ta_json import ta_to_json
-
-    from tactl.ir.rta_json import rta_to_json
-
     return json.dumps({"ta": ta_to_json(value.ta), "not_checkable": value.not_checkable,
                        "refused": value.refused, "certificates": value.certificates,
                        "receive": None if value.receive is None else rta_to_json(value.receive)})
@@ -100,10 +97,6 @@ def _dump_ta(value: ReadResult) -> str:
 
 def _load_ta(text: str, before: Any) -> ReadResult:
     """A translated automaton from the cache; path, text and warnings are the input's."""
-    from tactl.ir.ta_json import ta_from_json
-
-    from tactl.ir.rta_json import rta_from_json
-
     doc = json.loads(text)
     receive = None if doc["receive"] is None else rta_from_json(doc["receive"])
     return ReadResult(ta_from_json(doc["ta"]), before.path, before.source, before.warnings,
@@ -123,12 +116,14 @@ def _semantic_ta(value: ReadResult) -> str:
 
 
 def _dump_verdict(value: Any) -> str:
+    # lazy: verdicts (the engines' results) load only when a chain checks
     from tactl.engines.result_json import result_to_json
 
     return json.dumps({"result": result_to_json(value.result), "warnings": value.warnings})
 
 
 def _load_verdict(text: str, before: Any) -> "Verdict":
+    # lazy: verdicts (the engines' results) load only when a chain checks
     from tactl.engines.result_json import result_from_json
 
     doc = json.loads(text)
@@ -197,53 +192,92 @@ class Pass:
     storable: Callable[[Any], bool] = lambda value: True
 
 
-def _read_rta(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
-    from tactl.ir.rta_reader import read_rta
+def parse_loaded(text: str, where: str) -> RtaReadResult:
+    """Run the parse pass on pseudocode: the receive automaton it defines, checked like a
+    written one (``ir/rta_validate.py``), with the pseudocode as its source text."""
+    # lazy: the parse pass (lark grammar, sympy) loads only when a chain runs it
+    from tactl.ir.alg_reader import parse_alg
+    from tactl.passes.parse import parse_algorithm
 
+    rta = parse_algorithm(parse_alg(text, where)).rta
+    return RtaReadResult(rta, where, text, only_warnings(validate_rta(rta), where, text))
+
+
+SYNC_NOT_CHECKABLE = (
+    "the automaton is synchronous (timing sync): its TA is meant for lock-step rounds, but the "
+    "checkers interleave single steps, which neither over- nor under-approximates rounds (a "
+    "process could act before the messages of its round are sent); synchronous semantics is not "
+    "built yet, so no verdict is given")
+
+
+def translate_loaded(loaded: RtaReadResult) -> ReadResult:
+    """Run the certified translate pass on a read receive automaton."""
+    # lazy: the translate pass (z3, quantifier elimination) loads only when a chain runs it
+    from tactl.driver.translation import certificate_problem, certificate_rows, refused_properties, run_translate
+
+    result = run_translate(loaded.rta, loaded.path)
+    problem = certificate_problem(result)
+    if problem:
+        raise problem
+    sync = loaded.rta.timing is Timing.SYNC
+    return ReadResult(result.translation.ta, loaded.path, loaded.source, loaded.warnings,
+                      SYNC_NOT_CHECKABLE if sync else None,
+                      certificates=certificate_rows(loaded.rta, result),
+                      receive=loaded.rta if sync else None, refused=refused_properties(result))
+
+
+def lower_loaded(loaded: ReadResult) -> ReadResult:
+    """``loaded`` with its divisions eliminated (``passes/lower_division``), a note per new
+    parameter among the warnings; one it cannot eliminate exactly makes the automaton
+    not checkable (every property is then reported unsupported, with the reason), never
+    approximated."""
+    # lazy: the lower pass loads only when a chain runs it (show reads without it)
+    from tactl.passes.lower_division import DivisionNotSupported, has_division, lower
+
+    if not has_division(loaded.ta):
+        return loaded
+    try:
+        lowered = lower(loaded.ta)
+    except DivisionNotSupported as e:
+        where = f" (at {e.span.line}:{e.span.col})" if e.span else ""
+        return ReadResult(loaded.ta, loaded.path, loaded.source, loaded.warnings,
+                          loaded.not_checkable or f"unsupported division{where}: {e}",
+                          loaded.certificates, loaded.receive, loaded.refused)
+    notes = [Diagnostic(Severity.WARNING, f"'{q.name}' is a new parameter for the division "
+                        f"'({to_text(q.dividend)}) / {q.divisor}', constrained exactly by "
+                        + " and ".join(f"'{to_text(c)}'" for c in q.constraints()), q.span)
+             for q in lowered.quotients]
+    return ReadResult(lowered.ta, loaded.path, loaded.source, loaded.warnings + notes,
+                      loaded.not_checkable, loaded.certificates, loaded.receive, loaded.refused)
+
+
+def _read_rta(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
     return read_rta(src.text, src.path)
 
 
 def _read_rta_json(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
-    from tactl.inputs import parse_json
-    from tactl.ir.rta_json import rta_from_json
-    from tactl.ir.rta_validate import validate_rta
-    from tactl.ir.ta_reader import only_warnings
-
     rta = rta_from_json(parse_json(src.text, src.path), src.path)
     return RtaReadResult(rta, src.path, src.text, only_warnings(validate_rta(rta), src.path, None))
 
 
 def _read_ta(src: Source, options: Mapping[str, Any]) -> ReadResult:
-    from tactl.ir.ta_reader import read_ta
-
     return read_ta(src.text, src.path)
 
 
 def _read_ta_json(src: Source, options: Mapping[str, Any]) -> ReadResult:
-    from tactl.inputs import parse_json
-    from tactl.ir.ta_json import ta_from_json
-    from tactl.ir.ta_reader import only_warnings
-    from tactl.ir.validate import validate
-
     ta = ta_from_json(parse_json(src.text, src.path), src.path)
     return ReadResult(ta, src.path, src.text, only_warnings(validate(ta), src.path, None))
 
 
 def _parse(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
-    from tactl.inputs import parse_loaded
-
     return parse_loaded(src.text, src.path)
 
 
 def _translate(loaded: RtaReadResult, options: Mapping[str, Any]) -> ReadResult:
-    from tactl.inputs import translate_loaded
-
     return translate_loaded(loaded)
 
 
 def _lower(loaded: ReadResult, options: Mapping[str, Any]) -> ReadResult:
-    from tactl.inputs import lower_loaded
-
     return lower_loaded(loaded)
 
 
@@ -251,7 +285,8 @@ CHECK_OPTIONS = ("property", "engine", "parameters", "bound", "max_states")
 
 
 def _check(loaded: ReadResult, options: Mapping[str, Any]) -> Verdict:
-    from tactl.check import CheckOptions, check_automaton
+    # lazy: the checker and its engines load only when a chain checks
+    from tactl.engines.check import CheckOptions, check_automaton
 
     report = check_automaton(loaded.ta, loaded.path, CheckOptions(
         engine=options.get("engine", "parametric"), properties=(options["property"],),
@@ -263,6 +298,7 @@ def _check(loaded: ReadResult, options: Mapping[str, Any]) -> Verdict:
 
 
 def _decided(value: Verdict) -> bool:
+    # lazy: the engines' results load only when a chain checks
     from tactl.engines.result import UNKNOWN, VACUITY_UNKNOWN
 
     # A HOLDS whose vacuity was not decided (e.g. the timeout passed) is asked again next time.
@@ -270,12 +306,14 @@ def _decided(value: Verdict) -> bool:
 
 
 def _emit_smtlib(loaded: ReadResult, options: Mapping[str, Any]) -> dict[str, Any]:
-    from tactl.emitters import smtlib_files
+    # lazy: the SMT-LIB emitter (jinja2) loads only when a chain emits
+    from tactl.driver.emitters import smtlib_files
 
     return smtlib_files(loaded, options.get("properties") or (), options.get("parameters") or {})
 
 
 def _emit_promela(loaded: ReadResult, options: Mapping[str, Any]) -> str:
+    # lazy: the Promela emitter (jinja2) loads only when a chain emits
     from tactl.passes.emit_promela import emit_promela_counter
 
     return emit_promela_counter(loaded.ta, tuple(options.get("properties") or ()) or None,
@@ -283,7 +321,7 @@ def _emit_promela(loaded: ReadResult, options: Mapping[str, Any]) -> str:
 
 
 def _emit_nuxmv(loaded: ReadResult, options: Mapping[str, Any]) -> str:
-    from tactl.passes.emit_smv import emit_smv
+    from tactl.passes.emit_smv import emit_smv  # lazy: the SMV emitter (jinja2) loads only when a chain emits
 
     return emit_smv(loaded.ta, tuple(options.get("properties") or ()) or None,
                     options.get("parameters") or None, options.get("smv_bound"), False,
@@ -333,6 +371,38 @@ def plan(source: str, target: str, passes: tuple[Pass, ...] = PASSES) -> list[Pa
 
 # ------------------------------------------------------------------------------- input kinds
 
+KIND_BY_SUFFIX = {".ta": "ta", ".json": "json", ".rta": "rta", ".alg": "alg"}
+
+
+def refusal(path: str | Path, message: str, span: Span | None = None, source: str | None = None) -> InputError:
+    """The error that refuses the input ``path``."""
+    return InputError(Diagnostic(Severity.ERROR, message, span), label(path), source)
+
+
+def input_kind(path: str | Path) -> str:
+    """``ta``, ``rta`` or ``json`` by extension; ``-`` is decided later, from the text."""
+    if is_stdin(path):
+        return "stdin"
+    suffix = Path(path).suffix.lower()
+    if suffix not in KIND_BY_SUFFIX:
+        raise refusal(path, f"unrecognised file type '{suffix or '(none)'}': tactl reads threshold "
+                            "automata from .ta files (or their .json form), receive automata from "
+                            ".rta files, pseudocode from .alg files, and '-' for standard input")
+    return KIND_BY_SUFFIX[suffix]
+
+
+def parse_json(text: str, path: str | Path) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise refusal(path, f"invalid JSON: {e.msg}", Span(e.lineno, e.colno), text) from None
+    except RecursionError:
+        raise refusal(path, "invalid JSON: nested too deeply") from None
+    except ValueError as e:  # an integer of more digits than Python converts
+        why = f"an integer has more than {MAX_DIGITS} digits" if "digits" in str(e) else str(e)
+        raise refusal(path, f"invalid JSON: {why}") from None
+
+
 SUFFIX_KINDS = {".alg": "alg-text", ".rta": "rta-text", ".ta": "ta-text"}
 SNIFFED_KINDS = {"alg": "alg-text", "rta": "rta-text", "ta": "ta-text"}
 JSON_FORMATS = {"tactl.rta": "rta-json"}  # any other JSON document is read as a TA
@@ -341,11 +411,6 @@ JSON_FORMATS = {"tactl.rta": "rta-json"}  # any other JSON document is read as a
 def read_source(path: str) -> tuple[Source, str]:
     """The text of ``path`` (``-``: standard input) and its IR kind: by extension, by the first
     word on standard input, by the ``format`` field of a JSON document."""
-    from pathlib import Path
-
-    from tactl.inputs import input_kind
-    from tactl.ir.source import read_text, sniff_kind
-
     kind = input_kind(path)  # refuses an unknown extension, with the list of known ones
     source = Source(label(path), read_text(path))
     if kind == "stdin":

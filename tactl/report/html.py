@@ -17,8 +17,8 @@ shared, parameters, resilience}, passes [{pass, version, cache, time_s, why, sub
 certificates [{rule, receive_guard, send_guard, sound, precise}], svg, properties [what
 ``tactl check --json`` prints per property, plus cache], outputs {kind: path}, warnings,
 exit_code}], exit_code``. Counterexamples are those of ``tactl check --json``
-(:func:`tactl.check.counterexample_json`); their wording here follows the text report
-(:func:`tactl.check.counterexample_table`).
+(:func:`tactl.engines.check.counterexample_json`); their wording here follows the text report
+(:func:`tactl.engines.check.counterexample_table`).
 """
 
 from __future__ import annotations
@@ -322,6 +322,7 @@ def _rounds(prop: Mapping[str, Any]) -> tuple[str, ...]:
     run = (prop.get("details") or {}).get("run")
     if not run or prop.get("verdict") != VIOLATED:
         return ()
+    # lazy: the lock-step engine (z3 at its top), for a lock-step run only
     from tactl.engines.lockstep import run_lines
 
     return tuple(run_lines(run))

@@ -6,7 +6,7 @@ process (start-up included, as the anchors measure). Inputs: the shared ISOLA'18
 ``../shared`` is present, our corpus and dialect examples, and synthetic Promela-style automata of
 800 and 2200 rules.
 
-The reader scaling table (``tactl.bench_reader``) reads and shows synthetic automata of 10k, 50k
+The reader scaling table (``tactl.bench.reader``) reads and shows synthetic automata of 10k, 50k
 and 100k locations and rules; the kinds table checks receive automata with one message kind of
 4, 5, 10 and 20 types.
 
@@ -14,7 +14,7 @@ The checker table has one row per property of the ISOLA'18 files, our corpus and
 test automata (tests/data/check): its ELTL class, cut points and steady segments, the verdict and
 SMT query count of a separate ``tactl check FILE -p P --json`` process with its wall time
 (start-up included) and peak RSS, and whether the z3 and cvc5 command-line solvers
-(tactl.solvers) agree on the file(s) ``tactl emit --to smtlib`` writes for that property.
+(tactl.bench.solvers) agree on the file(s) ``tactl emit --to smtlib`` writes for that property.
 """
 
 from __future__ import annotations
@@ -32,12 +32,22 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tactl import solvers
-from tactl.inputs import load_automaton
+from tactl.bench import solvers
+from tactl.bench.reader import print_table
+from tactl.bench.synthetic import promela_style_ta
+from tactl.bench.synthetic_kinds import kind_rta
+from tactl.cli import main as tactl_main
+from tactl.driver.inputs import load_automaton, read_automaton
+from tactl.engines import checkers, lockstep
+from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir import print_ta, read_ta
-from tactl.synthetic import promela_style_ta
+from tactl.ir.alg_reader import parse_alg
+from tactl.ir.rta_reader import read_rta_file
+from tactl.passes.certify import certify
+from tactl.passes.eliminate import translate
+from tactl.passes.parse import parse_algorithm
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]  # the checkout: tactl/bench/ is two folders down
 
 
 @dataclass
@@ -154,8 +164,6 @@ def check_inputs(shared: Path) -> list[tuple[str, Path]]:
 
 def _emit(path: Path, out: Path) -> dict[str, Path]:
     """``tactl emit PATH --to smtlib -o OUT`` in-process; the emitted file of each property."""
-    from tactl.cli import main as tactl_main
-
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
         tactl_main(["emit", str(path), "--to", "smtlib", "-o", str(out)])
     prefix = f"{path.stem}."
@@ -251,10 +259,6 @@ def checker_table(shared: Path, workdir: Path, timeout_s: float) -> bool:
 
 def translation_table() -> bool:
     """Translate + certify every corpus .rta in this process; the issue's bar is < 10 s in total."""
-    from tactl.ir.rta_reader import read_rta_file
-    from tactl.passes.certify import certify
-    from tactl.passes.eliminate import translate
-
     header = f"{'receive automaton':<30} {'rules':>5} {'TA rules':>8} {'translate s':>11} " \
              f"{'certify s':>9} {'certified':<9}"
     print("\n" + header)
@@ -280,11 +284,6 @@ def alg_table(timeout_s: float) -> bool:
     """The pseudocode corpus: parse + translate + certify in this process (the issue's bar is
     < 10 s in total), then a whole ``tactl check X.alg`` process per file for verdicts, wall time
     (start-up included) and peak memory."""
-    from tactl.ir.alg_reader import parse_alg
-    from tactl.passes.certify import certify
-    from tactl.passes.eliminate import translate
-    from tactl.passes.parse import parse_algorithm
-
     header = f"{'pseudocode':<28} {'lines':>5} {'locs':>4} {'rules':>5} {'TA rules':>8} " \
              f"{'parse s':>7} {'transl s':>8} {'cert s':>6} {'certified':<9} {'verdicts':<34} " \
              f"{'check s':>7} {'peak MB':>7}"
@@ -345,10 +344,6 @@ def external_table(timeout_s: float) -> bool:
     process model's state space grows with every process's receive counters, so at the
     literature's n = 7 it runs into the timeout where the counter model and NuSMV take
     fractions of a second and tactl's answer covers every n at once."""
-    from tactl import checkers
-    from tactl.check import CheckOptions, check_automaton
-    from tactl.inputs import load_automaton, read_automaton
-
     if checkers.spin() is None or checkers.nusmv() is None or checkers.c_compiler() is None:
         print("\nexternal checkers table skipped: SPIN, a C compiler or NuSMV is missing (make tools)")
         return True
@@ -388,11 +383,9 @@ KIND_SIZES = (4, 5, 10, 20)
 
 
 def kinds_table(workdir: Path, timeout_s: float) -> bool:
-    """Message kinds of 4–20 types (tactl.synthetic_kinds): a whole ``tactl check`` process on
+    """Message kinds of 4–20 types (tactl.bench.synthetic_kinds): a whole ``tactl check`` process on
     the .rta — translation with its certificates, then the checks — per size. Issue 8 found the
     5-type kind not finishing in 300 s at 5.7 GB (the Env listed every subset of a kind)."""
-    from tactl.synthetic_kinds import kind_rta
-
     header = f"{'message kind':<18} {'types':>5} {'verdict':<10} {'check s':>8} {'peak MB':>8}"
     print("\n" + header)
     print("-" * len(header))
@@ -421,9 +414,6 @@ SYNC_INPUTS = ("corpus/floodmin/floodmin.rta", "corpus/floodmin/floodmin.alg",
 def sync_table(timeout_s: float) -> bool:
     """Synchronous automata in lock-step rounds: the automaton with the fault model's copies,
     the diameter and the time to find it, the bounded checks up to it, the verdicts."""
-    from tactl.engines import lockstep
-    from tactl.inputs import read_automaton
-
     header = f"{'input':<30} {'locs':>5} {'rules':>6} {'D':>3} {'diameter s':>10} {'checks s':>9} " \
              f"{'queries':>7}  verdicts"
     print("\n" + header)
@@ -582,7 +572,7 @@ def verify_table(workdir: Path, timeout_s: float) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tactl.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=REPO.parent / "shared",
                         help="the folder holding benchmarks/bymc-isola18 (default: ../shared)")
     parser.add_argument("--timeout", type=float, default=300.0,
@@ -624,8 +614,6 @@ def main(argv: list[str] | None = None) -> int:
         if "sync" in wanted:
             failed |= not sync_table(min(args.timeout, 120.0))
     if "scaling" in wanted:
-        from tactl.bench_reader import print_table
-
         print_table()
     print(f"\nmachine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     return 1 if failed else 0

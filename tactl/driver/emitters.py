@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from tactl.ir.eltl import TemporalQuery, lasso_reason, temporal_query
 from tactl.ir.ta_reader import ReadResult
+from tactl.passes.emit_smtlib import emit_smtlib
+from tactl.passes.encode_lasso import encode_query
+from tactl.passes.encode_steady import UnsupportedAutomaton, unsupported_reason
 
 
 def smtlib_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
@@ -14,11 +18,6 @@ def smtlib_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
     temporal '||'): ``{"files": {file name: text}, "skipped": [why, ...]}``. The file names are
     ``<automaton>.<property>[.branchK].smt2`` without a directory; :class:`ValueError` when the
     automaton cannot be encoded at all."""
-    from tactl.ir.eltl import TemporalQuery, lasso_reason, temporal_query
-    from tactl.passes.emit_smtlib import emit_smtlib
-    from tactl.passes.encode_lasso import encode_query
-    from tactl.passes.encode_steady import UnsupportedAutomaton, unsupported_reason
-
     ta = loaded.ta
     if loaded.not_checkable:
         raise ValueError(f"cannot encode: {loaded.not_checkable}")

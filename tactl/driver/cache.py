@@ -38,7 +38,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tactl import __version__
+from tactl.util.version import __version__
 
 LAYOUT = "v1"  # bump when the envelope format changes: old entries are then simply not found
 DEFAULT_DIRECTORY = ".tactl-cache"

@@ -27,6 +27,7 @@ descriptor, cancels the z3 call in progress so that the exception surfaces at on
 from __future__ import annotations
 
 import ctypes
+import gc
 import math
 import os
 import signal
@@ -55,8 +56,6 @@ REPEAT_S = 0.05
 def _in_finalizer(frame) -> bool:
     """True inside a finalizer (z3's ``__del__``, say) or a garbage-collector callback (say,
     Hypothesis's, in the tests): an exception raised there is swallowed (and printed)."""
-    import gc
-
     callbacks = {getattr(cb, "__code__", None) for cb in gc.callbacks}
     while frame is not None:
         if frame.f_code.co_name == "__del__" or frame.f_code in callbacks:
@@ -229,7 +228,7 @@ def stop_on_signals() -> None:
     signal.signal(signal.SIGINT, _stop)
     signal.signal(signal.SIGTERM, _stop)
     try:
-        import z3
+        import z3  # lazy: z3 costs 25 ms at start-up; only check and verify stop on signals
 
         z3.set_param("ctrl_c", False)  # z3 must not take SIGINT (it would make it an unknown)
     except ImportError:

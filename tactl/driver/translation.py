@@ -17,11 +17,12 @@ liveness property no longer blocks the others).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.expr import BoolConst, to_text
 from tactl.ir.rta import ReceiveTA
+from tactl.ir.validate import validate
 from tactl.passes.certify import Certificate, JusticeCertificate, certify, certify_justice
 from tactl.passes.eliminate import Translation, translate
 from tactl.passes.env import UnsupportedEnvironment
@@ -63,8 +64,6 @@ def run_translate(rta: ReceiveTA, path: str, check: bool = True) -> Certified:
 def generated_ta_problem(translation: Translation) -> str | None:
     """The generated TA goes through the very validation a TA read from a file gets; an error
     there is a tactl bug (the .rta validation should have refused the input), never used."""
-    from tactl.ir.validate import validate
-
     errors = [d for d in validate(translation.ta) if d.severity is Severity.ERROR]
     if not errors:
         return None
@@ -146,8 +145,6 @@ def refused_properties(result: Certified) -> dict[str, tuple[str, str]]:
 def without_refused(result: Certified):
     """The translated TA without the refused specifications (what ``translate`` writes: a TA
     another tool would check with an unjustified justice must not be written)."""
-    from dataclasses import replace
-
     refused = refused_properties(result)
     ta = result.translation.ta
     return replace(ta, properties=tuple(p for p in ta.properties if p.name not in refused)), refused

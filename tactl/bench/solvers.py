@@ -16,6 +16,7 @@ import sys
 import sysconfig
 import time
 from dataclasses import dataclass
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 SOLVERS = ("z3", "cvc5")
@@ -74,8 +75,6 @@ def command(solver: str) -> tuple[list[str], str] | None:
         spec = importlib.util.find_spec("cvc5")
         if spec is None:
             return None
-        from importlib.metadata import PackageNotFoundError, version
-
         try:
             label = f"cvc5 {version('cvc5')} Python API"
         except PackageNotFoundError:

@@ -10,7 +10,7 @@ also exercises per-type atoms and a proper subset of the kind.
 
 Used by the tests (tests/test_translate.py) and by benchmarks::
 
-    from tactl.synthetic_kinds import kind_rta
+    from tactl.bench.synthetic_kinds import kind_rta
     Path("k10.rta").write_text(kind_rta(10))   # then: tactl translate k10.rta
 """
 
@@ -33,7 +33,7 @@ def kind_rta(n_types: int) -> str:
         f"    {k + 3}: D -> D;",
     ]
     return "\n".join([
-        f"/* synthetic: one kind of {n_types} message types (tactl.synthetic_kinds.kind_rta) */",
+        f"/* synthetic: one kind of {n_types} message types (tactl.bench.synthetic_kinds.kind_rta) */",
         f"rta Kind{n_types} {{",
         "  parameters n, t, f;",
         "  assumptions (3) { n > 3 * t; t >= f; f >= 0; }",

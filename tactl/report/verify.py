@@ -9,14 +9,16 @@ import signal
 import subprocess
 from typing import Any
 
-from tactl import __version__
-from tactl.verify import INTERRUPTED, AlgorithmRun, Run
+from tactl.driver.verify import INTERRUPTED, AlgorithmRun, Run
+from tactl.engines.check import _result_json
+from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY
+from tactl.ir.expr import to_text
+from tactl.passes.emit_dot import emit_dot
+from tactl.util.version import __version__
 
 
 def automaton_svg(run: AlgorithmRun) -> tuple[str | None, str | None]:
     """The automaton drawn by Graphviz as SVG text, or None and why not."""
-    from tactl.passes.emit_dot import emit_dot
-
     exe = shutil.which("dot")
     if exe is None:
         return None, "no picture: Graphviz's 'dot' is not installed (make tools installs it)"
@@ -31,9 +33,6 @@ def automaton_svg(run: AlgorithmRun) -> tuple[str | None, str | None]:
 
 
 def algorithm_json(run: AlgorithmRun, with_svg: bool = False) -> dict[str, Any]:
-    from tactl.check import _result_json
-    from tactl.ir.expr import to_text
-
     out: dict[str, Any] = {"name": run.name, "file": run.path, "kind": run.kind}
     warnings = list(run.warnings)
     if run.error or run.interrupted:
@@ -117,8 +116,6 @@ def run_table(run: Run) -> str:
 def vacuity_cell(r) -> str:
     """``vacuous`` for a vacuous pass, else what a HOLDS says about its antecedents; ``-`` for
     the other verdicts."""
-    from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY
-
     if r.verdict == HOLDS_VACUOUSLY:
         return "vacuous"
     return (r.vacuity or "not asked") if r.verdict == HOLDS else "-"

@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from functools import partial
 from typing import Any, Callable, Iterator
 
+from tactl.util.deadline import worker_signals
+
 
 class ExecutorError(ValueError):
     pass
@@ -105,8 +107,6 @@ class LocalPool:
     ``--timeout`` alarm (SIGALRM) works."""
 
     def __init__(self, jobs: int) -> None:
-        from tactl.deadline import worker_signals
-
         self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_signals,
                                         initargs=(os.getpid(),))
 
@@ -137,7 +137,7 @@ def in_subprocess(fn: Callable[[Any], Any], payload: Any) -> Any:
     its result JSON). Dask runs tasks in worker *threads*, where no signal handler can be
     installed (the ``--timeout`` alarm), so the task re-enters a main thread."""
     job = {"function": f"{fn.__module__}:{fn.__qualname__}", "payload": payload}
-    done = subprocess.run([sys.executable, "-m", "tactl.executors"], input=json.dumps(job),
+    done = subprocess.run([sys.executable, "-m", "tactl.driver.executors"], input=json.dumps(job),
                           capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"task {job['function']} failed (exit {done.returncode}): {done.stderr[-2000:]}")
@@ -147,6 +147,7 @@ def in_subprocess(fn: Callable[[Any], Any], payload: Any) -> Any:
 class DaskCluster:
     def __init__(self, address: str) -> None:
         try:
+            # lazy: dask's distributed takes about a second to import; only --executor dask:// uses it
             from distributed import Client
         except ImportError:
             raise ExecutorError("--executor dask:// needs the 'distributed' package "
@@ -157,6 +158,7 @@ class DaskCluster:
             raise ExecutorError(f"cannot reach the Dask scheduler at {address}: {e}") from None
 
     def run(self, fn, payloads: list[Any]) -> Iterator[tuple[int, Any, float]]:
+        # lazy: dask's distributed takes about a second to import; only --executor dask:// uses it
         from distributed import as_completed as dask_completed
 
         futures = [self.client.submit(_timed, partial(in_subprocess, fn), p, pure=False) for p in payloads]

@@ -2,7 +2,7 @@
 pool (or a Dask cluster) for the independent property checks, and three reports (terminal
 table, JSON, self-contained HTML).
 
-The chain itself is not written here: every algorithm goes through ``tactl.pipeline`` up to a
+The chain itself is not written here: every algorithm goes through ``tactl.driver.pipeline`` up to a
 checkable threshold automaton, then one check pass per property, then the emitters asked for.
 Cache lookups and writes happen in this process; only the misses travel to the executor, as
 serialised IR, and come back as serialised verdicts.
@@ -15,11 +15,19 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Callable
 
-from tactl.cache import Cache, CacheUnavailable, default_directory
+from tactl.driver.cache import Cache, CacheUnavailable, default_directory
+from tactl.driver.executors import executor_for
+from tactl.driver.pipeline import KINDS, PASSES, PassRecord, Runner, Verdict, read_source
+from tactl.engines.result import (HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED,
+                                  PropertyResult)
+from tactl.engines.result_json import revalidated
+from tactl.ir.eltl import classify
 from tactl.ir.errors import InputError
-from tactl.pipeline import KINDS, PASSES, PassRecord, Runner, Verdict, read_source
+from tactl.util import deadline
+from tactl.util.fsutil import make_directory, write_output
 
 AUTOMATON_SUFFIXES = (".alg", ".rta", ".ta")  # preferred in this order when one stem has several
 EMIT_TARGETS = {"promela": ("emit-promela", ".pml"), "nuxmv": ("emit-nuxmv", ".smv"),
@@ -42,7 +50,7 @@ class VerifyError(ValueError):
 def corpus_directory() -> Path:
     """The project's corpus: inside the installed package (a wheel ships it as ``tactl/corpus``),
     beside the package in a checkout, else ./corpus."""
-    package = Path(__file__).resolve().parent
+    package = Path(__file__).resolve().parents[1]  # tactl/, above tactl/driver/
     for candidate in (package / "corpus", package.parent / "corpus"):
         if candidate.is_dir():
             return candidate
@@ -127,8 +135,6 @@ class AlgorithmRun:
 
     @property
     def exit_code(self) -> int:
-        from tactl.engines.result import HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED
-
         if self.error:
             return 2
         verdicts = {v.result.verdict for v, _ in self.verdicts}
@@ -163,8 +169,6 @@ class Run:
 def check_task(payload: dict[str, Any]) -> str:
     """One property check, anywhere: a serialised checkable automaton in, a serialised verdict
     out (the unit the process pool and the Dask executor run)."""
-    from types import SimpleNamespace
-
     check = _pass("check")
     before = SimpleNamespace(path=payload["path"], source="", warnings=[])
     loaded = KINDS["checkable-ta"].load(payload["automaton"], before)
@@ -177,8 +181,6 @@ def _pass(name: str):
 
 def verify(files: list[Path], options: VerifyOptions, progress: Callable[[str], None] | None = None,
            argv: str = "tactl verify") -> Run:
-    from tactl.executors import executor_for
-
     started_at = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
     started = time.perf_counter()
     warnings: list[str] = []
@@ -224,8 +226,6 @@ def verify(files: list[Path], options: VerifyOptions, progress: Callable[[str], 
                     run.verdicts[slot] = (verdict, found.cache)
                     _say(progress, run.name, verdict, found.cache)
     except KeyboardInterrupt:  # SIGINT or SIGTERM: report what was decided, nothing more
-        from tactl import deadline
-
         interrupted = deadline.stopped_by() or signal.SIGINT
         _mark_interrupted(runs, files, pending, tasks, signal.Signals(interrupted).name)
     if cache is not None:
@@ -242,9 +242,6 @@ def _sent(task: dict[str, Any]) -> dict[str, Any]:
 def _mark_interrupted(runs: list[AlgorithmRun], files: list[Path], pending, tasks, name: str) -> None:
     """After an interrupt: every check not decided is shown as interrupted (an unknown, with the
     reason, never a holds); algorithms not reached are listed as interrupted."""
-    from tactl.engines.result import UNKNOWN, PropertyResult
-    from tactl.ir.eltl import classify
-
     reason = f"interrupted ({name}) before it was decided"
     for (run, slot, _, _), task in zip(pending, tasks):
         if run.verdicts[slot][0] is None:
@@ -269,9 +266,8 @@ def _check_options(options: VerifyOptions, prop: str) -> dict[str, Any]:
 
 def _stale(loaded, verdict: Verdict) -> str | None:
     """Why a cached verdict must not be shown: a violation must replay on the automaton now."""
-    from tactl.engines.result_json import revalidated
-
     if verdict.result.details.get("run") is not None and loaded.receive is not None:
+        # lazy: the lock-step engine (z3 at its top), for a lock-step run only
         from tactl.engines import lockstep
 
         return lockstep.revalidated(loaded.receive, verdict.result)
@@ -304,8 +300,6 @@ def _prepare(path: Path, options: VerifyOptions, cache: Cache | None, cache_reas
 
 
 def _emit(run: AlgorithmRun, runner: Runner, options: VerifyOptions) -> None:
-    from tactl.fsutil import make_directory, write_output
-
     for target in options.emit:
         name, suffix = EMIT_TARGETS[target]
         opts: dict[str, Any] = {"properties": list(options.properties), "parameters": dict(options.parameters)}
@@ -345,6 +339,7 @@ def _valuation(values: dict[str, int]) -> str:
 
 def smallest_instance(ta) -> dict[str, int]:
     """The parameter valuation satisfying the RC with the fewest zeros, then the smallest sum."""
+    # lazy: the explicit engine, only to emit Promela without --param
     from tactl.engines.explicit import parameter_instances
 
     instances = parameter_instances(ta, {}, 7)

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tactl.ir.expr import BoolConst
 from tactl.ir.evaluate import EvaluationError, evaluate, holds
+from tactl.ir.expr import Always, And, BoolConst, Compare, Eventually, Or, is_temporal, walk
 from tactl.ir.safety import ReachQuery
 from tactl.ir.ta import ThresholdAutomaton
 
@@ -150,8 +150,6 @@ def _fire_many(ta: ThresholdAutomaton, parameters: dict[str, int], config: Confi
 def _change_points(guard, env_after, factor: int) -> set[int]:
     """Steps k in ``0..factor-1`` at which to evaluate ``guard`` so that every maximal run of
     steps where all its comparisons keep their truth values contains one (see the docstring)."""
-    from tactl.ir.expr import Compare, walk
-
     points = {0}
     first, second = env_after(0), env_after(1)
     for node in walk(guard):
@@ -258,8 +256,6 @@ def enabled_loops(ta: ThresholdAutomaton, parameters: dict[str, int], config: Co
 
 
 def _comparisons(formula):
-    from tactl.ir.expr import Compare, walk
-
     return [n for n in walk(formula) if isinstance(n, Compare)]
 
 
@@ -325,8 +321,6 @@ def lasso_holds(formula, envs: list[dict[str, int]], infinite: bool,
 
 
 def _lasso_with_loop(formula, envs: list[dict[str, int]], start: int) -> bool:
-    from tactl.ir.expr import Always, And, Eventually, Or, is_temporal
-
     size = len(envs)
 
     def values(e) -> list[bool]:

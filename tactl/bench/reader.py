@@ -2,13 +2,14 @@
 
 Issue 8 (item 15) found ``tactl show`` quadratic in the number of locations (51k locations: 4 min
 19 s). These rows keep it honest: for each size, a synthetic automaton from
-:func:`tactl.synthetic.scaled_ta` (once with that many locations, once with that many rules) is
-written to a temporary file, read by a child process that reports the in-process read time
-(parse + validation, parser warmed up), and shown by a separate ``tactl show`` process whose wall
-time (start-up included) and peak RSS are measured, as :mod:`tactl.bench` does for its tables.
+:func:`tactl.bench.synthetic.scaled_ta` (once with that many locations, once with that many
+rules) is written to a temporary file, read by a child process that reports the in-process read
+time (parse + validation, parser warmed up), and shown by a separate ``tactl show`` process whose
+wall time (start-up included) and peak RSS are measured, as :mod:`tactl.bench` does for its
+tables.
 
 Linear behaviour shows as read and show times growing by about 5× from 10k to 50k and 2× from
-50k to 100k. Standalone: ``python -m tactl.bench_reader [SIZE …]``.
+50k to 100k. Standalone: ``python -m tactl.bench.reader [SIZE …]``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
-from tactl.synthetic import scaled_ta
+from tactl.bench.synthetic import scaled_ta
+from tactl.ir.ta_reader import read_ta, read_ta_file
 
 SIZES = (10_000, 50_000, 100_000)
 COMPANION = 1_000  # rules of the location-scaled automata, locations of the rule-scaled ones
@@ -69,7 +71,7 @@ def measure_case(label: str, n_locations: int, n_rules: int, folder: Path,
     path.write_text(text)
     kbytes = len(text.encode()) / 1024
     del text
-    code, out, _, _ = _measured([sys.executable, "-m", "tactl.bench_reader", "--read", str(path)], timeout_s)
+    code, out, _, _ = _measured([sys.executable, "-m", "tactl.bench.reader", "--read", str(path)], timeout_s)
     try:
         read_s = float(out.strip().splitlines()[-1])
     except (ValueError, IndexError):
@@ -86,7 +88,7 @@ def measure_case(label: str, n_locations: int, n_rules: int, folder: Path,
 
 def _measured(args: list[str], timeout_s: float | None) -> tuple[int | None, str, float, float]:
     """Exit status (None: killed at the timeout), stdout, wall seconds (start-up included) and
-    peak RSS in MB of a child process (as ``tactl.bench._timed_process`` measures them)."""
+    peak RSS in MB of a child process (as ``tactl.bench.tables._timed_process`` measures them)."""
     killed = threading.Event()
 
     def kill() -> None:
@@ -112,8 +114,6 @@ def _measured(args: list[str], timeout_s: float | None) -> tuple[int | None, str
 
 
 def _read_seconds(path: str) -> float:
-    from tactl.ir.ta_reader import read_ta, read_ta_file
-
     read_ta("skel Warm { }")  # build (or load) the parser outside the measurement
     start = time.perf_counter()
     read_ta_file(path)
