@@ -4,7 +4,8 @@ The steady-segment query of ``encode_steady`` (read its docstring first) extende
 invariants and a loop configuration (``eltl.md`` §2–3; the semantics are in ``ir.eltl``):
 
 * **Segments.** ``S = m + c + 1`` where ``m`` counts the rise atoms of the guards *and* of the
-  invariants (so every invariant's threshold part is constant within a segment) and ``c`` the
+  invariants (the invariants' atoms are sensitive, ``encode_steady.sensitive_atoms``: constant
+  within a steady part, so every invariant's threshold part is) and ``c`` the
   cut points: a run's context switches at most ``m`` times and each witness of a cut splits a
   steady stretch once more (the boundary step of a split is empty).
 * **Cut points.** An integer ``pos{j}`` in ``0..S`` per cut: ``pos = t < S`` puts the witness
@@ -58,6 +59,7 @@ from tactl.passes.encode_steady import (
     abstract_guards,
     encode,
     placeholder,
+    sensitive_atoms,
     unsupported_reason,
     usable_rules,
 )
@@ -95,7 +97,9 @@ def encode_branch(ta: ThresholdAutomaton, query: TemporalQuery, branch: Branch, 
             + " to stay occupied while processes can move into them: tactl's sorted-pass encoding is "
             "proved exact for one such set only")
     passes, order = (PASSES, _rule_order(ta, abstraction)) if reentered else (0, ())
-    layout = SteadyLayout(ta, abstraction, len(abstraction.atoms) + len(branch.cuts) + 1, passes, order)
+    constants = tuple(c.constant for cs in clauses for c in cs)
+    layout = SteadyLayout(ta, abstraction, len(abstraction.atoms) + len(branch.cuts) + 1, passes, order,
+                          sensitive_atoms(abstraction, *constants))
     encoder = _LassoEncoder(layout, initial, parameters or {}, query=query, branch=branch,
                             clauses=clauses)
     return SteadyEncoding(layout, encoder.query())

@@ -162,7 +162,7 @@ def _run(layout: SteadyLayout, model) -> tuple[dict[str, int], Configuration, li
             kappa[rule.target] += s.factor
         schedule.extend(steps)
         if j + 1 < layout.segments:
-            for i in layout.abstraction.active:
+            for i in layout.boundary_rules:
                 if value(layout.boundary(j, i)) == 1:
                     rule = ta.rules[i]
                     kappa[rule.source] -= 1

@@ -1,0 +1,205 @@
+"""Steady segments that let atoms rise inside them (issue 20: the random19 queries).
+
+A steady part must keep constant only the *sensitive* atoms (``encode_steady.sensitive_atoms``):
+those a fall guard of a firable rule negates, and those of a specification's invariants; the
+others may rise inside it, and only rules that can raise a sensitive atom get boundary steps.
+Each case below is decided by the parametric engine and by the explicit one (which shares
+nothing with the encoding) on every small instance, and the cases that need an atom to be
+sensitive are shown to go wrong without it — so the tests would catch a sensitivity set that is
+too small.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from tactl.engines import parametric
+from tactl.engines.result import HOLDS, VIOLATED
+from tactl.ir.expr import BoolConst
+from tactl.ir.safety import ReachQuery, reach_query
+from tactl.ir.ta_reader import read_ta
+from tactl.passes import encode_lasso, encode_steady
+from tactl.passes.encode_steady import abstract_guards, encode, sensitive_atoms
+from test_differential import agree as agree_reach
+from test_eltl import agree as agree_eltl
+from test_eltl import parametric_verdict, query, random_eltl_ta
+
+# At most f processes crash: the crash rule's guard nc < f is a fall guard, so nc >= f must stay
+# constant inside a steady part (else one segment could crash every process). The other guards
+# only rise: x >= n - f and y >= 1 may switch inside a steady part.
+CRASH = """
+skel Crash {
+  shared nc, x, y;
+  parameters n, f;
+  assumptions (2) { n > f; f >= 0; }
+  locations (5) { A: [0]; B: [1]; C: [2]; D: [3]; CR: [4]; }
+  inits (8) { A == n; B == 0; C == 0; D == 0; CR == 0; nc == 0; x == 0; y == 0; }
+  rules (9) {
+    0: A -> CR when (nc < f) do { nc' == nc + 1; unchanged(x, y); };
+    1: A -> B when (true) do { x' == x + 1; unchanged(nc, y); };
+    2: B -> C when (x >= n - f) do { y' == y + 1; unchanged(nc, x); };
+    3: C -> D when (y >= 1) do { unchanged(nc, x, y); };
+    4: A -> A when (true) do { unchanged(nc, x, y); };
+    5: B -> B when (true) do { unchanged(nc, x, y); };
+    6: C -> C when (true) do { unchanged(nc, x, y); };
+    7: D -> D when (true) do { unchanged(nc, x, y); };
+    8: CR -> CR when (true) do { unchanged(nc, x, y); };
+  }
+  specifications (6) {
+    budget: [](CR <= f);
+    no_d: [](D == 0);
+    nobody_crashes: f == 0 -> [](CR == 0);
+    progress: <>[](A == 0 && (x < n - f || B == 0) && (y < 1 || C == 0)) -> <>(D != 0);
+    all_in_d: <>[](A == 0 && (x < n - f || B == 0) && (y < 1 || C == 0)) -> <>(A == 0 && B == 0 && C == 0 && CR == 0);
+    d_after_c: []((C != 0) -> [](CR == 0));
+  }
+}
+"""
+
+# x == 1 as a guard is "x >= 1 and not x >= 2": the second atom is negated, hence sensitive.
+EXACT = """
+skel Exact {
+  shared x;
+  parameters n;
+  assumptions (1) { n >= 2; }
+  locations (3) { A: [0]; B: [1]; W: [2]; }
+  inits (4) { A == n; B == 0; W == 0; x == 0; }
+  rules (5) {
+    0: A -> B when (true) do { x' == x + 1; };
+    1: B -> W when (x == 1) do { unchanged(x); };
+    2: A -> A when (true) do { unchanged(x); };
+    3: B -> B when (true) do { unchanged(x); };
+    4: W -> W when (true) do { unchanged(x); };
+  }
+  specifications (2) {
+    one_winner: [](W <= 1);
+    someone_wins: <>[](A == 0) -> <>(W != 0);
+  }
+}
+"""
+
+# An invariant with an atom: the negation of `late` says [](x >= 1 || B == 0). The step A -> B
+# makes x >= 1 rise and enters B at once, which is fine at every configuration; an encoding that
+# let x >= 1 rise inside a steady part would check "B empty, nothing enters B" for the whole
+# segment that starts with x == 0 and lose the run.
+INVARIANT = """
+skel Invariant {
+  shared x;
+  parameters n;
+  assumptions (1) { n >= 1; }
+  locations (2) { A: [0]; B: [1]; }
+  inits (3) { A == n; B == 0; x == 0; }
+  rules (3) {
+    0: A -> B when (true) do { x' == x + 1; };
+    1: A -> A when (true) do { unchanged(x); };
+    2: B -> B when (true) do { unchanged(x); };
+  }
+  specifications (2) {
+    late: <>[](A == 0) -> <>(x < 1 && B != 0);
+    early: <>[](A == 0) -> <>(x >= 1 && B != 0);
+  }
+}
+"""
+
+
+def automaton(text: str):
+    return read_ta(text, "test.ta").ta
+
+
+def atoms_text(ta, which) -> set[str]:
+    ab = abstract_guards(ta)
+    return {str(ab.atoms[i]) for i in which}
+
+
+def test_only_negated_atoms_of_guards_are_sensitive():
+    ta = automaton(CRASH)
+    ab = abstract_guards(ta)
+    assert len(ab.atoms) == 3
+    assert atoms_text(ta, sensitive_atoms(ab)) == {"-f + nc >= 0"}
+    ta = automaton(EXACT)
+    assert atoms_text(ta, sensitive_atoms(abstract_guards(ta))) == {"x >= 2"}
+
+
+def test_only_rules_that_raise_a_sensitive_atom_get_boundary_steps():
+    ta = automaton(CRASH)
+    question = reach_query(ta, next(p for p in ta.properties if p.name == "budget"))
+    layout = encode(ta, question).layout
+    assert [ta.rules[i].id for i in layout.boundary_rules] == [0]
+    # no fall guard, no invariant: no boundary step at all
+    ta = automaton(INVARIANT)
+    assert encode(ta, ReachQuery("p", BoolConst(True), BoolConst(True))).layout.boundary_rules == ()
+
+
+def test_invariant_atoms_are_sensitive():
+    ta = automaton(INVARIANT)
+    (enc,) = encode_lasso.encode_query(ta, query(ta, "late"))
+    assert enc.layout.sensitive == frozenset({0})
+    assert [ta.rules[i].id for i in enc.layout.boundary_rules] == [0]
+
+
+@pytest.mark.parametrize("prop, verdict", [("budget", HOLDS), ("no_d", VIOLATED),
+                                           ("nobody_crashes", HOLDS)])
+def test_crash_budget_reachability(prop, verdict):
+    ta = automaton(CRASH)
+    question = reach_query(ta, next(p for p in ta.properties if p.name == prop))
+    assert parametric.check(ta, question).verdict == verdict
+
+
+@pytest.mark.parametrize("prop, verdict", [("progress", HOLDS), ("all_in_d", VIOLATED),
+                                           ("d_after_c", VIOLATED)])
+def test_crash_budget_temporal(prop, verdict):
+    assert parametric_verdict(automaton(CRASH), prop).verdict == verdict
+
+
+@pytest.mark.parametrize("text, prop, verdict", [(EXACT, "one_winner", HOLDS),
+                                                 (EXACT, "someone_wins", VIOLATED),
+                                                 (INVARIANT, "late", VIOLATED),
+                                                 (INVARIANT, "early", HOLDS)])
+def test_known_answers(text, prop, verdict):
+    ta = automaton(text)
+    q = query(ta, prop)
+    if q.formula_class.value == "reachability" and not q.infinite:
+        result = parametric.check(ta, reach_query(ta, next(p for p in ta.properties if p.name == prop)))
+    else:
+        result = parametric_verdict(ta, prop)
+    assert result.verdict == verdict
+
+
+@pytest.mark.parametrize("text", [CRASH, EXACT, INVARIANT], ids=["crash", "exact", "invariant"])
+def test_engines_agree(text):
+    ta = automaton(text)
+    assert agree_eltl(ta, bound=4) == len(ta.properties)  # every property, by its class
+    assert agree_reach(ta, bound=4) >= 1 or text is INVARIANT  # the reachability-shaped ones again
+
+
+def test_the_cases_catch_a_sensitivity_set_that_is_too_small(monkeypatch):
+    """Without the sensitive atoms (every atom free to rise inside a steady part), the crash
+    budget is "violated" by a run the simulator cannot replay, and the invariant's violation is
+    lost: the tests above would fail."""
+    monkeypatch.setattr(encode_steady, "sensitive_atoms", lambda *a: frozenset())
+    monkeypatch.setattr(encode_lasso, "sensitive_atoms", lambda *a: frozenset())
+    ta = automaton(CRASH)
+    question = reach_query(ta, next(p for p in ta.properties if p.name == "budget"))
+    assert parametric.check(ta, question).verdict != HOLDS
+    ta = automaton(EXACT)
+    question = reach_query(ta, next(p for p in ta.properties if p.name == "one_winner"))
+    assert parametric.check(ta, question).verdict != HOLDS
+    ta = automaton(INVARIANT)
+    assert parametric.check_temporal(ta, query(ta, "late")).verdict == HOLDS  # wrong
+
+
+# ------------------------------------------------------------------------ random automata
+
+
+@given(random_eltl_ta(rising=True))
+@settings(max_examples=int(os.environ.get("TACTL_RANDOM_EXAMPLES", 150)), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow])
+def test_random_automata_with_rising_guards(text):
+    """Guards that only rise (atoms switch inside steady parts), crash-style fall guards, and
+    invariants over atoms (tests/test_eltl.py's generator with ``rising``)."""
+    ta = automaton(text)
+    assert agree_reach(ta, bound=3) in (0, 1)
+    assert agree_eltl(ta, bound=3) in (0, 1)
