@@ -57,6 +57,7 @@ from tactl.passes.encode_steady import (
     UnsupportedAutomaton,
     _Encoder,
     abstract_guards,
+    budget_atoms,
     encode,
     placeholder,
     sensitive_atoms,
@@ -99,7 +100,8 @@ def encode_branch(ta: ThresholdAutomaton, query: TemporalQuery, branch: Branch, 
     passes, order = (PASSES, _rule_order(ta, abstraction)) if reentered else (0, ())
     constants = tuple(c.constant for cs in clauses for c in cs)
     layout = SteadyLayout(ta, abstraction, len(abstraction.atoms) + len(branch.cuts) + 1, passes, order,
-                          sensitive_atoms(abstraction, *constants))
+                          sensitive_atoms(abstraction, *constants),
+                          tuple(budget_atoms(abstraction, *constants).items()))
     encoder = _LassoEncoder(layout, initial, parameters or {}, query=query, branch=branch,
                             clauses=clauses)
     return SteadyEncoding(layout, encoder.query())

@@ -15,8 +15,10 @@ has at most ``m + 1`` distinct contexts (vectors of atom values), so it splits i
 * one boundary step (``2j+1 → 2j+2``) of at most one rule, enabled under ``ctx_j``, which may
   make a sensitive atom rise; only the rules that increment a variable of a sensitive atom get
   one (none, when no guard has a fall atom: then the steady parts alone change the context).
-  Issue 20: on random19 this halves the query's LP (p-rabc-cr ``decide_or_flip``: z3 1.1 s ->
-  0.5 s; n-kset ``round_term`` 3.0 s -> 0.9 s).
+  A crash budget (``nfaulty < Fe`` guarding the rules that do ``nfaulty' == nfaulty + 1``) is
+  no sensitive atom either: it may rise at a steady part's last budget step (``budget_atoms``).
+  Issue 20: on random19 this shrinks the queries' LP several-fold (z3 on p-kset ``round_term``
+  2.8 s -> 0.4 s, p-rabc-cr ``decide_or_flip`` 1.1 s -> 0.3 s).
 
 In a fixed context processes move independently (a communication-free net), so a multiset of
 rule firings is executable from ``κ`` iff the flow equation keeps counters non-negative and every
@@ -224,7 +226,8 @@ def simplify(e: Expr) -> Expr:
 def sensitive_atoms(abstraction: GuardAbstraction, *also: Expr) -> frozenset[int]:
     """The atoms a steady part must keep constant: those that occur negatively (a fall guard,
     ``s < t``) in the guard of a rule that can fire, and every atom of the formulas ``also``
-    (a specification's invariants, which are evaluated once per segment).
+    (a specification's invariants, which are evaluated once per segment) — except the budget
+    atoms (``budget_atoms``), which may rise at a steady part's last budget step.
 
     Why the others need not be constant. Group a run's steps by the context of the
     configuration each starts from; every step of a group is enabled under the group's starting
@@ -235,12 +238,43 @@ def sensitive_atoms(abstraction: GuardAbstraction, *also: Expr) -> frozenset[int
     makes a sensitive atom rise must come last, as the boundary step (whose guard is evaluated
     under the same starting context). Where no guard has a fall atom and no invariant an atom,
     no boundary step is needed at all; the segments are still cut at every change of context."""
-    out: set[int] = set()
+    negated, fixed = _negated_and_fixed(abstraction, also)
+    return frozenset((negated - set(budget_atoms(abstraction, *also))) | fixed)
+
+
+def budget_atoms(abstraction: GuardAbstraction, *also: Expr) -> dict[int, int]:
+    """Fall atoms used as a budget, atom -> δ: ``nfaulty < Fe`` guarding crash rules that do
+    ``nfaulty' == nfaulty + 1``. Atom ``a`` (``Σ c·x >= b``) is one when it is in no formula of
+    ``also``, the rules that negate it in their guards are exactly the rules that increment its
+    variables, and each of them raises ``Σ c·x`` by the same ``δ > 0``.
+
+    Such an atom may rise inside a steady part that starts with it false, provided
+    ``Σ c·x < b + δ`` at its end: in any executable order of the part's firings the sum grows
+    only at its budget steps, by δ each, so it stays below ``b`` until the last of them, which
+    makes ``a`` rise; every budget step is then enabled (``a`` false before it), and no later
+    step needs ``a`` false (only budget rules negate it). Conversely the last step of a group
+    (see ``sensitive_atoms``) that makes ``a`` rise is a budget step that started below ``b``.
+    So crash budgets, common in the benchmarks, need no boundary steps."""
+    negated, fixed = _negated_and_fixed(abstraction, also)
+    out: dict[int, int] = {}
+    for a in sorted(negated - fixed):
+        coeffs = dict(abstraction.atoms[a].coeffs)
+        negating = {i for i in abstraction.active if a in _negative_placeholders(abstraction.guards[i], True)}
+        raising = {i: sum(c * abstraction.increments[i].get(x, 0) for x, c in coeffs.items())
+                   for i in abstraction.active}
+        raising = {i: d for i, d in raising.items() if d}
+        deltas = set(raising.values())
+        if set(raising) == negating and len(deltas) == 1 and min(deltas) > 0:
+            out[a] = deltas.pop()
+    return out
+
+
+def _negated_and_fixed(abstraction: GuardAbstraction, also: tuple[Expr, ...]) -> tuple[set[int], set[int]]:
+    negated: set[int] = set()
     for i in abstraction.active:
-        out |= _negative_placeholders(abstraction.guards[i], True)
-    for e in also:
-        out |= {int(n.name[2:]) for n in names(e) if n.name.startswith("@a")}
-    return frozenset(out)
+        negated |= _negative_placeholders(abstraction.guards[i], True)
+    fixed = {int(n.name[2:]) for e in also for n in names(e) if n.name.startswith("@a")}
+    return negated, fixed
 
 
 def _negative_placeholders(e: Expr, positive: bool) -> set[int]:
@@ -280,6 +314,8 @@ class SteadyLayout:
     # Atoms that must keep their value throughout a steady part (see ``sensitive_atoms``); the
     # others only have to hold at its start. None: every atom (the plain encoding).
     sensitive: frozenset[int] | None = None
+    # Budget atoms (``budget_atoms``): atom -> δ; they rise only at a steady part's last step.
+    budgets: tuple[tuple[int, int], ...] = ()
 
     def is_sensitive(self, atom: int) -> bool:
         return self.sensitive is None or atom in self.sensitive
@@ -353,7 +389,8 @@ def encode(ta: ThresholdAutomaton, question: ReachQuery, *,
         raise UnsupportedAutomaton(reason)
     abstraction = abstract_guards(ta, usable_rules(ta, question, parameters or {}))
     count = segments if segments is not None else len(abstraction.atoms) + 1
-    layout = SteadyLayout(ta, abstraction, count, sensitive=sensitive_atoms(abstraction))
+    layout = SteadyLayout(ta, abstraction, count, sensitive=sensitive_atoms(abstraction),
+                          budgets=tuple(budget_atoms(abstraction).items()))
     return SteadyEncoding(layout, _Encoder(layout, question, parameters or {}).query())
 
 
@@ -503,6 +540,10 @@ class _Encoder:
                 assertions.append(Compare("==", ctx, self.atom_at(end, atom)))
             if j > 0:  # implied; stated to help the solver: rise atoms stay true
                 assertions.append(Implies(Name(lay.context(j - 1, a)), ctx))
+        for a, delta in lay.budgets:  # a budget atom rises at most at the part's last budget step
+            atom = ab.atoms[a]
+            assertions.append(Implies(Not(Name(lay.context(j, a))),
+                                      Not(self.atom_at(end, RiseAtom(atom.coeffs, atom.bound + delta)))))
         for i, n in counts.items():
             assertions.append(Implies(Compare(">", n, IntConst(0)), self.guard_in(j, i)))
         decls_rank, chains = self.firable_chains(j, counts)
@@ -541,10 +582,15 @@ class _Encoder:
         steps = {i: Name(lay.boundary(j, i)) for i in lay.boundary_rules}
         decls = [Declaration(n.name) for n in steps.values()] + self.config_decls(after)
         assertions: list[Expr] = []
+        budgets = dict(lay.budgets)
         for i, n in steps.items():
+            # A budget atom may have risen inside the steady part; a rule whose guard negates it
+            # (one of its budget rules) needs it still false here.
+            spent = [Not(self.atom_at(before, ab.atoms[a]))
+                     for a in sorted(_negative_placeholders(ab.guards[i], True) & set(budgets))]
             assertions.append(conj(Compare(">=", n, IntConst(0)), Compare("<=", n, IntConst(1))))
             assertions.append(Implies(Compare("==", n, IntConst(1)), conj(
-                self.guard_in(j, i),
+                self.guard_in(j, i), *spent,
                 Compare(">=", Name(lay.counter(before, ta.rules[i].source)), IntConst(1)))))
         if steps:
             assertions.append(Compare("<=", summation(*_split(list(steps.values()))), IntConst(1))

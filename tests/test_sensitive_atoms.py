@@ -3,26 +3,33 @@
 A steady part must keep constant only the *sensitive* atoms (``encode_steady.sensitive_atoms``):
 those a fall guard of a firable rule negates, and those of a specification's invariants; the
 others may rise inside it, and only rules that can raise a sensitive atom get boundary steps.
-Each case below is decided by the parametric engine and by the explicit one (which shares
-nothing with the encoding) on every small instance, and the cases that need an atom to be
-sensitive are shown to go wrong without it — so the tests would catch a sensitivity set that is
-too small.
+A *budget* atom (``encode_steady.budget_atoms``: ``nc < f`` guarding the crash rules that do
+``nc' == nc + 1``) may rise at a steady part's last budget step. Each case below is decided by
+the parametric engine and by the explicit one (which shares nothing with the encoding) on every
+small instance, and against the plain encoding (every atom constant in a steady part, a boundary
+step for every rule that can change the context); the cases that need an atom to be sensitive,
+or a budget's end condition, are shown to go wrong without it — so the tests would catch a
+sensitivity set that is too small.
 """
 
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from conftest import CORPUS, isola18_params
 from tactl.engines import parametric
 from tactl.engines.result import HOLDS, VIOLATED
+from tactl.ir.eltl import TemporalQuery, temporal_query
 from tactl.ir.expr import BoolConst
 from tactl.ir.safety import ReachQuery, reach_query
-from tactl.ir.ta_reader import read_ta
+from tactl.ir.ta_reader import read_ta, read_ta_file
 from tactl.passes import encode_lasso, encode_steady
-from tactl.passes.encode_steady import abstract_guards, encode, sensitive_atoms
+from tactl.passes.encode_steady import abstract_guards, budget_atoms, encode, sensitive_atoms
 from test_differential import agree as agree_reach
 from test_eltl import agree as agree_eltl
 from test_eltl import parametric_verdict, query, random_eltl_ta
@@ -58,6 +65,11 @@ skel Crash {
   }
 }
 """
+
+# The same, but the crash from B costs two: the rules that negate nc >= f raise nc by different
+# amounts, so the atom is no budget (its rise must be a boundary step).
+UNEVEN = CRASH.replace("rules (9) {", "rules (10) {").replace(
+    "    8: CR -> CR", "    9: B -> CR when (nc < f) do { nc' == nc + 2; unchanged(x, y); };\n    8: CR -> CR")
 
 # x == 1 as a guard is "x >= 1 and not x >= 2": the second atom is negated, hence sensitive.
 EXACT = """
@@ -114,20 +126,28 @@ def atoms_text(ta, which) -> set[str]:
     return {str(ab.atoms[i]) for i in which}
 
 
-def test_only_negated_atoms_of_guards_are_sensitive():
+def test_only_negated_atoms_of_guards_are_sensitive_and_a_crash_budget_is_a_budget():
     ta = automaton(CRASH)
     ab = abstract_guards(ta)
     assert len(ab.atoms) == 3
-    assert atoms_text(ta, sensitive_atoms(ab)) == {"-f + nc >= 0"}
+    assert sensitive_atoms(ab) == frozenset()
+    assert atoms_text(ta, budget_atoms(ab)) == {"-f + nc >= 0"} and set(budget_atoms(ab).values()) == {1}
+    ta = automaton(UNEVEN)
+    ab = abstract_guards(ta)
+    assert atoms_text(ta, sensitive_atoms(ab)) == {"-f + nc >= 0"} and budget_atoms(ab) == {}
     ta = automaton(EXACT)
-    assert atoms_text(ta, sensitive_atoms(abstract_guards(ta))) == {"x >= 2"}
+    ab = abstract_guards(ta)
+    assert atoms_text(ta, sensitive_atoms(ab)) == {"x >= 2"} and budget_atoms(ab) == {}
 
 
 def test_only_rules_that_raise_a_sensitive_atom_get_boundary_steps():
-    ta = automaton(CRASH)
+    ta = automaton(UNEVEN)
     question = reach_query(ta, next(p for p in ta.properties if p.name == "budget"))
     layout = encode(ta, question).layout
-    assert [ta.rules[i].id for i in layout.boundary_rules] == [0]
+    assert [ta.rules[i].id for i in layout.boundary_rules] == [0, 9]
+    ta = automaton(CRASH)  # a budget needs none
+    question = reach_query(ta, next(p for p in ta.properties if p.name == "budget"))
+    assert encode(ta, question).layout.boundary_rules == ()
     # no fall guard, no invariant: no boundary step at all
     ta = automaton(INVARIANT)
     assert encode(ta, ReachQuery("p", BoolConst(True), BoolConst(True))).layout.boundary_rules == ()
@@ -140,18 +160,20 @@ def test_invariant_atoms_are_sensitive():
     assert [ta.rules[i].id for i in enc.layout.boundary_rules] == [0]
 
 
+@pytest.mark.parametrize("text", [CRASH, UNEVEN], ids=["budget", "uneven"])
 @pytest.mark.parametrize("prop, verdict", [("budget", HOLDS), ("no_d", VIOLATED),
                                            ("nobody_crashes", HOLDS)])
-def test_crash_budget_reachability(prop, verdict):
-    ta = automaton(CRASH)
+def test_crash_budget_reachability(text, prop, verdict):
+    ta = automaton(text)
     question = reach_query(ta, next(p for p in ta.properties if p.name == prop))
     assert parametric.check(ta, question).verdict == verdict
 
 
+@pytest.mark.parametrize("text", [CRASH, UNEVEN], ids=["budget", "uneven"])
 @pytest.mark.parametrize("prop, verdict", [("progress", HOLDS), ("all_in_d", VIOLATED),
                                            ("d_after_c", VIOLATED)])
-def test_crash_budget_temporal(prop, verdict):
-    assert parametric_verdict(automaton(CRASH), prop).verdict == verdict
+def test_crash_budget_temporal(text, prop, verdict):
+    assert parametric_verdict(automaton(text), prop).verdict == verdict
 
 
 @pytest.mark.parametrize("text, prop, verdict", [(EXACT, "one_winner", HOLDS),
@@ -168,7 +190,11 @@ def test_known_answers(text, prop, verdict):
     assert result.verdict == verdict
 
 
-@pytest.mark.parametrize("text", [CRASH, EXACT, INVARIANT], ids=["crash", "exact", "invariant"])
+HAND_MADE = [CRASH, UNEVEN, EXACT, INVARIANT]
+HAND_MADE_IDS = ["crash", "uneven", "exact", "invariant"]
+
+
+@pytest.mark.parametrize("text", HAND_MADE, ids=HAND_MADE_IDS)
 def test_engines_agree(text):
     ta = automaton(text)
     assert agree_eltl(ta, bound=4) == len(ta.properties)  # every property, by its class
@@ -181,14 +207,70 @@ def test_the_cases_catch_a_sensitivity_set_that_is_too_small(monkeypatch):
     lost: the tests above would fail."""
     monkeypatch.setattr(encode_steady, "sensitive_atoms", lambda *a: frozenset())
     monkeypatch.setattr(encode_lasso, "sensitive_atoms", lambda *a: frozenset())
-    ta = automaton(CRASH)
-    question = reach_query(ta, next(p for p in ta.properties if p.name == "budget"))
-    assert parametric.check(ta, question).verdict != HOLDS
+    monkeypatch.setattr(encode_steady, "budget_atoms", lambda *a: {})
+    monkeypatch.setattr(encode_lasso, "budget_atoms", lambda *a: {})
+    for text in (CRASH, UNEVEN):
+        ta = automaton(text)
+        question = reach_query(ta, next(p for p in ta.properties if p.name == "budget"))
+        assert parametric.check(ta, question).verdict != HOLDS
     ta = automaton(EXACT)
     question = reach_query(ta, next(p for p in ta.properties if p.name == "one_winner"))
     assert parametric.check(ta, question).verdict != HOLDS
     ta = automaton(INVARIANT)
     assert parametric.check_temporal(ta, query(ta, "late")).verdict == HOLDS  # wrong
+
+
+def test_the_cases_catch_a_budget_without_its_end_condition(monkeypatch):
+    """A budget whose end condition is void (δ huge) lets one steady part crash every process."""
+    monkeypatch.setattr(encode_steady, "budget_atoms", lambda ab, *a: {i: 10**6 for i in budget(ab)})
+    ta = automaton(CRASH)
+    question = reach_query(ta, next(p for p in ta.properties if p.name == "budget"))
+    assert parametric.check(ta, question).verdict != HOLDS
+
+
+budget = encode_steady.budget_atoms
+
+
+@contextmanager
+def plain_encoding():
+    """The encoding before issue 20: every atom constant in a steady part, no budgets."""
+    every = lambda ab, *a: frozenset(range(len(ab.atoms)))  # noqa: E731
+    with mock.patch.object(encode_steady, "sensitive_atoms", every), \
+            mock.patch.object(encode_lasso, "sensitive_atoms", every), \
+            mock.patch.object(encode_steady, "budget_atoms", lambda *a: {}), \
+            mock.patch.object(encode_lasso, "budget_atoms", lambda *a: {}):
+        yield
+
+
+def same_verdicts(ta) -> int:
+    """The parametric verdict of every property with the plain encoding and with this one;
+    returns how many were decided."""
+    decided = 0
+    for prop in ta.properties:
+        q = temporal_query(ta, prop)
+        if not isinstance(q, TemporalQuery):
+            continue
+        with plain_encoding():
+            plain = parametric.check_temporal(ta, q)
+        ours = parametric.check_temporal(ta, q)
+        assert ours.verdict == plain.verdict, (prop.name, ours.verdict, ours.reason, plain.verdict)
+        decided += ours.verdict in (HOLDS, VIOLATED)
+    return decided
+
+
+@pytest.mark.parametrize("text", HAND_MADE, ids=HAND_MADE_IDS)
+def test_the_plain_encoding_agrees_on_the_cases(text):
+    assert same_verdicts(automaton(text)) == len(automaton(text).properties)
+
+
+@pytest.mark.parametrize("path", isola18_params())
+def test_the_plain_encoding_agrees_on_isola18(path):
+    assert same_verdicts(read_ta_file(path).ta) >= 1
+
+
+@pytest.mark.parametrize("path", sorted(CORPUS.rglob("*.ta")), ids=lambda p: p.parent.name)
+def test_the_plain_encoding_agrees_on_the_corpus(path):
+    assert same_verdicts(read_ta_file(path).ta) >= 1
 
 
 # ------------------------------------------------------------------------ random automata
@@ -203,3 +285,4 @@ def test_random_automata_with_rising_guards(text):
     ta = automaton(text)
     assert agree_reach(ta, bound=3) in (0, 1)
     assert agree_eltl(ta, bound=3) in (0, 1)
+    same_verdicts(ta)
