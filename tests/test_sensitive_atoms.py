@@ -4,7 +4,9 @@ A steady part must keep constant only the *sensitive* atoms (``encode_steady.sen
 those a fall guard of a firable rule negates, and those of a specification's invariants; the
 others may rise inside it, and only rules that can raise a sensitive atom get boundary steps.
 A *budget* atom (``encode_steady.budget_atoms``: ``nc < f`` guarding the crash rules that do
-``nc' == nc + 1``) may rise at a steady part's last budget step. Each case below is decided by
+``nc' == nc + 1``) may rise at a steady part's last budget step. Without sensitive atoms the
+segments are as many as the greedy rounds of ``encode_steady.rounds_bound`` (a round per phase
+of the algorithm) where one per atom was the bound. Each case below is decided by
 the parametric engine and by the explicit one (which shares nothing with the encoding) on every
 small instance, and against the plain encoding (every atom constant in a steady part, a boundary
 step for every rule that can change the context); the cases that need an atom to be sensitive,
@@ -29,7 +31,7 @@ from tactl.ir.expr import BoolConst
 from tactl.ir.safety import ReachQuery, reach_query
 from tactl.ir.ta_reader import read_ta, read_ta_file
 from tactl.passes import encode_lasso, encode_steady
-from tactl.passes.encode_steady import abstract_guards, budget_atoms, encode, sensitive_atoms
+from tactl.passes.encode_steady import abstract_guards, budget_atoms, encode, rounds_bound, sensitive_atoms
 from test_differential import agree as agree_reach
 from test_eltl import agree as agree_eltl
 from test_eltl import parametric_verdict, query, random_eltl_ta
@@ -117,6 +119,87 @@ skel Invariant {
 """
 
 
+# Three phases: everyone sends x, then (x >= n) y, then (y >= n) reaches D; crashes spend a
+# budget. Rounds: A -> B in round 0, B -> C in round 1, C -> D in round 2: three segments, where
+# one per atom would be four.
+PHASES = """
+skel Phases {
+  shared x, y, nc;
+  parameters n, f;
+  assumptions (2) { n > f; f >= 0; }
+  locations (5) { A: [0]; B: [1]; C: [2]; D: [3]; CR: [4]; }
+  inits (8) { A == n; B == 0; C == 0; D == 0; CR == 0; x == 0; y == 0; nc == 0; }
+  rules (9) {
+    0: A -> B when (true) do { x' == x + 1; unchanged(y, nc); };
+    1: B -> C when (x >= n - f) do { y' == y + 1; unchanged(x, nc); };
+    2: C -> D when (y >= n - f) do { unchanged(x, y, nc); };
+    3: B -> CR when (nc < f) do { nc' == nc + 1; unchanged(x, y); };
+    4: A -> A when (true) do { unchanged(x, y, nc); };
+    5: B -> B when (true) do { unchanged(x, y, nc); };
+    6: C -> C when (true) do { unchanged(x, y, nc); };
+    7: D -> D when (true) do { unchanged(x, y, nc); };
+    8: CR -> CR when (true) do { unchanged(x, y, nc); };
+  }
+  specifications (4) {
+    reach_d: [](D == 0);
+    no_crash_no_d: (f == 0) -> [](D == 0);
+    live: <>[](A == 0 && (x < n - f || B == 0) && (y < n - f || C == 0)) -> <>(D != 0);
+    all_d: <>[](A == 0 && (x < n - f || B == 0) && (y < n - f || C == 0)) -> <>(A == 0 && B == 0 && C == 0 && CR == 0);
+  }
+}
+"""
+
+# x counts itself: each step from A needs x >= the number of earlier ones: rounds unbounded.
+SELF_ENABLING = """
+skel Chain {
+  shared x;
+  parameters n;
+  assumptions (1) { n >= 1; }
+  locations (3) { A: [0]; B: [1]; C: [2]; }
+  inits (4) { A == n; B == 0; C == 0; x == 0; }
+  rules (3) {
+    0: A -> B when (true) do { x' == x + 1; };
+    1: B -> C when (x >= 1) do { x' == x + 1; };
+    2: C -> C when (true) do { unchanged(x); };
+  }
+  specifications (1) { c: [](C == 0); }
+}
+"""
+
+
+# Two phases of four or five atoms (m = 9, R = 3): a query with two cut points needs 3·3 = 9
+# segments where one per atom and cut needed 12.
+WIDE = """
+skel Wide {
+  shared x, y;
+  parameters n, f;
+  assumptions (2) { n > 3 * f; f >= 0; }
+  locations (4) { A: [0]; B: [1]; C: [2]; D: [3]; }
+  inits (6) { A == n; B == 0; C == 0; D == 0; x == 0; y == 0; }
+  rules (12) {
+    0: A -> B when (true) do { x' == x + 1; unchanged(y); };
+    1: B -> C when (x >= n - f) do { y' == y + 1; unchanged(x); };
+    2: B -> C when (x >= f + 1) do { y' == y + 1; unchanged(x); };
+    3: B -> C when (2 * x >= n + 1) do { y' == y + 1; unchanged(x); };
+    4: B -> C when (x >= 2 * f + 1) do { unchanged(x, y); };
+    5: C -> D when (y >= n - f) do { unchanged(x, y); };
+    6: C -> D when (y >= f + 1 && x >= n) do { unchanged(x, y); };
+    7: C -> D when (2 * y >= n + 1) do { unchanged(x, y); };
+    8: C -> D when (y >= 2 * f + 1) do { unchanged(x, y); };
+    9: B -> B when (true) do { unchanged(x, y); };
+    10: C -> C when (true) do { unchanged(x, y); };
+    11: D -> D when (true) do { unchanged(x, y); };
+  }
+  specifications (4) {
+    c_then_no_d: [](C != 0 -> [](D == 0));
+    b_then_no_c: [](B != 0 -> [](C == 0 && D == 0));
+    d_then_no_b: [](D != 0 -> [](B == 0));
+    live: <>[](A == 0 && (x < f + 1 || B == 0) && (y < f + 1 || C == 0)) -> <>(A == 0 && B == 0);
+  }
+}
+"""
+
+
 def automaton(text: str):
     return read_ta(text, "test.ta").ta
 
@@ -190,15 +273,15 @@ def test_known_answers(text, prop, verdict):
     assert result.verdict == verdict
 
 
-HAND_MADE = [CRASH, UNEVEN, EXACT, INVARIANT]
-HAND_MADE_IDS = ["crash", "uneven", "exact", "invariant"]
+HAND_MADE = [CRASH, UNEVEN, EXACT, INVARIANT, PHASES, SELF_ENABLING, WIDE]
+HAND_MADE_IDS = ["crash", "uneven", "exact", "invariant", "phases", "self-enabling", "wide"]
 
 
 @pytest.mark.parametrize("text", HAND_MADE, ids=HAND_MADE_IDS)
 def test_engines_agree(text):
     ta = automaton(text)
     assert agree_eltl(ta, bound=4) == len(ta.properties)  # every property, by its class
-    assert agree_reach(ta, bound=4) >= 1 or text is INVARIANT  # the reachability-shaped ones again
+    assert agree_reach(ta, bound=4) >= 1 or text in (INVARIANT, WIDE)  # the reachability-shaped ones again
 
 
 def test_the_cases_catch_a_sensitivity_set_that_is_too_small(monkeypatch):
@@ -233,12 +316,15 @@ budget = encode_steady.budget_atoms
 
 @contextmanager
 def plain_encoding():
-    """The encoding before issue 20: every atom constant in a steady part, no budgets."""
+    """The encoding before issue 20: every atom constant in a steady part, no budgets, one
+    segment per atom."""
     every = lambda ab, *a: frozenset(range(len(ab.atoms)))  # noqa: E731
     with mock.patch.object(encode_steady, "sensitive_atoms", every), \
             mock.patch.object(encode_lasso, "sensitive_atoms", every), \
             mock.patch.object(encode_steady, "budget_atoms", lambda *a: {}), \
-            mock.patch.object(encode_lasso, "budget_atoms", lambda *a: {}):
+            mock.patch.object(encode_lasso, "budget_atoms", lambda *a: {}), \
+            mock.patch.object(encode_steady, "rounds_bound", lambda *a: None), \
+            mock.patch.object(encode_lasso, "rounds_bound", lambda *a: None):
         yield
 
 
@@ -256,6 +342,51 @@ def same_verdicts(ta) -> int:
         assert ours.verdict == plain.verdict, (prop.name, ours.verdict, ours.reason, plain.verdict)
         decided += ours.verdict in (HOLDS, VIOLATED)
     return decided
+
+
+def test_cut_points_multiply_the_rounds():
+    ta = automaton(WIDE)
+    ab = abstract_guards(ta)
+    assert len(ab.atoms) == 9 and rounds_bound(ta, ab) == 3
+    (enc,) = encode_lasso.encode_query(ta, query(ta, "c_then_no_d"))
+    assert enc.layout.segments == 9
+    (enc,) = encode_lasso.encode_query(ta, query(ta, "live"))
+    assert enc.layout.segments == 3
+
+
+@pytest.mark.parametrize("prop, verdict", [("c_then_no_d", VIOLATED), ("b_then_no_c", VIOLATED),
+                                           ("d_then_no_b", VIOLATED), ("live", HOLDS)])
+def test_wide_known_answers(prop, verdict):
+    assert parametric_verdict(automaton(WIDE), prop).verdict == verdict
+
+
+def test_rounds_bound_counts_the_phases():
+    ta = automaton(PHASES)
+    ab = abstract_guards(ta)
+    assert len(ab.atoms) == 3 and rounds_bound(ta, ab) == 3
+    question = reach_query(ta, next(p for p in ta.properties if p.name == "reach_d"))
+    assert encode(ta, question).layout.segments == 3
+    ta = automaton(SELF_ENABLING)
+    assert rounds_bound(ta, abstract_guards(ta)) is None
+    question = reach_query(ta, ta.properties[0])
+    assert encode(ta, question).layout.segments == 2  # one per atom, + 1
+    ta = automaton(UNEVEN)  # a sensitive atom: one segment per atom
+    question = reach_query(ta, next(p for p in ta.properties if p.name == "budget"))
+    assert encode(ta, question).layout.segments == len(abstract_guards(ta).atoms) + 1
+
+
+@pytest.mark.parametrize("prop, verdict", [("reach_d", VIOLATED), ("no_crash_no_d", VIOLATED),
+                                           ("live", HOLDS), ("all_d", VIOLATED)])
+def test_phases_known_answers(prop, verdict):
+    assert parametric_verdict(automaton(PHASES), prop).verdict == verdict
+
+
+def test_one_round_too_few_misses_the_violation(monkeypatch):
+    """The bound is tight on PHASES: with two segments D is out of reach."""
+    monkeypatch.setattr(encode_steady, "rounds_bound", lambda *a: 2)
+    ta = automaton(PHASES)
+    question = reach_query(ta, next(p for p in ta.properties if p.name == "reach_d"))
+    assert parametric.check(ta, question).verdict == HOLDS  # wrong, as it must be
 
 
 @pytest.mark.parametrize("text", HAND_MADE, ids=HAND_MADE_IDS)
