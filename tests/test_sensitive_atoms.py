@@ -149,7 +149,7 @@ skel Phases {
 }
 """
 
-# x counts itself: each step from A needs x >= the number of earlier ones: rounds unbounded.
+# B -> C needs x >= 1 and increments x itself: a dependency cycle, so rounds_bound gives no bound.
 SELF_ENABLING = """
 skel Chain {
   shared x;
