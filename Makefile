@@ -5,6 +5,8 @@
 #   make show [TA=path.ta]   summary of a threshold automaton
 #   make test                the whole test suite (what CI runs)
 #   make bench               reader and checker timings over the shared benchmarks and our files
+#   make random19            fetch the random19 automata (konnov/fault-tolerant-benchmarks) into
+#                            ~/.cache/tactl/benchmarks/random19 for make bench's random19 table
 
 PYTHON ?= python3
 VENV   := .venv
@@ -13,7 +15,7 @@ STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 ALG    ?= strb
 
-.PHONY: all verify check show test bench clean tools graphviz
+.PHONY: all verify check show test bench random19 clean tools graphviz
 
 all: test
 
@@ -61,6 +63,23 @@ test: $(STAMP) tools
 
 bench: $(STAMP)
 	$(BIN)/python -m tactl.bench
+
+# The random19 automata (public; never copied into the repository): a shallow clone into a
+# temporary folder, random19/ copied next to the cache and renamed into place in one step.
+RANDOM19_CACHE := $(HOME)/.cache/tactl/benchmarks
+RANDOM19_URL   ?= https://github.com/konnov/fault-tolerant-benchmarks
+random19:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	  if ! git clone --quiet --depth 1 "$(RANDOM19_URL)" "$$tmp/src"; then \
+	    echo "make random19: git clone of konnov/fault-tolerant-benchmarks failed" >&2; exit 1; fi; \
+	  test -d "$$tmp/src/random19" || { echo "make random19: the clone has no random19/" >&2; exit 1; }; \
+	  mkdir -p "$(RANDOM19_CACHE)"; \
+	  stage=$$(mktemp -d "$(RANDOM19_CACHE)/.random19.XXXXXX"); \
+	  cp -R "$$tmp/src/random19/." "$$stage/"; chmod 755 "$$stage"; \
+	  rm -rf "$(RANDOM19_CACHE)/random19.old"; \
+	  if [ -e "$(RANDOM19_CACHE)/random19" ]; then mv "$(RANDOM19_CACHE)/random19" "$(RANDOM19_CACHE)/random19.old"; fi; \
+	  mv "$$stage" "$(RANDOM19_CACHE)/random19"; rm -rf "$(RANDOM19_CACHE)/random19.old"; \
+	  echo "random19 automata in $(RANDOM19_CACHE)/random19 ($$(ls "$(RANDOM19_CACHE)/random19"/*.ta | wc -l) files)"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info .tactl-cache tactl-report

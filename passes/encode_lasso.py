@@ -4,9 +4,11 @@ The steady-segment query of ``encode_steady`` (read its docstring first) extende
 invariants and a loop configuration (``eltl.md`` §2–3; the semantics are in ``ir.eltl``):
 
 * **Segments.** ``S = m + c + 1`` where ``m`` counts the rise atoms of the guards *and* of the
-  invariants (so every invariant's threshold part is constant within a segment) and ``c`` the
+  invariants (the invariants' atoms are sensitive, ``encode_steady.sensitive_atoms``: constant
+  within a steady part, so every invariant's threshold part is) and ``c`` the
   cut points: a run's context switches at most ``m`` times and each witness of a cut splits a
-  steady stretch once more (the boundary step of a split is empty).
+  steady stretch once more (the boundary step of a split is empty). Without sensitive atoms and
+  re-enterable sets ``(c + 1)·R`` segments suffice too, ``R`` from ``encode_steady.rounds_bound``.
 * **Cut points.** An integer ``pos{j}`` in ``0..S`` per cut: ``pos = t < S`` puts the witness
   at configuration ``2t`` (a segment start), ``pos = S`` at the last configuration σ_L;
   ``pos_parent <= pos_j``. The solver chooses the order of unordered cuts (``[]p || []q``), so
@@ -56,8 +58,11 @@ from tactl.passes.encode_steady import (
     UnsupportedAutomaton,
     _Encoder,
     abstract_guards,
+    budget_atoms,
     encode,
     placeholder,
+    rounds_bound,
+    sensitive_atoms,
     unsupported_reason,
     usable_rules,
 )
@@ -95,7 +100,19 @@ def encode_branch(ta: ThresholdAutomaton, query: TemporalQuery, branch: Branch, 
             + " to stay occupied while processes can move into them: tactl's sorted-pass encoding is "
             "proved exact for one such set only")
     passes, order = (PASSES, _rule_order(ta, abstraction)) if reentered else (0, ())
-    layout = SteadyLayout(ta, abstraction, len(abstraction.atoms) + len(branch.cuts) + 1, passes, order)
+    constants = tuple(c.constant for cs in clauses for c in cs)
+    sensitive = sensitive_atoms(abstraction, *constants)
+    count = len(abstraction.atoms) + len(branch.cuts) + 1
+    rounds = rounds_bound(ta, abstraction) if not sensitive and not passes else None
+    if rounds:
+        # Cut the run at its cut points' witnesses and reorder each piece into the greedy rounds
+        # of rounds_bound: the pieces keep their end configurations (the witnesses, and σ_L with
+        # its justice and self-loop) and every process's path, so an "empty" invariant still
+        # holds (no path enters its set) and so does a monotone "occupied" one (it holds at the
+        # end, and the occupancy only falls). Re-enterable sets depend on the order: not there.
+        count = min(count, (len(branch.cuts) + 1) * rounds)
+    layout = SteadyLayout(ta, abstraction, count, passes, order, sensitive,
+                          tuple(budget_atoms(abstraction, *constants).items()))
     encoder = _LassoEncoder(layout, initial, parameters or {}, query=query, branch=branch,
                             clauses=clauses)
     return SteadyEncoding(layout, encoder.query())

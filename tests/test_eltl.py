@@ -283,35 +283,47 @@ def test_isola18(path):
 
 
 @st.composite
-def random_eltl_ta(draw) -> str:
+def random_eltl_ta(draw, rising: bool = False) -> str:
     """A small monotone TA whose rules go forward (a DAG) plus self-loops, some guarded, some
-    locations without one; a specification of a random benchmark shape over random atoms."""
+    locations without one; a specification of a random benchmark shape over random atoms.
+
+    ``rising`` (tests/test_sensitive_atoms.py): the rule guards only rise (``>=``, sometimes two
+    of them), so that atoms switch inside steady parts; sometimes a crash-style fall guard
+    ``c < t`` that counts itself; and more specifications with threshold atoms in invariants."""
     n_locs = draw(st.integers(2, 5))
     locs = [f"L{i}" for i in range(n_locs)]
+    shared = ("x", "y", "c") if rising else ("x", "y")
 
-    def threshold() -> str:
-        return f"{draw(st.integers(0, 1))} * n + {draw(st.integers(-1, 1))} * t + {draw(st.integers(-1, 2))}"
+    def threshold(low: int = -1) -> str:
+        return f"{draw(st.integers(0, 1))} * n + {draw(st.integers(-1, 1))} * t + {draw(st.integers(low, 2))}"
 
     def guard() -> str:
-        kind = draw(st.integers(0, 2))
+        kind = draw(st.integers(0, 3 if rising else 2))
         if kind == 0:
             return "true"
-        atom = f"{draw(st.sampled_from(['x', 'y', 'x + y']))} {draw(st.sampled_from(['>=', '<']))} {threshold()}"
-        return atom
+        if rising:
+            atom = f"{draw(st.sampled_from(['x', 'y', 'x + y', '2 * x']))} >= {threshold(0)}"
+            return atom if kind < 3 else f"{atom} && {draw(st.sampled_from(['x', 'y']))} >= {threshold(0)}"
+        return f"{draw(st.sampled_from(['x', 'y', 'x + y']))} {draw(st.sampled_from(['>=', '<']))} {threshold()}"
+
+    def unchanged(*names: str) -> str:
+        return f"unchanged({', '.join(names)})" if names else ""
 
     rules = []
     for _ in range(draw(st.integers(1, 6))):
         i = draw(st.integers(0, n_locs - 2))
         j = draw(st.integers(i + 1, n_locs - 1))
-        inc = [f"{v}' == {v} + {draw(st.integers(0, 1))}" for v in ("x", "y")]
-        rules.append((locs[i], locs[j], guard(), "; ".join(inc)))
+        inc = [f"{v}' == {v} + {draw(st.integers(0, 2 if rising else 1))}" for v in ("x", "y")]
+        rules.append((locs[i], locs[j], guard(), "; ".join(inc + ([unchanged("c")] if rising else []))))
+    if rising and draw(st.booleans()):  # a crash-style budget: at most t processes take it
+        rules.append((locs[draw(st.integers(0, n_locs - 2))], locs[-1], "c < t", "c' == c + 1; unchanged(x, y)"))
     for loc in locs:
         if draw(st.booleans()):
-            rules.append((loc, loc, guard() if draw(st.integers(0, 3)) == 0 else "true",
-                          "unchanged(x, y)"))
+            rules.append((loc, loc, guard() if not rising and draw(st.integers(0, 3)) == 0 else "true",
+                          unchanged(*shared)))
     starts = draw(st.lists(st.sampled_from(locs[:-1]), min_size=1, max_size=2, unique=True))
-    inits = [f"{' + '.join(starts)} == n - {draw(st.sampled_from(['0', 't']))};"]
-    inits += [f"{loc} == 0;" for loc in locs if loc not in starts] + ["x == 0;", "y == 0;"]
+    inits = [f"{' + '.join(starts)} == n - {'0' if rising else draw(st.sampled_from(['0', 't']))};"]
+    inits += [f"{loc} == 0;" for loc in locs if loc not in starts] + [f"{v} == 0;" for v in shared]
 
     def occ(empty: bool) -> str:
         chosen = draw(st.lists(st.sampled_from(locs), min_size=1, max_size=2, unique=True))
@@ -323,19 +335,33 @@ def random_eltl_ta(draw) -> str:
         parts += [f"{draw(st.sampled_from(locs))} == 0" for _ in range(draw(st.integers(0, 2)))]
         return " && ".join(parts) or "true"
 
-    a, b = occ(draw(st.booleans())), occ(draw(st.booleans()))
-    spec = draw(st.sampled_from([
-        f"[](({a}) -> []({occ(True)}))",
-        f"[]({occ(True)}) || []({occ(True)})",
-        f"<>[]({just()}) -> <>({a})",
-        f"<>[]({just()}) -> (({occ(True)}) -> <>({b}))",
-        f"<>[]({just()}) -> []({occ(False)} -> <>({occ(True)}))",
-        f"(<>[]({just()}) && []({occ(True)})) -> <>({b})",
-        f"<>({a})",
-        f"[](x < n -> <>(y >= t))",
-    ]))
+    if rising:
+        bad = draw(st.sampled_from(locs))
+        shapes = [
+            f"[]({bad} == 0)",
+            f"[]({bad} <= t)",
+            f"[](({occ(False)}) -> []({occ(True)}))",
+            f"<>[]({just()}) -> <>({occ(draw(st.booleans()))})",
+            f"<>[]({just()}) -> <>(x < {threshold()} && {occ(False)})",
+            f"<>[]({just()}) -> <>(y >= {threshold()} || {occ(True)})",
+            f"(<>[]({just()}) && [](x < {threshold()} || {occ(True)})) -> <>({occ(False)})",
+            f"<>[]({just()}) -> []({occ(False)} -> <>({occ(True)}))",
+        ]
+    else:
+        a, b = occ(draw(st.booleans())), occ(draw(st.booleans()))
+        shapes = [
+            f"[](({a}) -> []({occ(True)}))",
+            f"[]({occ(True)}) || []({occ(True)})",
+            f"<>[]({just()}) -> <>({a})",
+            f"<>[]({just()}) -> (({occ(True)}) -> <>({b}))",
+            f"<>[]({just()}) -> []({occ(False)} -> <>({occ(True)}))",
+            f"(<>[]({just()}) && []({occ(True)})) -> <>({b})",
+            f"<>({a})",
+            f"[](x < n -> <>(y >= t))",
+        ]
+    spec = draw(st.sampled_from(shapes))
     return "\n".join([
-        "skel Random {", "  shared x, y;", "  parameters n, t;",
+        "skel Random {", f"  shared {', '.join(shared)};", "  parameters n, t;",
         "  assumptions (2) { n > 2 * t; t >= 0; }",
         "  locations (%d) { %s }" % (n_locs, " ".join(f"{loc}: [{i}];" for i, loc in enumerate(locs))),
         "  inits { " + " ".join(inits) + " }",

@@ -233,3 +233,25 @@ def test_a_holds_whose_vacuity_was_not_decided_exits_3():
     unsure = PropertyResult("q", "safety", HOLDS, "parametric", vacuity=VACUITY_UNKNOWN)
     assert CheckReport("x", ta, [sure]).exit_code == 0
     assert CheckReport("x", ta, [sure, unsure]).exit_code == 3
+
+
+def test_the_parametric_witness_question_asks_z3_once(monkeypatch):
+    """Issue 20: the witness run is replayed but never shown, so the parametric engine does not
+    search it for small parameters (on random19 that search cost twice the witness itself). The
+    property's own counterexamples still get small parameters."""
+    from tactl.engines.check import CheckOptions, check_automaton
+    from tactl.engines import parametric
+    from tactl.engines.result import HOLDS, NOT_VACUOUS
+    from tactl.ir.ta_reader import read_ta
+
+    asked: list[bool] = []
+    solve = parametric._solve
+    monkeypatch.setattr(parametric, "_solve", lambda *a: asked.append(a[-1]) or solve(*a))
+    ta = read_ta((CORPUS / "strb" / "strb.ta").read_text(), "strb.ta").ta
+    (result,) = check_automaton(ta, "strb.ta", CheckOptions(properties=("relay",))).results
+    assert result.verdict == HOLDS and result.vacuity == NOT_VACUOUS
+    assert asked == [True, False] and result.queries == 2  # the property unsat, the witness sat once
+    weak = read_ta((CORPUS / "strb" / "strb.ta").read_text().replace("n > 3 * t;", "n >= 3 * t;"), "weak.ta").ta
+    (broken,) = check_automaton(weak, "weak.ta", CheckOptions(properties=("relay",))).results
+    assert broken.verdict == "violated" and broken.queries > 1  # it looked for small parameters
+    assert sum(broken.counterexample.parameters.values()) <= 24

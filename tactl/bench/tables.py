@@ -15,6 +15,11 @@ test automata (tests/data/check): its ELTL class, cut points and steady segments
 SMT query count of a separate ``tactl check FILE -p P --json`` process with its wall time
 (start-up included) and peak RSS, and whether the z3 and cvc5 command-line solvers
 (tactl.bench.solvers) agree on the file(s) ``tactl emit --to smtlib`` writes for that property.
+
+The random19 table (issue 20) has one row per property of the random19 automata of
+konnov/fault-tolerant-benchmarks (``make random19`` fetches them into the cache; never copied into
+the repository): verdict, the engine's solve time without process start, SMT queries and size, the
+wall time of the ``tactl check`` process and ByMC's figure where ``../shared/docs/peers.md`` has one.
 """
 
 from __future__ import annotations
@@ -180,22 +185,34 @@ def _combined(runs: list[solvers.SolverRun]) -> solvers.SolverRun:
                              "; ".join(r.message for r in runs if r.message))
 
 
+def _check_processes(path: Path, timeout_s: float):
+    """Per property of ``path``: a separate ``tactl check FILE -p P --json`` process; yields the
+    property, the exit status, the process's JSON report (None if unreadable), wall time and
+    peak RSS."""
+    exe = Path(sys.executable).with_name("tactl")
+    for prop in (p.name for p in load_automaton(path).ta.properties):
+        code, out, wall, peak = _timed_process([str(exe), "check", str(path), "-p", prop, "--json",
+                                                "--timeout", f"{timeout_s:g}"])
+        try:
+            report = json.loads(out)
+        except ValueError:
+            report = None
+        yield prop, code, report, wall, peak
+
+
 def measure_checks(label: str, path: Path, workdir: Path, timeout_s: float,
                    cross_check: bool) -> list[CheckRow]:
     """One row per property of one input: a separate ``tactl check -p P --json`` process each."""
     ta = load_automaton(path).ta
     emitted = _emit(path, workdir / label.replace("/", "_"))
-    exe = Path(sys.executable).with_name("tactl")
     rows = []
-    for prop in (p.name for p in ta.properties):
-        code, out, wall, peak = _timed_process([str(exe), "check", str(path), "-p", prop, "--json",
-                                                "--timeout", f"{timeout_s:g}"])
+    for prop, code, report, wall, peak in _check_processes(path, timeout_s):
         try:
-            result = json.loads(out)["properties"][0]
+            result = report["properties"][0]
             verdict, queries = result["verdict"], str(result.get("queries", "-"))
             details = result.get("details", {})
             cls = result.get("class", result["kind"])
-        except (ValueError, KeyError, IndexError):
+        except (TypeError, KeyError, IndexError):
             verdict, queries, details, cls = f"exit {code}", "-", {}, "?"
         files = [f for name, f in sorted(emitted.items()) if name == prop or name.startswith(prop + ".branch")]
         runs = {s: _combined([solvers.run(s, f, timeout_s) for f in files]) for s in solvers.SOLVERS} \
@@ -571,6 +588,94 @@ def verify_table(workdir: Path, timeout_s: float) -> bool:
     return ok
 
 
+# ------------------------------------------------------------------------------------ random19
+
+# ByMC 2.4.4's wall time (process start included) on this machine, from ../shared/docs/peers.md:
+# (file, property) -> seconds (or a range, with ByMC's verdict). Only the pairs peers.md names.
+RANDOM19_TIMEOUT_S = 120.0  # per property, so that the table finishes (n-kset's can run long)
+BYMC_RANDOM19 = {
+    ("p-rabc-cr.ta", "decide_or_flip"): "2.0",
+    ("p-ben-or-byz.ta", "round_term"): "0.5",
+    ("n-ben-or.ta", "decide_or_flip"): "viol. 1-3",
+    ("n-ben-or-byz.ta", "decide_or_flip"): "viol. 1-3",
+    ("n-ben-or-nonclean.ta", "decide_or_flip"): "viol. 1-3",
+    ("n-rabc-cr.ta", "decide_or_flip"): "viol. 1-3",
+}
+
+
+def random19_dir() -> Path:
+    """Where the random19 automata are: ``$TACTL_RANDOM19``, else the cache ``make random19`` fills."""
+    env = os.environ.get("TACTL_RANDOM19")
+    return Path(env) if env else Path.home() / ".cache" / "tactl" / "benchmarks" / "random19"
+
+
+@dataclass
+class Random19Row:
+    name: str
+    prop: str
+    verdict: str
+    solve_s: float | None   # the engine's time_s (the property and its vacuity question)
+    vacuity_s: float | None  # of which the vacuity question
+    queries: str
+    constants: str
+    assertions: str
+    wall_s: float
+
+
+def measure_random19(path: Path, timeout_s: float) -> list[Random19Row]:
+    """One ``tactl check FILE -p P --json`` process per property of ``path``."""
+    rows = []
+    for prop, code, report, wall, _ in _check_processes(path, timeout_s):
+        try:
+            result = report["properties"][0]
+        except (TypeError, KeyError, IndexError):
+            rows.append(Random19Row(path.name, prop, f"exit {code}", None, None, "-", "-", "-", wall))
+            continue
+        details = result.get("details", {})
+        verdict = result["verdict"]
+        if verdict == "unknown" and "timeout" in result.get("reason", ""):
+            verdict = "timeout"
+        rows.append(Random19Row(path.name, prop, verdict, result.get("time_s"), details.get("vacuity_s"),
+                                str(result.get("queries", "-")), str(details.get("smt_constants", "-")),
+                                str(details.get("smt_assertions", "-")), wall))
+    return rows
+
+
+def random19_table(timeout_s: float, directory: Path | None = None) -> bool:
+    """Per (random19 file, property): verdict, the engine's solve time (process start excluded)
+    and the vacuity question's share of it, SMT queries, the query size (constants/assertions,
+    summed over branches), the wall time of the whole ``tactl check`` process and ByMC's figure
+    where peers.md has one. Skipped, with one line, when the files are absent."""
+    directory = directory or random19_dir()
+    files = sorted(directory.glob("*.ta")) if directory.is_dir() else []
+    if not files:
+        print(f"\nrandom19 table skipped: no .ta files in {directory} (make random19 fetches them, "
+              "or set TACTL_RANDOM19)")
+        return True
+    header = f"{'random19':<22} {'property':<16} {'verdict':<14} {'solve s':>8} {'vac s':>6} " \
+             f"{'SMT q':>5} {'constants':>9} {'asserts':>7} {'wall s':>7} {'ByMC s':>9}"
+    print("\n" + header)
+    print("-" * len(header))
+    ok, rows = True, []
+    for path in files:
+        for r in measure_random19(path, timeout_s):
+            rows.append(r)
+            ok &= not r.verdict.startswith("exit")
+            solve = f"{r.solve_s:>8.2f}" if r.solve_s is not None else f"{'-':>8}"
+            vac = f"{r.vacuity_s:>6.2f}" if r.vacuity_s is not None else f"{'-':>6}"
+            print(f"{r.name:<22} {r.prop:<16} {r.verdict:<14} {solve} {vac} {r.queries:>5} "
+                  f"{r.constants:>9} {r.assertions:>7} {r.wall_s:>7.2f} "
+                  f"{BYMC_RANDOM19.get((r.name, r.prop), '-'):>9}", flush=True)
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r.verdict] = counts.get(r.verdict, 0) + 1
+    solved = [r.solve_s for r in rows if r.solve_s is not None and r.verdict in ("holds", "violated")]
+    print(f"random19: {len(rows)} properties: " + ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
+          + (f"; decided ones: solve time total {sum(solved):.1f} s, median {statistics.median(solved):.2f} s, "
+             f"max {max(solved):.2f} s" if solved else ""))
+    return ok
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tactl.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=REPO.parent / "shared",
@@ -578,11 +683,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds for each tactl check process's property and each solver run")
     parser.add_argument("--only", choices=("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
-                                            "verify", "sync", "startup"),
+                                            "verify", "sync", "startup", "random19"),
                         action="append", help="print only this table (repeatable; default: all)")
     args = parser.parse_args(argv)
     wanted = set(args.only or ("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
-                               "verify", "sync", "startup"))
+                               "verify", "sync", "startup", "random19"))
     read_ta("skel Warm { }")  # build the parser once, outside the measurements
     failed = False
     if "startup" in wanted:
@@ -613,6 +718,8 @@ def main(argv: list[str] | None = None) -> int:
             failed |= not verify_table(Path(tmp), args.timeout)
         if "sync" in wanted:
             failed |= not sync_table(min(args.timeout, 120.0))
+    if "random19" in wanted:
+        failed |= not random19_table(min(args.timeout, RANDOM19_TIMEOUT_S))
     if "scaling" in wanted:
         print_table()
     print(f"\nmachine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")

@@ -289,7 +289,9 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
 
 
 def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions,
-               progress: Callable[[str], None] | None) -> PropertyResult:
+               progress: Callable[[str], None] | None, witness: bool = False) -> PropertyResult:
+    """The engine's verdict; ``witness``: a vacuity question, whose run is only replayed, not
+    shown (the parametric engine then skips its search for small parameters)."""
     initial = disj(*(b.initial for b in query.branches))
     exists, why = initial_configuration_exists(ta, options.parameters, (initial,))
     if exists is False:
@@ -307,11 +309,11 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
         return explicit_ltl.check_temporal(ta, query, options.parameters or {}, options.bound,
                                            options.max_states, progress)
     if question is not None:
-        result = parametric.check(ta, question, progress, options.parameters)
+        result = parametric.check(ta, question, progress, options.parameters, readable=not witness)
         result.details.update({"class": query.formula_class.value, "cut_points": len(query.branches[0].cuts),
                                "branches": 1})
         return result
-    return parametric.check_temporal(ta, query, progress, options.parameters)
+    return parametric.check_temporal(ta, query, progress, options.parameters, readable=not witness)
 
 
 def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult, options: CheckOptions,
@@ -344,7 +346,8 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
     started = time.perf_counter()
     try:
         with deadline.interruptible():
-            witness = _initial_witness(ta, query, options) or _check_one(ta, query, options, progress)
+            witness = _initial_witness(ta, query, options) or _check_one(ta, query, options, progress,
+                                                                         witness=True)
     except deadline.DeadlineExceeded:
         witness = PropertyResult(prop.name, query.kind, UNKNOWN, options.engine, reason=_timeout_reason())
     result.time_s += time.perf_counter() - started
