@@ -934,6 +934,10 @@ def main(argv: list[str] | None = None) -> int:
         typer.echo("tactl: interrupted", err=True)
         return deadline.interrupted_status()
     except Exception as e:  # noqa: BLE001 - the last line of defence: no traceback for users
+        if type(e).__name__ == "ArgumentError" and "KeyboardInterrupt" in str(e):
+            # Ctrl-C while ctypes converted an argument for z3: ctypes wraps the interrupt
+            typer.echo("tactl: interrupted", err=True)
+            return deadline.interrupted_status()
         if debug:
             traceback.print_exc()
         else:
