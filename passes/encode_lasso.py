@@ -21,7 +21,12 @@ invariants and a loop configuration (``eltl.md`` §2–3; the semantics are in `
   empty — the occupancy of ``X`` can only fall, so its value at the segment end decides; when
   processes can re-enter ``X``, every segment's firings are split into ``PASSES`` sorted passes
   of one batch per rule and the occupancy is checked after every batch that leaves ``X``, which
-  is exact for one such ``X``; two or more are refused).
+  is exact for one such ``X``).
+* **Two or more re-enterable sets**: no exact query is known (``NeedsBounds``). ``bound="over"``
+  checks each such set at segment starts and ends only — every real run is occupied there, so
+  unsat proves that no run exists; ``bound="under"`` uses ``passes`` sorted passes with the
+  check after every batch — every model is a real run. The engine asks both (README, "How
+  check decides"); what neither decides is unknown.
 * **Loop** (liveness): σ_L satisfies the loop formulas (``<>[]J`` puts ``J`` there) and enables a
   self-loop rule that updates nothing: ``⋁_s κ_L[src s] >= 1 && guard_s(σ_L)``. Nested safety
   (finite prefixes) has no loop constraint.
@@ -81,9 +86,24 @@ def position(j: int) -> str:
     return f"pos{j}"
 
 
+class NeedsBounds(UnsupportedAutomaton):
+    """The branch keeps ``sets`` (two or more) re-enterable sets occupied: no exact single query
+    is known (``encode_branch`` with ``bound="over"`` / ``"under"`` gives the two one-sided ones)."""
+
+    def __init__(self, message: str, sets: int) -> None:
+        super().__init__(message)
+        self.sets = sets
+
+
 def encode_branch(ta: ThresholdAutomaton, query: TemporalQuery, branch: Branch, *,
-                  parameters: dict[str, int] | None = None) -> SteadyEncoding:
-    """The query that is satisfiable iff a run satisfies ``branch`` (see the module doc)."""
+                  parameters: dict[str, int] | None = None, bound: str | None = None,
+                  passes: int | None = None) -> SteadyEncoding:
+    """The query that is satisfiable iff a run satisfies ``branch`` (see the module doc).
+
+    With two or more re-enterable "occupied" sets (``NeedsBounds`` otherwise) ``bound`` picks a
+    one-sided query (the module doc's "Two or more re-enterable sets"): ``"over"`` is unsat only
+    if no run exists, ``"under"`` (with ``passes`` sorted passes per segment, default the last of
+    ``under_passes``) is sat only with a real run."""
     reason = unsupported_reason(ta)
     if reason:
         raise UnsupportedAutomaton(reason)
@@ -93,17 +113,24 @@ def encode_branch(ta: ThresholdAutomaton, query: TemporalQuery, branch: Branch, 
     clauses = tuple(_clauses(e, abstraction.counter_atoms) for e in abstraction.extra)
     reentered = {c.counters[1] for inv, cs in zip(branch.invariants, clauses) for c in cs
                  if _entering(ta, abstraction, c, _forced_empty(branch, clauses, inv.anchor))}
-    if len(reentered) > 1:
-        raise UnsupportedAutomaton(
+    if len(reentered) > 1 and bound is None:
+        raise NeedsBounds(
             "the specification has invariants requiring each of the location sets "
             + " and ".join("{" + ", ".join(sorted(x)) + "}" for x in sorted(reentered, key=sorted))
-            + " to stay occupied while processes can move into them: tactl's sorted-pass encoding is "
-            "proved exact for one such set only")
-    passes, order = (PASSES, _rule_order(ta, abstraction)) if reentered else (0, ())
+            + " to stay occupied while processes can move into them: no exact single query is "
+            "known for two or more such sets (tactl asks an over- and an under-approximation)",
+            len(reentered))
+    if len(reentered) <= 1:
+        bound = None
+    if bound == "under":
+        passes = passes or under_passes(len(reentered))[-1]
+    else:
+        passes = PASSES if reentered and bound is None else 0
+    order = _rule_order(ta, abstraction) if passes else ()
     constants = tuple(c.constant for cs in clauses for c in cs)
     sensitive = sensitive_atoms(abstraction, *constants)
     count = len(abstraction.atoms) + len(branch.cuts) + 1
-    rounds = rounds_bound(ta, abstraction) if not sensitive and not passes else None
+    rounds = rounds_bound(ta, abstraction) if not sensitive and not reentered else None
     if rounds:
         # Cut the run at its cut points' witnesses and reorder each piece into the greedy rounds
         # of rounds_bound: the pieces keep their end configurations (the witnesses, and σ_L with
@@ -112,24 +139,35 @@ def encode_branch(ta: ThresholdAutomaton, query: TemporalQuery, branch: Branch, 
         # end, and the occupancy only falls). Re-enterable sets depend on the order: not there.
         count = min(count, (len(branch.cuts) + 1) * rounds)
     layout = SteadyLayout(ta, abstraction, count, passes, order, sensitive,
-                          tuple(budget_atoms(abstraction, *constants).items()))
+                          tuple(budget_atoms(abstraction, *constants).items()), bound)
     encoder = _LassoEncoder(layout, initial, parameters or {}, query=query, branch=branch,
                             clauses=clauses)
     return SteadyEncoding(layout, encoder.query())
 
 
 def encode_query(ta: ThresholdAutomaton, query: TemporalQuery, *,
-                 parameters: dict[str, int] | None = None) -> list[SteadyEncoding]:
+                 parameters: dict[str, int] | None = None, bound: str | None = None,
+                 passes: int | None = None) -> list[SteadyEncoding]:
     """One encoding per branch of the negation; reachability-shaped branches of finite-prefix
-    classes get the plain reachability query (``init && <>bad``)."""
+    classes get the plain reachability query (``init && <>bad``). ``bound``: see ``encode_branch``
+    (exact branches stay exact)."""
     out = []
     for branch in query.branches:
         if branch.is_reachability and not query.infinite:
             bad = branch.cuts[0].formula if branch.cuts else BoolConst(True)
             out.append(encode(ta, ReachQuery(query.property, branch.initial, bad), parameters=parameters))
         else:
-            out.append(encode_branch(ta, query, branch, parameters=parameters))
+            out.append(encode_branch(ta, query, branch, parameters=parameters, bound=bound, passes=passes))
     return out
+
+
+def under_passes(sets: int) -> tuple[int, ...]:
+    """Sorted passes per segment of the under-approximation for ``sets`` re-enterable sets, in
+    the order they are tried: any number gives only real runs, and one pass is the cheapest
+    (n-rabc-cr ``decide_or_flip``: 0.9 s against 11.5 s for five); then ``2·sets + 1``, eltl.md's
+    conjectured bound (3 for one set, where it is proved), so that a violation is found whenever
+    that conjecture holds. What neither finds and the over-approximation allows is unknown."""
+    return (1, 2 * sets + 1)
 
 
 # Passes per segment when an "occupied" invariant can be re-entered (eltl.md §2 (c)): a run that
@@ -260,9 +298,15 @@ class _LassoEncoder(_Encoder):
         notes = (
             f"automaton {ta.name}: {len(ta.locations)} locations, {len(ta.rules)} rules "
             f"({len(ab.active)} that can change a configuration)",
-            f"property {prop} ({self.temporal.formula_class.value}): sat = a run satisfies this "
-            "branch of the negated specification, unsat = it has no such run for any parameters "
-            "satisfying the resilience condition",
+            f"property {prop} ({self.temporal.formula_class.value}): " + {
+                None: "sat = a run satisfies this branch of the negated specification, unsat = it "
+                      "has no such run for any parameters satisfying the resilience condition",
+                "over": "OVER-approximation (re-enterable occupied sets checked at segment ends "
+                        "only): unsat = no run satisfies this branch of the negated specification "
+                        "for any parameters; sat proves nothing",
+                "under": f"UNDER-approximation ({lay.passes} sorted passes per segment): sat = a "
+                         "run satisfies this branch of the negated specification; unsat proves "
+                         "nothing"}[lay.bound],
             f"{len(self.branch.cuts)} cut point(s), {len(self.branch.invariants)} invariant(s), "
             f"{len(ab.atoms)} rise atoms -> {lay.segments} steady segments:",
             *(f"  a{i}: {a}" for i, a in enumerate(ab.atoms)),
@@ -323,6 +367,11 @@ class _LassoEncoder(_Encoder):
             start = [Compare("==", Name(lay.counter(2 * t, loc)), IntConst(0)) for loc in sorted(where)]
             frozen = [Compare("==", Name(lay.fired(t, i)), IntConst(0)) for i in entering]
             return disj(constant, conj(*start, *frozen))
+        if _entering(self.ta, ab, clause, empty) and lay.bound == "over":
+            # Over-approximation: occupied at the steady part's start and end only; every real
+            # run is occupied there, so unsat proves that none exists.
+            return disj(constant, conj(Compare(">=", self.sum_over(2 * t, where), IntConst(1)),
+                                       Compare(">=", self.sum_over(2 * t + 1, where), IntConst(1))))
         if _entering(self.ta, ab, clause, empty):
             # Re-enterable: occupied at the segment start and after every batch that moves
             # processes out of the set (a batch moves the occupancy monotonically).

@@ -362,6 +362,9 @@ class SteadyLayout:
     sensitive: frozenset[int] | None = None
     # Budget atoms (``budget_atoms``): atom -> δ; they rise only at a steady part's last step.
     budgets: tuple[tuple[int, int], ...] = ()
+    # None: the query is exact. "over" / "under" (``passes.encode_lasso.encode_branch``): unsat
+    # proves that no run exists / a model is a real run, but not the converse.
+    bound: str | None = None
 
     def is_sensitive(self, atom: int) -> bool:
         return self.sensitive is None or atom in self.sensitive

@@ -3,12 +3,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from tactl.ir.eltl import TemporalQuery, lasso_reason, temporal_query
 from tactl.ir.ta_reader import ReadResult
 from tactl.passes.emit_smtlib import emit_smtlib
-from tactl.passes.encode_lasso import encode_query
+from tactl.passes.encode_lasso import NeedsBounds, encode_query
 from tactl.passes.encode_steady import UnsupportedAutomaton, unsupported_reason
 
 
@@ -38,13 +39,28 @@ def smtlib_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
             continue
         why = lasso_reason(ta) if query.infinite else None
         try:
-            encodings = encode_query(ta, query, parameters=parameters) if why is None else []
+            encodings = _encodings(ta, query, parameters) if why is None else []
         except UnsupportedAutomaton as e:
             why = str(e)
         if why:
             skipped.append(f"{prop.name}: {why}")
             continue
-        for number, encoding in enumerate(encodings, 1):
-            suffix = f".branch{number}" if len(encodings) > 1 else ""
-            files[f"{ta.name}.{prop.name}{suffix}.smt2"] = emit_smtlib(encoding.query)
+        for number, bound, encoding in encodings:
+            suffix = f".branch{number}" if len(query.branches) > 1 else ""
+            files[f"{ta.name}.{prop.name}{suffix}{'.' + bound if bound else ''}.smt2"] = emit_smtlib(encoding.query)
     return {"files": files, "skipped": skipped}
+
+
+def _encodings(ta, query: TemporalQuery, parameters: dict[str, int]) -> list[tuple[int, str, Any]]:
+    """(branch number, bound, encoding): bound "" for an exact query; a branch with several
+    re-enterable occupied sets gives its "over" (unsat = no run) and "under" (sat = a run) query,
+    the ones ``tactl check`` asks (the under one with the most passes it tries)."""
+    out: list[tuple[int, str, Any]] = []
+    for number, branch in enumerate(query.branches, 1):
+        one = replace(query, branches=(branch,))
+        try:
+            out.append((number, "", encode_query(ta, one, parameters=parameters)[0]))
+        except NeedsBounds:
+            out.append((number, "over", encode_query(ta, one, parameters=parameters, bound="over")[0]))
+            out.append((number, "under", encode_query(ta, one, parameters=parameters, bound="under")[0]))
+    return out

@@ -19,7 +19,7 @@ from tactl.ir.eltl import TemporalQuery, lasso_reason
 from tactl.ir.safety import ReachQuery
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.emit_smtlib import emit_smtlib, smt_name
-from tactl.passes.encode_lasso import encode_query
+from tactl.passes.encode_lasso import NeedsBounds, encode_query, under_passes
 from tactl.passes.encode_steady import SteadyLayout, UnsupportedAutomaton, encode
 from tactl.engines.schedule import order_steady
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
@@ -219,6 +219,13 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
             progress(f"{query.property}: branch {number}/{len(query.branches)} of the negation")
         try:
             encoding = encode_query(ta, replace(query, branches=(branch,)), parameters=parameters)[0]
+        except NeedsBounds as e:
+            bounded = _bounded(ta, replace(query, branches=(branch,)), e, progress, parameters, readable)
+            queries += bounded.queries
+            sizes.extend(bounded.sizes)
+            if bounded.verdict == HOLDS:
+                continue
+            return result(bounded.verdict, reason=bounded.reason, counterexample=bounded.counterexample)
         except UnsupportedAutomaton as e:
             return result(UNSUPPORTED, reason=str(e))
         sizes.append(_size(encoding))
@@ -234,6 +241,57 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
             return result(UNKNOWN, reason=_unreplayed(counterexample), counterexample=counterexample)
         return result(VIOLATED, counterexample=counterexample)
     return result(HOLDS, scope=_scope(ta, parameters))
+
+
+@dataclass
+class _Bounded:
+    verdict: str  # HOLDS (no run for this branch), VIOLATED or UNKNOWN
+    queries: int
+    sizes: list[dict[str, object]]
+    counterexample: Counterexample | None = None
+    reason: str = ""
+
+
+def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
+             progress: Callable[[str], None] | None, parameters: dict[str, int] | None,
+             readable: bool) -> _Bounded:
+    """A branch with two or more re-enterable "occupied" sets, between its two one-sided queries
+    (``passes.encode_lasso``): the over-approximation unsat means no run; its model, when the
+    simulator accepts its run, or a model of the under-approximation is a replayed violation;
+    otherwise the answer is honestly unknown."""
+    over = encode_query(ta, query, parameters=parameters, bound="over")[0]
+    sizes = [_size(over)]
+    if progress:
+        progress(f"{query.property}: over-approximation (re-enterable sets checked at segment ends)")
+    solved = _solve(ta, over, query.property, progress, readable)
+    queries = solved.queries
+    if solved.answer == "unsat":
+        return _Bounded(HOLDS, queries, sizes)
+    if solved.answer != "sat":
+        return _Bounded(UNKNOWN, queries, sizes, reason=solved.why)
+    counterexample = _lasso(over.layout, query, solved.model)
+    if counterexample is not None and counterexample.replayed:
+        return _Bounded(VIOLATED, queries, sizes, counterexample)
+    tried = []
+    for passes in under_passes(why.sets):
+        under = encode_query(ta, query, parameters=parameters, bound="under", passes=passes)[0]
+        sizes.append(_size(under))
+        if progress:
+            progress(f"{query.property}: under-approximation ({passes} sorted passes per segment)")
+        solved = _solve(ta, under, query.property, progress, readable)
+        queries += solved.queries
+        if solved.answer == "sat":
+            counterexample = _lasso(under.layout, query, solved.model)
+            if counterexample is None or not counterexample.replayed:
+                return _Bounded(UNKNOWN, queries, sizes, counterexample, _unreplayed(counterexample))
+            return _Bounded(VIOLATED, queries, sizes, counterexample)
+        if solved.answer != "unsat":
+            return _Bounded(UNKNOWN, queries, sizes, reason=solved.why)
+        tried.append(str(passes))
+    return _Bounded(UNKNOWN, queries, sizes, reason=(
+        f"{why}; the over-approximation (each such set occupied at every segment's start and end) "
+        f"has a run, the under-approximations ({' and '.join(tried)} sorted passes per segment) have "
+        "none, and no exact query is known between them"))
 
 
 def _lasso(layout: SteadyLayout, query: TemporalQuery, model) -> Counterexample | None:
