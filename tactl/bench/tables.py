@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -676,52 +677,76 @@ def random19_table(timeout_s: float, directory: Path | None = None) -> bool:
     return ok
 
 
+def reader_table(shared: Path, workdir: Path) -> bool:
+    """Read, show and round-trip every benchmark input; False when a round trip differs."""
+    header = f"{'input':<30} {'KiB':>6} {'locs':>5} {'rules':>6} {'props':>5} {'round trip':<11} " \
+             f"{'read ms':>8} {'show s':>7} {'peak MB':>8}"
+    print(header)
+    print("-" * len(header))
+    ok = True
+    for label, path in inputs(shared, workdir):
+        r = measure(label, path)
+        ok &= r.round_trip == "ok"
+        print(f"{r.name:<30} {r.kbytes:>6.1f} {r.locations:>5} {r.rules:>6} {r.properties:>5} "
+              f"{r.round_trip:<11} {r.read_ms:>8.1f} {r.show_s:>7.2f} {r.peak_mb:>8.1f}")
+    return ok
+
+
+@dataclass(frozen=True)
+class Table:
+    """One table of ``python -m tactl.bench``: ``run(args, workdir)`` prints it and says whether
+    it passed; ``default``: part of a plain ``make bench`` run (not the ones that build or
+    fetch peers)."""
+
+    name: str
+    run: Callable[[argparse.Namespace, Path], bool]
+    default: bool = True
+
+
+def _startup(args: argparse.Namespace, workdir: Path) -> bool:
+    # Reported, not a failure of `make bench`: the budget is a goal (issue 20), machine-dependent.
+    startup_table(args.shared)
+    return True
+
+
+def _scaling(args: argparse.Namespace, workdir: Path) -> bool:
+    print_table()
+    return True
+
+
+TABLES: tuple[Table, ...] = (
+    Table("startup", _startup),
+    Table("reader", lambda a, w: reader_table(a.shared, w)),
+    Table("checker", lambda a, w: checker_table(a.shared, w, a.timeout)),
+    Table("translation", lambda a, w: translation_table()),
+    Table("alg", lambda a, w: alg_table(a.timeout)),
+    Table("external", lambda a, w: external_table(min(a.timeout, 60.0))),
+    Table("kinds", lambda a, w: kinds_table(w, a.timeout)),
+    Table("verify", lambda a, w: verify_table(w, a.timeout)),
+    Table("sync", lambda a, w: sync_table(min(a.timeout, 120.0))),
+    Table("random19", lambda a, w: random19_table(min(a.timeout, RANDOM19_TIMEOUT_S))),
+    Table("scaling", _scaling),
+)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tactl.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--shared", type=Path, default=REPO.parent / "shared",
                         help="the folder holding benchmarks/bymc-isola18 (default: ../shared)")
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds for each tactl check process's property and each solver run")
-    parser.add_argument("--only", choices=("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
-                                            "verify", "sync", "startup", "random19"),
-                        action="append", help="print only this table (repeatable; default: all)")
+    parser.add_argument("--only", choices=[t.name for t in TABLES], action="append",
+                        help="print only this table (repeatable; default: all but "
+                             + ", ".join(t.name for t in TABLES if not t.default) + ")"
+                        if any(not t.default for t in TABLES) else "print only this table (repeatable; default: all)")
     args = parser.parse_args(argv)
-    wanted = set(args.only or ("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
-                               "verify", "sync", "startup", "random19"))
+    wanted = set(args.only or (t.name for t in TABLES if t.default))
     read_ta("skel Warm { }")  # build the parser once, outside the measurements
     failed = False
-    if "startup" in wanted:
-        # Reported, not a failure of `make bench`: the budget is a goal (issue 20), machine-dependent.
-        startup_table(args.shared)
     with tempfile.TemporaryDirectory() as tmp:
-        if "reader" in wanted:
-            header = f"{'input':<30} {'KiB':>6} {'locs':>5} {'rules':>6} {'props':>5} {'round trip':<11} " \
-                     f"{'read ms':>8} {'show s':>7} {'peak MB':>8}"
-            print(header)
-            print("-" * len(header))
-            for label, path in inputs(args.shared, Path(tmp)):
-                r = measure(label, path)
-                failed |= r.round_trip != "ok"
-                print(f"{r.name:<30} {r.kbytes:>6.1f} {r.locations:>5} {r.rules:>6} {r.properties:>5} "
-                      f"{r.round_trip:<11} {r.read_ms:>8.1f} {r.show_s:>7.2f} {r.peak_mb:>8.1f}")
-        if "checker" in wanted:
-            failed |= not checker_table(args.shared, Path(tmp), args.timeout)
-        if "translation" in wanted:
-            failed |= not translation_table()
-        if "alg" in wanted:
-            failed |= not alg_table(args.timeout)
-        if "external" in wanted:
-            failed |= not external_table(min(args.timeout, 60.0))
-        if "kinds" in wanted:
-            failed |= not kinds_table(Path(tmp), args.timeout)
-        if "verify" in wanted:
-            failed |= not verify_table(Path(tmp), args.timeout)
-        if "sync" in wanted:
-            failed |= not sync_table(min(args.timeout, 120.0))
-    if "random19" in wanted:
-        failed |= not random19_table(min(args.timeout, RANDOM19_TIMEOUT_S))
-    if "scaling" in wanted:
-        print_table()
+        for table in TABLES:
+            if table.name in wanted:
+                failed |= not table.run(args, Path(tmp))
     print(f"\nmachine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     return 1 if failed else 0
 
