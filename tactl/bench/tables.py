@@ -39,6 +39,7 @@ from pathlib import Path
 
 from tactl.bench import solvers
 from tactl.bench.reader import print_table
+from tactl.bench.spin13 import SPIN13_TIMEOUT_S, spin13_table
 from tactl.bench.synthetic import promela_style_ta
 from tactl.bench.synthetic_kinds import kind_rta
 from tactl.cli import main as tactl_main
@@ -683,11 +684,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds for each tactl check process's property and each solver run")
     parser.add_argument("--only", choices=("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
-                                            "verify", "sync", "startup", "random19"),
+                                            "verify", "sync", "startup", "random19", "spin13"),
                         action="append", help="print only this table (repeatable; default: all)")
     args = parser.parse_args(argv)
     wanted = set(args.only or ("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
-                               "verify", "sync", "startup", "random19"))
+                               "verify", "sync", "startup", "random19", "spin13"))
     read_ta("skel Warm { }")  # build the parser once, outside the measurements
     failed = False
     if "startup" in wanted:
@@ -720,6 +721,8 @@ def main(argv: list[str] | None = None) -> int:
             failed |= not sync_table(min(args.timeout, 120.0))
     if "random19" in wanted:
         failed |= not random19_table(min(args.timeout, RANDOM19_TIMEOUT_S))
+    if "spin13" in wanted:
+        failed |= not spin13_table(min(args.timeout, SPIN13_TIMEOUT_S))
     if "scaling" in wanted:
         print_table()
     print(f"\nmachine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
