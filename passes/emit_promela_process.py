@@ -20,25 +20,35 @@ omission(f)         n                    nrcvd_M < nsnt_M
 hybrid(b, c)        n − b                crash as crash(c), plus b Byzantine as above
 ==================  ===================  ==========================================================
 
-A step of a process is atomic: the rules whose receive guard holds are mutually exclusive
-branches (several enabled: a non-deterministic choice), and a process with none enabled stays.
-The receive automaton's own self-loops are left out (staying is the ``else``). Crashing
-processes (crash models) may crash between steps, and — where sends can be partial — in the
-middle of a rule's sends, which then count in ``nsntf_M``.
+Each process first chooses its initial location (``active [PROCS] proctype``: no init process in
+the state vector; process k chooses after process k − 1, and no process acts before all have
+chosen — the macro ``initialized``). Then, with **forced** receive steps (where
+``passes/forced_receive.py`` finds them sound: the experts' way), one atomic step receives at
+most one message and fires a rule that what was received enables; with **lazy** receive steps
+(everywhere else, or ``receive="lazy"``) a receive is a step of its own and a process may wait for
+more messages before it acts. The rules are mutually exclusive branches (several enabled: a
+non-deterministic choice; none: the process stays). The receive automaton's own self-loops are
+left out (staying is the ``else``). Crashing processes (crash models) may crash between steps,
+and — where sends can be partial — in the middle of a rule's sends, which then count in
+``nsntf_M``.
 
 Specifications speak of location counters; each becomes the number of processes at that
-location (``cnt_L``), read from the first configuration after initialisation (``!initialized U
-(initialized && φ)``). Liveness specifications get the fault model's fairness: ``[]<>(!in_transit_M)``
-for every message type — no message a correct receiver is guaranteed to get stays undelivered
-forever (``nrcvd_M < nsnt_M`` for the modelled processes; with send omission the f faulty
-senders' messages may be lost — every receiver, faulty ones included, is owed all but f:
-``nrcvd_M + f < nsnt_M``, the translation's justice) — together with weak process fairness, which
-``pan -f`` enforces. Initial locations are chosen per process, or, with ``partition``, by integer
-partitions: how many processes start in each initial location (the processes are symmetric, so
-this loses no behaviour). Measured on STRB and FRB (n = 4, 5): the initial states shrink (42 vs
-64), the reachable ones hardly do — the processes leave their sorted start in every order — and
-the nested search for liveness may even visit more (138,269 vs 112,445 for STRB relay at n = 5),
-so it is off by default.
+location (``cnt_L``), read from the first configuration with every process placed: ``[]g`` as
+``[](initialized -> g)``, ``<>g`` as ``<>(initialized && g)``, a state formula p outside every
+temporal operator as ``(!initialized U (initialized && p))`` (``ltl_from_initial``, shared with the
+counter model). A model written for one property whose premise only empties initial locations
+(``V1 == 0 -> [](AC == 0)``) instead lets the processes start elsewhere only and drops the
+premise: the never claim of the whole formula under an until is many times larger (measured on
+STRB relay at n = 6: 2.16 M states became 465 k). Liveness specifications get the fault model's
+fairness: ``[]<>(!in_transit_M)`` for every message type — no message a correct receiver is
+guaranteed to get stays undelivered forever (``nrcvd_M < nsnt_M`` for the modelled processes;
+with send omission the f faulty senders' messages may be lost — every receiver, faulty ones
+included, is owed all but f: ``nrcvd_M + f < nsnt_M``, the translation's justice) — together with
+weak process fairness, which ``pan -f`` enforces. With ``partition`` each process starts in an
+initial location listed no earlier than the previous process's (one start per integer partition:
+the processes are symmetric, so this loses no behaviour). Measured on STRB and FRB (n = 4, 5):
+the initial states shrink, the reachable ones hardly do — the processes leave their sorted start
+in every order — so it is off by default.
 """
 
 from __future__ import annotations

@@ -166,3 +166,23 @@ def test_pan_profile_builds_safety_without_the_nested_search():
     assert liveness.pan_argv("./pan", "p", 10)[:3] == ["./pan", "-a", "-f"]
     assert not any(f.startswith("-DSAFETY") for f in liveness.cc_flags())
     assert forced_receive.MODES == ("auto", "forced", "lazy")
+
+
+def test_cli_receive_option(cli, tmp_path):
+    out = tmp_path / "strb.pml"
+    r = cli("emit", STRB, "--to", "promela", "--model", "process", "--param", "n=4", "--param", "t=1",
+            "--param", "f=1", "--receive", "lazy", "-o", out)
+    assert r.code == 0 and "Receive steps: LAZY" in out.read_text()
+    r = cli("emit", CORPUS / "strb" / "strb.alg", "--to", "promela", "--model", "process", "--param",
+            "n=4", "--param", "t=1", "--param", "f=1", "--receive", "forced", "-o", out)
+    assert r.code == 2 and "not upward-closed" in r.err
+    r = cli("check", STRB, "--engine", "spin", "--model", "process", "--param", "n=4", "--param",
+            "t=1", "--param", "f=1", "--receive", "sometimes")
+    assert r.code == 2 and "unknown receive mode 'sometimes'" in r.err
+
+
+@needs_spin
+def test_cli_forced_where_not_sound_is_unsupported(cli):
+    r = cli("check", CORPUS / "strb" / "strb.alg", "--engine", "spin", "--model", "process", "-p",
+            "unforgeability", "--param", "n=4", "--param", "t=1", "--param", "f=1", "--receive", "forced")
+    assert r.code == 3 and "UNSUPPORTED" in r.out and "not upward-closed" in r.out

@@ -50,6 +50,7 @@ class CheckOptions:
     model: str = "counter"
     receive_automaton: object | None = None  # tactl.ir.rta.ReceiveTA
     partition: bool = False
+    receive: str = "auto"  # spin process model: forced receive steps where sound ("auto"), or as given
     bmc: int | None = None  # nusmv: bounded model checking up to this length (never "holds")
     max_depth: int | None = None  # spin: pan's search depth (-m)
     memory_mb: int | None = None  # spin: pan's memory limit
@@ -416,7 +417,7 @@ def _external(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOption
                                   reason="the process model runs the receive automaton: give an "
                                          ".rta or .alg file (the counter model works from any TA)")
         return spin_process.check(options.receive_automaton, ta, query, options.parameters or {},
-                                  partition=options.partition, timeout_s=timeout,
+                                  partition=options.partition, timeout_s=timeout, receive=options.receive,
                                   **({"max_depth": options.max_depth} if options.max_depth else {}))
     if options.engine == SPIN:
         from tactl.engines import spin  # lazy: SPIN runs only with --engine spin

@@ -17,6 +17,11 @@ simulator:
   the ``cycle``; a cycle of receives and stays only is the TA's stutter self-loop.
 
 A counterexample that does not replay on the TA gives ``unknown`` with the reason.
+
+Every property gets its own model (its premise may restrict the initial locations; forced receive
+steps where they are sound — the result's ``details["receive"]`` and scope say which), its own pan
+built for its class (``tactl.engines.pan_profile``: ``-DSAFETY`` for safety) and its own time.
+A violation on a forced model is a run of the lazy model too, and is replayed like any other.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ import time
 from pathlib import Path
 
 from tactl.engines.checkers import require
-from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
 from tactl.engines.spin import PanReport, _directory, parse_pan
 from tactl.ir.eltl import TemporalQuery, reach_question
@@ -35,7 +40,7 @@ from tactl.ir.evaluate import holds
 from tactl.ir.rta import CRASH_LOCATION, ReceiveTA
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.engines.pan_profile import PanProfile, run_pan
-from tactl.passes.emit_promela_process import ltl_names, process_model, state
+from tactl.passes.emit_promela_process import ProcessModelError, ltl_names, process_model, state
 from tactl.passes.env import CRASHED, sent, sent_by_crashing
 
 ENGINE = "spin"
@@ -76,7 +81,12 @@ def _one(rta: ReceiveTA, ta: ThresholdAutomaton, query: TemporalQuery, parameter
          timeout_s: float | None) -> PropertyResult:
     started = time.perf_counter()
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
-    text, mode = process_model(rta, parameters, (query.property,), partition=partition, receive=receive)
+    try:
+        text, mode = process_model(rta, parameters, (query.property,), partition=partition,
+                                   receive=receive)
+    except ProcessModelError as e:  # forced receive steps asked for where they are not sound
+        return PropertyResult(query.property, query.kind, UNSUPPORTED, ENGINE,
+                              time.perf_counter() - started, reason=str(e))
     (where / MODEL).write_text(text)
     profile = PanProfile(liveness=query.infinite)
     details: dict[str, object] = {"model": "process", "receive": mode, "search": profile.mode}
