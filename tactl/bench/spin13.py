@@ -167,8 +167,9 @@ def spin13_table(timeout_s: float = SPIN13_TIMEOUT_S, directory: Path | None = N
                              started)
             decided = {f.verdict for f in (hand, process, counter) if f.verdict in ("holds", "violated")}
             ok &= len(decided) <= 1
+            both = {hand.verdict, process.verdict} <= {"holds", "violated"}
             ratios = " ".join(
-                f"{_ratio(getattr(process, a), getattr(hand, a)):>{w}}"
+                f"{_ratio(getattr(process, a), getattr(hand, a)) if both else '-':>{w}}"
                 for a, w in (("states", 20), ("memory_mb", 5), ("wall_s", 5)))
             values = ",".join(str(v) for v in case.params.values())
             print(f"{case.model:<5} {values:<6} {prop:<15} | {hand.cell():>31} | {process.cell():>34} | "
