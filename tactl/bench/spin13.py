@@ -76,6 +76,7 @@ class Figures:
     states: int | None = None
     memory_mb: float | None = None
     wall_s: float | None = None
+    receive: str = ""  # the process model's receive steps: forced or lazy
 
     def cell(self) -> str:
         if self.states is None:
@@ -130,7 +131,7 @@ def _tactl(results, started: float) -> Figures:
     (r,) = results
     verdict = r.verdict if r.verdict != "unknown" or "timeout" not in (r.reason or "") else "timeout"
     return Figures(verdict, r.details.get("states"), r.details.get("memory_mb"),
-                   time.perf_counter() - started)
+                   time.perf_counter() - started, str(r.details.get("receive", "")))
 
 
 def spin13_table(timeout_s: float = SPIN13_TIMEOUT_S, directory: Path | None = None) -> bool:
@@ -146,7 +147,8 @@ def spin13_table(timeout_s: float = SPIN13_TIMEOUT_S, directory: Path | None = N
         return True
     cols = f"{'states':>10} {'MB':>7} {'wall s':>6}"
     header = (f"{'model':<5} {'n,t,f':<6} {'property':<15} | hand {cols} | process {cols} | "
-              f"counter {cols} | {'process/hand: states':>20} {'MB':>5} {'wall':>5} | verdicts")
+              f"counter {cols} | {'process/hand: states':>20} {'MB':>5} {'wall':>5} | verdicts "
+              "hand/process/counter (process receive steps)")
     print("\n" + header)
     print("-" * len(header))
     ok = True
@@ -173,7 +175,8 @@ def spin13_table(timeout_s: float = SPIN13_TIMEOUT_S, directory: Path | None = N
                 for a, w in (("states", 20), ("memory_mb", 5), ("wall_s", 5)))
             values = ",".join(str(v) for v in case.params.values())
             print(f"{case.model:<5} {values:<6} {prop:<15} | {hand.cell():>31} | {process.cell():>34} | "
-                  f"{counter.cell():>34} | {ratios} | {hand.verdict}/{process.verdict}/{counter.verdict}",
+                  f"{counter.cell():>34} | {ratios} | {hand.verdict}/{process.verdict}/{counter.verdict}"
+                  f"{f' ({process.receive})' if process.receive else ''}",
                   flush=True)
     return ok
 
