@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tactl.driver.pipeline import translate_loaded
 from tactl.engines import checkers, spin, spin_process
-from tactl.engines.pan_profile import PanProfile, run_pan
+from tactl.engines.pan_profile import OPTIMIZE_FROM, PanProfile, run_pan
 from tactl.engines.spin import parse_pan
 from tactl.ir.eltl import temporal_query
 from tactl.ir.rta_reader import RtaReadResult, read_rta
@@ -103,7 +103,8 @@ def run_hand(path: Path, model: str, prop: str, timeout_s: float) -> Figures:
     name, liveness, formula = _HAND_LTL[model][prop]
     if liveness:
         formula = f"({_HAND_FAIRNESS[model]}) -> ({formula})"
-    profile = PanProfile(liveness=liveness)
+    processes = path.read_text().count("proctype ")  # one active[1] proctype per process
+    profile = PanProfile(liveness=liveness, optimize=processes >= OPTIMIZE_FROM)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="tactl-spin13-") as tmp:
         where = Path(tmp)

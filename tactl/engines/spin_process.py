@@ -39,7 +39,7 @@ from tactl.ir.eltl import TemporalQuery, reach_question
 from tactl.ir.evaluate import holds
 from tactl.ir.rta import CRASH_LOCATION, ReceiveTA
 from tactl.ir.ta import ThresholdAutomaton
-from tactl.engines.pan_profile import PanProfile, run_pan
+from tactl.engines.pan_profile import OPTIMIZE_FROM, PanProfile, run_pan
 from tactl.passes.emit_promela_process import ProcessModelError, ltl_names, process_model, state
 from tactl.passes.env import CRASHED, sent, sent_by_crashing
 
@@ -88,7 +88,8 @@ def _one(rta: ReceiveTA, ta: ThresholdAutomaton, query: TemporalQuery, parameter
         return PropertyResult(query.property, query.kind, UNSUPPORTED, ENGINE,
                               time.perf_counter() - started, reason=str(e))
     (where / MODEL).write_text(text)
-    profile = PanProfile(liveness=query.infinite)
+    processes = int(re.search(r"^#define PROCS (\d+)$", text, re.M).group(1))
+    profile = PanProfile(liveness=query.infinite, optimize=processes >= OPTIMIZE_FROM)
     details: dict[str, object] = {"model": "process", "receive": mode, "search": profile.mode}
 
     def run(argv: list[str]) -> subprocess.CompletedProcess:
