@@ -7,6 +7,8 @@
 #   make bench               reader and checker timings over the shared benchmarks and our files
 #   make random19            fetch the random19 automata (konnov/fault-tolerant-benchmarks) into
 #                            ~/.cache/tactl/benchmarks/random19 for make bench's random19 table
+#   make spin13              fetch the experts' hand-written Promela models (spin13/ of the same
+#                            repository) into ~/.cache/tactl/benchmarks/spin13 for the spin13 table
 
 PYTHON ?= python3
 VENV   := .venv
@@ -15,7 +17,7 @@ STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 ALG    ?= strb
 
-.PHONY: all verify check show test bench random19 clean tools graphviz
+.PHONY: all verify check show test bench random19 spin13 clean tools graphviz
 
 all: test
 
@@ -64,22 +66,34 @@ test: $(STAMP) tools
 bench: $(STAMP)
 	$(BIN)/python -m tactl.bench
 
-# The random19 automata (public; never copied into the repository): a shallow clone into a
-# temporary folder, random19/ copied next to the cache and renamed into place in one step.
-RANDOM19_CACHE := $(HOME)/.cache/tactl/benchmarks
+# Benchmarks of konnov/fault-tolerant-benchmarks (public; never copied into the repository):
+# $(call fetch_folder,FOLDER,URL,MUST_EXIST) clones URL shallowly into a temporary folder, copies
+# its FOLDER/ next to the cache and renames it into place in one step.
+BENCH_CACHE    := $(HOME)/.cache/tactl/benchmarks
 RANDOM19_URL   ?= https://github.com/konnov/fault-tolerant-benchmarks
-random19:
+# The hand-written Promela models of the SPIN'13 experiments, from the same repository (or a
+# local clone or mirror).
+SPIN13_URL     ?= $(RANDOM19_URL)
+define fetch_folder
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
-	  if ! git clone --quiet --depth 1 "$(RANDOM19_URL)" "$$tmp/src"; then \
-	    echo "make random19: git clone of konnov/fault-tolerant-benchmarks failed" >&2; exit 1; fi; \
-	  test -d "$$tmp/src/random19" || { echo "make random19: the clone has no random19/" >&2; exit 1; }; \
-	  mkdir -p "$(RANDOM19_CACHE)"; \
-	  stage=$$(mktemp -d "$(RANDOM19_CACHE)/.random19.XXXXXX"); \
-	  cp -R "$$tmp/src/random19/." "$$stage/"; chmod 755 "$$stage"; \
-	  rm -rf "$(RANDOM19_CACHE)/random19.old"; \
-	  if [ -e "$(RANDOM19_CACHE)/random19" ]; then mv "$(RANDOM19_CACHE)/random19" "$(RANDOM19_CACHE)/random19.old"; fi; \
-	  mv "$$stage" "$(RANDOM19_CACHE)/random19"; rm -rf "$(RANDOM19_CACHE)/random19.old"; \
-	  echo "random19 automata in $(RANDOM19_CACHE)/random19 ($$(ls "$(RANDOM19_CACHE)/random19"/*.ta | wc -l) files)"
+	  if ! git clone --quiet --depth 1 "$(2)" "$$tmp/src"; then \
+	    echo "make $(1): git clone of $(2) failed" >&2; exit 1; fi; \
+	  test -d "$$tmp/src/$(3)" || { echo "make $(1): the clone has no $(3)/" >&2; exit 1; }; \
+	  mkdir -p "$(BENCH_CACHE)"; \
+	  stage=$$(mktemp -d "$(BENCH_CACHE)/.$(1).XXXXXX"); \
+	  cp -R "$$tmp/src/$(1)/." "$$stage/"; chmod 755 "$$stage"; \
+	  rm -rf "$(BENCH_CACHE)/$(1).old"; \
+	  if [ -e "$(BENCH_CACHE)/$(1)" ]; then mv "$(BENCH_CACHE)/$(1)" "$(BENCH_CACHE)/$(1).old"; fi; \
+	  mv "$$stage" "$(BENCH_CACHE)/$(1)"; rm -rf "$(BENCH_CACHE)/$(1).old"
+endef
+
+random19:
+	$(call fetch_folder,random19,$(RANDOM19_URL),random19)
+	@echo "random19 automata in $(BENCH_CACHE)/random19 ($$(ls "$(BENCH_CACHE)/random19"/*.ta | wc -l) files)"
+
+spin13:
+	$(call fetch_folder,spin13,$(SPIN13_URL),spin13/fixed-size)
+	@echo "spin13 models in $(BENCH_CACHE)/spin13 ($$(ls "$(BENCH_CACHE)/spin13/fixed-size" | wc -l) fixed-size files)"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info .tactl-cache tactl-report

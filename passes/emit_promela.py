@@ -546,6 +546,12 @@ def _inner(child: Expr, prec: int) -> int:
     return _P_UNARY if isinstance(child, (And, Or, Implies)) else prec
 
 
+def ltl_from_initial(e: Expr, names: Mapping[str, str]) -> str:
+    """LTL text of the specification ``e`` read from the first configuration in which the
+    Promela macro or variable ``initialized`` holds (also used by the process model)."""
+    return _from_initial(e, names)
+
+
 def _from_initial(e: Expr, names: Mapping[str, str]) -> str:
     """LTL text of ``e`` evaluated from the first configuration with ``initialized`` set (see the
     module docstring): the never claim also sees the Promela state before the init step."""

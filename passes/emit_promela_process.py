@@ -3,7 +3,7 @@
 
 The established way to model threshold-guarded algorithms for SPIN (Konnov, Veith, Widder et
 al.'s tutorial): one proctype per modelled process, shared send counters ``nsnt_M``, per-process
-receive counters ``nrcvd_M[i]`` that grow non-deterministically, one increment at a time, up to
+receive counters ``nrcvd_M[_pid]`` that grow non-deterministically, one increment at a time, up to
 what the fault model's environment assumption allows (domain.md §4):
 
 ==================  ===================  ==========================================================
@@ -20,25 +20,35 @@ omission(f)         n                    nrcvd_M < nsnt_M
 hybrid(b, c)        n − b                crash as crash(c), plus b Byzantine as above
 ==================  ===================  ==========================================================
 
-A step of a process is atomic: the rules whose receive guard holds are mutually exclusive
-branches (several enabled: a non-deterministic choice), and a process with none enabled stays.
-The receive automaton's own self-loops are left out (staying is the ``else``). Crashing
-processes (crash models) may crash between steps, and — where sends can be partial — in the
-middle of a rule's sends, which then count in ``nsntf_M``.
+Each process first chooses its initial location (``active [PROCS] proctype``: no init process in
+the state vector; process k chooses after process k − 1, and no process acts before all have
+chosen — the macro ``initialized``). Then, with **forced** receive steps (where
+``passes/forced_receive.py`` finds them sound: the experts' way), one atomic step receives at
+most one message and fires a rule that what was received enables; with **lazy** receive steps
+(everywhere else, or ``receive="lazy"``) a receive is a step of its own and a process may wait for
+more messages before it acts. The rules are mutually exclusive branches (several enabled: a
+non-deterministic choice; none: the process stays). The receive automaton's own self-loops are
+left out (staying is the ``else``). Crashing processes (crash models) may crash between steps,
+and — where sends can be partial — in the middle of a rule's sends, which then count in
+``nsntf_M``.
 
 Specifications speak of location counters; each becomes the number of processes at that
-location (``cnt_L``), read from the first configuration after initialisation (``!initialized U
-(initialized && φ)``). Liveness specifications get the fault model's fairness: ``[]<>(!in_transit_M)``
-for every message type — no message a correct receiver is guaranteed to get stays undelivered
-forever (``nrcvd_M < nsnt_M`` for the modelled processes; with send omission the f faulty
-senders' messages may be lost — every receiver, faulty ones included, is owed all but f:
-``nrcvd_M + f < nsnt_M``, the translation's justice) — together with weak process fairness, which
-``pan -f`` enforces. Initial locations are chosen per process, or, with ``partition``, by integer
-partitions: how many processes start in each initial location (the processes are symmetric, so
-this loses no behaviour). Measured on STRB and FRB (n = 4, 5): the initial states shrink (42 vs
-64), the reachable ones hardly do — the processes leave their sorted start in every order — and
-the nested search for liveness may even visit more (138,269 vs 112,445 for STRB relay at n = 5),
-so it is off by default.
+location (``cnt_L``), read from the first configuration with every process placed: ``[]g`` as
+``[](initialized -> g)``, ``<>g`` as ``<>(initialized && g)``, a state formula p outside every
+temporal operator as ``(!initialized U (initialized && p))`` (``ltl_from_initial``, shared with the
+counter model). A model written for one property whose premise only empties initial locations
+(``V1 == 0 -> [](AC == 0)``) instead lets the processes start elsewhere only and drops the
+premise: the never claim of the whole formula under an until is many times larger (measured on
+STRB relay at n = 6: 2.16 M states became 465 k). Liveness specifications get the fault model's
+fairness: ``[]<>(!in_transit_M)`` for every message type — no message a correct receiver is
+guaranteed to get stays undelivered forever (``nrcvd_M < nsnt_M`` for the modelled processes;
+with send omission the f faulty senders' messages may be lost — every receiver, faulty ones
+included, is owed all but f: ``nrcvd_M + f < nsnt_M``, the translation's justice) — together with
+weak process fairness, which ``pan -f`` enforces. With ``partition`` each process starts in an
+initial location listed no earlier than the previous process's (one start per integer partition:
+the processes are symmetric, so this loses no behaviour). Measured on STRB and FRB (n = 4, 5):
+the initial states shrink, the reachable ones hardly do — the processes leave their sorted start
+in every order — so it is off by default.
 """
 
 from __future__ import annotations
@@ -58,7 +68,8 @@ from tactl.ir.rta import (
     received,
     received_message,
 )
-from tactl.passes.emit_promela import _fresh, promela
+from tactl.passes.emit_promela import _fresh, ltl_from_initial, promela
+from tactl.passes.forced_receive import initial_restriction, receive_mode
 from tactl.passes.env import environment
 from tactl.passes.render import render
 from tactl.util.version import __version__
@@ -95,6 +106,11 @@ class _Model:
     faulty: bool = False
     faulty_count: int = 0
     partition: bool = False
+    choices: list[dict] = field(default_factory=list)
+    forced: bool = False
+    forced_why: str = ""
+    lazy_why: str = ""
+    restricted: str = ""
 
 
 def state(location: str) -> str:
@@ -136,9 +152,19 @@ def unsupported_fault_model(rta: ReceiveTA) -> str | None:
 
 
 def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: tuple[str, ...] = (),
-                       partition: bool = False, source: str = "") -> str:
+                       partition: bool = False, source: str = "", receive: str = "auto") -> str:
     """The Promela text of the process model at fixed ``parameters`` (all of them, checked by the
-    caller against the resilience condition)."""
+    caller against the resilience condition). ``receive``: "forced" (one step receives at most
+    one message and fires an enabled rule: the experts' reduction, refused with
+    :class:`ProcessModelError` where it is not sound), "lazy" (receives are steps of their own)
+    or "auto" (forced where sound, else lazy). With exactly one property selected whose premise
+    fixes initial locations to zero (``V1 == 0 -> ...``), the processes start only elsewhere."""
+    return process_model(rta, parameters, properties, partition, source, receive)[0]
+
+
+def process_model(rta: ReceiveTA, parameters: dict[str, int], properties: tuple[str, ...] = (),
+                  partition: bool = False, source: str = "", receive: str = "auto") -> tuple[str, str]:
+    """:func:`emit_process_model`, and the receive mode it used ("forced" or "lazy")."""
     if rta.timing is Timing.SYNC:
         raise ProcessModelError("the process model is asynchronous; a synchronous automaton needs "
                                 "lock-step rounds (not modelled for SPIN)")
@@ -175,6 +201,11 @@ def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: t
         states=[state(loc.name) for loc in rta.locations] +
                (["L_crashed"] if crash else []),
         initial=[state(x) for x in rta.initial], partition=partition)
+    mode, why = receive_mode(rta, parameters, receive)
+    if receive == "forced" and mode != "forced":
+        raise ProcessModelError(f"forced receive steps are not sound for this automaton: {why}")
+    m.forced = mode == "forced"
+    m.forced_why, m.lazy_why = (why, "") if m.forced else ("", why)
     bound = 2 * procs + 2 * max(parameters.values(), default=0) + 2
     int_type = "byte" if bound < 255 else "short"
     for msg in rta.messages:
@@ -196,27 +227,27 @@ def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: t
         if msg.name in kinds:
             members = [x for x, k in kinds.items() if k == kinds[msg.name]]
             excess = " + ".join(
-                f"(nrcvd_{x}[i] > nsnt_{x}{' + nsntf_' + x if partial else ''} -> "
-                f"nrcvd_{x}[i] - nsnt_{x}{' - nsntf_' + x if partial else ''} : 0)" for x in members)
-            guard = f"(nrcvd_{msg.name}[i] < {correct} || {excess} < {pm(byz)})"
+                f"(nrcvd_{x}[_pid] > nsnt_{x}{' + nsntf_' + x if partial else ''} -> "
+                f"nrcvd_{x}[_pid] - nsnt_{x}{' - nsntf_' + x if partial else ''} : 0)" for x in members)
+            guard = f"(nrcvd_{msg.name}[_pid] < {correct} || {excess} < {pm(byz)})"
         elif byz:
-            guard = f"nrcvd_{msg.name}[i] < {correct} + {pm(byz)}"
+            guard = f"nrcvd_{msg.name}[_pid] < {correct} + {pm(byz)}"
         else:
-            guard = f"nrcvd_{msg.name}[i] < {correct}"
+            guard = f"nrcvd_{msg.name}[_pid] < {correct}"
         if msg.name in caps:
-            guard = f"nrcvd_{msg.name}[i] < {caps[msg.name]} && {guard}"
+            guard = f"nrcvd_{msg.name}[_pid] < {caps[msg.name]} && {guard}"
         m.receives.append({"name": f"nrcvd_{msg.name}", "message": msg.name,
-                           "guard": (f"st[i] != L_crashed && {guard}" if crash else guard),
+                           "guard": (f"st[_pid] != L_crashed && {guard}" if crash else guard),
                            "cap": caps.get(msg.name)})
     if not crash:
-        m.crashed = "255"  # never a location: `st[i] != 255` always holds
+        m.crashed = "255"  # never a location: `st[_pid] != 255` always holds
     # rules (the receive automaton's self-loops are the `else`)
     rule_names = {**{p: pm(p) for p in rta.parameters},
-                  **{received(m.name).name: f"nrcvd_{m.name}[i]" for m in rta.messages}}
+                  **{received(m.name).name: f"nrcvd_{m.name}[_pid]" for m in rta.messages}}
     for r in rta.rules:
         if r.is_self_loop and not r.sends:
             continue
-        guard = f"st[i] == {state(r.source)}"
+        guard = f"st[_pid] == {state(r.source)}"
         if r.guard != BoolConst(True):
             guard += f" && ({promela(r.guard, _mapped(r.guard, rule_names, f'rule {r.id}'))})"
         text = r.origin.describe() if r.origin else f"{r.source} -> {r.target}"
@@ -249,21 +280,43 @@ def emit_process_model(rta: ReceiveTA, parameters: dict[str, int], properties: t
         spec_names.update({CRASH_LOCATION: counter(CRASH_LOCATION), "ncrashed": "ncrashed"})
     fair = justice_name(rta)
     ltl_name = ltl_names(rta)
-    for prop in rta.properties:
-        if properties and prop.name not in properties:
-            continue
+    chosen = [p for p in rta.properties if not properties or p.name in properties]
+    # One property whose premise sets initial locations to zero: only the others are chosen.
+    restriction = initial_restriction(chosen[0].formula, rta) if len(chosen) == 1 else None
+    starts = rta.initial
+    if restriction is not None:
+        starts = tuple(x for x in rta.initial if x not in restriction.excluded)
+        m.restricted = " or ".join(starts) + f" (the premise {_plain(restriction.premise)})"
+    m.choices = _choices([state(x) for x in starts], partition)
+    for prop in chosen:
         if any(n.name == fair for n in names(prop.formula)):
             raise ProcessModelError(f"{prop.name}: names the translation's justice '{fair}', which "
                                     "the process model replaces by its own fairness")
         liveness = _is_liveness(prop.formula)
-        body = promela(prop.formula, _mapped(prop.formula, spec_names, prop.name), ltl=True)
-        ltl = f"!initialized U (initialized && ({body}))"
+        formula = restriction.conclusion if restriction is not None else prop.formula
+        # read from the first configuration with every initial location chosen: [](initialized
+        # -> g), <>(initialized && g), (!initialized U (initialized && p)) for a state formula p
+        # outside every temporal operator (SPIN's claim also sees the states before)
+        ltl = ltl_from_initial(formula, _mapped(prop.formula, spec_names, prop.name))
         if liveness and transit:
             ltl = f"({' && '.join(transit)}) -> ({ltl})"
         m.properties.append({"name": ltl_name[prop.name], "ltl": ltl, "fair": liveness,
                              "text": (prop.origin.describe() if prop.origin else _plain(prop.formula))
                              .replace("*/", "* /")})
-    return render("promela/process.pml.j2", m=m)
+    return render("promela/process.pml.j2", m=m), mode
+
+
+def _choices(locations: list[str], partition: bool) -> list[dict]:
+    """Each process's choice of an initial location; with ``partition``, never one listed before
+    the previous process's (the processes start sorted: one start per integer partition)."""
+    out = []
+    for j, loc in enumerate(locations):
+        guard = ""
+        if partition and j < len(locations) - 1:
+            earlier = " || ".join(f"st[_pid - 1] == {x}" for x in locations[:j + 1])
+            guard = f"(_pid == 0 || {earlier}) -> "
+        out.append({"guard": guard, "location": loc})
+    return out
 
 
 def saturation(rta: ReceiveTA, parameters: dict[str, int], in_kinds: set[str]) -> dict[str, int]:

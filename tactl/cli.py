@@ -455,6 +455,11 @@ def check(
                                             "reduction of the initial configurations only; "
                                             "measured: fewer initial states, about as many "
                                             "reachable ones).")] = False,
+    receive_steps: Annotated[str, typer.Option("--receive", metavar="R", help="spin process model: 'auto' "
+                                         "(forced receive steps where sound, else lazy), 'forced' "
+                                         "(one step receives a message and fires the rule it "
+                                         "enables, as the experts' models) or 'lazy' (receives are "
+                                         "steps of their own).")] = "auto",
     bmc: Annotated[Optional[int], typer.Option("--bmc", min=1, metavar="K", help="nusmv: SAT-based "
                                                "bounded model checking up to K steps (violated or "
                                                "unknown, never holds).")] = None,
@@ -488,6 +493,7 @@ def check(
         raise _usage_error(file, "--model is an option of --engine spin")
     if bmc is not None and engine != "nusmv":
         raise _usage_error(file, "--bmc is an option of --engine nusmv")
+    receive_mode = _receive_mode(file, receive_steps)
     fixed = _parameters(params, file)
     deadline.stop_on_signals()
     _start_clock(timeout)
@@ -519,7 +525,7 @@ def check(
     options = CheckOptions(engine=engine, properties=tuple(properties or ()), timeout_s=timeout,
                            parameters=fixed, bound=bound, max_states=max_states,
                            not_checkable=not_checkable, refused=result.refused, model=model,
-                           receive_automaton=receive, partition=partition, bmc=bmc,
+                           receive_automaton=receive, partition=partition, receive=receive_mode, bmc=bmc,
                            max_depth=max_depth, memory_mb=memory_mb)
     try:
         report = check_automaton(ta, result.path, options,
@@ -592,6 +598,9 @@ def emit(
     model: Annotated[str, typer.Option("--model", metavar="M", help="promela: counter or process.")] = "counter",
     partition: Annotated[bool, typer.Option("--partition/--no-partition", help="promela process "
                                             "model: initial locations by integer partitions.")] = False,
+    receive_steps: Annotated[str, typer.Option("--receive", metavar="R", help="promela process model: "
+                                         "auto (forced receive steps where sound), forced or "
+                                         "lazy.")] = "auto",
     bound: Annotated[Optional[int], typer.Option("--bound", min=0, max=1000, metavar="B",
                                                  help="nuxmv: parameters not fixed by --param "
                                                       "range over 0..B.")] = None,
@@ -605,7 +614,7 @@ def emit(
         raise _usage_error(file, f"unknown target '{to}'; choose one of {', '.join(_TARGETS)}")
     if to != "smtlib":
         return _emit_model(file, to, output, properties, _parameters(params, file), model, partition,
-                           bound, unbounded, allow_outside_rc)
+                           bound, unbounded, allow_outside_rc, _receive_mode(file, receive_steps))
     check_output_directory(output)
     fixed = _parameters(params, file)
     # lazy: only this command needs it; --help starts without it
@@ -642,8 +651,15 @@ def emit(
 _MODEL_SUFFIX = {"promela": ".pml", "nuxmv": ".smv"}
 
 
+def _receive_mode(file: Path, receive: str) -> str:
+    if receive not in ("auto", "forced", "lazy"):
+        raise _usage_error(file, f"unknown receive mode '{receive}'; choose auto, forced or lazy")
+    return receive
+
+
 def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, int], model: str,
-                partition: bool, bound: int | None, unbounded: bool, allow_outside_rc: bool) -> None:
+                partition: bool, bound: int | None, unbounded: bool, allow_outside_rc: bool,
+                receive_mode: str = "auto") -> None:
     """``emit --to promela|nuxmv``: one model file, written atomically."""
     # lazy: only this command needs it; --help starts without it
     from tactl.engines.check import SPIN_MODELS, SelectionError, external_parameters_problem, validate_selection
@@ -675,7 +691,8 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
                 if problem:
                     raise _usage_error(file, problem)
             try:
-                text = emit_process_model(receive, fixed, selected, partition=partition, source=source)
+                text = emit_process_model(receive, fixed, selected, partition=partition, source=source,
+                                          receive=receive_mode)
             except ProcessModelError as e:
                 raise _usage_error(file, str(e)) from None
         elif to == "promela":

@@ -100,3 +100,13 @@ def walked_nodes(monkeypatch, action) -> int:
             m.setattr(module, "walk", counting)
         action()
     return count
+
+
+def needs_spin(what: str):
+    """Skip unless SPIN and a C compiler are installed (``make tools`` installs both as root),
+    saying which cross-checks did not run."""
+    from tactl.engines import checkers  # lazy: only the SPIN test modules ask
+
+    return pytest.mark.skipif(checkers.spin() is None or checkers.c_compiler() is None,
+                              reason="SPIN or a C compiler is not installed (make tools installs both "
+                                     f"as root): {what} did NOT run")

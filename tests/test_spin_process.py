@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from conftest import CORPUS
-from tactl.engines import checkers
+from conftest import needs_spin as needs_spin_marker
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines import spin_process
 from tactl.driver.inputs import read_automaton
@@ -20,10 +20,7 @@ from tactl.ir.eltl import TemporalQuery, temporal_query
 from tactl.ir.rta_reader import read_rta
 from tactl.passes.emit_promela_process import emit_process_model
 
-needs_spin = pytest.mark.skipif(
-    checkers.spin() is None or checkers.c_compiler() is None,
-    reason="SPIN or a C compiler is not installed (make tools installs both as root): the SPIN "
-           "process-model cross-checks did NOT run")
+needs_spin = needs_spin_marker("the SPIN process-model cross-checks")
 
 STRB = CORPUS / "strb" / "strb.rta"
 STRB_WEAK = STRB.read_text().replace("n > 3 * t;", "n >= 3 * t;")  # relay fails at n = 3t
@@ -107,11 +104,12 @@ def test_process_model_text_is_reproducible_and_readable():
     one = emit_process_model(rta, {"n": 7, "t": 2, "f": 2}, partition=True)
     assert one == emit_process_model(rta, {"n": 7, "t": 2, "f": 2}, partition=True)
     assert "#define PROCS 5" in one  # n - f correct processes
-    assert "nrcvd_ECHO[i] < nsnt_ECHO + P_f" in one  # the Byzantine Env
+    assert "nrcvd_ECHO[_pid] < nsnt_ECHO + P_f" in one  # the Byzantine Env
     assert "/* rule 4: SE -> AC */" in one
     assert "ltl relay {" in one and "[]<>(!in_transit_ECHO)" in one
     every = emit_process_model(rta, {"n": 7, "t": 2, "f": 2}, partition=False)
-    assert "select(c" in one and "select(c" not in every
+    # partition: process k never starts in an initial location listed before process k - 1's
+    assert "st[_pid - 1] == L_V0) -> st[_pid] = L_V0" in one and "st[_pid - 1] ==" not in every
 
 
 def test_process_model_of_pseudocode_names_its_lines():

@@ -40,6 +40,7 @@ from pathlib import Path
 
 from tactl.bench import solvers
 from tactl.bench.reader import print_table
+from tactl.bench.spin13 import SPIN13_TIMEOUT_S, spin13_table
 from tactl.bench.synthetic import promela_style_ta
 from tactl.bench.synthetic_kinds import kind_rta
 from tactl.cli import main as tactl_main
@@ -725,6 +726,7 @@ TABLES: tuple[Table, ...] = (
     Table("verify", lambda a, w: verify_table(w, a.timeout)),
     Table("sync", lambda a, w: sync_table(min(a.timeout, 120.0))),
     Table("random19", lambda a, w: random19_table(min(a.timeout, RANDOM19_TIMEOUT_S))),
+    Table("spin13", lambda a, w: spin13_table(min(a.timeout, SPIN13_TIMEOUT_S))),
     Table("scaling", _scaling),
 )
 

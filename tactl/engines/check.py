@@ -50,9 +50,13 @@ class CheckOptions:
     model: str = "counter"
     receive_automaton: object | None = None  # tactl.ir.rta.ReceiveTA
     partition: bool = False
+    receive: str = "auto"  # spin process model: forced receive steps where sound ("auto"), or as given
     bmc: int | None = None  # nusmv: bounded model checking up to this length (never "holds")
     max_depth: int | None = None  # spin: pan's search depth (-m)
     memory_mb: int | None = None  # spin: pan's memory limit
+    # spin, nusmv: how many selected properties are still to be checked, counting this one: each
+    # gets an equal share of the time left (one that finishes early leaves its rest to the others)
+    properties_left: int = 1
 
 
 @dataclass
@@ -212,7 +216,9 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
     """The verdict of every selected property, appended to ``report.results`` one by one (so that
     an interrupt leaves the decided ones)."""
     results = report.results
-    for prop in selected:
+    for index, prop in enumerate(selected):
+        if options.engine in EXTERNAL:
+            options = replace(options, properties_left=len(selected) - index)
         if deadline.remaining() == 0:
             results.append(PropertyResult(prop.name, "safety", UNKNOWN, options.engine,
                                           reason=_timeout_reason() + " before this property was checked"))
@@ -397,8 +403,11 @@ def _receive_witness(prop: Property, infinite: bool) -> Property:
 
 
 def _external(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions) -> PropertyResult:
-    """SPIN or NuSMV at the fixed parameters; their own timeouts get the command's remaining time."""
+    """SPIN or NuSMV at the fixed parameters; their own timeouts get this property's share of the
+    command's remaining time."""
     timeout = deadline.remaining()
+    if timeout is not None:
+        timeout /= max(1, options.properties_left)
     if options.engine == SPIN and options.model == "process":
         # lazy: SPIN's process model, only with --engine spin --model process
         from tactl.engines import spin_process
@@ -408,7 +417,7 @@ def _external(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOption
                                   reason="the process model runs the receive automaton: give an "
                                          ".rta or .alg file (the counter model works from any TA)")
         return spin_process.check(options.receive_automaton, ta, query, options.parameters or {},
-                                  partition=options.partition, timeout_s=timeout,
+                                  partition=options.partition, timeout_s=timeout, receive=options.receive,
                                   **({"max_depth": options.max_depth} if options.max_depth else {}))
     if options.engine == SPIN:
         from tactl.engines import spin  # lazy: SPIN runs only with --engine spin

@@ -17,6 +17,11 @@ simulator:
   the ``cycle``; a cycle of receives and stays only is the TA's stutter self-loop.
 
 A counterexample that does not replay on the TA gives ``unknown`` with the reason.
+
+Every property gets its own model (its premise may restrict the initial locations; forced receive
+steps where they are sound — the result's ``details["receive"]`` and scope say which), its own pan
+built for its class (``tactl.engines.pan_profile``: ``-DSAFETY`` for safety) and its own time.
+A violation on a forced model is a run of the lazy model too, and is replayed like any other.
 """
 
 from __future__ import annotations
@@ -27,14 +32,15 @@ import time
 from pathlib import Path
 
 from tactl.engines.checkers import require
-from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
 from tactl.engines.spin import PanReport, _directory, parse_pan
 from tactl.ir.eltl import TemporalQuery, reach_question
 from tactl.ir.evaluate import holds
 from tactl.ir.rta import CRASH_LOCATION, ReceiveTA
 from tactl.ir.ta import ThresholdAutomaton
-from tactl.passes.emit_promela_process import emit_process_model, ltl_names, state
+from tactl.engines.pan_profile import OPTIMIZE_FROM, PanProfile, run_pan
+from tactl.passes.emit_promela_process import ProcessModelError, ltl_names, process_model, state
 from tactl.passes.env import CRASHED, sent, sent_by_crashing
 
 ENGINE = "spin"
@@ -47,82 +53,85 @@ _INIT = re.compile(r"INIT (\d+) (\S+)")
 
 def check(rta: ReceiveTA, ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, int], *,
           partition: bool = False, max_depth: int = DEFAULT_MAX_DEPTH, timeout_s: float | None = None,
-          work_dir: Path | None = None) -> PropertyResult:
+          work_dir: Path | None = None, receive: str = "auto") -> PropertyResult:
     """One property of ``rta`` (``ta`` is its translation) at fixed ``parameters``."""
     return check_properties(rta, ta, [query], parameters, partition=partition, max_depth=max_depth,
-                            timeout_s=timeout_s, work_dir=work_dir)[0]
+                            timeout_s=timeout_s, work_dir=work_dir, receive=receive)[0]
 
 
 def check_properties(rta: ReceiveTA, ta: ThresholdAutomaton, queries: list[TemporalQuery],
                      parameters: dict[str, int], *, partition: bool = False,
                      max_depth: int = DEFAULT_MAX_DEPTH, timeout_s: float | None = None,
-                     work_dir: Path | None = None) -> list[PropertyResult]:
-    """Several properties on one model: ``spin -a`` and the C compiler once, pan once each."""
-    started = time.perf_counter()
-    deadline = None if timeout_s is None else time.monotonic() + timeout_s
-    names = tuple(q.property for q in queries)
-    text = emit_process_model(rta, parameters, names, partition=partition)
+                     work_dir: Path | None = None, receive: str = "auto") -> list[PropertyResult]:
+    """Each property on its own model (its premise may restrict the initial locations; forced
+    receive steps where sound, see ``passes/forced_receive.py``), ``spin -a``, pan compiled for
+    its class (``tactl.engines.pan_profile``) and run; ``timeout_s`` is each property's own."""
     out: list[PropertyResult] = []
-    with _directory(work_dir) as where:
-        (where / MODEL).write_text(text)
-
-        def run(argv: list[str]) -> subprocess.CompletedProcess:
-            left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            return subprocess.run(argv, cwd=where, capture_output=True, text=True, timeout=left,
-                                  errors="replace")
-
-        def failed(reason: str) -> list[PropertyResult]:
-            return [PropertyResult(q.property, q.kind, UNKNOWN, ENGINE, time.perf_counter() - started,
-                                   reason=reason) for q in queries]
-
-        try:
-            spin = str(require("spin"))
-            generated = run([spin, "-a", MODEL])
-            if generated.returncode != 0:
-                return failed("spin -a failed: " + _tail(generated.stdout + generated.stderr))
-            built = run([str(require("cc")), "-O0", "-DNFAIR=3", "-DVECTORSZ=4096", "-o", "pan", "pan.c"])
-            if built.returncode != 0:
-                return failed("compiling pan failed: " + _tail(built.stderr))
-        except subprocess.TimeoutExpired:
-            return failed(f"timeout: SPIN did not finish within {timeout_s:g} s")
-        for query in queries:
-            out.append(_one(rta, ta, query, parameters, run, spin, max_depth, timeout_s,
-                            time.perf_counter()))
+    with _directory(work_dir) as root:
+        for k, query in enumerate(queries):
+            where = root / f"p{k}"
+            where.mkdir(parents=True, exist_ok=True)
+            out.append(_one(rta, ta, query, parameters, where, partition=partition, receive=receive,
+                            max_depth=max_depth, timeout_s=timeout_s))
     return out
 
 
-def _one(rta, ta, query, parameters, run, spin, max_depth, timeout_s, started) -> PropertyResult:
+def _one(rta: ReceiveTA, ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, int],
+         where: Path, *, partition: bool, receive: str, max_depth: int,
+         timeout_s: float | None) -> PropertyResult:
+    started = time.perf_counter()
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    try:
+        text, mode = process_model(rta, parameters, (query.property,), partition=partition,
+                                   receive=receive)
+    except ProcessModelError as e:  # forced receive steps asked for where they are not sound
+        return PropertyResult(query.property, query.kind, UNSUPPORTED, ENGINE,
+                              time.perf_counter() - started, reason=str(e))
+    (where / MODEL).write_text(text)
+    processes = int(re.search(r"^#define PROCS (\d+)$", text, re.M).group(1))
+    profile = PanProfile(liveness=query.infinite, optimize=processes >= OPTIMIZE_FROM)
+    details: dict[str, object] = {"model": "process", "receive": mode, "search": profile.mode}
+
+    def run(argv: list[str]) -> subprocess.CompletedProcess:
+        left = None if deadline is None else max(0.0, deadline - time.monotonic())
+        return subprocess.run(argv, cwd=where, capture_output=True, text=True, timeout=left,
+                              errors="replace")
+
     def result(verdict: str, **kw) -> PropertyResult:
         return PropertyResult(query.property, query.kind, verdict, ENGINE,
-                              time.perf_counter() - started,
+                              time.perf_counter() - started, details=details,
                               scope=f"only the parameter valuation {_params(parameters)} (SPIN on "
-                                    "the process model; not a proof for all n)", **kw)
+                                    f"the process model, {mode} receive steps; not a proof for all n)",
+                              **kw)
 
     try:
-        argv = ["./pan", "-a", *(["-f"] if query.infinite else []), "-N", ltl_names(rta)[query.property],
-                f"-m{max_depth}"]
-        pan = run(argv)
+        spin = str(require("spin"))
+        generated = run([spin, "-a", MODEL])
+        if generated.returncode != 0:
+            return result(UNKNOWN, reason="spin -a failed: " + _tail(generated.stdout + generated.stderr))
+        built = run([str(require("cc")), *profile.cc_flags(), "-o", "pan", "pan.c"])
+        if built.returncode != 0:
+            return result(UNKNOWN, reason="compiling pan failed: " + _tail(built.stderr))
+        pan = run_pan(run, profile, "./pan", ltl_names(rta)[query.property], max_depth)
     except subprocess.TimeoutExpired:
         return result(UNKNOWN, reason=f"timeout: SPIN did not finish within {timeout_s:g} s")
     report = parse_pan(pan.stdout)
-    details = _figures(report, pan)
+    details.update(_figures(report, pan))
     if report.errors is None:
-        return result(UNKNOWN, reason="pan gave no verdict: " + _tail(pan.stdout + pan.stderr),
-                      details=details)
+        return result(UNKNOWN, reason="pan gave no verdict: " + _tail(pan.stdout + pan.stderr))
     if report.errors == 0:
         if report.incomplete:
-            return result(UNKNOWN, reason="; ".join(report.incomplete), details=details)
-        return result(HOLDS, details=details)
+            return result(UNKNOWN, reason="; ".join(report.incomplete))
+        return result(HOLDS)
     try:
         trail = run([spin, "-t", MODEL])  # the trail names the claim pan checked
     except subprocess.TimeoutExpired:
-        return result(UNKNOWN, reason="timeout while replaying SPIN's trail", details=details)
+        return result(UNKNOWN, reason="timeout while replaying SPIN's trail")
     cex, why = to_counterexample(rta, ta, query, parameters, trail.stdout)
     if cex is None or not cex.replayed:
-        return result(UNKNOWN, details=details,
-                      reason="SPIN found a violation whose trail does not replay on the threshold "
-                             "automaton: " + (why or cex.replay.message))
-    return result(VIOLATED, details=details, counterexample=cex)
+        return result(UNKNOWN, reason="SPIN found a violation whose trail does not replay on the "
+                                      "threshold automaton: " + (why or cex.replay.message))
+    return result(VIOLATED, counterexample=cex)
 
 
 def to_counterexample(rta: ReceiveTA, ta: ThresholdAutomaton, query: TemporalQuery,
@@ -216,8 +225,7 @@ def _apply(ta: ThresholdAutomaton, env: dict[str, int], index: int) -> None:
 
 def _figures(report: PanReport, pan: subprocess.CompletedProcess) -> dict[str, object]:
     return {"states": report.states_stored, "transitions": report.transitions,
-            "memory_mb": report.memory_mb, "depth": report.depth, "pan_s": report.elapsed_s,
-            "model": "process"}
+            "memory_mb": report.memory_mb, "depth": report.depth, "pan_s": report.elapsed_s}
 
 
 def _params(parameters: dict[str, int]) -> str:
