@@ -200,3 +200,13 @@ def test_random_layered_automata(text, monkeypatch):
         if with_reduction[name] == HOLDS:
             assert verdict in (HOLDS, UNKNOWN) or verdict.startswith("holds"), text
     assert temporal_query(ta, ta.properties[0]) is not None
+
+
+def test_the_large_bench_table_skips_cleanly_without_its_files(tmp_path, capsys):
+    from tactl.bench.large import large_table
+
+    def never(args, env):
+        raise AssertionError("no process should run without inputs")
+
+    assert large_table(tmp_path, 10.0, never) is True
+    assert "large table skipped" in capsys.readouterr().out

@@ -20,6 +20,10 @@ The random19 table (issue 20) has one row per property of the random19 automata 
 konnov/fault-tolerant-benchmarks (``make random19`` fetches them into the cache; never copied into
 the repository): verdict, the engine's solve time without process start, SMT queries and size, the
 wall time of the ``tactl check`` process and ByMC's figure where ``../shared/docs/peers.md`` has one.
+
+The large table (``tactl.bench.large``, issue 21): per property of the Promela-generated ISOLA'18
+TAs and the large ``.alg`` models, the rules before and after the reductions before encoding, and
+verdict, wall time and peak RSS of ``tactl check -p P`` with and without them.
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tactl.bench import solvers
+from tactl.bench.large import large_table
 from tactl.bench.reader import print_table
 from tactl.bench.synthetic import promela_style_ta
 from tactl.bench.synthetic_kinds import kind_rta
@@ -100,10 +105,10 @@ def measure(label: str, path: Path) -> Row:
                statistics.median(times) * 1000, wall, usage.ru_maxrss / 1024)
 
 
-def _timed_process(args: list[str]) -> tuple[int, str, float, float]:
+def _timed_process(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str, float, float]:
     """Exit status, stdout, wall seconds (start-up included) and peak RSS in MB of a child process."""
     start = time.perf_counter()
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     out = proc.stdout.read()
     proc.stdout.close()
     _, status, usage = os.wait4(proc.pid, 0)
@@ -683,11 +688,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds for each tactl check process's property and each solver run")
     parser.add_argument("--only", choices=("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
-                                            "verify", "sync", "startup", "random19"),
+                                            "verify", "sync", "startup", "random19", "large"),
                         action="append", help="print only this table (repeatable; default: all)")
     args = parser.parse_args(argv)
     wanted = set(args.only or ("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
-                               "verify", "sync", "startup", "random19"))
+                               "verify", "sync", "startup", "random19", "large"))
     read_ta("skel Warm { }")  # build the parser once, outside the measurements
     failed = False
     if "startup" in wanted:
@@ -720,6 +725,8 @@ def main(argv: list[str] | None = None) -> int:
             failed |= not sync_table(min(args.timeout, 120.0))
     if "random19" in wanted:
         failed |= not random19_table(min(args.timeout, RANDOM19_TIMEOUT_S))
+    if "large" in wanted:  # issue 21: the Promela-generated TAs and the large .alg models
+        failed |= not large_table(args.shared, min(args.timeout, RANDOM19_TIMEOUT_S), _timed_process)
     if "scaling" in wanted:
         print_table()
     print(f"\nmachine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
