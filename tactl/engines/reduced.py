@@ -41,10 +41,12 @@ def reduce_for(ta: ThresholdAutomaton, query: TemporalQuery,
                parameters: dict[str, int] | None) -> Reduction:
     if os.environ.get(OFF):
         return identity(ta)
-    key = (id(ta), observed(ta, query), tuple(sorted((parameters or {}).items())))
+    fixed = tuple(sorted((parameters or {}).items()))
+    key = (id(ta), observed(ta, query), fixed)
     if key not in _MEMO or _MEMO[key][0] is not ta:
-        simpler = simplify_guards(ta, parameters)
-        reduction = drop_shortcuts(simpler, key[1], parameters)
+        if (id(ta), fixed) not in _SIMPLER or _SIMPLER[id(ta), fixed][0] is not ta:
+            _SIMPLER[id(ta), fixed] = (ta, simplify_guards(ta, parameters))
+        reduction = drop_shortcuts(_SIMPLER[id(ta), fixed][1], key[1], parameters)
         _MEMO[key] = (ta, replace(reduction, original=ta))
     return _MEMO[key][1]
 
@@ -53,6 +55,7 @@ def reduce_for(ta: ThresholdAutomaton, query: TemporalQuery,
 # one automaton (and their vacuity questions) share it. The automaton is kept with its entry, so
 # that its id cannot be reused while the entry lives.
 _MEMO: dict[tuple, tuple[ThresholdAutomaton, Reduction]] = {}
+_SIMPLER: dict[tuple, tuple[ThresholdAutomaton, ThresholdAutomaton]] = {}  # guards simplified, per --param
 
 
 def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, int] | None,
