@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, check_ta_files, isola18_params
+from conftest import CORPUS, SHARED_BENCHMARKS, check_ta_files, isola18_params
 from tactl.engines import reduced
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED
@@ -210,3 +210,17 @@ def test_the_large_bench_table_skips_cleanly_without_its_files(tmp_path, capsys)
 
     assert large_table(tmp_path, 10.0, never) is True
     assert "large table skipped" in capsys.readouterr().out
+
+
+GENERATED = SHARED_BENCHMARKS / "bymc-isola18-generated" / "nbacr.ta"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not GENERATED.is_file(), reason=f"{GENERATED} not found (set TACTL_SHARED)")
+def test_nbacr_same_verdicts_with_and_without_the_reduction(monkeypatch):
+    """The Promela-generated nbacr (1,031 rules, 853 of them shortcuts): every property, both ways
+    (about a minute unreduced)."""
+    ta = read_ta_file(GENERATED).ta
+    with_reduction = verdicts(ta)
+    assert set(with_reduction.values()) <= {HOLDS, VIOLATED}
+    assert with_reduction == unreduced(ta, monkeypatch)
