@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,16 +75,15 @@ def _run(path: Path, prop: str, timeout_s: float, reduce: bool, timed) -> Run:
     return Run(verdict, wall, peak)
 
 
-def measure_large(path: Path, timeout_s: float, before: bool, timed) -> list[LargeRow]:
+def measure_large(path: Path, timeout_s: float, before: bool, timed) -> Iterator[LargeRow]:
+    """A row per property of ``path``, each as soon as it is measured."""
     ta = load_automaton(path).ta
-    rows = []
     for prop in ta.properties:
         query = temporal_query(ta, prop)
         kept = len(reduced.reduce_for(ta, query, None).kept) if isinstance(query, TemporalQuery) else len(ta.rules)
         after = _run(path, prop.name, timeout_s, True, timed)
         old = _run(path, prop.name, min(timeout_s, BEFORE_TIMEOUT_S), False, timed) if before else None
-        rows.append(LargeRow(path.name, prop.name, len(ta.locations), len(ta.rules), kept, after, old))
-    return rows
+        yield LargeRow(path.name, prop.name, len(ta.locations), len(ta.rules), kept, after, old)
 
 
 def large_table(shared: Path, timeout_s: float, timed) -> bool:
