@@ -105,8 +105,15 @@ def measure(label: str, path: Path) -> Row:
                statistics.median(times) * 1000, wall, usage.ru_maxrss / 1024)
 
 
-def _timed_process(args: list[str], env: dict[str, str] | None = None) -> tuple[int, str, float, float]:
+def _timed_process(args: list[str]) -> tuple[int, str, float, float]:
     """Exit status, stdout, wall seconds (start-up included) and peak RSS in MB of a child process."""
+    code, out, wall, usage = _process_usage(args)
+    return code, out, wall, usage.ru_maxrss / 1024
+
+
+def _process_usage(args: list[str], env: dict[str, str] | None = None):
+    """Exit status, stdout, wall seconds (start-up included) and the resource usage of a child
+    process (``os.wait4``: peak RSS, user and system CPU time)."""
     start = time.perf_counter()
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     out = proc.stdout.read()
@@ -114,7 +121,7 @@ def _timed_process(args: list[str], env: dict[str, str] | None = None) -> tuple[
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, out, wall, usage.ru_maxrss / 1024
+    return proc.returncode, out, wall, usage
 
 
 # ------------------------------------------------------------------------------------ checker table
@@ -726,7 +733,7 @@ def main(argv: list[str] | None = None) -> int:
     if "random19" in wanted:
         failed |= not random19_table(min(args.timeout, RANDOM19_TIMEOUT_S))
     if "large" in wanted:  # issue 21: the Promela-generated TAs and the large .alg models
-        failed |= not large_table(args.shared, min(args.timeout, RANDOM19_TIMEOUT_S), _timed_process)
+        failed |= not large_table(args.shared, min(args.timeout, RANDOM19_TIMEOUT_S), _process_usage)
     if "scaling" in wanted:
         print_table()
     print(f"\nmachine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
