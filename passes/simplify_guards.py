@@ -25,12 +25,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tactl.ir.expr import And, BoolConst, Compare, Expr, Not, Or, conj, disj, transform
+from tactl.ir.expr import And, BoolConst, Compare, Expr, Not, Or, conj, disj, transform, walk
 from tactl.ir.linear import NonLinearError, int_symbols, to_z3
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.encode_steady import simplify
 
 TIMEOUT_MS = 1000  # per question; unknown keeps the formula
+# A guard larger than this is kept as it is: each of its comparisons and disjunctions would be
+# a z3 question (ByMC's generated guards have under 40 nodes; hostile macros have 100,000).
+MAX_GUARD_NODES = 400
 
 
 def simplify_guards(ta: ThresholdAutomaton, parameters: dict[str, int] | None = None) -> ThresholdAutomaton:
@@ -85,7 +88,11 @@ def simplify_guards(ta: ThresholdAutomaton, parameters: dict[str, int] | None = 
     rules = []
     try:
         for rule in ta.rules:
-            rules.append(replace(rule, guard=simplify(transform(ta.expand(rule.guard), fold))))
+            guard = ta.expand(rule.guard)
+            if sum(1 for _ in walk(guard)) > MAX_GUARD_NODES:
+                rules.append(replace(rule, guard=guard))  # left as it is (always sound)
+                continue
+            rules.append(replace(rule, guard=simplify(transform(guard, fold))))
     except (NonLinearError, TypeError, ValueError):
         return ta
     return replace(ta, rules=tuple(rules))
