@@ -20,6 +20,10 @@ The random19 table (issue 20) has one row per property of the random19 automata 
 konnov/fault-tolerant-benchmarks (``make random19`` fetches them into the cache; never copied into
 the repository): verdict, the engine's solve time without process start, SMT queries and size, the
 wall time of the ``tactl check`` process and ByMC's figure where ``../shared/docs/peers.md`` has one.
+
+The large table (``tactl.bench.large``, issue 21): per property of the Promela-generated ISOLA'18
+TAs and the large ``.alg`` models, the rules before and after the reductions before encoding, and
+verdict, wall time and peak RSS of ``tactl check -p P`` with and without them.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tactl.bench import solvers
+from tactl.bench.large import large_table
 from tactl.bench.reader import print_table
 from tactl.bench.spin13 import SPIN13_TIMEOUT_S, spin13_table
 from tactl.bench.synthetic import promela_style_ta
@@ -104,14 +109,21 @@ def measure(label: str, path: Path) -> Row:
 
 def _timed_process(args: list[str]) -> tuple[int, str, float, float]:
     """Exit status, stdout, wall seconds (start-up included) and peak RSS in MB of a child process."""
+    code, out, wall, usage = _process_usage(args)
+    return code, out, wall, usage.ru_maxrss / 1024
+
+
+def _process_usage(args: list[str], env: dict[str, str] | None = None):
+    """Exit status, stdout, wall seconds (start-up included) and the resource usage of a child
+    process (``os.wait4``: peak RSS, user and system CPU time)."""
     start = time.perf_counter()
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     out = proc.stdout.read()
     proc.stdout.close()
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, out, wall, usage.ru_maxrss / 1024
+    return proc.returncode, out, wall, usage
 
 
 # ------------------------------------------------------------------------------------ checker table
@@ -727,6 +739,8 @@ TABLES: tuple[Table, ...] = (
     Table("sync", lambda a, w: sync_table(min(a.timeout, 120.0))),
     Table("random19", lambda a, w: random19_table(min(a.timeout, RANDOM19_TIMEOUT_S))),
     Table("spin13", lambda a, w: spin13_table(min(a.timeout, SPIN13_TIMEOUT_S))),
+    # issue 21: the Promela-generated TAs and the large .alg models
+    Table("large", lambda a, w: large_table(a.shared, min(a.timeout, RANDOM19_TIMEOUT_S), _timed_process)),
     Table("scaling", _scaling),
 )
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from tactl.util import deadline
 from tactl.util.version import __version__
-from tactl.engines import explicit, explicit_ltl, parametric
+from tactl.engines import explicit, explicit_ltl, parametric, reduced
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN,
                                   UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, Counterexample, PropertyResult)
 from tactl.ir.eltl import FormulaClass, TemporalQuery, reach_question, temporal_query
@@ -314,6 +314,13 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
                                   options.max_states, progress)
         return explicit_ltl.check_temporal(ta, query, options.parameters or {}, options.bound,
                                            options.max_states, progress)
+    # the engine decides the automaton without its shortcut rules (tactl/engines/reduced.py)
+    return reduced.check(ta, query, options.parameters,
+                         lambda small: _parametric(small, query, question, options, progress, witness))
+
+
+def _parametric(ta: ThresholdAutomaton, query: TemporalQuery, question, options: CheckOptions,
+                progress: Callable[[str], None] | None, witness: bool) -> PropertyResult:
     if question is not None:
         result = parametric.check(ta, question, progress, options.parameters, readable=not witness)
         result.details.update({"class": query.formula_class.value, "cut_points": len(query.branches[0].cuts),
