@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tactl.bench import solvers
+from tactl.bench.peers import FILTER_ENV, peers_table
 from tactl.bench.reader import print_table
 from tactl.bench.synthetic import promela_style_ta
 from tactl.bench.synthetic_kinds import kind_rta
@@ -683,8 +684,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds for each tactl check process's property and each solver run")
     parser.add_argument("--only", choices=("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
-                                            "verify", "sync", "startup", "random19"),
-                        action="append", help="print only this table (repeatable; default: all)")
+                                            "verify", "sync", "startup", "random19", "peers"),
+                        action="append", help="print only this table (repeatable; default: all but peers, "
+                                              "which needs ByMC: make bench-peers)")
+    parser.add_argument("--peers-filter", metavar="REGEX", default=None,
+                        help="peers table: only the GROUP/FILE:PROPERTY pairs this regular expression "
+                             f"finds (e.g. 'isola18/strb', ':unforg$'); default ${FILTER_ENV}, else all")
     args = parser.parse_args(argv)
     wanted = set(args.only or ("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
                                "verify", "sync", "startup", "random19"))
@@ -720,6 +725,8 @@ def main(argv: list[str] | None = None) -> int:
             failed |= not sync_table(min(args.timeout, 120.0))
     if "random19" in wanted:
         failed |= not random19_table(min(args.timeout, RANDOM19_TIMEOUT_S))
+    if "peers" in wanted:
+        failed |= not peers_table(args.shared, random19_dir(), args.timeout, args.peers_filter)
     if "scaling" in wanted:
         print_table()
     print(f"\nmachine: {os.cpu_count()} cores, Python {sys.version.split()[0]}")
