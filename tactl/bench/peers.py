@@ -107,7 +107,7 @@ def strip_line_comments(text: str) -> str:
 class Run:
     verdict: str
     wall_s: float
-    peak_mb: float = 0.0
+    peak_mb: float | None = None
     note: str = ""
 
     @property
@@ -179,15 +179,23 @@ class Finished:
     stdout: str
     stderr: str
     wall_s: float
-    peak_mb: float
+    peak_mb: float | None
     timed_out: bool
+
+
+# GNU time reports its child's peak RSS. Our own wait4 figure would not do: a child spawned from this
+# Python process starts its count at the parent's RSS (Linux keeps the high-water mark across exec).
+_GNU_TIME = Path("/usr/bin/time")
 
 
 def run_limited(args: list[str], cwd: Path, timeout_s: float) -> Finished:
     """Run ``args`` in ``cwd`` in its own process group; kill the group at ``timeout_s`` wall seconds.
     Wall time from just before the fork to the exit (process start included); output goes to files
-    (ByMC's can be long) so that no pipe blocks the child."""
-    out_path, err_path = cwd / ".peers-stdout", cwd / ".peers-stderr"
+    (ByMC's can be long) so that no pipe blocks the child. Peak RSS through GNU time when it is
+    installed (None otherwise, and for a killed run)."""
+    out_path, err_path, rss_path = cwd / ".peers-stdout", cwd / ".peers-stderr", cwd / ".peers-rss"
+    if _GNU_TIME.is_file() and os.access(_GNU_TIME, os.X_OK):
+        args = [str(_GNU_TIME), "-f", "%M", "-o", str(rss_path), *args]
     killed = threading.Event()
     with open(out_path, "w") as out, open(err_path, "w") as err:
         start = time.perf_counter()
@@ -201,14 +209,21 @@ def run_limited(args: list[str], cwd: Path, timeout_s: float) -> Finished:
         timer = threading.Timer(timeout_s, kill)
         timer.start()
         try:
-            _, status, usage = os.wait4(proc.pid, 0)
+            _, status = os.waitpid(proc.pid, 0)
+        except BaseException:   # Ctrl-C or SIGTERM (see peers_table): leave no ByMC or z3 behind
+            _kill_group(proc.pid)
+            raise
         finally:
             timer.cancel()
         wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     _kill_group(proc.pid)   # solver children left behind (ByMC's z3 pipes)
+    try:
+        peak: float | None = int(rss_path.read_text().split()[-1]) / 1024
+    except (OSError, ValueError, IndexError):
+        peak = None
     return Finished(proc.returncode, out_path.read_text(errors="replace"), err_path.read_text(errors="replace"),
-                    wall, usage.ru_maxrss / 1024, killed.is_set())
+                    wall, peak, killed.is_set())
 
 
 def _kill_group(pid: int) -> None:
@@ -216,6 +231,11 @@ def _kill_group(pid: int) -> None:
         os.killpg(pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
         pass
+
+
+def _terminate(signum: int, frame: object) -> None:
+    """SIGTERM as an exception, so that run_limited kills the running tool's process group."""
+    raise SystemExit(128 + signum)
 
 
 def bymc_binary() -> Path | None:
@@ -250,16 +270,18 @@ def peer_inputs(shared: Path, random19: Path) -> list[tuple[str, Path]]:
     return [(g, p) for g, d in groups if d.is_dir() for p in sorted(d.glob("*.ta"))]
 
 
-def _properties(path: Path) -> list[str] | str:
-    """Property names as tactl reads them, or why the file cannot be read."""
+def _properties(path: Path) -> tuple[list[str], str] | str:
+    """Property names as tactl reads them and the size (locations/rules), or why it cannot be read."""
     try:
-        return [p.name for p in load_automaton(path).ta.properties]
+        ta = load_automaton(path).ta
+        return [p.name for p in ta.properties], f"{len(ta.locations)}/{len(ta.rules)}"
     except Exception as e:  # noqa: BLE001 - a bench row, not a crash: any reader failure is reported
         return f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}"[:80]
 
 
 def _fmt_run(r: Run) -> str:
-    return f"{r.verdict:<11} {r.wall_s:>7.2f}"
+    peak = f"{r.peak_mb:>5.0f}" if r.peak_mb is not None else f"{'-':>5}"
+    return f"{r.verdict:<11} {r.wall_s:>7.2f} {peak}"
 
 
 def peers_table(shared: Path, random19: Path, timeout_s: float, pattern: str | None = None) -> bool:
@@ -274,6 +296,8 @@ def peers_table(shared: Path, random19: Path, timeout_s: float, pattern: str | N
     if missing:
         print("\n" + "#" * 90 + f"\n# peers table NOT RUN: {missing}\n" + "#" * 90, file=sys.stderr)
         return False
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
     pattern = pattern if pattern is not None else os.environ.get(FILTER_ENV) or None
     wanted = re.compile(pattern) if pattern else None
     print(f"\npeers: tactl vs ByMC ({binary}); limit {timeout_s:g} s wall each, process start included"
@@ -283,8 +307,8 @@ def peers_table(shared: Path, random19: Path, timeout_s: float, pattern: str | N
         if not folder.is_dir():
             hint = "make random19 fetches them, or set TACTL_RANDOM19" if group == "random19" else "--shared"
             print(f"peers: no {group} files: {folder} is absent ({hint})")
-    header = f"{'file':<34} {'property':<22} {'tactl':<11} {'wall s':>7} {'ByMC':<11} {'wall s':>7} " \
-             f"{'T/B':>7}  note"
+    header = f"{'file':<32} {'L/R':>9} {'property':<20} {'tactl':<11} {'wall s':>7} {'MB':>5} " \
+             f"{'ByMC':<11} {'wall s':>7} {'MB':>5} {'T/B':>7}  note"
     print(header)
     print("-" * len(header))
     rows: list[PeerRow] = []
@@ -297,9 +321,10 @@ def peers_table(shared: Path, random19: Path, timeout_s: float, pattern: str | N
             if isinstance(props, str):
                 if wanted is None or wanted.search(f"{group}/{path.name}:"):
                     unreadable.append(f"{group}/{path.name} ({props})")
-                    print(f"{group + '/' + path.name:<34} {'-':<22} tactl cannot read it: {props}")
+                    print(f"{group + '/' + path.name:<32} {'-':>9} {'-':<20} tactl cannot read it: {props}")
                     ok = False
                 continue
+            props, size = props
             bymc_path = path
             text = path.read_text(errors="replace")
             for prop in props:
@@ -324,7 +349,7 @@ def peers_table(shared: Path, random19: Path, timeout_s: float, pattern: str | N
                 notes = "; ".join(n for n in (f"tactl: {t.note}" if t.note else "",
                                               f"ByMC: {b.note}" if b.note else "") if n)
                 flag = "  <<< VERDICTS DISAGREE" if row.disagree else ""
-                print(f"{group + '/' + path.name:<34} {prop[:22]:<22} {_fmt_run(t)} {_fmt_run(b)} {ratio}  "
+                print(f"{group + '/' + path.name:<32} {size:>9} {prop[:20]:<20} {_fmt_run(t)} {_fmt_run(b)} {ratio}  "
                       f"{notes}{flag}", flush=True)
     if not rows:
         print(f"peers: no (file, property) pair to compare (filter {pattern!r}; inputs under "
@@ -338,9 +363,10 @@ def peers_table(shared: Path, random19: Path, timeout_s: float, pattern: str | N
               f"geometric mean {s.geomean:.2f}")
         print("  tactl slowest against ByMC: " + ", ".join(f"{r.label} {r.ratio:.2f}" for r in s.worst))
         print("  tactl fastest against ByMC: " + ", ".join(f"{r.label} {r.ratio:.3f}" for r in s.best))
-    print("  notes: wall times include process start (tactl's Python and z3 import; ByMC's z3 -smt2 "
-          "pipes); ByMC runs with " + " ".join(BYMC_ARGS) + " --spec P in a fresh temporary folder; "
-          "same limit for both; a killed run is a timeout")
+    print("  notes: L/R locations/rules; MB peak RSS by GNU time (ByMC's: its own or its largest z3's); wall times "
+          "include process start (tactl's Python and z3 import; ByMC's z3 -smt2 pipes); ByMC runs with "
+          + " ".join(BYMC_ARGS) + " --spec P in a fresh temporary folder; same limit for both; a killed "
+          "run is a timeout")
     if stripped:
         print("  notes: ByMC cannot read // comments: it was given a copy without them of "
               + ", ".join(stripped))
