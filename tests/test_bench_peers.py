@@ -139,6 +139,17 @@ def test_limit_kills_the_whole_process_group(tmp_path):
     assert not quick.timed_out and quick.code == 0 and quick.stdout == "out\n" and quick.stderr == "err\n"
 
 
+def test_peak_memory_is_the_child_s_not_the_bench_s(tmp_path):
+    ballast = bytearray(200 * 1024 * 1024)   # this process is now over 200 MB; a spawned child
+    ballast[::4096] = b"x" * len(ballast[::4096])  # would start its high-water mark there
+    done = peers.run_limited(["sh", "-c", "true"], tmp_path, 10)
+    if peers._GNU_TIME.is_file():
+        assert done.peak_mb is not None and done.peak_mb < 50, done.peak_mb
+    else:
+        assert done.peak_mb is None
+    del ballast
+
+
 FAKE_BYMC = """#!/bin/sh
 # a stand-in for bymc.native: the verdict of every --spec is $FAKE_VERDICT
 spec=""; file=""
