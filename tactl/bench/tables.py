@@ -20,6 +20,9 @@ The random19 table (issue 20) has one row per property of the random19 automata 
 konnov/fault-tolerant-benchmarks (``make random19`` fetches them into the cache; never copied into
 the repository): verdict, the engine's solve time without process start, SMT queries and size, the
 wall time of the ``tactl check`` process and ByMC's figure where ``../shared/docs/peers.md`` has one.
+
+The peers table (``--only peers``, never in the default set; ``make bench-peers`` builds ByMC first)
+runs tactl and ByMC side by side on the same files: :mod:`tactl.bench.peers`.
 """
 
 from __future__ import annotations
