@@ -84,6 +84,8 @@ def test_tactl_report_verdicts():
     assert parse_tactl(3, _report(UNKNOWN, "vacuous: no initial configuration"), False) \
         == (UNKNOWN, "vacuous: no initial configuration")
     assert parse_tactl(3, _report(UNSUPPORTED, "a cycle"), False) == (UNSUPPORTED, "a cycle")
+    verdict, note = parse_tactl(3, _report("holds vacuously", "vacuous: no initial configuration"), False)
+    assert verdict == HOLDS and note.startswith("holds vacuously")
     assert parse_tactl(2, "file.ta:1:1: error", False) == (ERROR, "exit 2")
     assert parse_tactl(-9, "", True) == (TIMEOUT, "")
 

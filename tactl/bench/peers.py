@@ -36,6 +36,7 @@ from pathlib import Path
 
 from tactl.driver.inputs import load_automaton
 from tactl.engines import checkers
+from tactl.engines.result import HOLDS_VACUOUSLY
 
 HOLDS, VIOLATED, TIMEOUT, UNKNOWN, UNSUPPORTED, ERROR = \
     "holds", "violated", "timeout", "unknown", "unsupported", "error"
@@ -76,8 +77,9 @@ def parse_bymc(stdout: str, stderr: str, spec: str, timed_out: bool) -> tuple[st
 
 
 def parse_tactl(code: int, stdout: str, timed_out: bool) -> tuple[str, str]:
-    """tactl's verdict from ``tactl check -p P --json``: holds/violated as reported; unknown with a
-    timeout reason, or a killed process, is a timeout; an unreadable report is an error."""
+    """tactl's verdict from ``tactl check -p P --json``: holds/violated as reported ("holds vacuously",
+    proved but with no run meeting the antecedent, is holds with a note); unknown with a timeout
+    reason, or a killed process, is a timeout; an unreadable report is an error."""
     if timed_out:
         return TIMEOUT, ""
     try:
@@ -86,6 +88,8 @@ def parse_tactl(code: int, stdout: str, timed_out: bool) -> tuple[str, str]:
     except (ValueError, TypeError, KeyError, IndexError):
         return ERROR, f"exit {code}"
     reason = result.get("reason", "")
+    if verdict == HOLDS_VACUOUSLY:
+        return HOLDS, f"{HOLDS_VACUOUSLY} ({reason[:50]})" if reason else HOLDS_VACUOUSLY
     if verdict == UNKNOWN and "timeout" in reason:
         return TIMEOUT, ""
     if verdict in DECIDED or verdict in (UNKNOWN, UNSUPPORTED):
