@@ -5,6 +5,12 @@
 #   make show [TA=path.ta]   summary of a threshold automaton
 #   make test                the whole test suite (what CI runs)
 #   make bench               reader and checker timings over the shared benchmarks and our files
+#   make bench-peers         tactl side by side with ByMC 2.4.4 per (file, property) of ISOLA'18, its
+#                            Promela-generated files and random19: both verdicts, both wall times, their
+#                            ratio; builds ByMC first (tools/build_bymc.sh: Debian OCaml packages, the
+#                            source at a pinned commit, our tools/bymc/*.patch) into ~/.cache/tactl/bymc.
+#                            PEERS_TIMEOUT=300 (s, each tool), PEERS_FILTER=regex (GROUP/FILE:PROPERTY),
+#                            BYMC_SRC=local clone of konnov/bymc. Not part of make test (it takes hours).
 #   make random19            fetch the random19 automata (konnov/fault-tolerant-benchmarks) into
 #                            ~/.cache/tactl/benchmarks/random19 for make bench's random19 table
 #   make spin13              fetch the experts' hand-written Promela models (spin13/ of the same
@@ -17,7 +23,7 @@ STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 ALG    ?= strb
 
-.PHONY: all verify check show test bench random19 spin13 clean tools graphviz
+.PHONY: all verify check show test bench bench-peers random19 spin13 clean tools graphviz
 
 all: test
 
@@ -65,6 +71,14 @@ test: $(STAMP) tools
 
 bench: $(STAMP)
 	$(BIN)/python -m tactl.bench
+
+# ByMC is built from its public source (never copied into the repository) with our small patches;
+# tools/build_bymc.sh installs the Debian packages it needs when missing and we are root.
+PEERS_TIMEOUT ?= 300
+PEERS_FILTER  ?=
+bench-peers: $(STAMP)
+	@bash tools/build_bymc.sh
+	$(BIN)/python -m tactl.bench --only peers --timeout $(PEERS_TIMEOUT) $(if $(PEERS_FILTER),--peers-filter '$(PEERS_FILTER)')
 
 # Benchmarks of konnov/fault-tolerant-benchmarks (public; never copied into the repository):
 # $(call fetch_folder,FOLDER,URL,MUST_EXIST) clones URL shallowly into a temporary folder, copies

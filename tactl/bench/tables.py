@@ -24,6 +24,8 @@ wall time of the ``tactl check`` process and ByMC's figure where ``../shared/doc
 The large table (``tactl.bench.large``, issue 21): per property of the Promela-generated ISOLA'18
 TAs and the large ``.alg`` models, the rules before and after the reductions before encoding, and
 verdict, wall time and peak RSS of ``tactl check -p P`` with and without them.
+The peers table (``--only peers``, never in the default set; ``make bench-peers`` builds ByMC first)
+runs tactl and ByMC side by side on the same files: :mod:`tactl.bench.peers`.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from pathlib import Path
 
 from tactl.bench import solvers
 from tactl.bench.large import large_table
+from tactl.bench.peers import FILTER_ENV, peers_table
 from tactl.bench.reader import print_table
 from tactl.bench.spin13 import SPIN13_TIMEOUT_S, spin13_table
 from tactl.bench.synthetic import promela_style_ta
@@ -742,6 +745,8 @@ TABLES: tuple[Table, ...] = (
     # issue 21: the Promela-generated TAs and the large .alg models
     Table("large", lambda a, w: large_table(a.shared, min(a.timeout, RANDOM19_TIMEOUT_S), _timed_process)),
     Table("scaling", _scaling),
+    # ByMC side by side (make bench-peers builds ByMC first); long, so never in the default run
+    Table("peers", lambda a, w: peers_table(a.shared, random19_dir(), a.timeout, a.peers_filter), default=False),
 )
 
 
@@ -755,6 +760,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="print only this table (repeatable; default: all but "
                              + ", ".join(t.name for t in TABLES if not t.default) + ")"
                         if any(not t.default for t in TABLES) else "print only this table (repeatable; default: all)")
+    parser.add_argument("--peers-filter", metavar="REGEX", default=None,
+                        help="peers table: only the GROUP/FILE:PROPERTY pairs this regular expression "
+                             f"finds (e.g. 'isola18/strb', ':unforg$'); default ${FILTER_ENV}, else all")
     args = parser.parse_args(argv)
     wanted = set(args.only or (t.name for t in TABLES if t.default))
     read_ta("skel Warm { }")  # build the parser once, outside the measurements
