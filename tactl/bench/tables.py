@@ -683,11 +683,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=300.0,
                         help="seconds for each tactl check process's property and each solver run")
     parser.add_argument("--only", choices=("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
-                                            "verify", "sync", "startup", "random19"),
+                                            "verify", "sync", "startup", "random19", "promela"),
                         action="append", help="print only this table (repeatable; default: all)")
     args = parser.parse_args(argv)
     wanted = set(args.only or ("reader", "checker", "translation", "alg", "external", "kinds", "scaling",
-                               "verify", "sync", "startup", "random19"))
+                               "verify", "sync", "startup", "random19", "promela"))
     read_ta("skel Warm { }")  # build the parser once, outside the measurements
     failed = False
     if "startup" in wanted:
@@ -718,6 +718,10 @@ def main(argv: list[str] | None = None) -> int:
             failed |= not verify_table(Path(tmp), args.timeout)
         if "sync" in wanted:
             failed |= not sync_table(min(args.timeout, 120.0))
+    if "promela" in wanted:
+        from tactl.bench.promela import promela_table  # lazy: it imports this module's helpers
+
+        failed |= not promela_table(args.shared, min(args.timeout, 120.0))
     if "random19" in wanted:
         failed |= not random19_table(min(args.timeout, RANDOM19_TIMEOUT_S))
     if "scaling" in wanted:
