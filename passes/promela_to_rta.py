@@ -395,6 +395,7 @@ class _Translator:
             if any(t == b and s != b for s, t, _ in edges):
                 raise _refuse("the receive choice is disabled at a location a step enters: the "
                               "receive count there would depend on the path", self.choice_if.span)
+        self.valuations.sort()  # locations in the order of their values (pc = 0, 1, ...)
         self.name_locations(lv, starts)
         invariant = self.monotone_invariants(edges, starts)
         groups: dict[tuple, list[list[Expr]]] = {}
@@ -532,7 +533,8 @@ class _Translator:
                     rest = o.body[1:]
                 else:
                     g, rest = True, o.body
-                start = self._guarded(p, g, [o.span.line] if o.span and g is not True else [])
+                guarded = isinstance(first, (P.Condition, P.Else))
+                start = self._guarded(p, g, [o.span.line] if o.span and guarded else [])
                 got, b = self.exec_seq(rest, start, initial)
                 blocked |= b
                 out += got
@@ -541,7 +543,7 @@ class _Translator:
 
     def _guarded(self, p: _Path, g: object, line: list[int]) -> list[_Path]:
         if g is True:
-            return [p]
+            return [_Path(dict(p.env), list(p.cond), list(p.sends), p.lines + line)]
         if g is False:
             return []
         if isinstance(g, int):
@@ -604,7 +606,9 @@ class _Translator:
                 else _bad(e)
         if isinstance(e, P.PBinary) and e.op in ("&&", "||", "->"):
             a, b = self.formula(e.left, props), self.formula(e.right, props)
-            return conj(a, b) if e.op == "&&" else disj(a, b) if e.op == "||" else Implies(a, b)
+            if e.op == "&&":  # `prec_init` (P@end) is true: leave it out
+                return b if a == BoolConst(True) else a if b == BoolConst(True) else conj(a, b)
+            return disj(a, b) if e.op == "||" else Implies(a, b)
         raise _refuse("an ltl formula here must combine propositions declared with 'atomic'", e.span)
 
     def prop(self, e: P.PExpr) -> Expr:
