@@ -163,3 +163,109 @@ def test_parse_command_reads_promela(cli, tmp_path):
     assert out.code == 0, out.err
     assert read_rta(target.read_text(), str(target)).rta == read_automaton(FMCAD13 / "bcast-byz.pml").rta
     assert "fairness" in out.err  # the note on which justice is used
+
+
+# ------------------------------------------------------------------ differential: concrete steps
+# An independent interpreter of ByMC's atomic step over concrete values (one process, the shared
+# counter any value a run may have): every step it takes that moves or sends must be a rule of the
+# derived automaton whose guard holds at the count the step received. This is the soundness of
+# the translation (the monotone lower bounds included) on small parameter values.
+
+from tactl.ir import promela as P  # noqa: E402
+from tactl.ir.evaluate import holds  # noqa: E402
+from tactl.passes.parse_promela import parse_promela  # noqa: E402
+
+_OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+        "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+        ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+        "&&": lambda a, b: bool(a) and bool(b), "||": lambda a, b: bool(a) or bool(b)}
+
+
+def _ev(e, env):
+    if isinstance(e, P.PInt):
+        return e.value
+    if isinstance(e, P.PName):
+        return env[e.name]
+    if isinstance(e, P.PUnary):
+        v = _ev(e.arg, env)
+        return (not v) if e.op == "!" else -v
+    return _OPS[e.op](_ev(e.left, env), _ev(e.right, env))
+
+
+def _run(stmts, env):
+    """Every outcome (env, sends) of the statements, Promela's nondeterministic ``if``."""
+    outs = [(dict(env), 0)]
+    for s in stmts:
+        nxt = []
+        for e, sent in outs:
+            nxt += [(e2, sent + k) for e2, k in _one(s, e)]
+        outs = nxt
+    return outs
+
+
+def _one(s, env):
+    if isinstance(s, (P.Printf, P.Skip, P.Else)):
+        return [(env, 0)]
+    if isinstance(s, P.Condition):
+        return [(env, 0)] if _ev(s.expr, env) else []
+    if isinstance(s, P.Assign):
+        return [({**env, s.var: _ev(s.expr, env)}, 0)]
+    if isinstance(s, P.Incr):
+        return [({**env, s.var: env[s.var] + s.delta}, 1 if s.var == "nsnt" else 0)]
+    assert isinstance(s, P.If), s
+    enabled = []
+    for o in s.options:
+        first = o.body[0]
+        if isinstance(first, P.Else):
+            continue
+        if not isinstance(first, P.Condition) or _ev(first.expr, env):
+            enabled.append(o)
+    if not enabled:
+        enabled = [o for o in s.options if isinstance(o.body[0], P.Else)]
+    out = []
+    for o in enabled:
+        out += _run(o.body, env)
+    return out
+
+
+@SKIP
+@pytest.mark.parametrize("name,params", [
+    ("bcast-byz", {"N": 4, "T": 1, "F": 1}), ("bcast-byz", {"N": 7, "T": 2, "F": 2}),
+    ("bcast-byz-Nge3T", {"N": 6, "T": 2, "F": 2}),
+    ("bcast-symm", {"N": 5, "T": 2, "Fp": 2, "Fs": 1}),
+    ("bcast-omit", {"N": 5, "T": 2, "To": 2, "Fo": 1}),
+    ("bcast-clean", {"N": 5, "Tc": 2, "Fc": 2, "Fnc": 1}),
+])
+def test_every_concrete_promela_step_is_a_rule(name, params):
+    path = FMCAD13 / f"{name}.pml"
+    model = parse_promela(path.read_text(), str(path))
+    rta = read_automaton(path).rta
+    defines = {d.name: d.value.value for d in model.defines}
+    proc = model.proctypes[0]
+    step = proc.body[-1].stmt.options[0].body[0].body
+    init = next(s for s in proc.body if isinstance(s, P.If))
+    by_pc = {}
+    for loc in rta.locations:
+        by_pc[int(loc.origin.text.split("=")[1].split()[0])] = loc.name
+    base = {**defines, **params, "next_pc": 0, "next_nrcvd": 0, "nrcvd": 0}
+    starts = {(e["pc"], 0) for o in init.options for e, _ in _run(o.body, base)}
+    seen, queue, checked = set(starts), list(starts), 0
+    n = params["N"]
+    while queue:
+        pc, nrcvd = queue.pop()
+        for nsnt in range(n + 1):  # any value of the send counter (a superset of the runs)
+            for env, sends in _run(step, {**base, "pc": pc, "nrcvd": nrcvd, "nsnt": nsnt}):
+                key = (env["pc"], env["nrcvd"])
+                assert env["next_pc"] == 0 and env["next_nrcvd"] == 0
+                if key not in seen:
+                    seen.add(key)
+                    queue.append(key)
+                if env["pc"] == pc and not sends:
+                    continue  # a stutter step
+                src, tgt = by_pc[pc], by_pc[env["pc"]]
+                values = {**params, "received(nsnt)": env["nrcvd"]}
+                match = [r for r in rta.rules if r.source == src and r.target == tgt
+                         and len(r.sends) == sends and holds(r.guard, values)]
+                assert match, (src, tgt, sends, env["nrcvd"], nsnt)
+                checked += 1
+    assert checked > 0
