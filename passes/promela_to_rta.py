@@ -22,7 +22,10 @@ symbolically here:
   'Parametric Promela'): ``nsnt + F`` with ``N - F`` copies → ``byzantine(F)``; ``nsnt + Fs`` with
   ``N - Fp`` → ``symmetric(Fp, Fs)``; ``nsnt`` with ``N`` copies and a proposition
   ``some(nrcvd < nsnt - Fo)`` → ``omission(Fo)``; ``nsnt - Fnc`` with ``N`` copies →
-  ``clean_crash(Fc, Fnc)`` with ``Fc`` the parameter an ``assume`` bounds ``Fnc`` by.
+  ``clean_crash(Fc, Fnc)`` with ``Fc`` the parameter an ``assume`` bounds ``Fnc`` by;
+  ``nsnt + nsntF`` with ``N`` copies and ``some(nrcvd < nsnt)`` → ``crash(F)`` for a new
+  parameter ``0 <= F <= N``, the location the ``nsntF++`` steps enter (DH) being tactl's crash
+  location CR (``_Translator.crash_location`` says when that is exact).
 * **Properties**: ``all(P:c)`` → every location where ``c`` is false is empty; ``some(P:c)`` →
   one where it is true is occupied; ``card(P:c)`` → the sum of their counters; ``P@end`` → true
   (every process starts at ``end:``, the initial ``if`` is the initial location). ``ltl`` blocks
@@ -44,7 +47,7 @@ from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Mul, Name, Not, Or,
                            conj, disj, summation)
 from tactl.ir.linear import linearize
-from tactl.ir.rta import Faults, FaultModel, Message, ReceiveRule, ReceiveTA, Timing, received
+from tactl.ir.rta import CRASH_LOCATION, Faults, FaultModel, Message, ReceiveRule, ReceiveTA, Timing, received
 from tactl.ir.ta import Location, Origin, Property
 from tactl.passes.env import guaranteed_delivery, sent
 
@@ -79,6 +82,7 @@ def translate_promela(model: P.PromelaModel) -> PromelaTranslation:
 
 
 RCV = "rcv"  # marker value: the abstract receive count received(M)
+CRASH_SEND = " crash"  # marker send: the crash counter's increment (never a message name)
 
 
 @dataclass
@@ -197,11 +201,22 @@ class _Translator:
         self.counters = [n for n in lin if n in self.shared]
         if not self.counters:
             raise _refuse("the receive bound names no shared send counter", self.bound.span)
-        if len(self.counters) > 1 or lin[self.counters[0]] != 1:
+        self.crash_counter: str | None = None
+        if len(self.counters) == 2 and all(lin[c] == 1 for c in self.counters) and len(lin) == 2:
+            # crash (Fisman et al.): `nrcvd <= nsnt + nsntF`, the second counting broadcasts of
+            # processes that die while sending; the delivered one is named by `in_transit`
+            guaranteed = self._in_transit_counter()
+            if guaranteed not in self.counters:
+                raise _refuse("a receive bound over two send counters needs a proposition "
+                              "'some(Proc:nrcvd < c)' naming the counter whose messages are "
+                              "delivered (crash faults)", self.bound.span)
+            self.crash_counter = next(c for c in self.counters if c != guaranteed)
+            self.counters = [guaranteed]
+        elif len(self.counters) > 1 or lin[self.counters[0]] != 1:
             raise _refuse("a receive bound over several send counters (one receive variable "
                           "counting several message types) is not supported", self.bound.span)
         self.counter = self.counters[0]
-        self.bound_rest = {n: c for n, c in lin.items() if n != self.counter}
+        self.bound_rest = {n: c for n, c in lin.items() if n not in (self.counter, self.crash_counter)}
         for n in self.bound_rest:
             if n not in self.params and n != "":
                 raise _refuse(f"'{n}' in the receive bound is neither a parameter nor a send counter",
@@ -264,6 +279,13 @@ class _Translator:
                 return Faults(FaultModel.SYMMETRIC, (f, next(iter(rest)))), n
             raise _refuse(f"with {to_p(self.proc.copies)} copies the receive bound must be "
                           f"'{self.counter} + {f}' (Byzantine) or '{self.counter} + Fs' (symmetric)", sp)
+        if self.crash_counter is not None:
+            f = "F"
+            while f in self.params or f in self.shared or f in self.locals:
+                f += "_"
+            self.params.append(f)
+            self.assumes += [Compare(">=", Name(f), IntConst(0)), Compare("<=", Name(f), Name(n))]
+            return Faults(FaultModel.CRASH, (f,)), n
         if not rest:
             fo = self._omission_parameter()
             return Faults(FaultModel.OMISSION, (fo,)), n
@@ -274,6 +296,15 @@ class _Translator:
         raise _refuse("this receive bound matches no fault model tactl knows (Byzantine 'nsnt + F' "
                       "with N - F copies, symmetric 'nsnt + Fs' with N - Fp, omission 'nsnt' with N, "
                       "clean crash 'nsnt - Fnc' with N)", sp)
+
+    def _in_transit_counter(self) -> str | None:
+        for p in self.m.props:
+            e = p.expr
+            if isinstance(e, P.PCall) and e.func == "some" and isinstance(e.arg, P.PBinary) \
+                    and e.arg.op == "<" and _var(e.arg.left) == self.rcv_var \
+                    and isinstance(e.arg.right, P.PName):
+                return e.arg.right.name
+        return None
 
     def _omission_parameter(self) -> str:
         for p in self.m.props:
@@ -396,6 +427,9 @@ class _Translator:
                 raise _refuse("the receive choice is disabled at a location a step enters: the "
                               "receive count there would depend on the path", self.choice_if.span)
         self.valuations.sort()  # locations in the order of their values (pc = 0, 1, ...)
+        self.dead: tuple | None = None
+        if self.crash_counter is not None:
+            edges = self.crash_location(edges)
         self.name_locations(lv, starts)
         invariant = self.monotone_invariants(edges, starts)
         groups: dict[tuple, list[list[Expr]]] = {}
@@ -409,11 +443,55 @@ class _Translator:
                     lines_of.setdefault(key, set()).update(p.lines)
         self.rules = []
         for (s, t, sends), conds in groups.items():
-            guard = disj(*[conj(*c) if c else BoolConst(True) for c in conds])
+            guard = BoolConst(True) if any(not c for c in conds) else disj(*[conj(*c) for c in conds])
             lines = sorted(lines_of[(s, t, sends)])
             text = "; ".join(f'line {n} "{self.m.line(n)}"' for n in lines)
             self.rules.append(ReceiveRule(len(self.rules), self.names[s], self.names[t], guard, sends,
                                           origin=Origin(self.m.path, tuple(lines), text)))
+
+    def crash_location(self, edges):
+        """Crash faults: the location every ``nsntF++`` step enters (DH, dead) becomes tactl's
+        crash location CR, and those steps the crash-while-sending rules the translation adds.
+        That is exact only when DH is entered by nothing else, is never left, and each dying
+        step mirrors a correct sending step from the same location under the same condition;
+        anything else is refused."""
+        dying = [(s, t, p) for s, t, p in edges if CRASH_SEND in p.sends]
+        targets = {t for _, t, _ in dying}
+        span = self.bound.span
+        if len(targets) != 1:
+            raise _refuse(f"the '{self.crash_counter}++' steps must all enter one location (the "
+                          "dead one)", span)
+        dead = next(iter(targets))
+        if any(t == dead and CRASH_SEND not in p.sends for _, t, p in edges) or \
+                any(s == dead for s, _, _ in edges):
+            raise _refuse("the location entered by dying steps must be entered by nothing else and "
+                          "never left", span)
+        for s, _, p in dying:
+            if p.sends != [CRASH_SEND]:
+                raise _refuse("a dying step must send on the crash counter only", span)
+            twins = [q for s2, t2, q in edges if s2 == s and t2 != dead and q.sends == [self.counter]
+                     and self.equivalent(q.cond, p.cond)]
+            if not twins:
+                raise _refuse("a dying step must mirror a correct sending step (same location, same "
+                              "condition): tactl's crash model lets a process crash while sending", span)
+        self.dead = dead
+        self.valuations.remove(dead)
+        lv = self.loc_vars()
+        meaning = ", ".join(f"{v} = {x}" for v, x in zip(lv, dead))
+        self.notes.append(Diagnostic(Severity.WARNING, (
+            f"crash faults: the location with {meaning}, entered by '{self.crash_counter}++', is "
+            f"tactl's crash location CR; faults crash(F) with a new parameter 0 <= F <= N (the file "
+            f"bounds no crash count). tactl's crash model also lets a process crash silently at any "
+            f"location — more runs than the file's: a HOLDS is a proof for the file's model, a "
+            f"VIOLATED run may use such a crash"), span))
+        return [(s, t, p) for s, t, p in edges if t != dead]
+
+    def equivalent(self, a: list[Expr], b: list[Expr]) -> bool:
+        s = self.z3.Solver()
+        ca, cb = self.to_z3(conj(*a) if a else BoolConst(True), self.syms), \
+            self.to_z3(conj(*b) if b else BoolConst(True), self.syms)
+        s.add(*self.rc, ca != cb)
+        return s.check() == self.z3.unsat
 
     def monotone_invariants(self, edges, starts) -> dict[tuple, list[tuple[Expr, ...]]]:
         """Per location, what its processes' receive count is known to be at least: a process
@@ -504,6 +582,8 @@ class _Translator:
             keep = s.var not in (self.rcv_var, self.next_var) and not (s.var.startswith("next_") and v == self.locals[s.var])
             return [_Path(env, list(p.cond), list(p.sends), p.lines + (line if keep else []))], False
         if isinstance(s, P.Incr):
+            if s.var in self.shared and s.var == self.crash_counter and s.delta == 1:
+                return [_Path(dict(p.env), list(p.cond), p.sends + [CRASH_SEND], p.lines + line)], False
             if s.var in self.shared:
                 if s.var != self.counter or s.delta != 1:
                     raise _refuse(f"'{s.var}{'++' if s.delta == 1 else '--'}': only the receive "
@@ -608,6 +688,8 @@ class _Translator:
             a, b = self.formula(e.left, props), self.formula(e.right, props)
             if e.op == "&&":  # `prec_init` (P@end) is true: leave it out
                 return b if a == BoolConst(True) else a if b == BoolConst(True) else conj(a, b)
+            if e.op == "->" and a == BoolConst(True):
+                return b
             return disj(a, b) if e.op == "||" else Implies(a, b)
         raise _refuse("an ltl formula here must combine propositions declared with 'atomic'", e.span)
 
@@ -617,8 +699,13 @@ class _Translator:
             return self.prop(e.arg)
         if isinstance(e, P.PCall):
             where = [loc for loc, key in zip(self.locations, self.valuations) if self.holds(e.arg, key)]
+            every = list(self.locations)
+            if self.dead is not None:  # the dead location is the crash location CR
+                every.append(Location(CRASH_LOCATION))
+                if self.holds(e.arg, self.dead):
+                    where.append(every[-1])
             if e.func == "all":
-                others = [Compare("==", Name(loc.name), IntConst(0)) for loc in self.locations if loc not in where]
+                others = [Compare("==", Name(loc.name), IntConst(0)) for loc in every if loc not in where]
                 return conj(*others) if others else BoolConst(True)
             if e.func == "some":
                 some = [Compare("!=", Name(loc.name), IntConst(0)) for loc in where]

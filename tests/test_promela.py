@@ -37,6 +37,7 @@ PUBLISHED = {
     "bcast-omit-Nge2T": "some violated",
     "bcast-clean": {"unforg": "holds", "corr": "holds", "relay": "holds"},
 }
+# bcast-fisman-crash: test_fisman_crash_is_frb_with_any_number_of_crashes
 # Where tactl's verdict differs from the published one, and why (README, 'Parametric Promela').
 # bcast-clean's unforg is `[]((prec_init && all(pc == IT)) -> []!ex_acc)`: in ByMC's model no
 # process ever stops (the Fnc "crashed" ones keep running, their messages subtracted), so
@@ -45,7 +46,6 @@ PUBLISHED = {
 # the counterexample (N=4, Tc=2: two RI processes send, crash, an IT process accepts) is a real
 # run of tactl's model, and the property as written does not say "initially".
 KNOWN_DIFFERENCES = {("bcast-clean", "unforg"): "violated"}
-UNSUPPORTED = {"bcast-fisman-crash": "several send counters"}
 
 
 def check(path: Path):
@@ -71,12 +71,55 @@ def test_fmcad13_verdicts_are_the_published_ones(name):
 
 
 @SKIP
-@pytest.mark.parametrize("name", sorted(UNSUPPORTED))
-def test_outside_the_subset_is_refused_with_a_position(name):
+def test_fisman_crash_is_frb_with_any_number_of_crashes():
+    """bcast-fisman-crash: DH (entered by `nsntF++`) is tactl's crash location, the rules are
+    those of the hand-written frb (corpus/frb/frb.rta, ISOLA'18 frb.ta). The file bounds no
+    crash count (assume N > 1 only, and `pc == RI -> next_pc = DH` is always possible), so every
+    process may die: corr is violated by a run in which all of them crash, a run of the file's own
+    model (each RI process takes the DH branch). Under frb's resilience condition (fewer crashes
+    than processes) the verdicts are frb's."""
+    import dataclasses
+
+    from tactl.ir.expr import Compare, Name
+    from tactl.passes.eliminate import translate
+
+    path = FMCAD13 / "bcast-fisman-crash.pml"
+    rta = read_automaton(path).rta
+    assert rta.faults.model.value == "crash" and [loc.name for loc in rta.locations] == ["IT", "RI", "AC"]
+    frb = read_automaton(CORPUS / "frb" / "frb.rta").rta
+    rename = {"IT": "V0", "RI": "V1", "AC": "AC"}
+    ours = {(rename[r.source], rename[r.target], r.sends != ()) for r in rta.rules}
+    assert ours == {(r.source, r.target, r.sends != ()) for r in frb.rules}
+    results = check(path)
+    assert results["unforg"].verdict == results["relay"].verdict == "holds"
+    assert results["fisman_kupferman_lustig"].verdict == "holds"
+    corr = results["corr"]
+    assert corr.verdict == "violated" and corr.counterexample.replayed
+    n = corr.counterexample.parameters["N"]
+    assert corr.counterexample.parameters["F"] == n  # every process crashes
+    fewer = dataclasses.replace(rta, assumptions=rta.assumptions + (Compare("<", Name("F"), Name("N")),))
+    again = check_automaton(translate(fewer).ta, str(path), CheckOptions(timeout_s=60)).results
+    assert {r.name: r.verdict for r in again}["corr"] == "holds"
+    frb_results = check(CORPUS / "frb" / "frb.rta")
+    assert frb_results["correctness"].verdict == "holds"
+
+
+@SKIP
+@pytest.mark.parametrize("old,new,says", [
+    ("!(next_nrcvd <= nsnt + nsntF)", "!(next_nrcvd <= nsnt + nsntF + N)", "several send counters"),
+    ("atomic in_transit = some(Proc:nrcvd < nsnt);", "atomic in_transit = some(Proc:pc == IT);",
+     "naming the counter whose messages are"),
+    ("          :: pc == RI ->\n                next_pc = DH;", "          :: pc == IT ->\n                next_pc = DH;",
+     "mirror a correct sending step"),
+])
+def test_crash_variants_outside_the_pattern_are_refused(tmp_path, old, new, says):
+    text = (FMCAD13 / "bcast-fisman-crash.pml").read_text()
+    assert old in text, old
+    path = tmp_path / "bad.pml"
+    path.write_text(text.replace(old, new, 1))
     with pytest.raises(InputError) as e:
-        read_automaton(FMCAD13 / f"{name}.pml")
-    assert UNSUPPORTED[name] in e.value.render()
-    assert e.value.first.span is not None
+        read_automaton(path)
+    assert says in e.value.render() and e.value.first.span is not None
 
 
 @SKIP
