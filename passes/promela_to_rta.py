@@ -762,11 +762,20 @@ class _Translator:
                 bounds.append(summation(Name(sent(self.counter)) if lin.get(self.counter) == 1 else IntConst(0),
                                         [("+" if c > 0 else "-", Name(k) if k else IntConst(abs(c)))
                                          for k, c in lin.items() if k != self.counter for _ in range(abs(c) if k else 1)]))
-        same = bounds and all(linearize(b) == linearize(guaranteed) for b in bounds)
+        expected = guaranteed
+        if faults.model is FaultModel.CLEAN_CRASH:
+            # ByMC's nsnt also counts the Fnc broadcasts clean crashes lose (it subtracts them);
+            # tactl's crashed processes never make them: the same delivery, counted apart
+            expected = summation(guaranteed, [("-", Name(faults.parameters[1]))])
+        same = bounds and all(linearize(b) == linearize(expected) for b in bounds)
         from tactl.ir.expr import to_text  # lazy: printing only for the note
         derived = f"every correct receiver eventually has {to_text(guaranteed)} '{self.counter}' messages, and a " \
                   "process whose rule stays enabled eventually takes it"
         if same:
+            if expected is not guaranteed:
+                derived += (f" (the file's {to_text(substitute_sent(expected, self.counter))}: its "
+                            f"'{self.counter}' also counts the broadcasts the {faults.parameters[1]} "
+                            "clean crashes lose, which tactl's crashed processes never make)")
             msg = (f"ltl fairness: its delivery bound agrees with the justice tactl derives from "
                    f"faults {faults.model.value}({', '.join(faults.parameters)}) ({derived}); "
                    "liveness is checked under the derived justice, which also makes processes "
@@ -776,6 +785,13 @@ class _Translator:
                    f"one tactl derives from faults {faults.model.value}({', '.join(faults.parameters)}) "
                    f"({derived}); liveness is checked under the derived justice, not the file's formula")
         return Diagnostic(Severity.WARNING, msg, ltl.span)
+
+
+def substitute_sent(e: Expr, counter: str) -> Expr:
+    """``e`` with the TA's ``ns_<counter>`` spelled as the file's counter."""
+    from tactl.ir.expr import substitute  # lazy: only for the note
+
+    return substitute(e, {sent(counter): Name(counter)})
 
 
 def to_p(e: P.PExpr) -> str:

@@ -312,3 +312,12 @@ def test_every_concrete_promela_step_is_a_rule(name, params):
                 assert match, (src, tgt, sends, env["nrcvd"], nsnt)
                 checked += 1
     assert checked > 0
+
+
+@SKIP
+@pytest.mark.parametrize("path", sorted(FMCAD13.glob("*.pml")) if FMCAD13.is_dir() else [], ids=lambda p: p.stem)
+def test_the_files_fairness_is_compared_with_the_derived_justice(path):
+    """Each fmcad13 fairness formula's delivery bound is the guaranteed count of its fault model
+    (the note says 'agrees'); the derived justice is the one used."""
+    notes = [w.message for w in read_automaton(path).warnings if "ltl fairness" in w.message]
+    assert len(notes) == 1 and "agrees" in notes[0] and "derived justice" in notes[0], notes

@@ -34,7 +34,7 @@ def promela_table(shared: Path, timeout_s: float, sets: tuple[str, ...] = SETS) 
     """One row per .pml file; False when a supported file's check fails to run."""
     root = shared / "benchmarks" / "bymc-promela"
     header = (f"{'Promela file':<42} {'lines':>5} {'locs':>4} {'rules':>5} {'TA rules':>8} "
-              f"{'ByMC TA':>7} {'parse s':>7} {'verdicts':<34} {'check s':>7}")
+              f"{'ByMC TA':>7} {'parse s':>7} {'verdicts':<50} {'check s':>7}")
     print("\n" + header)
     print("-" * len(header))
     if not root.is_dir():
@@ -65,7 +65,7 @@ def promela_table(shared: Path, timeout_s: float, sets: tuple[str, ...] = SETS) 
             ok &= code in (0, 1, 3)
             print(f"{label:<42} {text.count(chr(10)):>5} {len(loaded.rta.locations):>4} "
                   f"{len(loaded.rta.rules):>5} {len(ta.rules):>8} {bymc_generated_size(shared, path.stem):>7} "
-                  f"{parsed:>7.2f} {verdicts:<34} {wall:>7.2f}", flush=True)
+                  f"{parsed:>7.2f} {verdicts:<50} {wall:>7.2f}", flush=True)
     print("verdicts: H holds, V violated (counterexample replayed), ? unknown, U unsupported; "
           "check s: a whole `tactl check FILE --json` process, start-up included; "
           "TA rules include the stutter self-loops the translation adds")
