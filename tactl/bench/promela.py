@@ -12,8 +12,7 @@ import json
 import sys
 import time
 from pathlib import Path
-
-from tactl.bench.tables import _timed_process
+from typing import Callable
 from tactl.driver.pipeline import parse_promela_loaded, translate_loaded
 from tactl.ir.errors import InputError
 from tactl.ir.ta_reader import read_ta_file
@@ -30,8 +29,12 @@ def bymc_generated_size(shared: Path, stem: str) -> str:
     return str(len(read_ta_file(path).ta.rules))
 
 
-def promela_table(shared: Path, timeout_s: float, sets: tuple[str, ...] = SETS) -> bool:
-    """One row per .pml file; False when a supported file's check fails to run."""
+Timed = Callable[[list[str]], tuple[int, str, float, float]]
+
+
+def promela_table(shared: Path, timeout_s: float, timed_process: Timed, sets: tuple[str, ...] = SETS) -> bool:
+    """One row per .pml file; False when a supported file's check fails to run. ``timed_process``
+    runs a child process: (exit status, stdout, wall seconds, peak MB) — the other tables' one."""
     root = shared / "benchmarks" / "bymc-promela"
     header = (f"{'Promela file':<42} {'lines':>5} {'locs':>4} {'rules':>5} {'TA rules':>8} "
               f"{'ByMC TA':>7} {'parse s':>7} {'verdicts':<50} {'check s':>7}")
@@ -55,7 +58,7 @@ def promela_table(shared: Path, timeout_s: float, sets: tuple[str, ...] = SETS) 
                 print(f"{label:<42} {text.count(chr(10)):>5} refused: {where}{first.message[:90]}")
                 continue
             parsed = time.perf_counter() - start
-            code, out, wall, _peak = _timed_process([sys.executable, "-m", "tactl.cli", "check", str(path),
+            code, out, wall, _peak = timed_process([sys.executable, "-m", "tactl.cli", "check", str(path),
                                                      "--json", "--timeout", str(timeout_s)])
             try:
                 found = json.loads(out)["properties"]

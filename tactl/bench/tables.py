@@ -39,6 +39,7 @@ from pathlib import Path
 
 from tactl.bench import solvers
 from tactl.bench.reader import print_table
+from tactl.bench.promela import promela_table
 from tactl.bench.synthetic import promela_style_ta
 from tactl.bench.synthetic_kinds import kind_rta
 from tactl.cli import main as tactl_main
@@ -719,9 +720,7 @@ def main(argv: list[str] | None = None) -> int:
         if "sync" in wanted:
             failed |= not sync_table(min(args.timeout, 120.0))
     if "promela" in wanted:
-        from tactl.bench.promela import promela_table  # lazy: it imports this module's helpers
-
-        failed |= not promela_table(args.shared, min(args.timeout, 120.0))
+        failed |= not promela_table(args.shared, min(args.timeout, 120.0), _timed_process)
     if "random19" in wanted:
         failed |= not random19_table(min(args.timeout, RANDOM19_TIMEOUT_S))
     if "scaling" in wanted:
