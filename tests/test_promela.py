@@ -196,7 +196,7 @@ def test_bad_input_is_exit_2_with_a_position(cli, tmp_path, old, new, says):
 def test_counterexample_prints_promela_lines(cli):
     out = cli("check", FMCAD13 / "bcast-byz-Nge3T.pml", "--property", "relay")
     assert out.code == 1, out.err
-    assert "in the pseudocode" in out.out and 'next_pc = SE;' in out.out
+    assert "in the Promela (" in out.out and 'next_pc = SE;' in out.out
 
 
 @SKIP
