@@ -97,6 +97,10 @@ class _Translator:
     def __init__(self, model: P.PromelaModel) -> None:
         self.m = model
         self.notes: list[Diagnostic] = []
+        self.defines: dict[str, int] = {}
+        self.params: list[str] = []
+        self.shared: dict[str, Span | None] = {}
+        self.locals: dict[str, int] = {}
 
     # ---------------------------------------------------------------- declarations
     def run(self) -> PromelaTranslation:
@@ -114,7 +118,7 @@ class _Translator:
                 if init is not None and self.const(init) != 0:
                     raise _refuse(f"global '{name}' must start at 0 (a send counter)", g.span)
                 self.shared[name] = g.span
-        self.assumes = [self.param_expr(a.expr) for a in m.assumes]
+        self.assumes = [self.condition(self.param_expr(a.expr), a.expr.span) for a in m.assumes]
         if len(m.proctypes) != 1:
             raise _refuse(f"exactly one proctype is supported, found {len(m.proctypes)}",
                           m.proctypes[1].span if len(m.proctypes) > 1 else None)
@@ -356,6 +360,9 @@ class _Translator:
             raise _refuse(f"unknown name '{n}' in {scope}", e.span)
         if isinstance(e, P.PUnary):
             v = self.value(e.arg, env, allow_symbolic, scope)
+            if e.op == "!" and isinstance(v, Expr) and not _is_condition(v) or \
+                    e.op == "-" and not _is_term(v):
+                raise _refuse(f"'{e.op}' of the wrong kind of operand", e.span)
             if e.op == "!":
                 return (not v) if isinstance(v, bool) else Not(_lift(v))
             if e.op == "-":
@@ -560,7 +567,7 @@ class _Translator:
             return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], True
         if isinstance(s, P.Condition):
             g = self.value(s.expr, p.env, True)
-            return self._guarded(p, g, line), False
+            return self._guarded(p, g, line, s.span), False
         if isinstance(s, P.Assign):
             if s.var in self.shared:
                 raise _refuse(f"assignment to the shared variable '{s.var}' (only '{s.var}++' is a send)", s.span)
@@ -614,14 +621,24 @@ class _Translator:
                 else:
                     g, rest = True, o.body
                 guarded = isinstance(first, (P.Condition, P.Else))
-                start = self._guarded(p, g, [o.span.line] if o.span and guarded else [])
+                start = self._guarded(p, g, [o.span.line] if o.span and guarded else [], o.span)
                 got, b = self.exec_seq(rest, start, initial)
                 blocked |= b
                 out += got
             return out, blocked
         raise _refuse(f"'{type(s).__name__}' is not supported inside the atomic step", s.span)
 
-    def _guarded(self, p: _Path, g: object, line: list[int]) -> list[_Path]:
+    def condition(self, g: object, span: Span | None) -> Expr:
+        """``g`` as a condition: a comparison or a combination of them (an arithmetic term is
+        refused: a Promela guard 'x' meaning 'x != 0' over parameters is not supported)."""
+        e = _lift(g)
+        if not _is_condition(e):
+            raise _refuse("expected a condition (a comparison) here", span)
+        return e
+
+    def _guarded(self, p: _Path, g: object, line: list[int], span: Span | None = None) -> list[_Path]:
+        if isinstance(g, Expr):
+            g = self.condition(g, span)
         if g is True:
             return [_Path(dict(p.env), list(p.cond), list(p.sends), p.lines + line)]
         if g is False:
@@ -678,7 +695,7 @@ class _Translator:
     def formula(self, e: P.PExpr, props: dict[str, P.AtomicProp]) -> Expr:
         if isinstance(e, P.PName):
             if e.name in props:
-                return self.prop(props[e.name].expr)
+                return self.condition(self.prop(props[e.name].expr), props[e.name].expr.span)
             raise _refuse(f"'{e.name}' is not a proposition declared with 'atomic'", e.span)
         if isinstance(e, P.PUnary):
             arg = self.formula(e.arg, props)
@@ -871,6 +888,16 @@ def _defines_used(m: P.PromelaModel, proc: P.Proctype) -> set[str]:
     return out
 
 
+def _is_condition(e: Expr) -> bool:
+    if isinstance(e, (Compare, BoolConst)):
+        return True
+    if isinstance(e, (And, Or)):
+        return all(_is_condition(a) for a in e.args)
+    if isinstance(e, Not):
+        return _is_condition(e.arg)
+    return False
+
+
 def _lift(v: object) -> Expr:
     if isinstance(v, bool):
         return BoolConst(v)
@@ -916,7 +943,23 @@ _CMP = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: 
         "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
+def _is_term(v: object) -> bool:
+    """An arithmetic value: an int (not a truth value) or an arithmetic expression."""
+    if isinstance(v, bool):
+        return False
+    return isinstance(v, int) or (isinstance(v, Expr) and not _is_condition(v))
+
+
+def _is_truth(v: object) -> bool:
+    return isinstance(v, bool) or (isinstance(v, Expr) and _is_condition(v))
+
+
 def _binary(op: str, a: object, b: object, span: Span | None) -> object:
+    if op in ("&&", "||"):
+        if not ((_is_truth(a) or isinstance(a, int)) and (_is_truth(b) or isinstance(b, int))):
+            raise _refuse(f"the operands of '{op}' must be conditions", span)
+    elif not (_is_term(a) and _is_term(b)):
+        raise _refuse(f"the operands of '{op}' must be numbers", span)
     concrete = not isinstance(a, Expr) and not isinstance(b, Expr)
     if op in _CMP:
         return _CMP[op](a, b) if concrete else Compare(op, _lift(a), _lift(b))
