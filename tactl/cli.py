@@ -262,7 +262,7 @@ def _graphviz(text: str, fmt_: str, output: Path) -> bytes:
     return proc.stdout
 
 
-@app.command(help="Parse pseudocode (.alg) into a receive threshold automaton (.rta): control-state "
+@app.command(help="Parse pseudocode (.alg) or ByMC's Parametric Promela (.pml) into a receive threshold automaton (.rta): control-state "
                   "extraction. A location is a reachable valuation of a process's finite state "
                   "at a point where it waits (wait until, an event loop's head, the end); a rule "
                   "is one step — receive, compute, send. Prints a table of the locations (name, "
@@ -288,7 +288,7 @@ def parse(
     from tactl.passes.parse import parse_algorithm, location_table
 
     if file.suffix.lower() in (".ta", ".rta", ".json"):
-        raise _usage_error(file, "parse reads pseudocode (.alg file); .rta and .ta files are "
+        raise _usage_error(file, "parse reads pseudocode (.alg file) or Parametric Promela (.pml); .rta and .ta files are "
                                  "already automata")
     form = None
     if output is not None:
@@ -298,13 +298,23 @@ def parse(
             raise _usage_error(output, "refusing to overwrite the input file")
     where = label(file)
     text = read_text(file)
-    result = parse_algorithm(parse_alg(text, where))
-    warnings = only_warnings(validate_rta(result.rta), where, text)
+    if file.suffix.lower() == ".pml":  # Parametric Promela (ByMC): its own front end
+        from tactl.driver.pipeline import parse_promela_loaded  # lazy: only for .pml
+
+        loaded = parse_promela_loaded(text, where)
+        rta, warnings = loaded.rta, loaded.warnings
+        table = "\n".join(f"  {loc.name:<8} {loc.origin.text if loc.origin else ''}" for loc in rta.locations)
+        table = f"locations of {where}:\n{table}"
+    else:
+        result = parse_algorithm(parse_alg(text, where))
+        rta = result.rta
+        warnings = only_warnings(validate_rta(result.rta), where, text)
+        table = location_table(result)
     if warnings:
         typer.echo("\n".join(w.render(where, text) for w in warnings), err=True)
-    typer.echo(location_table(result), err=True)
-    rta_text = (json.dumps(rta_to_json(result.rta), indent=2) + "\n" if form == "json"
-                else print_rta(result.rta, source_map=True))
+    typer.echo(table, err=True)
+    rta_text = (json.dumps(rta_to_json(rta), indent=2) + "\n" if form == "json"
+                else print_rta(rta, source_map=True))
     if output is None:
         typer.echo(rta_text, nl=False)
     else:

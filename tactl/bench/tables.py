@@ -49,6 +49,7 @@ from tactl.bench.large import large_table
 from tactl.bench.peers import FILTER_ENV, peers_table
 from tactl.bench.reader import print_table
 from tactl.bench.spin13 import SPIN13_TIMEOUT_S, spin13_table
+from tactl.bench.promela import promela_table
 from tactl.bench.synthetic import promela_style_ta
 from tactl.bench.synthetic_kinds import kind_rta
 from tactl.cli import main as tactl_main
@@ -743,6 +744,8 @@ TABLES: tuple[Table, ...] = (
     Table("random19", lambda a, w: random19_table(min(a.timeout, RANDOM19_TIMEOUT_S))),
     Table("spin13", lambda a, w: spin13_table(min(a.timeout, SPIN13_TIMEOUT_S))),
     # issue 21: the Promela-generated TAs and the large .alg models
+    # issue 22: ByMC's Parametric Promela files through the .pml front end
+    Table("promela", lambda a, w: promela_table(a.shared, min(a.timeout, 120.0), _timed_process)),
     Table("large", lambda a, w: large_table(a.shared, min(a.timeout, RANDOM19_TIMEOUT_S), _timed_process)),
     Table("scaling", _scaling),
     # ByMC side by side (make bench-peers builds ByMC first); long, so never in the default run

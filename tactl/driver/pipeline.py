@@ -153,6 +153,7 @@ def _source_kind(name: str, describe: str) -> IRKind:
 
 KINDS: dict[str, IRKind] = {k.name: k for k in (
     _source_kind("alg-text", "pseudocode"),
+    _source_kind("pml-text", "Parametric Promela (ByMC)"),
     _source_kind("rta-text", "receive threshold automaton text"),
     _source_kind("rta-json", "receive threshold automaton JSON"),
     _source_kind("ta-text", "threshold automaton text (ByMC format)"),
@@ -201,6 +202,19 @@ def parse_loaded(text: str, where: str) -> RtaReadResult:
 
     rta = parse_algorithm(parse_alg(text, where)).rta
     return RtaReadResult(rta, where, text, only_warnings(validate_rta(rta), where, text))
+
+
+def parse_promela_loaded(text: str, where: str) -> RtaReadResult:
+    """Run the Promela front end (``passes/parse_promela``, ``passes/promela_to_rta``): the
+    receive automaton of a ByMC model, checked like a written one; the translation's notes (the
+    fairness used) join the warnings."""
+    # lazy: the Promela grammar (lark) and its translation (z3) load only when a chain runs them
+    from tactl.passes.parse_promela import parse_promela
+    from tactl.passes.promela_to_rta import translate_promela
+
+    result = translate_promela(parse_promela(text, where))
+    return RtaReadResult(result.rta, where, text,
+                         list(result.notes) + only_warnings(validate_rta(result.rta), where, text))
 
 
 SYNC_NOT_CHECKABLE = (
@@ -273,6 +287,10 @@ def _parse(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
     return parse_loaded(src.text, src.path)
 
 
+def _parse_promela(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
+    return parse_promela_loaded(src.text, src.path)
+
+
 def _translate(loaded: RtaReadResult, options: Mapping[str, Any]) -> ReadResult:
     return translate_loaded(loaded)
 
@@ -334,6 +352,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("read-ta", 1, "ta-text", "ta", _read_ta, cached=False),
     Pass("read-ta-json", 1, "ta-json", "ta", _read_ta_json, cached=False),
     Pass("parse", 2, "alg-text", "rta", _parse),
+    Pass("parse-promela", 1, "pml-text", "rta", _parse_promela),
     Pass("translate", 2, "rta", "ta", _translate),
     Pass("lower", 1, "ta", "checkable-ta", _lower, cached=False),
     Pass("check", 3, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),  # 3: vacuity; lock-step hypotheses as written
@@ -371,7 +390,7 @@ def plan(source: str, target: str, passes: tuple[Pass, ...] = PASSES) -> list[Pa
 
 # ------------------------------------------------------------------------------- input kinds
 
-KIND_BY_SUFFIX = {".ta": "ta", ".json": "json", ".rta": "rta", ".alg": "alg"}
+KIND_BY_SUFFIX = {".ta": "ta", ".json": "json", ".rta": "rta", ".alg": "alg", ".pml": "pml"}
 
 
 def refusal(path: str | Path, message: str, span: Span | None = None, source: str | None = None) -> InputError:
@@ -387,7 +406,8 @@ def input_kind(path: str | Path) -> str:
     if suffix not in KIND_BY_SUFFIX:
         raise refusal(path, f"unrecognised file type '{suffix or '(none)'}': tactl reads threshold "
                             "automata from .ta files (or their .json form), receive automata from "
-                            ".rta files, pseudocode from .alg files, and '-' for standard input")
+                            ".rta files, pseudocode from .alg files, Parametric Promela (ByMC) from .pml "
+                            "files, and '-' for standard input")
     return KIND_BY_SUFFIX[suffix]
 
 
@@ -403,7 +423,7 @@ def parse_json(text: str, path: str | Path) -> object:
         raise refusal(path, f"invalid JSON: {why}") from None
 
 
-SUFFIX_KINDS = {".alg": "alg-text", ".rta": "rta-text", ".ta": "ta-text"}
+SUFFIX_KINDS = {".alg": "alg-text", ".pml": "pml-text", ".rta": "rta-text", ".ta": "ta-text"}
 SNIFFED_KINDS = {"alg": "alg-text", "rta": "rta-text", "ta": "ta-text"}
 JSON_FORMATS = {"tactl.rta": "rta-json"}  # any other JSON document is read as a TA
 

@@ -29,7 +29,7 @@ from tactl.ir.errors import InputError
 from tactl.util import deadline
 from tactl.util.fsutil import make_directory, write_output
 
-AUTOMATON_SUFFIXES = (".alg", ".rta", ".ta")  # preferred in this order when one stem has several
+AUTOMATON_SUFFIXES = (".alg", ".pml", ".rta", ".ta")  # preferred in this order when one stem has several
 EMIT_TARGETS = {"promela": ("emit-promela", ".pml"), "nuxmv": ("emit-nuxmv", ".smv"),
                 "smtlib": ("emit-smtlib", ".smtlib")}
 
@@ -58,7 +58,7 @@ def corpus_directory() -> Path:
 
 
 def algorithms_in(directory: Path) -> list[Path]:
-    """Every algorithm in ``directory``: one file per stem (``.alg`` before ``.rta`` before
+    """Every algorithm in ``directory``: one file per stem (``.alg`` before ``.pml`` before ``.rta`` before
     ``.ta``); a directory without any holds algorithms in its subdirectories."""
     by_stem: dict[str, Path] = {}
     for suffix in AUTOMATON_SUFFIXES:
@@ -85,7 +85,7 @@ def resolve(arguments: list[str], corpus: Path | None = None) -> list[Path]:
         elif path.is_dir():
             found = algorithms_in(path)
             if not found:
-                raise VerifyError(f"{arg}: no algorithm (.alg, .rta or .ta file) in this directory")
+                raise VerifyError(f"{arg}: no algorithm (.alg, .pml, .rta or .ta file) in this directory")
             out.extend(found)
         elif (corpus / arg).is_dir():
             out.extend(algorithms_in(corpus / arg))

@@ -591,7 +591,7 @@ def pseudocode_steps(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
     if not origins:
         return []
     where = origins[0].file
-    out = [f"  in the pseudocode ({where}):"]
+    out = [f"  in the {'Promela' if where.endswith('.pml') else 'pseudocode'} ({where}):"]
     for n, s in enumerate(cex.schedule + (cex.cycle or []), 1):
         rule = ta.rules[s.rule]
         who = f"{s.factor} process{'' if s.factor == 1 else 'es'}"

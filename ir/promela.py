@@ -1,0 +1,217 @@
+"""Parametric Promela as ByMC's benchmarks write it: the typed syntax tree.
+
+ByMC (Konnov, Widder et al.) reads Promela with a symbolic extension: ``symbolic int N;``
+parameters, ``assume(...)`` resilience conditions, ``active[N - F] proctype P()`` copies, a
+``do :: atomic { ... } od`` step, ``atomic name = all(P:pc == AC)`` propositions and ``ltl``
+blocks. ``passes/parse_promela.py`` reads the subset its benchmarks use into these dataclasses;
+``passes/promela_to_rta.py`` turns them into a receive automaton. Every node keeps its source
+position (``span``, no part in equality) so that what the translation cannot handle is reported
+at ``file:line:col``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .errors import Span
+
+
+def _span() -> Span | None:
+    return field(default=None, compare=False, repr=False, kw_only=True)  # type: ignore[return-value]
+
+
+# ----------------------------------------------------------------------------- expressions
+
+
+@dataclass(frozen=True)
+class PExpr:
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class PInt(PExpr):
+    value: int = 0
+
+
+@dataclass(frozen=True)
+class PName(PExpr):
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class PQualified(PExpr):
+    """``Proc:pc``: a local variable of every process of a proctype (in propositions)."""
+
+    proc: str = ""
+    var: str = ""
+
+
+@dataclass(frozen=True)
+class PAtLabel(PExpr):
+    """``Proc@end``: every process of the proctype is at the label."""
+
+    proc: str = ""
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class PCall(PExpr):
+    """``all(e)``, ``some(e)``, ``card(e)`` over processes."""
+
+    func: str = ""
+    arg: PExpr = field(default_factory=PExpr)
+
+
+@dataclass(frozen=True)
+class PUnary(PExpr):
+    """``!e``, ``-e``, ``[]e``, ``<>e``."""
+
+    op: str = ""
+    arg: PExpr = field(default_factory=PExpr)
+
+
+@dataclass(frozen=True)
+class PBinary(PExpr):
+    """Arithmetic, comparison, ``&&``, ``||``, ``->`` (only in ``ltl``)."""
+
+    op: str = ""
+    left: PExpr = field(default_factory=PExpr)
+    right: PExpr = field(default_factory=PExpr)
+
+
+# ------------------------------------------------------------------------------ statements
+
+
+@dataclass(frozen=True)
+class Stmt:
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Decl(Stmt):
+    """``byte pc = 0, next_pc = 0;`` (locals) or ``int nsnt = 0;`` (globals)."""
+
+    type: str = "int"
+    vars: tuple[tuple[str, PExpr | None], ...] = ()
+
+
+@dataclass(frozen=True)
+class Assign(Stmt):
+    var: str = ""
+    expr: PExpr = field(default_factory=PExpr)
+
+
+@dataclass(frozen=True)
+class Incr(Stmt):
+    """``x++`` (delta 1) or ``x--`` (delta -1)."""
+
+    var: str = ""
+    delta: int = 1
+
+
+@dataclass(frozen=True)
+class Printf(Stmt):
+    """Ignored by the translation: it changes no state."""
+
+
+@dataclass(frozen=True)
+class Skip(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Else(Stmt):
+    """``else``: enabled when no other option of its ``if`` is."""
+
+
+@dataclass(frozen=True)
+class Condition(Stmt):
+    """An expression used as a statement: a guard, blocking while false."""
+
+    expr: PExpr = field(default_factory=PExpr)
+
+
+@dataclass(frozen=True)
+class Option:
+    """``:: s1; s2; ...`` of an ``if`` or ``do``."""
+
+    body: tuple[Stmt, ...]
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class If(Stmt):
+    options: tuple[Option, ...] = ()
+
+
+@dataclass(frozen=True)
+class Do(Stmt):
+    options: tuple[Option, ...] = ()
+
+
+@dataclass(frozen=True)
+class Atomic(Stmt):
+    body: tuple[Stmt, ...] = ()
+
+
+@dataclass(frozen=True)
+class Labelled(Stmt):
+    label: str = ""
+    stmt: Stmt = field(default_factory=Stmt)
+
+
+# ---------------------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True)
+class Define:
+    name: str
+    value: PExpr
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Assume:
+    expr: PExpr
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class AtomicProp:
+    """``atomic name = expr;``: a proposition over process counts and globals."""
+
+    name: str
+    expr: PExpr
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Proctype:
+    name: str
+    copies: PExpr
+    body: tuple[Stmt, ...]
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Ltl:
+    name: str
+    formula: PExpr
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class PromelaModel:
+    path: str
+    text: str
+    defines: tuple[Define, ...]
+    symbolic: tuple[tuple[str, Span | None], ...]
+    globals: tuple[Decl, ...]
+    assumes: tuple[Assume, ...]
+    props: tuple[AtomicProp, ...]
+    proctypes: tuple[Proctype, ...]
+    ltls: tuple[Ltl, ...]
+
+    def line(self, n: int) -> str:
+        lines = self.text.split("\n")
+        return lines[n - 1].strip() if 0 < n <= len(lines) else ""

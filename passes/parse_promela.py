@@ -1,0 +1,258 @@
+"""Read Parametric Promela (ByMC's input language) into ``ir.promela``: the subset ByMC's
+benchmarks use.
+
+Supported: ``#define NAME expr``, comments, ``symbolic int N, T;``, global ``int x = 0;``,
+``assume(expr);``, ``atomic name = expr;`` with ``all(P:e)``, ``some(P:e)``, ``card(P:e)`` and
+``P@end``, ``active[expr] proctype P() { ... }`` with local declarations, ``if``/``do`` with
+``::`` options and ``else``, ``atomic { ... }``, labels, assignments, ``x++``/``x--``,
+``printf`` (ignored), and ``ltl name { formula }`` with ``[]``, ``<>``, ``->``, ``!``, ``&&``,
+``||``, ``and``, ``or``. Anything else is a syntax error at its position (exit 2): the reader
+never guesses.
+
+``->`` is a statement separator in a proctype and an implication in an ``ltl`` block, so the
+formula of an ``ltl`` block is read by a second parser (the same expression rules plus ``->``),
+its positions shifted to the file's.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from lark import Lark, Token, Tree
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from tactl.ir import promela as P
+from tactl.ir.errors import Diagnostic, InputError, Severity, Span
+
+_EXPR = r"""
+?expr: or_expr
+!?or_expr: and_expr | or_expr ("||" | "or") and_expr -> binary
+!?and_expr: cmp_expr | and_expr ("&&" | "and") cmp_expr -> binary
+!?cmp_expr: add_expr | add_expr ("==" | "!=" | "<=" | ">=" | "<" | ">") add_expr -> binary
+!?add_expr: mul_expr | add_expr ("+" | "-") mul_expr -> binary
+!?mul_expr: unary | mul_expr ("*" | "/" | "%") unary -> binary
+!?unary: atom | ("!" | "-" | "[]" | "<>") unary -> unary
+?atom: INT -> int
+     | NAME -> name
+     | QNAME -> qualified
+     | ATNAME -> at_label
+     | FUNC "(" expr ")" -> call
+     | "(" expr ")"
+FUNC.3: /(all|some|card)(?=\s*\()/
+QNAME.2: /[A-Za-z_][A-Za-z0-9_]*:[A-Za-z_][A-Za-z0-9_]*/
+ATNAME.2: /[A-Za-z_][A-Za-z0-9_]*@[A-Za-z_][A-Za-z0-9_]*/
+NAME: /[A-Za-z_][A-Za-z0-9_]*/
+INT: /[0-9]+/
+COMMENT: /\/\*(.|\n)*?\*\// | /\/\/[^\n]*/
+%import common.WS
+%ignore WS
+%ignore COMMENT
+"""
+
+_GRAMMAR = r"""
+start: item*
+?item: define | symbolic | global_decl | assume | atomic_prop | proctype | ltl
+define: "#define" NAME expr
+symbolic: "symbolic" TYPE NAME ("," NAME)* ";"
+global_decl: TYPE var_init ("," var_init)* ";"
+var_init: NAME ("=" expr)?
+assume: "assume" "(" expr ")" ";"
+atomic_prop: "atomic" NAME "=" expr ";"
+proctype: "active" "[" expr "]" "proctype" NAME "(" ")" "{" seq "}" ";"?
+ltl: "ltl" NAME LTL_BODY ";"?
+LTL_BODY: /\{[^{}]*\}/
+TYPE.2: /(int|byte|short|bit|bool)\b/
+seq: (stmt | ";" | "->")*
+?stmt: decl | if_stmt | do_stmt | atomic_stmt | assign | incr | printf | labelled
+     | ELSE -> else_stmt
+     | "skip" -> skip
+     | expr -> condition
+decl: TYPE var_init ("," var_init)*
+assign: NAME "=" expr
+incr: NAME INCOP
+INCOP: "++" | "--"
+printf: "printf" "(" STRING ("," expr)* ")"
+STRING: /"[^"\n]*"/
+labelled: LABEL stmt
+LABEL.2: /[A-Za-z_][A-Za-z0-9_]*:(?![A-Za-z_])/
+if_stmt: "if" option+ "fi"
+do_stmt: "do" option+ "od"
+option: "::" seq
+atomic_stmt: "atomic" "{" seq "}"
+ELSE.2: /else\b/
+""" + _EXPR
+
+_FORMULA = r"""
+start: expr
+!?impl: or_expr | or_expr "->" impl -> binary
+""" + _EXPR.replace("?expr: or_expr", "?expr: impl")
+
+
+@lru_cache(maxsize=None)
+def _parser() -> Lark:
+    return Lark(_GRAMMAR, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+@lru_cache(maxsize=None)
+def _formula_parser() -> Lark:
+    return Lark(_FORMULA, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+def error(path: str, text: str, message: str, span: Span | None) -> InputError:
+    return InputError(Diagnostic(Severity.ERROR, message, span), path, text)
+
+
+def _syntax(e: UnexpectedInput, path: str, text: str, shift: tuple[int, int] = (0, 0)) -> InputError:
+    line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
+    if isinstance(e, UnexpectedCharacters):
+        what = f"unexpected character {text_at(text, e.pos_in_stream)!r}"
+    elif isinstance(e, UnexpectedEOF) or (isinstance(e, UnexpectedToken) and e.token.type == "$END"):
+        what = "unexpected end of input"
+        lines = text.split("\n")
+        line, col = len(lines), len(lines[-1]) + 1
+    else:
+        assert isinstance(e, UnexpectedToken)
+        what = f"unexpected '{e.token}'"
+    span = _shift(Span(line, col), shift)
+    return InputError(Diagnostic(Severity.ERROR, f"{what}: not in the Parametric Promela subset "
+                                 "tactl reads (docs: README, 'Parametric Promela')", span), path, None)
+
+
+def text_at(text: str, pos: int | None) -> str:
+    return text[pos] if pos is not None and 0 <= pos < len(text) else "?"
+
+
+def _shift(span: Span, shift: tuple[int, int]) -> Span:
+    dl, dc = shift
+    return Span(span.line + dl, span.col + (dc if span.line == 1 else 0))
+
+
+def parse_promela(text: str, path: str = "<input>") -> P.PromelaModel:
+    """The syntax tree of ``text``; raises :class:`InputError` at the first syntax error."""
+    try:
+        tree = _parser().parse(text)
+    except UnexpectedInput as e:
+        raise InputError(_syntax(e, path, text).first, path, text) from None
+    return _Builder(path, text).model(tree)
+
+
+class _Builder:
+    def __init__(self, path: str, text: str) -> None:
+        self.path, self.text = path, text
+        self.shift = (0, 0)
+
+    def span(self, node: Tree | Token) -> Span | None:
+        if isinstance(node, Token):
+            line, col = node.line, node.column
+        else:
+            meta = node.meta
+            if getattr(meta, "empty", True):
+                return None
+            line, col = meta.line, meta.column
+        if line is None:
+            return None
+        return _shift(Span(line, col), self.shift)
+
+    def model(self, tree: Tree) -> P.PromelaModel:
+        defines, symbolic, globals_, assumes, props, procs, ltls = [], [], [], [], [], [], []
+        for item in tree.children:
+            kind = item.data
+            if kind == "define":
+                defines.append(P.Define(str(item.children[0]), self.expr(item.children[1]),
+                                        span=self.span(item)))
+            elif kind == "symbolic":
+                symbolic += [(str(t), self.span(t)) for t in item.children[1:]]
+            elif kind == "global_decl":
+                globals_.append(self.decl(item))
+            elif kind == "assume":
+                assumes.append(P.Assume(self.expr(item.children[0]), span=self.span(item)))
+            elif kind == "atomic_prop":
+                props.append(P.AtomicProp(str(item.children[0]), self.expr(item.children[1]),
+                                          span=self.span(item)))
+            elif kind == "proctype":
+                copies, name, body = item.children
+                procs.append(P.Proctype(str(name), self.expr(copies), self.seq(body),
+                                        span=self.span(item)))
+            elif kind == "ltl":
+                name, body = item.children
+                ltls.append(P.Ltl(str(name), self.formula(body), span=self.span(item)))
+        return P.PromelaModel(self.path, self.text, tuple(defines), tuple(symbolic),
+                              tuple(globals_), tuple(assumes), tuple(props), tuple(procs),
+                              tuple(ltls))
+
+    def formula(self, body: Token) -> P.PExpr:
+        inner = str(body)[1:-1]
+        shift = (body.line - 1, body.column)  # the '{' is at column `column`; inner starts after it
+        try:
+            tree = _formula_parser().parse(inner)
+        except UnexpectedInput as e:
+            err = _syntax(e, self.path, inner, shift)
+            raise InputError(err.first, self.path, self.text) from None
+        saved, self.shift = self.shift, shift
+        try:
+            return self.expr(tree.children[0])
+        finally:
+            self.shift = saved
+
+    def decl(self, node: Tree) -> P.Decl:
+        vars_ = []
+        for v in node.children[1:]:
+            name = str(v.children[0])
+            init = self.expr(v.children[1]) if len(v.children) > 1 else None
+            vars_.append((name, init))
+        return P.Decl(str(node.children[0]), tuple(vars_), span=self.span(node))
+
+    def seq(self, node: Tree) -> tuple[P.Stmt, ...]:
+        return tuple(self.stmt(c) for c in node.children if not isinstance(c, Token))
+
+    def stmt(self, node: Tree | Token) -> P.Stmt:
+        if isinstance(node, Token):  # a bare expression atom cannot be a Token here
+            raise error(self.path, self.text, f"unexpected '{node}'", self.span(node))
+        sp = self.span(node)
+        kind = node.data
+        if kind == "decl":
+            return self.decl(node)
+        if kind in ("if_stmt", "do_stmt"):
+            opts = tuple(P.Option(self.seq(o.children[0]), span=self.span(o)) for o in node.children)
+            return (P.If if kind == "if_stmt" else P.Do)(opts, span=sp)
+        if kind == "atomic_stmt":
+            return P.Atomic(self.seq(node.children[0]), span=sp)
+        if kind == "assign":
+            return P.Assign(str(node.children[0]), self.expr(node.children[1]), span=sp)
+        if kind == "incr":
+            return P.Incr(str(node.children[0]), 1 if str(node.children[1]) == "++" else -1, span=sp)
+        if kind == "printf":
+            return P.Printf(span=sp)
+        if kind == "labelled":
+            return P.Labelled(str(node.children[0])[:-1], self.stmt(node.children[1]), span=sp)
+        if kind == "else_stmt":
+            return P.Else(span=sp)
+        if kind == "skip":
+            return P.Skip(span=sp)
+        if kind == "condition":
+            return P.Condition(self.expr(node.children[0]), span=sp)
+        raise error(self.path, self.text, f"'{kind}' is not supported", sp)
+
+    def expr(self, node: Tree | Token) -> P.PExpr:
+        sp = self.span(node)
+        kind = node.data if isinstance(node, Tree) else None
+        if kind == "int":
+            return P.PInt(value=int(node.children[0]), span=sp)
+        if kind == "name":
+            return P.PName(name=str(node.children[0]), span=sp)
+        if kind == "qualified":
+            proc, var = str(node.children[0]).split(":")
+            return P.PQualified(proc=proc, var=var, span=sp)
+        if kind == "at_label":
+            proc, label = str(node.children[0]).split("@")
+            return P.PAtLabel(proc=proc, label=label, span=sp)
+        if kind == "call":
+            return P.PCall(func=str(node.children[0]), arg=self.expr(node.children[1]), span=sp)
+        if kind == "unary":
+            return P.PUnary(op=str(node.children[0]), arg=self.expr(node.children[1]), span=sp)
+        if kind == "binary":
+            left, op, right = node.children
+            op_text = {"or": "||", "and": "&&"}.get(str(op), str(op))
+            return P.PBinary(op=op_text, left=self.expr(left), right=self.expr(right),
+                             span=self.span(op))
+        raise error(self.path, self.text, "not an expression tactl reads", sp)

@@ -1,0 +1,997 @@
+"""Parametric Promela (``ir.promela``) → receive threshold automaton (``ir.rta``).
+
+ByMC's benchmarks write one process as ``active[N - F] proctype Proc()``: local declarations, an
+``if`` choosing the initial values, and ``end: do :: atomic { step } od``. The step is executed
+symbolically here:
+
+* **Locations** are the reachable valuations, at the ``end:`` label, of the process's finite local
+  variables (``pc`` and the like); ``next_*`` temporaries must be back at their declared value at
+  the step's end. The options of the initial ``if`` give the initial locations.
+* **The receive variable** ``nrcvd`` is the local compared with a shared counter in the bound
+  pattern ``if :: !(next_nrcvd <= nsnt + F) -> next_nrcvd = nrcvd; :: else; fi``. It is abstract:
+  the receive counter ``received(nsnt)`` of one message type per shared send counter (named after
+  the counter). Its increment by 0 or 1 per step means "receive any time" — exactly the receive
+  automaton's semantics — so the conditions a path puts on ``next_nrcvd`` become the rule's
+  receive guard. Where the receive option is disabled (``pc != RI -> next_nrcvd = nrcvd + 1``
+  at ``RI``), the count is the one the process entered with: 0 at an initial location no step
+  enters; anywhere else the translation refuses the file (it would need a count per location).
+* ``nsnt++`` on a path is a send; the ``pc`` at the step's end is the target; paths whose
+  condition is unsatisfiable under the ``assume``s are dropped (z3); paths that change nothing
+  are stutter steps and give no rule.
+* **Fault model** from the bound, the copy count and the propositions (table in README,
+  'Parametric Promela'): ``nsnt + F`` with ``N - F`` copies → ``byzantine(F)``; ``nsnt + Fs`` with
+  ``N - Fp`` → ``symmetric(Fp, Fs)``; ``nsnt`` with ``N`` copies and a proposition
+  ``some(nrcvd < nsnt - Fo)`` → ``omission(Fo)``; ``nsnt - Fnc`` with ``N`` copies →
+  ``clean_crash(Fc, Fnc)`` with ``Fc`` the parameter an ``assume`` bounds ``Fnc`` by;
+  ``nsnt + nsntF`` with ``N`` copies and ``some(nrcvd < nsnt)`` → ``crash(F)`` for a new
+  parameter ``0 <= F <= N``, the location the ``nsntF++`` steps enter (DH) being tactl's crash
+  location CR (``_Translator.crash_location`` says when that is exact).
+* **Properties**: ``all(P:c)`` → every location where ``c`` is false is empty; ``some(P:c)`` →
+  one where it is true is occupied; ``card(P:c)`` → the sum of their counters; ``P@end`` → true
+  (every process starts at ``end:``, the initial ``if`` is the initial location). ``ltl`` blocks
+  become the specifications, except ``fairness``: liveness is checked under the justice tactl
+  derives from the fault model; the file's fairness is compared with it and a note says so.
+
+Whatever falls outside these patterns is an :class:`InputError` at its position: the translation
+never builds a silently different model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tactl.ir import promela as P
+from tactl.ir.errors import Diagnostic, InputError, Severity, Span
+from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Mul, Name, Not, Or,
+                           conj, disj, summation)
+from tactl.ir.linear import linearize
+from tactl.ir.rta import CRASH_LOCATION, Faults, FaultModel, Message, ReceiveRule, ReceiveTA, Timing, received
+from tactl.ir.ta import Location, Origin, Property
+from tactl.passes.env import guaranteed_delivery, sent
+
+FAIRNESS = "fairness"
+
+
+@dataclass(frozen=True)
+class PromelaTranslation:
+    rta: ReceiveTA
+    notes: tuple[Diagnostic, ...] = ()
+    # (location name, meaning) for the table `tactl parse` prints
+    table: tuple[tuple[str, str], ...] = ()
+
+
+class _Refuse(Exception):
+    def __init__(self, message: str, span: Span | None) -> None:
+        super().__init__(message)
+        self.message, self.span = message, span
+
+
+def _refuse(message: str, span: Span | None) -> _Refuse:
+    return _Refuse(message, span)
+
+
+def translate_promela(model: P.PromelaModel) -> PromelaTranslation:
+    """The receive automaton of ``model``; raises :class:`InputError` at what is not supported."""
+    try:
+        return _Translator(model).run()
+    except _Refuse as e:
+        raise InputError(Diagnostic(Severity.ERROR, e.message + " (not supported by tactl's "
+                                    "Parametric Promela front end)", e.span), model.path, model.text) from None
+
+
+RCV = "rcv"  # marker value: the abstract receive count received(M)
+CRASH_SEND = " crash"  # marker send: the crash counter's increment (never a message name)
+
+
+@dataclass
+class _Path:
+    env: dict[str, object]
+    cond: list[Expr] = field(default_factory=list)
+    sends: list[str] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+
+
+class _Translator:
+    def __init__(self, model: P.PromelaModel) -> None:
+        self.m = model
+        self.notes: list[Diagnostic] = []
+        self.defines: dict[str, int] = {}
+        self.params: list[str] = []
+        self.shared: dict[str, Span | None] = {}
+        self.locals: dict[str, int] = {}
+
+    # ---------------------------------------------------------------- declarations
+    def run(self) -> PromelaTranslation:
+        m = self.m
+        self.defines: dict[str, int] = {}
+        for d in m.defines:
+            v = self.const(d.value)
+            if v is None:
+                raise _refuse(f"#define {d.name}: only integer constants are supported", d.span)
+            self.defines[d.name] = v
+        self.params = [n for n, _ in m.symbolic]
+        self.shared: dict[str, Span | None] = {}
+        for g in m.globals:
+            for name, init in g.vars:
+                if init is not None and self.const(init) != 0:
+                    raise _refuse(f"global '{name}' must start at 0 (a send counter)", g.span)
+                self.shared[name] = g.span
+        self.assumes = [self.condition(self.param_expr(a.expr), a.expr.span) for a in m.assumes]
+        if len(m.proctypes) != 1:
+            raise _refuse(f"exactly one proctype is supported, found {len(m.proctypes)}",
+                          m.proctypes[1].span if len(m.proctypes) > 1 else None)
+        self.proc = m.proctypes[0]
+        self.split_body()
+        self.find_receive()
+        faults, n = self.fault_model()
+        self.explore()
+        params = [n] + [p for p in self.params if p != n]
+        props, table_notes = self.properties(faults)
+        name = re.sub(r"\W", "_", Path(m.path).stem) or "promela"
+        if not re.match(r"[A-Za-z_]", name):
+            name = "m_" + name
+        rta = ReceiveTA(name, tuple(params), tuple(self.assumes), faults, Timing.ASYNC,
+                        tuple(Message(c) for c in self.counters),
+                        tuple(self.locations), tuple(self.initial), tuple(self.rules), tuple(props))
+        return PromelaTranslation(rta, tuple(self.notes + table_notes),
+                                  tuple((loc.name, loc.origin.text if loc.origin else "")
+                                        for loc in self.locations))
+
+    def const(self, e: P.PExpr) -> int | None:
+        v = self.value(e, {}, allow_symbolic=False)
+        return v if isinstance(v, int) and not isinstance(v, bool) else None
+
+    def param_expr(self, e: P.PExpr) -> Expr:
+        v = self.value(e, {}, allow_symbolic=True, scope="assume")
+        return _lift(v)
+
+    # ------------------------------------------------------------------- proctype
+    def split_body(self) -> None:
+        body = list(self.proc.body)
+        self.locals: dict[str, int] = {}
+        self.local_span: dict[str, Span | None] = {}
+        while body and isinstance(body[0], P.Decl):
+            d = body.pop(0)
+            for name, init in d.vars:
+                v = 0 if init is None else self.const(init)
+                if v is None:
+                    raise _refuse(f"local '{name}' must start at a constant", d.span)
+                self.locals[name] = v
+                self.local_span[name] = d.span
+        self.init_if: P.If | None = None
+        if body and isinstance(body[0], P.If):
+            self.init_if = body.pop(0)
+        if not body or not isinstance(body[0], P.Labelled) or body[0].label != "end":
+            raise _refuse("expected the process's loop 'end: do :: atomic { ... } od' here",
+                          body[0].span if body else self.proc.span)
+        loop = body.pop(0).stmt
+        if body:
+            raise _refuse("statements after the 'end:' loop", body[0].span)
+        if not (isinstance(loop, P.Do) and len(loop.options) == 1 and len(loop.options[0].body) == 1
+                and isinstance(loop.options[0].body[0], P.Atomic)):
+            raise _refuse("the 'end:' loop must be 'do :: atomic { ... } od' (one atomic step)", loop.span)
+        self.step = loop.options[0].body[0].body
+
+    def find_receive(self) -> None:
+        """The bound pattern ``if :: !(next_x <= B) -> next_x = x; :: else; fi`` and the receive
+        choice ``if :: next_x = x + 1; :: next_x = x; fi`` before it."""
+        self.bound_if: P.If | None = None
+        for i, s in enumerate(self.step):
+            if isinstance(s, P.If) and len(s.options) == 2:
+                a, b = s.options
+                if (len(a.body) == 2 and isinstance(a.body[0], P.Condition)
+                        and isinstance(a.body[1], P.Assign) and len(b.body) == 1
+                        and isinstance(b.body[0], P.Else)):
+                    c = a.body[0].expr
+                    if (isinstance(c, P.PUnary) and c.op == "!" and isinstance(c.arg, P.PBinary)
+                            and c.arg.op == "<=" and isinstance(c.arg.left, P.PName)
+                            and a.body[1].var == c.arg.left.name
+                            and isinstance(a.body[1].expr, P.PName)):
+                        self.bound_if, self.bound_index = s, i
+                        self.next_var, self.rcv_var = c.arg.left.name, a.body[1].expr.name
+                        self.bound = c.arg.right
+                        break
+        if self.bound_if is None:
+            raise _refuse("no receive bound 'if :: !(next_nrcvd <= nsnt + F) -> next_nrcvd = "
+                          "nrcvd; :: else; fi' in the atomic step: tactl needs it to know the "
+                          "receive variable and the fault model", self.proc.span)
+        for v in (self.next_var, self.rcv_var):
+            if v not in self.locals:
+                raise _refuse(f"'{v}' is not a local variable of the process", self.bound_if.span)
+        # the bound: sum of shared counters plus/minus parameters
+        lin = self.linear(self.bound)
+        self.counters = [n for n in lin if n in self.shared]
+        if not self.counters:
+            raise _refuse("the receive bound names no shared send counter", self.bound.span)
+        self.crash_counter: str | None = None
+        if len(self.counters) == 2 and all(lin[c] == 1 for c in self.counters) and len(lin) == 2:
+            # crash (Fisman et al.): `nrcvd <= nsnt + nsntF`, the second counting broadcasts of
+            # processes that die while sending; the delivered one is named by `in_transit`
+            guaranteed = self._in_transit_counter()
+            if guaranteed not in self.counters:
+                raise _refuse("a receive bound over two send counters needs a proposition "
+                              "'some(Proc:nrcvd < c)' naming the counter whose messages are "
+                              "delivered (crash faults)", self.bound.span)
+            self.crash_counter = next(c for c in self.counters if c != guaranteed)
+            self.counters = [guaranteed]
+        elif len(self.counters) > 1 or lin[self.counters[0]] != 1:
+            raise _refuse("a receive bound over several send counters (one receive variable "
+                          "counting several message types) is not supported", self.bound.span)
+        self.counter = self.counters[0]
+        self.bound_rest = {n: c for n, c in lin.items() if n not in (self.counter, self.crash_counter)}
+        for n in self.bound_rest:
+            if n not in self.params and n != "":
+                raise _refuse(f"'{n}' in the receive bound is neither a parameter nor a send counter",
+                              self.bound.span)
+        # the receive choice: the if before the bound assigning next_x = x + 1 / x
+        self.choice_if: P.If | None = None
+        for s in self.step[:self.bound_index]:
+            if isinstance(s, P.If) and all(any(isinstance(t, P.Assign) and t.var == self.next_var
+                                               for t in o.body) for o in s.options):
+                self.choice_if = s
+        if self.choice_if is None:
+            raise _refuse(f"no receive choice 'if :: {self.next_var} = {self.rcv_var} + 1; :: "
+                          f"{self.next_var} = {self.rcv_var}; fi' before the receive bound",
+                          self.bound_if.span)
+        self.choices: list[tuple[P.PExpr | None, int]] = []
+        for o in self.choice_if.options:
+            guard, rest = (o.body[0].expr, o.body[1:]) if isinstance(o.body[0], P.Condition) else (None, o.body)
+            if len(rest) != 1 or not isinstance(rest[0], P.Assign):
+                raise _refuse("a receive choice option must be '[guard ->] next = x + 1' or 'next = x'", o.span)
+            inc = self.linear(rest[0].expr)
+            if set(inc) - {"", self.rcv_var} or inc.get(self.rcv_var) != 1 or inc.get("", 0) not in (0, 1):
+                raise _refuse(f"a receive choice must add 0 or 1 to '{self.rcv_var}'", rest[0].span)
+            self.choices.append((guard, inc.get("", 0)))
+        if not any(d == 0 for _, d in self.choices if _ is None):
+            raise _refuse("the receive choice needs an unguarded 'no receive' option", self.choice_if.span)
+
+    def linear(self, e: P.PExpr) -> dict[str, int]:
+        """``e`` as name → coefficient ('' the constant), over names and defines."""
+        if isinstance(e, P.PInt):
+            return {"": e.value}
+        if isinstance(e, P.PName):
+            if e.name in self.defines:
+                return {"": self.defines[e.name]}
+            return {e.name: 1}
+        if isinstance(e, P.PUnary) and e.op == "-":
+            return {k: -v for k, v in self.linear(e.arg).items()}
+        if isinstance(e, P.PBinary) and e.op in "+-":
+            out = dict(self.linear(e.left))
+            for k, v in self.linear(e.right).items():
+                out[k] = out.get(k, 0) + (v if e.op == "+" else -v)
+            return {k: v for k, v in out.items() if v != 0}
+        raise _refuse("expected a sum of names and constants here", e.span)
+
+    def fault_model(self) -> tuple[Faults, str]:
+        copies = self.linear(self.proc.copies)
+        ns = [p for p, c in copies.items() if c == 1 and p in self.params]
+        if len(ns) != 1 or copies.get("", 0) != 0:
+            raise _refuse("the copy count must be 'N' or 'N - F' for parameters N, F", self.proc.copies.span)
+        n = ns[0]
+        minus = [p for p, c in copies.items() if p != n]
+        if len(minus) > 1 or any(copies[p] != -1 or p not in self.params for p in minus):
+            raise _refuse("the copy count must be 'N' or 'N - F' for parameters N, F", self.proc.copies.span)
+        rest = self.bound_rest
+        sp = self.bound.span
+        if minus:
+            f = minus[0]
+            if rest == {f: 1}:
+                return Faults(FaultModel.BYZANTINE, (f,)), n
+            if len(rest) == 1 and list(rest.values()) == [1]:
+                return Faults(FaultModel.SYMMETRIC, (f, next(iter(rest)))), n
+            raise _refuse(f"with {to_p(self.proc.copies)} copies the receive bound must be "
+                          f"'{self.counter} + {f}' (Byzantine) or '{self.counter} + Fs' (symmetric)", sp)
+        if self.crash_counter is not None:
+            f = "F"
+            while f in self.params or f in self.shared or f in self.locals:
+                f += "_"
+            self.params.append(f)
+            self.assumes += [Compare(">=", Name(f), IntConst(0)), Compare("<=", Name(f), Name(n))]
+            return Faults(FaultModel.CRASH, (f,)), n
+        if not rest:
+            fo = self._omission_parameter()
+            return Faults(FaultModel.OMISSION, (fo,)), n
+        if len(rest) == 1 and list(rest.values()) == [-1]:
+            fnc = next(iter(rest))
+            fc = self._bounding(fnc)
+            return Faults(FaultModel.CLEAN_CRASH, (fc, fnc)), n
+        raise _refuse("this receive bound matches no fault model tactl knows (Byzantine 'nsnt + F' "
+                      "with N - F copies, symmetric 'nsnt + Fs' with N - Fp, omission 'nsnt' with N, "
+                      "clean crash 'nsnt - Fnc' with N)", sp)
+
+    def _in_transit_counter(self) -> str | None:
+        for p in self.m.props:
+            e = p.expr
+            if isinstance(e, P.PCall) and e.func == "some" and isinstance(e.arg, P.PBinary) \
+                    and e.arg.op == "<" and _var(e.arg.left) == self.rcv_var \
+                    and isinstance(e.arg.right, P.PName):
+                return e.arg.right.name
+        return None
+
+    def _omission_parameter(self) -> str:
+        for p in self.m.props:
+            e = p.expr
+            if isinstance(e, P.PCall) and e.func == "some" and isinstance(e.arg, P.PBinary) \
+                    and e.arg.op == "<" and _var(e.arg.left) == self.rcv_var:
+                lin = self.linear(e.arg.right)
+                rest = {k: v for k, v in lin.items() if k != self.counter}
+                if lin.get(self.counter) == 1 and len(rest) == 1 and list(rest.values()) == [-1]:
+                    return next(iter(rest))
+        raise _refuse(f"with N copies and the bound '{self.counter}' (omission) tactl needs the "
+                      f"number of omission faults Fo from a proposition 'some(Proc:{self.rcv_var} < "
+                      f"{self.counter} - Fo)'", self.bound.span)
+
+    def _bounding(self, fnc: str) -> str:
+        """The parameter Fc of ``assume(Fnc <= Fc)`` (clean crashes)."""
+        for a in self.m.assumes:
+            e = a.expr
+            if isinstance(e, P.PBinary) and e.op in ("<=", ">="):
+                lo, hi = (e.left, e.right) if e.op == "<=" else (e.right, e.left)
+                if _var(lo) == fnc and _var(hi) in self.params and _var(hi) != fnc:
+                    return _var(hi)
+        raise _refuse(f"clean crashes: no 'assume({fnc} <= Fc)' names the number of crashes Fc",
+                      self.bound.span)
+
+    # ------------------------------------------------------------------ expressions
+    def value(self, e: P.PExpr, env: dict[str, object], allow_symbolic: bool = True,
+              scope: str = "step") -> object:
+        """``e`` evaluated: an int or bool where concrete, else an ``ir`` expression over
+        parameters and the receive counter."""
+        if isinstance(e, P.PInt):
+            return e.value
+        if isinstance(e, P.PName):
+            n = e.name
+            if n in env:
+                v = env[n]
+                return _lift(received(self.counter)) if v == RCV else v
+            if n in self.defines:
+                return self.defines[n]
+            if n in self.params and allow_symbolic:
+                return Name(n)
+            if n in self.shared:
+                raise _refuse(f"the shared variable '{n}' is used outside the receive bound and "
+                              "sends", e.span)
+            if n == "true":
+                return True
+            if n == "false":
+                return False
+            raise _refuse(f"unknown name '{n}' in {scope}", e.span)
+        if isinstance(e, P.PUnary):
+            v = self.value(e.arg, env, allow_symbolic, scope)
+            if e.op == "!" and isinstance(v, Expr) and not _is_condition(v) or \
+                    e.op == "-" and not _is_term(v):
+                raise _refuse(f"'{e.op}' of the wrong kind of operand", e.span)
+            if e.op == "!":
+                return (not v) if isinstance(v, bool) else Not(_lift(v))
+            if e.op == "-":
+                return -v if isinstance(v, int) and not isinstance(v, bool) else summation(IntConst(0), [("-", _lift(v))])
+            raise _refuse(f"'{e.op}' outside an ltl formula", e.span)
+        if isinstance(e, P.PBinary):
+            a = self.value(e.left, env, allow_symbolic, scope)
+            if e.op == "&&" and a is False or e.op == "||" and a is True:
+                return a
+            b = self.value(e.right, env, allow_symbolic, scope)
+            return _binary(e.op, a, b, e.span)
+        raise _refuse("this expression is not supported in " + scope, e.span)
+
+    # ------------------------------------------------------------------- exploration
+    def loc_vars(self) -> list[str]:
+        return [v for v in self.locals if v not in (self.rcv_var, self.next_var) and not v.startswith("next_")]
+
+    def explore(self) -> None:
+        from tactl.ir.linear import int_symbols, to_z3  # lazy: z3 loads only when a .pml is translated
+        import z3  # lazy: as above
+
+        self.z3, self.to_z3, self.syms = z3, to_z3, int_symbols()
+        self.rc = [to_z3(a, self.syms) for a in self.assumes] + [to_z3(Compare(">=", received(self.counter), IntConst(0)), self.syms)]
+        lv = self.loc_vars()
+        starts: list[tuple[int, ...]] = []
+        options = self.init_if.options if self.init_if else (P.Option(()),)
+        for o in options:
+            env = dict(self.locals)
+            for s in o.body:
+                if isinstance(s, P.Assign) and s.var in lv:
+                    v = self.value(s.expr, env, False)
+                    if not isinstance(v, int):
+                        raise _refuse("initial values must be constants", s.span)
+                    env[s.var] = v
+                elif not isinstance(s, (P.Printf, P.Skip)):
+                    raise _refuse("the initial 'if' may only assign constants to locals", s.span)
+            key = tuple(env[v] for v in lv)
+            if key not in starts:
+                starts.append(key)
+        self.valuations: list[tuple[int, ...]] = list(starts)
+        edges: list[tuple[tuple, tuple, _Path]] = []
+        queue = list(starts)
+        blocked: list[tuple[int, ...]] = []
+        while queue:
+            src = queue.pop(0)
+            env: dict[str, object] = dict(self.locals)
+            env.update(zip(lv, src))
+            env[self.rcv_var] = RCV
+            paths, is_blocked = self.exec_seq(self.step, [_Path(env)], src in starts)
+            if is_blocked:
+                blocked.append(src)
+            for p in paths:
+                for v in self.locals:
+                    if v.startswith("next_") and p.env[v] != self.locals[v]:
+                        raise _refuse(f"'{v}' is not reset to {self.locals[v]} at the end of the step",
+                                      self.local_span[v])
+                tgt = tuple(p.env[v] for v in lv)
+                if any(not isinstance(x, int) for x in tgt):
+                    raise _refuse("a location variable gets a value that depends on the receive "
+                                  "count", self.proc.span)
+                if tgt == src and not p.sends:
+                    continue  # a stutter step
+                edges.append((src, tgt, p))
+                if tgt not in self.valuations:
+                    self.valuations.append(tgt)
+                    queue.append(tgt)
+        for b in blocked:
+            if any(t == b and s != b for s, t, _ in edges):
+                raise _refuse("the receive choice is disabled at a location a step enters: the "
+                              "receive count there would depend on the path", self.choice_if.span)
+        self.valuations.sort()  # locations in the order of their values (pc = 0, 1, ...)
+        self.dead: tuple | None = None
+        if self.crash_counter is not None:
+            edges = self.crash_location(edges)
+        self.name_locations(lv, starts)
+        invariant = self.monotone_invariants(edges, starts)
+        groups: dict[tuple, list[list[Expr]]] = {}
+        lines_of: dict[tuple, set[int]] = {}
+        for s, t, p in edges:
+            for d in invariant.get(s, []):
+                cond = _dedupe(list(d) + p.cond)
+                if self.sat(cond):
+                    key = (s, t, tuple(p.sends))
+                    groups.setdefault(key, []).append(cond)
+                    lines_of.setdefault(key, set()).update(p.lines)
+        self.rules = []
+        for (s, t, sends), conds in groups.items():
+            guard = BoolConst(True) if any(not c for c in conds) else disj(*[conj(*c) for c in conds])
+            lines = sorted(lines_of[(s, t, sends)])
+            text = "; ".join(f'line {n} "{self.m.line(n)}"' for n in lines)
+            self.rules.append(ReceiveRule(len(self.rules), self.names[s], self.names[t], guard, sends,
+                                          origin=Origin(self.m.path, tuple(lines), text)))
+
+    def crash_location(self, edges):
+        """Crash faults: the location every ``nsntF++`` step enters (DH, dead) becomes tactl's
+        crash location CR, and those steps the crash-while-sending rules the translation adds.
+        That is exact only when DH is entered by nothing else, is never left, and each dying
+        step mirrors a correct sending step from the same location under the same condition;
+        anything else is refused."""
+        dying = [(s, t, p) for s, t, p in edges if CRASH_SEND in p.sends]
+        targets = {t for _, t, _ in dying}
+        span = self.bound.span
+        if len(targets) != 1:
+            raise _refuse(f"the '{self.crash_counter}++' steps must all enter one location (the "
+                          "dead one)", span)
+        dead = next(iter(targets))
+        if any(t == dead and CRASH_SEND not in p.sends for _, t, p in edges) or \
+                any(s == dead for s, _, _ in edges):
+            raise _refuse("the location entered by dying steps must be entered by nothing else and "
+                          "never left", span)
+        for s, _, p in dying:
+            if p.sends != [CRASH_SEND]:
+                raise _refuse("a dying step must send on the crash counter only", span)
+            twins = [q for s2, t2, q in edges if s2 == s and t2 != dead and q.sends == [self.counter]
+                     and self.equivalent(q.cond, p.cond)]
+            if not twins:
+                raise _refuse("a dying step must mirror a correct sending step (same location, same "
+                              "condition): tactl's crash model lets a process crash while sending", span)
+        self.dead = dead
+        self.valuations.remove(dead)
+        lv = self.loc_vars()
+        meaning = ", ".join(f"{v} = {x}" for v, x in zip(lv, dead))
+        self.notes.append(Diagnostic(Severity.WARNING, (
+            f"crash faults: the location with {meaning}, entered by '{self.crash_counter}++', is "
+            f"tactl's crash location CR; faults crash(F) with a new parameter 0 <= F <= N (the file "
+            f"bounds no crash count). tactl's crash model also lets a process crash silently at any "
+            f"location — more runs than the file's: a HOLDS is a proof for the file's model, a "
+            f"VIOLATED run may use such a crash"), span))
+        return [(s, t, p) for s, t, p in edges if t != dead]
+
+    def equivalent(self, a: list[Expr], b: list[Expr]) -> bool:
+        s = self.z3.Solver()
+        ca, cb = self.to_z3(conj(*a) if a else BoolConst(True), self.syms), \
+            self.to_z3(conj(*b) if b else BoolConst(True), self.syms)
+        s.add(*self.rc, ca != cb)
+        return s.check() == self.z3.unsat
+
+    def monotone_invariants(self, edges, starts) -> dict[tuple, list[tuple[Expr, ...]]]:
+        """Per location, what its processes' receive count is known to be at least: a process
+        entered it by a step whose condition bounded the count from below, and the count never
+        decreases (ByMC's ``nrcvd`` only grows). A disjunction of conjunctions of lower bounds
+        ``received(M) >= e``; a location's rules are restricted to it, which removes steps no
+        process can take (e.g. back from AC, entered with n - t, by a guard below n - t) and
+        keeps every step a process can take."""
+        inv: dict[tuple, list[tuple[Expr, ...]]] = {s: [()] for s in starts}
+        changed = True
+        while changed:
+            changed = False
+            for s, t, p in edges:
+                for d in list(inv.get(s, [])):
+                    cond = _dedupe(list(d) + p.cond)
+                    if not self.sat(cond):
+                        continue
+                    low = tuple(a for a in cond if _lower_bound(a, self.counter))
+                    have = inv.setdefault(t, [])
+                    if any(set(h) <= set(low) for h in have):
+                        continue  # a weaker bound is known already
+                    have[:] = [h for h in have if not set(low) <= set(h)] + [low]
+                    changed = True
+        return inv
+
+    def sat(self, cond: list[Expr]) -> bool:
+        s = self.z3.Solver()
+        s.add(*self.rc, *[self.to_z3(c, self.syms) for c in cond])
+        return s.check() != self.z3.unsat
+
+    def exec_seq(self, stmts, paths: list[_Path], initial: bool) -> tuple[list[_Path], bool]:
+        blocked = False
+        for s in stmts:
+            out: list[_Path] = []
+            for p in paths:
+                got, b = self.exec_stmt(s, p, initial)
+                blocked |= b
+                out += got
+            paths = out
+        return paths, blocked
+
+    def exec_stmt(self, s: P.Stmt, p: _Path, initial: bool) -> tuple[list[_Path], bool]:
+        line = [s.span.line] if s.span else []
+        if isinstance(s, (P.Printf, P.Skip)):
+            return [p], False
+        if s is self.bound_if:
+            return [p], False  # the environment assumption of the fault model
+        if s is self.choice_if:
+            enabled = False
+            for guard, delta in self.choices:
+                if delta == 1:
+                    g = True if guard is None else self.value(guard, p.env, True)
+                    if not isinstance(g, bool):
+                        raise _refuse("a receive choice guard must depend on location variables only",
+                                      guard.span if guard else s.span)
+                    enabled |= g
+            env = dict(p.env)
+            if enabled:
+                env[self.next_var] = RCV
+                return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], False
+            if not initial:
+                raise _refuse("the receive choice is disabled at a location that is not initial",
+                              s.span)
+            env[self.next_var] = 0  # nothing received yet at an initial location
+            env[self.rcv_var] = 0
+            return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], True
+        if isinstance(s, P.Condition):
+            g = self.value(s.expr, p.env, True)
+            return self._guarded(p, g, line, s.span), False
+        if isinstance(s, P.Assign):
+            if s.var in self.shared:
+                raise _refuse(f"assignment to the shared variable '{s.var}' (only '{s.var}++' is a send)", s.span)
+            if s.var not in self.locals:
+                raise _refuse(f"'{s.var}' is not a local variable", s.span)
+            v = self.value(s.expr, p.env, True)
+            if s.var == self.rcv_var or s.var == self.next_var:
+                if not (v == RCV or _is_received(v, self.counter) or v == 0 or
+                        (isinstance(s.expr, P.PName) and s.expr.name in (self.rcv_var, self.next_var))):
+                    raise _refuse(f"'{s.var}' may only be copied between '{self.rcv_var}' and "
+                                  f"'{self.next_var}' or reset", s.span)
+                if _is_received(v, self.counter):
+                    v = RCV
+            elif not isinstance(v, int) or isinstance(v, bool):
+                raise _refuse(f"'{s.var}' gets a value that depends on the receive count or a parameter",
+                              s.span)
+            env = dict(p.env)
+            env[s.var] = v
+            keep = s.var not in (self.rcv_var, self.next_var) and not (s.var.startswith("next_") and v == self.locals[s.var])
+            return [_Path(env, list(p.cond), list(p.sends), p.lines + (line if keep else []))], False
+        if isinstance(s, P.Incr):
+            if s.var in self.shared and s.var == self.crash_counter and s.delta == 1:
+                return [_Path(dict(p.env), list(p.cond), p.sends + [CRASH_SEND], p.lines + line)], False
+            if s.var in self.shared:
+                if s.var != self.counter or s.delta != 1:
+                    raise _refuse(f"'{s.var}{'++' if s.delta == 1 else '--'}': only the receive "
+                                  "bound's send counter may be incremented", s.span)
+                return [_Path(dict(p.env), list(p.cond), p.sends + [self.counter], p.lines + line)], False
+            if s.var in self.loc_vars():
+                env = dict(p.env)
+                env[s.var] = env[s.var] + s.delta  # type: ignore[operator]
+                return [_Path(env, list(p.cond), list(p.sends), p.lines + line)], False
+            raise _refuse(f"'{s.var}++' on a variable that is not a location variable or send counter", s.span)
+        if isinstance(s, P.If):
+            out: list[_Path] = []
+            blocked = False
+            guards: list[object] = []
+            for o in s.options:
+                first = o.body[0] if o.body else None
+                if isinstance(first, P.Else):
+                    continue
+                guards.append(self.value(first.expr, p.env, True) if isinstance(first, P.Condition) else True)
+            for o in s.options:
+                first = o.body[0] if o.body else None
+                if isinstance(first, P.Else):
+                    g: object = True if not guards else _negate_any(guards)
+                    rest = o.body[1:]
+                elif isinstance(first, P.Condition):
+                    g = self.value(first.expr, p.env, True)
+                    rest = o.body[1:]
+                else:
+                    g, rest = True, o.body
+                guarded = isinstance(first, (P.Condition, P.Else))
+                start = self._guarded(p, g, [o.span.line] if o.span and guarded else [], o.span)
+                got, b = self.exec_seq(rest, start, initial)
+                blocked |= b
+                out += got
+            return out, blocked
+        raise _refuse(f"'{type(s).__name__}' is not supported inside the atomic step", s.span)
+
+    def condition(self, g: object, span: Span | None) -> Expr:
+        """``g`` as a condition: a comparison or a combination of them (an arithmetic term is
+        refused: a Promela guard 'x' meaning 'x != 0' over parameters is not supported)."""
+        e = _lift(g)
+        if not _is_condition(e):
+            raise _refuse("expected a condition (a comparison) here", span)
+        return e
+
+    def _guarded(self, p: _Path, g: object, line: list[int], span: Span | None = None) -> list[_Path]:
+        if isinstance(g, Expr):
+            g = self.condition(g, span)
+        if g is True:
+            return [_Path(dict(p.env), list(p.cond), list(p.sends), p.lines + line)]
+        if g is False:
+            return []
+        if isinstance(g, int):
+            return [p] if g else []
+        cond = p.cond + [g]  # type: ignore[list-item]
+        if not self.sat(cond):
+            return []
+        return [_Path(dict(p.env), cond, list(p.sends), p.lines + line)]
+
+    def name_locations(self, lv: list[str], starts: list[tuple]) -> None:
+        used = _defines_used(self.m, self.proc)
+        by_value: dict[int, list[str]] = {}
+        for name, val in self.defines.items():
+            if name in used:
+                by_value.setdefault(val, []).append(name)
+        self.names: dict[tuple, str] = {}
+        self.locations: list[Location] = []
+        self.initial: list[str] = []
+        taken = set(self.params)
+        for key in self.valuations:
+            parts, meaning = [], []
+            for var, val in zip(lv, key):
+                cands = by_value.get(val, [])
+                label = cands[0] if len(lv) == 1 and len(cands) == 1 else f"{var}{val}"
+                parts.append(label)
+                meaning.append(f"{var} = {val}" + (f" ({', '.join(cands)})" if cands else ""))
+            name = "_".join(parts) or "L"
+            while name in taken:
+                name += "_"
+            taken.add(name)
+            self.names[key] = name
+            line = next((d.span.line for d in self.m.defines if d.name == name and d.span), None)
+            self.locations.append(Location(name, origin=Origin(self.m.path, (line,) if line else (),
+                                                               ", ".join(meaning))))
+            if key in starts:
+                self.initial.append(name)
+
+    # ------------------------------------------------------------------- properties
+    def properties(self, faults: Faults) -> tuple[list[Property], list[Diagnostic]]:
+        props = {p.name: p for p in self.m.props}
+        out: list[Property] = []
+        notes: list[Diagnostic] = []
+        for ltl in self.m.ltls:
+            if ltl.name == FAIRNESS:
+                notes.append(self.fairness_note(ltl, props, faults))
+                continue
+            formula = self.formula(ltl.formula, props)
+            out.append(Property(ltl.name, formula, origin=Origin(
+                self.m.path, (ltl.span.line,) if ltl.span else (), self.m.line(ltl.span.line) if ltl.span else "")))
+        return out, notes
+
+    def formula(self, e: P.PExpr, props: dict[str, P.AtomicProp]) -> Expr:
+        if isinstance(e, P.PName):
+            if e.name in props:
+                return self.condition(self.prop(props[e.name].expr), props[e.name].expr.span)
+            raise _refuse(f"'{e.name}' is not a proposition declared with 'atomic'", e.span)
+        if isinstance(e, P.PUnary):
+            arg = self.formula(e.arg, props)
+            return {"!": Not, "[]": Always, "<>": Eventually}[e.op](arg) if e.op in ("!", "[]", "<>") \
+                else _bad(e)
+        if isinstance(e, P.PBinary) and e.op in ("&&", "||", "->"):
+            a, b = self.formula(e.left, props), self.formula(e.right, props)
+            if e.op == "&&":  # `prec_init` (P@end) is true: leave it out
+                return b if a == BoolConst(True) else a if b == BoolConst(True) else conj(a, b)
+            if e.op == "->" and a == BoolConst(True):
+                return b
+            return disj(a, b) if e.op == "||" else Implies(a, b)
+        raise _refuse("an ltl formula here must combine propositions declared with 'atomic'", e.span)
+
+    def prop(self, e: P.PExpr) -> Expr:
+        """A proposition over location counters and parameters."""
+        if isinstance(e, P.PCall) and isinstance(e.arg, P.PAtLabel) and e.func == "all":
+            return self.prop(e.arg)
+        if isinstance(e, P.PCall):
+            where = [loc for loc, key in zip(self.locations, self.valuations) if self.holds(e.arg, key)]
+            every = list(self.locations)
+            if self.dead is not None:  # the dead location is the crash location CR
+                every.append(Location(CRASH_LOCATION))
+                if self.holds(e.arg, self.dead):
+                    where.append(every[-1])
+            if e.func == "all":
+                others = [Compare("==", Name(loc.name), IntConst(0)) for loc in every if loc not in where]
+                return conj(*others) if others else BoolConst(True)
+            if e.func == "some":
+                some = [Compare("!=", Name(loc.name), IntConst(0)) for loc in where]
+                return disj(*some) if some else BoolConst(False)
+            return summation(Name(where[0].name), [("+", Name(loc.name)) for loc in where[1:]]) if where else IntConst(0)
+        if isinstance(e, P.PAtLabel):
+            if e.proc != self.proc.name or e.label != "end":
+                raise _refuse(f"only '{self.proc.name}@end' is supported", e.span)
+            return BoolConst(True)  # every process is at end: once its initial choice is made
+        if isinstance(e, P.PInt):
+            return IntConst(e.value)
+        if isinstance(e, P.PName):
+            if e.name in self.defines:
+                return IntConst(self.defines[e.name])
+            if e.name in self.params:
+                return Name(e.name)
+            if e.name in self.shared:
+                raise _refuse(f"a proposition over the shared variable '{e.name}' (a receive "
+                              "automaton's specifications read location counters and parameters)", e.span)
+            raise _refuse(f"unknown name '{e.name}' in a proposition", e.span)
+        if isinstance(e, P.PUnary) and e.op in ("!", "-"):
+            a = self.prop(e.arg)
+            return Not(a) if e.op == "!" else summation(IntConst(0), [("-", a)])
+        if isinstance(e, P.PBinary):
+            a, b = self.prop(e.left), self.prop(e.right)
+            return _binary(e.op, a, b, e.span)  # type: ignore[return-value]
+        raise _refuse("this proposition is not supported", e.span)
+
+    def holds(self, e: P.PExpr, key: tuple) -> bool:
+        env = dict(zip(self.loc_vars(), key))
+        qualified = _qualify(e, self.proc.name)
+        for name in _names(qualified):
+            if name in (self.rcv_var, self.next_var):
+                raise _refuse(f"a proposition over the receive variable '{name}' (supported only in "
+                              "the fairness formula, whose meaning tactl derives)", e.span)
+            if name in self.locals and name not in env:
+                raise _refuse(f"a proposition over the temporary '{name}'", e.span)
+        v = self.value(qualified, env, False, "a proposition")
+        if not isinstance(v, bool) and not isinstance(v, int):
+            raise _refuse("a process condition must depend on location variables only", e.span)
+        return bool(v)
+
+    def fairness_note(self, ltl: P.Ltl, props: dict[str, P.AtomicProp], faults: Faults) -> Diagnostic:
+        """Compare the file's fairness with the derived justice; the derived one is used."""
+        guaranteed = guaranteed_delivery(faults.model, self.counter, faults.parameters,
+                                         Name(faults.parameters[1]) if faults.model is FaultModel.SYMMETRIC else None)
+        bounds = []
+        for name in _names(ltl.formula):
+            p = props.get(name)
+            e = p.expr if p else None
+            if isinstance(e, P.PCall) and e.func == "some" and isinstance(e.arg, P.PBinary) and \
+                    e.arg.op == "<" and _var(_qualify(e.arg.left, self.proc.name)) == self.rcv_var:
+                lin = self.linear(e.arg.right)
+                bounds.append(summation(Name(sent(self.counter)) if lin.get(self.counter) == 1 else IntConst(0),
+                                        [("+" if c > 0 else "-", Name(k) if k else IntConst(abs(c)))
+                                         for k, c in lin.items() if k != self.counter for _ in range(abs(c) if k else 1)]))
+        expected = guaranteed
+        if faults.model is FaultModel.CLEAN_CRASH:
+            # ByMC's nsnt also counts the Fnc broadcasts clean crashes lose (it subtracts them);
+            # tactl's crashed processes never make them: the same delivery, counted apart
+            expected = summation(guaranteed, [("-", Name(faults.parameters[1]))])
+        same = bounds and all(linearize(b) == linearize(expected) for b in bounds)
+        from tactl.ir.expr import to_text  # lazy: printing only for the note
+        derived = f"every correct receiver eventually has {to_text(guaranteed)} '{self.counter}' messages, and a " \
+                  "process whose rule stays enabled eventually takes it"
+        if same:
+            if expected is not guaranteed:
+                derived += (f" (the file's {to_text(substitute_sent(expected, self.counter))}: its "
+                            f"'{self.counter}' also counts the broadcasts the {faults.parameters[1]} "
+                            "clean crashes lose, which tactl's crashed processes never make)")
+            msg = (f"ltl fairness: its delivery bound agrees with the justice tactl derives from "
+                   f"faults {faults.model.value}({', '.join(faults.parameters)}) ({derived}); "
+                   "liveness is checked under the derived justice, which also makes processes "
+                   "move (the file's formula alone lets a process with nothing to receive stay put)")
+        else:
+            msg = (f"ltl fairness: its delivery bound differs from (or is not recognised as) the "
+                   f"one tactl derives from faults {faults.model.value}({', '.join(faults.parameters)}) "
+                   f"({derived}); liveness is checked under the derived justice, not the file's formula")
+        return Diagnostic(Severity.WARNING, msg, ltl.span)
+
+
+def substitute_sent(e: Expr, counter: str) -> Expr:
+    """``e`` with the TA's ``ns_<counter>`` spelled as the file's counter."""
+    from tactl.ir.expr import substitute  # lazy: only for the note
+
+    return substitute(e, {sent(counter): Name(counter)})
+
+
+def to_p(e: P.PExpr) -> str:
+    if isinstance(e, P.PInt):
+        return str(e.value)
+    if isinstance(e, P.PName):
+        return e.name
+    if isinstance(e, P.PBinary):
+        return f"{to_p(e.left)} {e.op} {to_p(e.right)}"
+    return "?"
+
+
+def _var(e: P.PExpr) -> str | None:
+    if isinstance(e, P.PName):
+        return e.name
+    if isinstance(e, P.PQualified):
+        return e.var
+    return None
+
+
+def _qualify(e: P.PExpr, proc: str) -> P.PExpr:
+    """``Proc:pc`` → ``pc`` (refusing another proctype's name)."""
+    if isinstance(e, P.PQualified):
+        if e.proc != proc:
+            raise _refuse(f"unknown proctype '{e.proc}'", e.span)
+        return P.PName(name=e.var, span=e.span)
+    if isinstance(e, P.PUnary):
+        return P.PUnary(op=e.op, arg=_qualify(e.arg, proc), span=e.span)
+    if isinstance(e, P.PBinary):
+        return P.PBinary(op=e.op, left=_qualify(e.left, proc), right=_qualify(e.right, proc), span=e.span)
+    if isinstance(e, P.PCall):
+        raise _refuse(f"'{e.func}' nested inside a process condition", e.span)
+    return e
+
+
+def _names(e: P.PExpr):
+    if isinstance(e, P.PName):
+        yield e.name
+    elif isinstance(e, P.PQualified):
+        yield e.var
+    elif isinstance(e, P.PUnary):
+        yield from _names(e.arg)
+    elif isinstance(e, P.PBinary):
+        yield from _names(e.left)
+        yield from _names(e.right)
+    elif isinstance(e, P.PCall):
+        yield from _names(e.arg)
+
+
+def _defines_used(m: P.PromelaModel, proc: P.Proctype) -> set[str]:
+    """Names of #defines that occur in the process or the propositions (naming locations)."""
+    out: set[str] = set()
+
+    def expr(e: P.PExpr) -> None:
+        out.update(_names(e))
+
+    def stmts(ss) -> None:
+        for s in ss:
+            if isinstance(s, P.Condition):
+                expr(s.expr)
+            elif isinstance(s, P.Assign):
+                expr(s.expr)
+            elif isinstance(s, (P.If, P.Do)):
+                for o in s.options:
+                    stmts(o.body)
+            elif isinstance(s, P.Atomic):
+                stmts(s.body)
+            elif isinstance(s, P.Labelled):
+                stmts((s.stmt,))
+            elif isinstance(s, P.Decl):
+                for _, init in s.vars:
+                    if init is not None:
+                        expr(init)
+    stmts(proc.body)
+    for p in m.props:
+        expr(p.expr)
+    return out
+
+
+def _is_condition(e: Expr) -> bool:
+    if isinstance(e, (Compare, BoolConst)):
+        return True
+    if isinstance(e, (And, Or)):
+        return all(_is_condition(a) for a in e.args)
+    if isinstance(e, Not):
+        return _is_condition(e.arg)
+    return False
+
+
+def _lift(v: object) -> Expr:
+    if isinstance(v, bool):
+        return BoolConst(v)
+    if isinstance(v, int):
+        return IntConst(v)
+    assert isinstance(v, Expr), v
+    return v
+
+
+def _dedupe(items: list[Expr]) -> list[Expr]:
+    out: list[Expr] = []
+    for a in items:
+        if a not in out:
+            out.append(a)
+    return out
+
+
+def _lower_bound(a: Expr, counter: str) -> bool:
+    """``received(M) >= e`` or ``> e`` with ``e`` free of the receive count: upward closed."""
+    rcv = received(counter)
+    return (isinstance(a, Compare) and a.op in (">=", ">") and a.left == rcv
+            and rcv not in _expr_names(a.right))
+
+
+def _expr_names(e: Expr) -> list[Name]:
+    from tactl.ir.expr import names  # lazy: avoids widening the module's import list
+
+    return list(names(e))
+
+
+def _is_received(v: object, counter: str) -> bool:
+    return isinstance(v, Name) and v.name == received(counter).name
+
+
+def _negate_any(guards: list[object]) -> object:
+    if any(g is True or (isinstance(g, int) and not isinstance(g, bool) and g) for g in guards):
+        return False
+    rest = [_lift(g) for g in guards if g is not False and not (isinstance(g, int) and not g)]
+    return Not(disj(*rest)) if rest else True
+
+
+_CMP = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
+        "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+
+
+def _is_term(v: object) -> bool:
+    """An arithmetic value: an int (not a truth value) or an arithmetic expression."""
+    if isinstance(v, bool):
+        return False
+    return isinstance(v, int) or (isinstance(v, Expr) and not _is_condition(v))
+
+
+def _is_truth(v: object) -> bool:
+    return isinstance(v, bool) or (isinstance(v, Expr) and _is_condition(v))
+
+
+def _binary(op: str, a: object, b: object, span: Span | None) -> object:
+    if op in ("&&", "||"):
+        if not ((_is_truth(a) or isinstance(a, int)) and (_is_truth(b) or isinstance(b, int))):
+            raise _refuse(f"the operands of '{op}' must be conditions", span)
+    elif not (_is_term(a) and _is_term(b)):
+        raise _refuse(f"the operands of '{op}' must be numbers", span)
+    concrete = not isinstance(a, Expr) and not isinstance(b, Expr)
+    if op in _CMP:
+        return _CMP[op](a, b) if concrete else Compare(op, _lift(a), _lift(b))
+    if op == "&&":
+        if concrete:
+            return bool(a) and bool(b)
+        if b is True:
+            return a
+        if b is False:
+            return False
+        if a is True:
+            return b
+        return conj(_lift(a), _lift(b))
+    if op == "||":
+        if concrete:
+            return bool(a) or bool(b)
+        if b is False:
+            return a
+        if b is True:
+            return True
+        if a is False:
+            return b
+        return disj(_lift(a), _lift(b))
+    if op in "+-":
+        return (a + b if op == "+" else a - b) if concrete else summation(_lift(a), [(op, _lift(b))])  # type: ignore[operator]
+    if op == "*":
+        if concrete:
+            return a * b  # type: ignore[operator]
+        if isinstance(a, int) or isinstance(b, int):
+            return Mul(_lift(a), _lift(b))
+    raise _refuse(f"the operator '{op}' is not supported here", span)
+
+
+def _bad(e: P.PExpr) -> Expr:
+    raise _refuse(f"'{getattr(e, 'op', '?')}' in an ltl formula", e.span)
