@@ -15,6 +15,7 @@ Linear behaviour shows as read and show times growing by about 5× from 10k to 5
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -23,6 +24,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
+from tactl.bench import measure
 from tactl.bench.synthetic import scaled_ta
 from tactl.ir.ta_reader import read_ta, read_ta_file
 
@@ -88,21 +90,30 @@ def measure_case(label: str, n_locations: int, n_rules: int, folder: Path,
 
 def _measured(args: list[str], timeout_s: float | None) -> tuple[int | None, str, float, float]:
     """Exit status (None: killed at the timeout), stdout, wall seconds (start-up included) and
-    peak RSS in MB of a child process (as ``tactl.bench.tables._timed_process`` measures them)."""
+    peak RSS in MB of a child process (as ``tactl.bench.tables._timed_process`` measures them:
+    ``tactl.bench.measure``). The child runs in its own process group, killed whole at the timeout."""
     killed = threading.Event()
 
     def kill() -> None:
         killed.set()
-        proc.kill()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
-    start = time.perf_counter()
-    with tempfile.TemporaryFile("w+") as out:
-        proc = subprocess.Popen(args, stdout=out, stderr=subprocess.DEVNULL, text=True)
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryFile("w+") as out:
+        rss = Path(tmp) / "rss"
+        start = time.perf_counter()
+        proc = subprocess.Popen(measure.wrapped(args, rss), stdout=out, stderr=subprocess.DEVNULL,
+                                text=True, start_new_session=True)
         timer = threading.Timer(timeout_s, kill) if timeout_s else None
         if timer is not None:
             timer.start()
         try:
-            _, status, usage = os.wait4(proc.pid, 0)
+            _, status, rusage = os.wait4(proc.pid, 0)
+        except BaseException:  # Ctrl-C: its own session does not get the signal; leave nothing behind
+            kill()
+            raise
         finally:
             if timer is not None:
                 timer.cancel()
@@ -110,7 +121,8 @@ def _measured(args: list[str], timeout_s: float | None) -> tuple[int | None, str
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         text = out.read()
-    return (None if killed.is_set() else proc.returncode), text, wall, usage.ru_maxrss / 1024
+        peak = measure.usage(rusage, rss).ru_maxrss
+    return (None if killed.is_set() else proc.returncode), text, wall, peak / 1024
 
 
 def _read_seconds(path: str) -> float:

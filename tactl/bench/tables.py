@@ -44,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tactl.bench import solvers
+from tactl.bench import measure as child_measure, solvers
 from tactl.bench.large import large_table
 from tactl.bench.peers import FILTER_ENV, peers_table
 from tactl.bench.reader import print_table
@@ -119,15 +119,18 @@ def _timed_process(args: list[str]) -> tuple[int, str, float, float]:
 
 def _process_usage(args: list[str], env: dict[str, str] | None = None):
     """Exit status, stdout, wall seconds (start-up included) and the resource usage of a child
-    process (``os.wait4``: peak RSS, user and system CPU time)."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
-    out = proc.stdout.read()
-    proc.stdout.close()
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, out, wall, usage
+    process (``tactl.bench.measure.Usage``: its own peak RSS, user and system CPU time)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        rss = Path(tmp) / "rss"
+        start = time.perf_counter()
+        proc = subprocess.Popen(child_measure.wrapped(args, rss), stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, env=env)
+        out = proc.stdout.read()
+        proc.stdout.close()
+        _, status, rusage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        return proc.returncode, out, wall, child_measure.usage(rusage, rss)
 
 
 # ------------------------------------------------------------------------------------ checker table

@@ -1,0 +1,46 @@
+"""Peak memory of a child process, measured as its own.
+
+``os.wait4``'s ``ru_maxrss`` is not the child's figure: Linux keeps the high-water mark across
+``exec``, so a child forked from the bench starts at the bench's RSS (``true`` under a 300 MB
+parent reports 313 MB). GNU time (``/usr/bin/time``), itself a small process, forks the command
+and reports that child's own peak. Every table that prints a child's peak memory runs it through
+:func:`wrapped` and reads it back with :func:`usage`; without GNU time the figure is wait4's, and
+the tables say "upper bound" nowhere because Debian installs ``time`` with the build tools.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+GNU_TIME = Path("/usr/bin/time")
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What the tables read of a child's resource usage (the names of ``resource.struct_rusage``)."""
+
+    ru_maxrss: int     # KiB: the measured command's own peak RSS
+    ru_utime: float    # seconds, the command and its children (wait4 on GNU time includes them)
+    ru_stime: float
+
+
+def available() -> bool:
+    return GNU_TIME.is_file() and os.access(GNU_TIME, os.X_OK)
+
+
+def wrapped(args: list[str], rss_file: Path) -> list[str]:
+    """``args`` run under GNU time writing the peak RSS (KiB) to ``rss_file``; unchanged without it."""
+    return [str(GNU_TIME), "-f", "%M", "-o", str(rss_file), *args] if available() else list(args)
+
+
+def usage(rusage: os.struct_rusage | object, rss_file: Path) -> Usage:
+    """The child's usage: CPU times from wait4, peak RSS from GNU time's file when it wrote one
+    (its last word: a failing command adds a "Command exited with non-zero status" line first)."""
+    peak = rusage.ru_maxrss  # type: ignore[attr-defined]
+    try:
+        peak = int(rss_file.read_text().split()[-1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return Usage(peak, rusage.ru_utime, rusage.ru_stime)  # type: ignore[attr-defined]
