@@ -961,8 +961,9 @@ def main(argv: list[str] | None = None) -> int:
         typer.echo("tactl: interrupted", err=True)
         return deadline.interrupted_status()
     except Exception as e:  # noqa: BLE001 - the last line of defence: no traceback for users
-        if type(e).__name__ == "ArgumentError" and "KeyboardInterrupt" in str(e):
-            # Ctrl-C while ctypes converted an argument for z3: ctypes wraps the interrupt
+        if deadline.interruption(e) is not None or (
+                type(e).__name__ == "ArgumentError" and "KeyboardInterrupt" in str(e)):
+            # the consequence of a stop signal (a cancelled z3 call, an interrupt ctypes wrapped)
             typer.echo("tactl: interrupted", err=True)
             return deadline.interrupted_status()
         if debug:

@@ -353,3 +353,19 @@ def test_reserved_names_work_in_the_process_model(cli, tmp_path):
     r = cli("check", path, "--engine", "spin", "--model", "process", *INSTANCE, "--json")
     verdicts = {p["name"]: p["verdict"] for p in json.loads(r.out)["properties"]}
     assert verdicts == {"T0_init": "holds", "accept_all": "holds", "linux": "holds"}, r.out
+
+
+def test_an_error_after_a_stop_signal_is_that_interrupt(monkeypatch):
+    """A z3 call the signal watcher cancelled raises Z3Exception ("push canceled") — seen when
+    Ctrl-C landed in the reductions' z3 questions; with a stop signal received it stands for the
+    interrupt (exit 130/143, decided verdicts printed), without one it stays an error."""
+    from tactl.util import deadline
+
+    monkeypatch.setattr(deadline, "_stopped_by", None)
+    assert deadline.interruption(RuntimeError("push canceled")) is None
+    stop = KeyboardInterrupt()
+    assert deadline.interruption(stop) is stop
+    monkeypatch.setattr(deadline, "_stopped_by", signal.SIGTERM)
+    assert isinstance(deadline.interruption(RuntimeError("push canceled")), deadline.Terminated)
+    monkeypatch.setattr(deadline, "_stopped_by", signal.SIGINT)
+    assert type(deadline.interruption(RuntimeError("push canceled"))) is KeyboardInterrupt

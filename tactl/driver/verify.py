@@ -225,7 +225,9 @@ def verify(files: list[Path], options: VerifyOptions, progress: Callable[[str], 
                     runner.finish(found, verdict, seconds)  # the cache entry is whole (or absent)
                     run.verdicts[slot] = (verdict, found.cache)
                     _say(progress, run.name, verdict, found.cache)
-    except KeyboardInterrupt:  # SIGINT or SIGTERM: report what was decided, nothing more
+    except (KeyboardInterrupt, Exception) as error:  # SIGINT or SIGTERM: report what was decided
+        if deadline.interruption(error) is None:
+            raise
         interrupted = deadline.stopped_by() or signal.SIGINT
         _mark_interrupted(runs, files, pending, tasks, signal.Signals(interrupted).name)
     if cache is not None:

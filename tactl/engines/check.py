@@ -201,6 +201,11 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
             report.warnings.append(VACUOUS.format(why=why))
     try:
         _check_each(ta, options, progress, report, selected, blocker, why)
+    except Exception as error:  # noqa: BLE001 - re-raised unless a stop signal caused it
+        stop = deadline.interruption(error)
+        if stop is None:
+            raise
+        report.interrupted = stop
     except KeyboardInterrupt as stop:
         report.interrupted = stop
         decided = {r.name for r in results}

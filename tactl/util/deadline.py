@@ -167,6 +167,18 @@ def stopped_by() -> int | None:
     return _stopped_by
 
 
+def interruption(error: BaseException) -> KeyboardInterrupt | None:
+    """The interrupt behind ``error``: itself if it is one; after a stop signal arrived, any
+    error is its consequence and stands for it — a z3 call the watcher cancelled raises
+    ``Z3Exception`` ("push canceled") before the signal handler runs, and ctypes wraps an
+    interrupt that lands while it converts an argument in ``ArgumentError``. None: a real error."""
+    if isinstance(error, KeyboardInterrupt):
+        return error
+    if _stopped_by is None:
+        return None
+    return Terminated() if _stopped_by == signal.SIGTERM else KeyboardInterrupt()
+
+
 def interrupted_status(signum: int | None = None) -> int:
     """The exit status of a command stopped by ``signum`` (default: the one received): 128 + the
     signal's number, as shells report it (130 for SIGINT, 143 for SIGTERM)."""
