@@ -32,6 +32,7 @@ BYMC_VERSION=2.4.4
 BYMC_COMMIT=266366f738bce9dbd5d04336fd9123d85ae2bca1
 BYMC_URL=https://github.com/konnov/bymc
 
+. "$(dirname "$0")/lib.sh"  # begin_build, run, step (the build scaffolding shared with the other builders)
 say()  { printf 'build_bymc: %s\n' "$*"; }
 warn() { printf 'build_bymc: WARNING: %s\n' "$*" >&2; }
 die()  { printf 'build_bymc: ERROR: %s\n' "$*" >&2; exit 1; }
@@ -89,27 +90,7 @@ if command -v flock >/dev/null 2>&1; then
     rm -rf "$CACHE"/.build-bymc.??????   # we hold the lock: these are from killed builds
 fi
 
-START=$(date +%s)
-elapsed() { local s=$(( $(date +%s) - START )); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
-STEPS=5
-step() { say "[$1/$STEPS] $2   (elapsed $(elapsed))"; }
-
-WORK="$(mktemp -d "$CACHE/.build-bymc.XXXXXX")"
-LOG="$WORK/build.log"
-: >"$LOG"
-cleanup() {
-    local rc=$?
-    if [ $rc -ne 0 ] && [ -s "$LOG" ]; then
-        cp "$LOG" "$CACHE/build_bymc.log" 2>/dev/null || true
-        echo "build_bymc: ---- last lines of the build log (whole log: $CACHE/build_bymc.log) ----" >&2
-        tail -n 25 "$LOG" >&2 || true
-    fi
-    rm -rf "$WORK"
-    exit $rc
-}
-trap cleanup EXIT
-trap 'warn "interrupted: nothing was installed"; exit 130' INT TERM
-run() { echo "+ $*" >>"$LOG"; "$@" >>"$LOG" 2>&1; }
+begin_build bymc 5  # $WORK, $LOG, run, step; cleanup traps (tools/lib.sh)
 
 say "building ByMC ${BYMC_VERSION} into $PREFIX (about a minute; on failure the log is kept in $CACHE/build_bymc.log)"
 

@@ -42,6 +42,7 @@ PYNUSMV_SHA256=35af7cdd25dfc8dc357770f0764b2cb726aed219200bba2e58c25318b2425aa1
 NUSMV_TGZ_SHA256=3c250624cba801b1f62f50733f9507b0f3b3ca557ce1cd65956178eb273f1bdf
 MINISAT_ZIP_SHA256=ddc2ed421a538a349ddab58d3958076d73813925ff08361e6292583d3b87248e
 
+. "$(dirname "$0")/lib.sh"  # begin_build, run, step (the build scaffolding shared with the other builders)
 say()  { printf 'build_nusmv: %s\n' "$*"; }
 warn() { printf 'build_nusmv: WARNING: %s\n' "$*" >&2; }
 die()  { printf 'build_nusmv: ERROR: %s\n' "$*" >&2; exit 1; }
@@ -92,28 +93,7 @@ if command -v flock >/dev/null 2>&1; then
     rm -rf "$CACHE"/.build-nusmv.??????
 fi
 
-START=$(date +%s)
-elapsed() { local s=$(( $(date +%s) - START )); printf '%dm%02ds' $((s / 60)) $((s % 60)); }
-STEPS=7
-step() { say "[$1/$STEPS] $2   (elapsed $(elapsed))"; }
-
-WORK="$(mktemp -d "$CACHE/.build-nusmv.XXXXXX")"
-LOG="$WORK/build.log"
-: >"$LOG"
-cleanup() {
-    local rc=$?
-    if [ $rc -ne 0 ] && [ -s "$LOG" ]; then
-        cp "$LOG" "$CACHE/build_nusmv.log" 2>/dev/null || true
-        echo "build_nusmv: ---- last lines of the build log (whole log: $CACHE/build_nusmv.log) ----" >&2
-        tail -n 25 "$LOG" >&2 || true
-    fi
-    rm -rf "$WORK"
-    exit $rc
-}
-trap cleanup EXIT
-trap 'warn "interrupted: nothing was installed"; exit 130' INT TERM
-# Runs a build command with its output going to the log.
-run() { echo "+ $*" >>"$LOG"; "$@" >>"$LOG" 2>&1; }
+begin_build nusmv 7  # $WORK, $LOG, run, step; cleanup traps (tools/lib.sh)
 
 say "building NuSMV ${NUSMV_VERSION} into $PREFIX (1-3 minutes; on failure the log is kept in $CACHE/build_nusmv.log)"
 

@@ -193,25 +193,24 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
     state_parts = _comparisons(negation)
     try:
         _check_start(ta, ReachQuery("", BoolConst(True), BoolConst(True)), parameters, initial)
-        current = initial
-        for n, step in enumerate(schedule, 1):
-            if not 0 <= step.rule < len(ta.rules) or step.factor < 1:
-                raise ReplayFailure(f"step {n}: no rule #{step.rule} or factor {step.factor} < 1")
-            trace.extend(_samples(ta, parameters, current, step.rule, step.factor, state_parts))
-            current = _fire_many(ta, parameters, current, step.rule, step.factor, n)
-            configs.append(current)
-            trace.append(current)
-        loop_start = None
-        if infinite and cycle:
-            loop_start = len(trace) - 1
-            start = current
-            for n, step in enumerate(cycle, len(schedule) + 1):
+
+        def advance(current: Configuration, steps, first: int) -> Configuration:
+            """Fire ``steps`` (numbered from ``first``), recording configurations and samples."""
+            for n, step in enumerate(steps, first):
                 if not 0 <= step.rule < len(ta.rules) or step.factor < 1:
                     raise ReplayFailure(f"step {n}: no rule #{step.rule} or factor {step.factor} < 1")
                 trace.extend(_samples(ta, parameters, current, step.rule, step.factor, state_parts))
                 current = _fire_many(ta, parameters, current, step.rule, step.factor, n)
                 configs.append(current)
                 trace.append(current)
+            return current
+
+        current = advance(initial, schedule, 1)
+        loop_start = None
+        if infinite and cycle:
+            loop_start = len(trace) - 1
+            start = current
+            current = advance(current, cycle, len(schedule) + 1)
             if current != start:
                 raise ReplayFailure("the loop does not return to the configuration where it began")
             trace.pop()  # the loop's end is its start
