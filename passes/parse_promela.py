@@ -16,6 +16,7 @@ its positions shifted to the file's.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from lark import Lark, Token, Tree
@@ -132,8 +133,27 @@ def parse_promela(text: str, path: str = "<input>") -> P.PromelaModel:
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as e:
-        raise InputError(_syntax(e, path, text).first, path, text) from None
+        found = _syntax(e, path, text).first
+        raise InputError(_fixed_size_hint(found, text), path, text) from None
     return _Builder(path, text).model(tree)
+
+
+_SYMBOLIC = re.compile(r"^[ \t]*symbolic\b", re.MULTILINE)
+
+
+def _fixed_size_hint(found: Diagnostic, text: str) -> Diagnostic:
+    """Say what a file without ``symbolic`` parameters is, when it is not in the subset.
+
+    ByMC's benchmark folders mix Parametric Promela with ordinary fixed-size SPIN models (e.g.
+    spin13's ``bcast-byz-chan.pml``: ``#define N 6``, channels, no ``ltl``) kept for comparison.
+    Such a file has no parameter to verify "for all n", so "not in the subset" alone would send
+    the user looking for the unsupported construct rather than for the right tool.
+    """
+    if _SYMBOLIC.search(text):
+        return found
+    return Diagnostic(found.severity, found.message + "; the file declares no 'symbolic' parameter, so it "
+                      "is a fixed-size SPIN model, not Parametric Promela: run SPIN on it directly",
+                      found.span)
 
 
 class _Builder:

@@ -197,6 +197,28 @@ def test_bad_input_is_exit_2_with_a_position(cli, tmp_path, old, new, says):
     assert says in out.err and "^" in out.err and "Traceback" not in out.err
 
 
+FIXED_SIZE = """#define N 4
+mtype = { ECHO };
+chan buf[N] = [1] of { mtype };
+active[N] proctype Proc() { end: do :: buf[_pid]?ECHO od }
+"""
+
+
+def test_a_fixed_size_spin_model_is_named_as_such(cli, tmp_path):
+    # ByMC's spin13 folder keeps fixed-size channel models (bcast-byz-chan*.pml) beside the
+    # parametric ones: the refusal must say what the file is, not only where the parser stopped.
+    path = tmp_path / "chan.pml"
+    path.write_text(FIXED_SIZE)
+    out = cli("check", path)
+    assert out.code == 2, out.err
+    assert f"{path}:2:1: unexpected 'mtype'" in out.err and "^" in out.err
+    assert "no 'symbolic' parameter" in out.err and "fixed-size SPIN model" in out.err
+    # with a symbolic parameter the same construct is only "not in the subset"
+    path.write_text("symbolic int T;\n" + FIXED_SIZE)
+    out = cli("check", path)
+    assert out.code == 2 and "unexpected 'mtype'" in out.err and "fixed-size" not in out.err, out.err
+
+
 @SKIP
 def test_counterexample_prints_promela_lines(cli):
     out = cli("check", FMCAD13 / "bcast-byz-Nge3T.pml", "--property", "relay")
