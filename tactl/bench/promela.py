@@ -36,40 +36,41 @@ def promela_table(shared: Path, timeout_s: float, timed_process: Timed, sets: tu
     """One row per .pml file; False when a supported file's check fails to run. ``timed_process``
     runs a child process: (exit status, stdout, wall seconds, peak MB) — the other tables' one."""
     root = shared / "benchmarks" / "bymc-promela"
-    header = (f"{'Promela file':<42} {'lines':>5} {'locs':>4} {'rules':>5} {'TA rules':>8} "
-              f"{'ByMC TA':>7} {'parse s':>7} {'verdicts':<50} {'check s':>7}")
+    files = [(name, path) for name in sets for path in sorted((root / name).glob("*.pml"))]
+    width = max([len("Promela file")] + [len(f"{name}/{path.name}") for name, path in files])
+    header = (f"{'Promela file':<{width}} {'lines':>5} {'locs':>4} {'rules':>5} {'TA rules':>8} "
+              f"{'ByMC TA':>7} {'parse s':>7} {'verdicts':<50} {'check s':>7} {'peak MB':>7}")
     print("\n" + header)
     print("-" * len(header))
     if not root.is_dir():
         print(f"(no ByMC Promela benchmarks at {root})")
         return True
     ok = True
-    for name in sets:
-        for path in sorted((root / name).glob("*.pml")):
-            text = path.read_text()
-            label = f"{name}/{path.name}"
-            start = time.perf_counter()
-            try:
-                loaded = parse_promela_loaded(text, str(path))
-                ta = translate_loaded(loaded).ta
-            except InputError as e:
-                first = e.first
-                where = f"{first.span.line}:{first.span.col} " if first.span else ""
-                print(f"{label:<42} {text.count(chr(10)):>5} refused: {where}{first.message[:90]}")
-                continue
-            parsed = time.perf_counter() - start
-            code, out, wall, _peak = timed_process([sys.executable, "-m", "tactl.cli", "check", str(path),
-                                                     "--json", "--timeout", str(timeout_s)])
-            try:
-                found = json.loads(out)["properties"]
-                verdicts = " ".join(f"{p['name']}:{SHORT.get(p['verdict'], p['verdict'])}" for p in found)
-            except (ValueError, KeyError):
-                verdicts = f"exit {code}"
-            ok &= code in (0, 1, 3)
-            print(f"{label:<42} {text.count(chr(10)):>5} {len(loaded.rta.locations):>4} "
-                  f"{len(loaded.rta.rules):>5} {len(ta.rules):>8} {bymc_generated_size(shared, path.stem):>7} "
-                  f"{parsed:>7.2f} {verdicts:<50} {wall:>7.2f}", flush=True)
+    for name, path in files:
+        text = path.read_text()
+        label = f"{name}/{path.name}"
+        start = time.perf_counter()
+        try:
+            loaded = parse_promela_loaded(text, str(path))
+            ta = translate_loaded(loaded).ta
+        except InputError as e:
+            first = e.first
+            where = f"{first.span.line}:{first.span.col} " if first.span else ""
+            print(f"{label:<{width}} {text.count(chr(10)):>5} refused: {where}{first.message[:90]}")
+            continue
+        parsed = time.perf_counter() - start
+        code, out, wall, peak = timed_process([sys.executable, "-m", "tactl.cli", "check", str(path),
+                                                 "--json", "--timeout", str(timeout_s)])
+        try:
+            found = json.loads(out)["properties"]
+            verdicts = " ".join(f"{p['name']}:{SHORT.get(p['verdict'], p['verdict'])}" for p in found)
+        except (ValueError, KeyError):
+            verdicts = f"exit {code}"
+        ok &= code in (0, 1, 3)
+        print(f"{label:<{width}} {text.count(chr(10)):>5} {len(loaded.rta.locations):>4} "
+              f"{len(loaded.rta.rules):>5} {len(ta.rules):>8} {bymc_generated_size(shared, path.stem):>7} "
+              f"{parsed:>7.2f} {verdicts:<50} {wall:>7.2f} {peak:>7.1f}", flush=True)
     print("verdicts: H holds, V violated (counterexample replayed), ? unknown, U unsupported; "
-          "check s: a whole `tactl check FILE --json` process, start-up included; "
+          "check s, peak MB: a whole `tactl check FILE --json` process, start-up included; "
           "TA rules include the stutter self-loops the translation adds")
     return ok
