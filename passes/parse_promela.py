@@ -24,6 +24,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from tactl.ir import promela as P
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
+from tactl.passes.promela_cpp import has_directives, preprocess
 
 _EXPR = r"""
 ?expr: or_expr
@@ -130,8 +131,9 @@ def _shift(span: Span, shift: tuple[int, int]) -> Span:
 
 def parse_promela(text: str, path: str = "<input>") -> P.PromelaModel:
     """The syntax tree of ``text``; raises :class:`InputError` at the first syntax error."""
+    source = preprocess(text, path) if has_directives(text) else text
     try:
-        tree = _parser().parse(text)
+        tree = _parser().parse(source)
     except UnexpectedInput as e:
         found = _syntax(e, path, text).first
         raise InputError(_fixed_size_hint(found, text), path, text) from None
