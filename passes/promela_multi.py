@@ -168,6 +168,7 @@ def _choice(s: P.If, nxt: str, locals_, shared, linear):
         rcv = xs[0]
         delta = inc.get("", 0)
         location: list[P.PExpr] = []
+        before = len(guard_bounds)
         if guard is not None:
             for c in _conjuncts(guard):
                 if _names(c) & shared:
@@ -178,6 +179,8 @@ def _choice(s: P.If, nxt: str, locals_, shared, linear):
                     guard_bounds.append(c.right)
                 else:
                     location.append(c)
+        if len(guard_bounds) > before + 1:
+            raise MultiRefusal("a receive option with two bounds on shared counters", o.span)
         choices.append((_and(location), delta))
     if rcv is None:
         return None
