@@ -352,3 +352,117 @@ def test_bcast_byz_full_is_refused_as_the_unimplemented_language(cli):
     assert re.search(r"bcast-byz-full\.pml:10:1: 'const' belongs to ByMC's unimplemented extended Promela",
                      out.err), out.err
     assert "^" in out.err and "Traceback" not in out.err
+
+
+# ------------------------------------------------------------------ differential: concrete steps
+# An independent interpreter of the atomic step on concrete values (Promela's nondeterministic
+# `if` with `else`, C division, `assume` blocking, `assert` checked): from the initial options,
+# a process's (pc, receive counts) is explored under every value of the shared counters up to a
+# bound; every step that moves or sends (other than a crash into the file's CR, which tactl adds
+# itself) must be a rule of the derived automaton whose guard holds at the counts received.
+
+import itertools  # noqa: E402
+
+from tactl.ir import promela as P  # noqa: E402
+from tactl.ir.evaluate import holds  # noqa: E402
+from tactl.passes.parse_promela import parse_promela  # noqa: E402
+
+import operator  # noqa: E402
+
+# C semantics: `/` truncates toward zero (the translation must agree: it proves dividends >= 0)
+_BINARY = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": lambda a, b: int(a / b),
+           "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+           "==": operator.eq, "!=": operator.ne, "&&": lambda a, b: bool(a and b),
+           "||": lambda a, b: bool(a or b)}
+_EVAL = {
+    P.PInt: lambda e, env: e.value,
+    P.PName: lambda e, env: env[e.name],
+    P.PUnary: lambda e, env: (not _ev(e.arg, env)) if e.op == "!" else -_ev(e.arg, env),
+    P.PBinary: lambda e, env: _BINARY[e.op](_ev(e.left, env), _ev(e.right, env)),
+}
+
+
+def _ev(e, env):
+    return _EVAL[type(e)](e, env)
+
+
+def _run(stmts, env, shared):
+    outs = [(dict(env), ())]
+    for s in stmts:
+        outs = [(e2, sent + k) for e, sent in outs for e2, k in _one(s, e, shared)]
+    return outs
+
+
+def _one(s, env, shared):
+    if isinstance(s, (P.Printf, P.Skip, P.Else)):
+        return [(env, ())]
+    if isinstance(s, (P.Condition, P.AssumeStmt)):
+        return [(env, ())] if _ev(s.expr, env) else []
+    if isinstance(s, P.AssertStmt):
+        assert _ev(s.expr, env), s.span
+        return [(env, ())]
+    if isinstance(s, P.Assign):
+        v = _ev(s.expr, env)
+        # the count the step received, kept apart from the temporaries' resets to 0
+        mirror = {"@" + s.var: v} if s.var.startswith("next_nrcvd") and not isinstance(s.expr, P.PInt) else {}
+        return [({**env, s.var: v, **mirror}, ())]
+    if isinstance(s, P.Incr):
+        return [({**env, s.var: env[s.var] + s.delta}, (s.var,) if s.var in shared else ())]
+    assert isinstance(s, P.If), s
+    enabled = [o for o in s.options if not isinstance(o.body[0], P.Else)
+               and (not isinstance(o.body[0], P.Condition) or _ev(o.body[0].expr, env))]
+    if not enabled:
+        enabled = [o for o in s.options if isinstance(o.body[0], P.Else)]
+    return [out for o in enabled for out in _run(o.body, env, shared)]
+
+
+@SKIP
+@pytest.mark.parametrize("name,params,fixed", [
+    ("asyn-byzagreement0", {"N": 5, "T": 1, "F": 1}, {}),
+    ("bcast-byz-init", {"N": 4, "T": 1, "F": 1}, {"nsnt_init": 1}),
+    ("cond-consensus2", {"N": 3, "T": 1, "F": 1}, {}),
+])
+def test_every_concrete_step_is_a_rule(name, params, fixed):
+    path = SPIN13 / f"{name}.pml"
+    model = parse_promela(path.read_text(), str(path))
+    rta = read_automaton(path).rta
+    defines = {d.name: d.value.value for d in model.defines}
+    proc = model.proctypes[0]
+    loop = next(s for s in proc.body if isinstance(s, P.Labelled))
+    step = loop.stmt.options[0].body[0].body
+    init = next((s for s in proc.body if isinstance(s, P.If)), None)
+    locals_ = {n: (v.value if v is not None else 0) for d in proc.body if isinstance(d, P.Decl) for n, v in d.vars}
+    counters = [m.name for m in rta.messages]
+    shared = [n for g in model.globals for n, _ in g.vars]
+    rcv = {m: next(x for x in locals_ if not x.startswith("next_") and x.startswith("nrcvd")
+                   and x[len("nrcvd"):].lstrip("_") == m[len("nsnt"):].lstrip("_")) for m in [*counters, *fixed]}
+    by_pc = {int(loc.origin.text.split("=")[1].split()[0]): loc.name for loc in rta.locations}
+    base = {**defines, **params, **locals_, **{c: 0 for c in shared}}
+    starts = {base["pc"]} if init is None else {e["pc"] for o in init.options for e, _ in _run(o.body, base, shared)}
+    n, f = params["N"], params["F"]
+    seen = {(pc, tuple(0 for _ in rcv)) for pc in starts}
+    queue, checked = list(seen), 0
+    values = range(n + 1)
+    while queue:
+        pc, counts = queue.pop()
+        for sent in itertools.product(values, repeat=len(counters)):
+            env = {**base, "pc": pc, **dict(zip(rcv.values(), counts)), **dict(zip(counters, sent)), **fixed}
+            for crashes in (range(f + 1) if "nfaulty" in shared else [0]):
+                env["nfaulty"] = crashes
+                for out, sends in _run(step, env, shared):
+                    key = (out["pc"], tuple(out[r] for r in rcv.values()))
+                    if out["pc"] not in by_pc:  # the file's crash location: tactl's CR
+                        assert sends == ("nfaulty",)
+                        continue
+                    if key not in seen and all(c <= n + f for c in key[1]):
+                        seen.add(key)
+                        queue.append(key)
+                    if out["pc"] == pc and not sends:
+                        continue  # a stutter step
+                    got = {**params, **{f"received({m})": out["@next_" + rcv[m]] for m in counters}}
+                    src, tgt = by_pc[pc], by_pc[out["pc"]]
+                    match = [r for r in rta.rules if r.source == src and r.target == tgt
+                             and sorted(r.sends) == sorted(sends) and holds(r.guard, got)]
+                    assert match, (src, tgt, sends, got)
+                    checked += 1
+    assert checked > 0
