@@ -126,7 +126,7 @@ def _syntax(e: UnexpectedInput, path: str, text: str, shift: tuple[int, int] = (
 # Keywords of the extended language ByMC's bcast-byz-full.pml is written in ("The language used
 # here is not implemented yet"): typed constants, message types, uninterpreted types, inputs,
 # lemmas. Neither ByMC nor tactl reads it; the refusal says so rather than "unexpected token".
-EXTENDED_KEYWORDS = ("const", "mtype", "typedef", "input", "lemma", "proof")
+EXTENDED_KEYWORDS = ("const", "input", "lemma", "proof")  # (mtype, typedef: plain Promela)
 
 
 def _extended(word: str) -> str:

@@ -788,10 +788,12 @@ class _Translator:
                               "bounds and the number of sends" + (" (it would restrict steps by a "
                               "shared counter)" if kind == "assume" else " (a safety property over "
                               "receive variables is not a specification of the automaton)"), span)
+        statements = len({(o[3].line, o[3].col) if o[3] else i for i, o in enumerate(self.obligations)})
         self.notes.append(Diagnostic(Severity.WARNING, (
-            f"{len(self.obligations)} assume/assert path(s) in the step hold on every path (each "
-            "process sends each message at most as often as its location graph allows, every "
-            "receive count is within its bound): they change nothing"), self.obligations[0][3]))
+            f"{statements} assume/assert statement(s) of the step hold on each of the "
+            f"{len(self.obligations)} paths reaching them (each process sends each message at most "
+            "as often as its location graph allows, every receive count is within its bound): "
+            "they change nothing"), self.obligations[0][3]))
 
     def equivalent(self, a: list[Expr], b: list[Expr]) -> bool:
         s = self.z3.Solver()

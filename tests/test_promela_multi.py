@@ -150,7 +150,7 @@ def test_initialisation_division_and_proved_assert(tmp_path):
     assert [m.name for m in rta.messages] == ["necho"]
     assert _rules(rta) == {"pc0->pc1 [true] necho", "pc1->pc2 [2 * received(necho) >= N + T + 1]"}
     notes = " ".join(w.message for w in translation.warnings)
-    assert "nstart = 1 for the whole run" in notes and "hold on every path" in notes
+    assert "nstart = 1 for the whole run" in notes and "hold on each of the" in notes
     results = _verdicts(path)
     assert results["corr"].verdict == "holds"
     assert results["unforg"].verdict.startswith("holds")
