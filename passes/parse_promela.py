@@ -130,7 +130,7 @@ EXTENDED_KEYWORDS = ("const", "input", "lemma", "proof")  # (mtype, typedef: pla
 
 
 def _extended(word: str) -> str:
-    return (f"'{word}' belongs to ByMC's unimplemented extended Promela (const, mtype, typedef "
+    return (f"'{word}' belongs to ByMC's unimplemented extended Promela (const, typedef "
             "uninterpreted, input, next(x), lemma ... proof; see the header of bcast-byz-full.pml: "
             "'The language used here is not implemented yet'), which ByMC does not read either; "
             "tactl reads Parametric Promela as ByMC does (docs: README, 'Parametric Promela')")

@@ -125,6 +125,10 @@ class _Translator:
         self.params: list[str] = []
         self.shared: dict[str, Span | None] = {}
         self.locals: dict[str, int] = {}
+        self.shared_env: dict[str, int] | None = None  # concrete counters (the initialisation)
+        self.init_values: dict[str, int] = {}
+        self.file_crash: str | None = None
+        self.rvar_of: dict[str, PM.ReceiveVar] = {}
 
     # ---------------------------------------------------------------- declarations
     def run(self) -> PromelaTranslation:

@@ -466,3 +466,28 @@ def test_every_concrete_step_is_a_rule(name, params, fixed):
                     assert match, (src, tgt, sends, got)
                     checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("text", [TWO, INIT])
+def test_mangled_snippets_are_refused_with_a_position_never_a_crash(text):
+    """Truncations, inserted tokens and deletions of the small models: each translates or is an
+    InputError with a position, never another exception."""
+    import random
+
+    from tactl.driver.pipeline import parse_promela_loaded
+
+    rng = random.Random(13)
+    tokens = ["+", "-", "(", ")", ";", "::", "->", "if", "fi", "atomic", "else", "nx", "nstart", "N",
+              "/", "2", "0", "assume(", "assert(", "next_rx", "rs", "&&", "!", "{", "}", "%", "nx++"]
+    for i in range(120):
+        pos = rng.randrange(len(text))
+        if i % 3 == 0:
+            mangled = text[:pos]
+        elif i % 3 == 1:
+            mangled = text[:pos] + " " + rng.choice(tokens) + " " + text[pos:]
+        else:
+            mangled = text[:pos] + text[pos + rng.randrange(1, 30):]
+        try:
+            parse_promela_loaded(mangled, "mangled.pml")
+        except InputError as e:
+            assert e.render().startswith("mangled.pml")
