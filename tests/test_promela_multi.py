@@ -479,14 +479,9 @@ def test_mangled_snippets_are_refused_with_a_position_never_a_crash(text):
     rng = random.Random(13)
     tokens = ["+", "-", "(", ")", ";", "::", "->", "if", "fi", "atomic", "else", "nx", "nstart", "N",
               "/", "2", "0", "assume(", "assert(", "next_rx", "rs", "&&", "!", "{", "}", "%", "nx++"]
-    for i in range(120):
-        pos = rng.randrange(len(text))
-        if i % 3 == 0:
-            mangled = text[:pos]
-        elif i % 3 == 1:
-            mangled = text[:pos] + " " + rng.choice(tokens) + " " + text[pos:]
-        else:
-            mangled = text[:pos] + text[pos + rng.randrange(1, 30):]
+    edits = (lambda p: text[:p], lambda p: f"{text[:p]} {rng.choice(tokens)} {text[p:]}",
+             lambda p: text[:p] + text[p + rng.randrange(1, 30):])
+    for mangled in (edits[i % 3](rng.randrange(len(text))) for i in range(120)):
         try:
             parse_promela_loaded(mangled, "mangled.pml")
         except InputError as e:
