@@ -1177,6 +1177,10 @@ class _Translator:
             derived_all.append(derived)
         derived = f"every correct receiver eventually has {' and '.join(derived_all)}, and a " \
                   "process whose rule stays enabled eventually takes it"
+        if self.static:
+            derived += (f"; the initialisation's {', '.join(self.static)} is delivered too (the file's "
+                        "formula does not say so: its receive guards were eliminated, a rule that "
+                        "needs it is unconditional)")
         if agree:
             msg = (f"ltl fairness: its delivery bound agrees with the justice tactl derives from "
                    f"faults {faults.model.value}({', '.join(faults.parameters)}) ({derived}); "
