@@ -14,7 +14,10 @@ symbolically here:
   automaton's semantics — so the conditions a path puts on ``next_nrcvd`` become the rule's
   receive guard. Where the receive option is disabled (``pc != RI -> next_nrcvd = nrcvd + 1``
   at ``RI``), the count is the one the process entered with: 0 at an initial location no step
-  enters; anywhere else the translation refuses the file (it would need a count per location).
+  enters; anywhere else the step may not read it (it would need a count per location).
+  A file may have several receive variables, one message type each, an initialisation
+  ``atomic`` before ``end:``, ``assume``/``assert`` in the step and integer division:
+  ``passes/promela_multi.py`` says how each is read exactly, or refused.
 * ``nsnt++`` on a path is a send; the ``pc`` at the step's end is the target; paths whose
   condition is unsatisfiable under the ``assume``s are dropped (z3); paths that change nothing
   are stutter steps and give no rule.
