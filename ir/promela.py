@@ -132,6 +132,20 @@ class Condition(Stmt):
 
 
 @dataclass(frozen=True)
+class AssumeStmt(Stmt):
+    """``assume(e)`` inside a process: blocks the step's path where ``e`` is false (ByMC)."""
+
+    expr: PExpr = field(default_factory=PExpr)
+
+
+@dataclass(frozen=True)
+class AssertStmt(Stmt):
+    """``assert(e)`` inside a process: a safety obligation on every path reaching it."""
+
+    expr: PExpr = field(default_factory=PExpr)
+
+
+@dataclass(frozen=True)
 class Option:
     """``:: s1; s2; ...`` of an ``if`` or ``do``."""
 

@@ -52,13 +52,13 @@ COMMENT: /\/\*(.|\n)*?\*\// | /\/\/[^\n]*/
 """
 
 _GRAMMAR = r"""
-start: item*
+start: (item | ";")*
 ?item: define | symbolic | global_decl | assume | atomic_prop | proctype | ltl
 define: "#define" NAME expr
 symbolic: "symbolic" TYPE NAME ("," NAME)* ";"
 global_decl: TYPE var_init ("," var_init)* ";"
 var_init: NAME ("=" expr)?
-assume: "assume" "(" expr ")" ";"
+assume: "assume" "(" expr ")"
 atomic_prop: "atomic" NAME "=" expr ";"
 proctype: "active" "[" expr "]" "proctype" NAME "(" ")" "{" seq "}" ";"?
 ltl: "ltl" NAME LTL_BODY ";"?
@@ -66,6 +66,8 @@ LTL_BODY: /\{[^{}]*\}/
 TYPE.2: /(int|byte|short|bit|bool)\b/
 seq: (stmt | ";" | "->")*
 ?stmt: decl | if_stmt | do_stmt | atomic_stmt | assign | incr | printf | labelled
+     | "assume" "(" expr ")" -> assume_stmt
+     | "assert" "(" expr ")" -> assert_stmt
      | ELSE -> else_stmt
      | "skip" -> skip
      | expr -> condition
@@ -115,9 +117,25 @@ def _syntax(e: UnexpectedInput, path: str, text: str, shift: tuple[int, int] = (
     else:
         assert isinstance(e, UnexpectedToken)
         what = f"unexpected '{e.token}'"
+        if str(e.token) in EXTENDED_KEYWORDS:
+            return InputError(Diagnostic(Severity.ERROR, _extended(str(e.token)),
+                                         _shift(Span(line, col), shift)), path, None)
     span = _shift(Span(line, col), shift)
     return InputError(Diagnostic(Severity.ERROR, f"{what}: not in the Parametric Promela subset "
                                  "tactl reads (docs: README, 'Parametric Promela')", span), path, None)
+
+
+# Keywords of the extended language ByMC's bcast-byz-full.pml is written in ("The language used
+# here is not implemented yet"): typed constants, message types, uninterpreted types, inputs,
+# lemmas. Neither ByMC nor tactl reads it; the refusal says so rather than "unexpected token".
+EXTENDED_KEYWORDS = ("const", "input", "lemma", "proof")  # (mtype, typedef: plain Promela)
+
+
+def _extended(word: str) -> str:
+    return (f"'{word}' belongs to ByMC's unimplemented extended Promela (const, typedef "
+            "uninterpreted, input, next(x), lemma ... proof; see the header of bcast-byz-full.pml: "
+            "'The language used here is not implemented yet'), which ByMC does not read either; "
+            "tactl reads Parametric Promela as ByMC does (docs: README, 'Parametric Promela')")
 
 
 def text_at(text: str, pos: int | None) -> str:
@@ -253,6 +271,10 @@ class _Builder:
             return P.Skip(span=sp)
         if kind == "condition":
             return P.Condition(self.expr(node.children[0]), span=sp)
+        if kind == "assume_stmt":
+            return P.AssumeStmt(self.expr(node.children[0]), span=sp)
+        if kind == "assert_stmt":
+            return P.AssertStmt(self.expr(node.children[0]), span=sp)
         raise error(self.path, self.text, f"'{kind}' is not supported", sp)
 
     def expr(self, node: Tree | Token) -> P.PExpr:

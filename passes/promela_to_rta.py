@@ -14,7 +14,10 @@ symbolically here:
   automaton's semantics — so the conditions a path puts on ``next_nrcvd`` become the rule's
   receive guard. Where the receive option is disabled (``pc != RI -> next_nrcvd = nrcvd + 1``
   at ``RI``), the count is the one the process entered with: 0 at an initial location no step
-  enters; anywhere else the translation refuses the file (it would need a count per location).
+  enters; anywhere else the step may not read it (it would need a count per location).
+  A file may have several receive variables, one message type each, an initialisation
+  ``atomic`` before ``end:``, ``assume``/``assert`` in the step and integer division:
+  ``passes/promela_multi.py`` says how each is read exactly, or refused.
 * ``nsnt++`` on a path is a send; the ``pc`` at the step's end is the target; paths whose
   condition is unsatisfiable under the ``assume``s are dropped (z3); paths that change nothing
   are stutter steps and give no rule.
@@ -47,11 +50,14 @@ from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Mul, Name, Not, Or,
                            conj, disj, summation)
 from tactl.ir.linear import linearize
-from tactl.ir.rta import CRASH_LOCATION, Faults, FaultModel, Message, ReceiveRule, ReceiveTA, Timing, received
+from tactl.ir.rta import (CRASH_LOCATION, Faults, FaultModel, Message, ReceiveRule, ReceiveTA, Timing, received,
+                          received_message)
 from tactl.ir.ta import Location, Origin, Property
 from tactl.passes.env import guaranteed_delivery, sent
+from tactl.passes import promela_multi as PM
 
 FAIRNESS = "fairness"
+OBLIGATION = "an assume/assert"  # scope of value(): shared counters read as sent(M)
 
 
 @dataclass(frozen=True)
@@ -75,13 +81,34 @@ def _refuse(message: str, span: Span | None) -> _Refuse:
 def translate_promela(model: P.PromelaModel) -> PromelaTranslation:
     """The receive automaton of ``model``; raises :class:`InputError` at what is not supported."""
     try:
-        return _Translator(model).run()
+        try:
+            return _Translator(model).run()
+        except PM.MultiRefusal as e:
+            raise _Refuse(e.message, e.span) from None
     except _Refuse as e:
         raise InputError(Diagnostic(Severity.ERROR, e.message + " (not supported by tactl's "
                                     "Parametric Promela front end)", e.span), model.path, model.text) from None
 
 
-RCV = "rcv"  # marker value: the abstract receive count received(M)
+@dataclass(frozen=True)
+class _Rcv:
+    """Marker value: the abstract receive count received(counter)."""
+
+    counter: str
+
+
+@dataclass(frozen=True)
+class _Frozen:
+    """Marker value: the count of a receive variable whose receive is disabled at this location
+    (the count the process entered with; readable only where it is known)."""
+
+    counter: str
+
+
+START = "@start "  # prefix: a location's counter in the initial configuration
+RESETS = " resets"  # env key: the counters whose receive variable the path reset to 0
+FILE_CRASH = " file crash"  # marker send: the file's own crash counter's increment
+CRASH_SYMBOL = " crashed"  # the file's crash counter in conditions (only stutter paths may read it)
 CRASH_SEND = " crash"  # marker send: the crash counter's increment (never a message name)
 
 
@@ -101,6 +128,10 @@ class _Translator:
         self.params: list[str] = []
         self.shared: dict[str, Span | None] = {}
         self.locals: dict[str, int] = {}
+        self.shared_env: dict[str, int] | None = None  # concrete counters (the initialisation)
+        self.init_values: dict[str, int] = {}
+        self.file_crash: str | None = None
+        self.rvar_of: dict[str, PM.ReceiveVar] = {}
 
     # ---------------------------------------------------------------- declarations
     def run(self) -> PromelaTranslation:
@@ -118,14 +149,17 @@ class _Translator:
                 if init is not None and self.const(init) != 0:
                     raise _refuse(f"global '{name}' must start at 0 (a send counter)", g.span)
                 self.shared[name] = g.span
-        self.assumes = [self.condition(self.param_expr(a.expr), a.expr.span) for a in m.assumes]
+        self.assumes = []
+        for a in m.assumes:  # in order: a division's dividend is checked under the ones before
+            self.assumes.append(self.condition(self.param_expr(a.expr), a.expr.span))
         if len(m.proctypes) != 1:
             raise _refuse(f"exactly one proctype is supported, found {len(m.proctypes)}",
                           m.proctypes[1].span if len(m.proctypes) > 1 else None)
         self.proc = m.proctypes[0]
         self.split_body()
+        self.initialisation()
         self.find_receive()
-        faults, n = self.fault_model()
+        faults, n = self.file_crash_faults() or self.fault_model()
         self.explore()
         params = [n] + [p for p in self.params if p != n]
         props, table_notes = self.properties(faults)
@@ -161,8 +195,12 @@ class _Translator:
                 self.locals[name] = v
                 self.local_span[name] = d.span
         self.init_if: P.If | None = None
-        if body and isinstance(body[0], P.If):
-            self.init_if = body.pop(0)
+        self.init_atomics: list[P.Atomic] = []  # run once by every process before 'end:'
+        while body and (isinstance(body[0], P.Atomic) or isinstance(body[0], P.If) and self.init_if is None):
+            if isinstance(body[0], P.If):
+                self.init_if = body.pop(0)
+            else:
+                self.init_atomics.append(body.pop(0))
         if not body or not isinstance(body[0], P.Labelled) or body[0].label != "end":
             raise _refuse("expected the process's loop 'end: do :: atomic { ... } od' here",
                           body[0].span if body else self.proc.span)
@@ -175,38 +213,46 @@ class _Translator:
         self.step = loop.options[0].body[0].body
 
     def find_receive(self) -> None:
-        """The bound pattern ``if :: !(next_x <= B) -> next_x = x; :: else; fi`` and the receive
-        choice ``if :: next_x = x + 1; :: next_x = x; fi`` before it."""
-        self.bound_if: P.If | None = None
-        for i, s in enumerate(self.step):
-            if isinstance(s, P.If) and len(s.options) == 2:
-                a, b = s.options
-                if (len(a.body) == 2 and isinstance(a.body[0], P.Condition)
-                        and isinstance(a.body[1], P.Assign) and len(b.body) == 1
-                        and isinstance(b.body[0], P.Else)):
-                    c = a.body[0].expr
-                    if (isinstance(c, P.PUnary) and c.op == "!" and isinstance(c.arg, P.PBinary)
-                            and c.arg.op == "<=" and isinstance(c.arg.left, P.PName)
-                            and a.body[1].var == c.arg.left.name
-                            and isinstance(a.body[1].expr, P.PName)):
-                        self.bound_if, self.bound_index = s, i
-                        self.next_var, self.rcv_var = c.arg.left.name, a.body[1].expr.name
-                        self.bound = c.arg.right
-                        break
-        if self.bound_if is None:
-            raise _refuse("no receive bound 'if :: !(next_nrcvd <= nsnt + F) -> next_nrcvd = "
-                          "nrcvd; :: else; fi' in the atomic step: tactl needs it to know the "
-                          "receive variable and the fault model", self.proc.span)
-        for v in (self.next_var, self.rcv_var):
-            if v not in self.locals:
-                raise _refuse(f"'{v}' is not a local variable of the process", self.bound_if.span)
-        # the bound: sum of shared counters plus/minus parameters
-        lin = self.linear(self.bound)
+        """The receive variables (``passes/promela_multi.py``): each a receive choice and a bound
+        pairing it with a send counter. The first one whose counter the step sends is the
+        *primary*: its bound names the fault model (``fault_model``); every other such one must
+        have the same fault term. A counter the initialisation fixed (``self.init_values``) is
+        *static*: its receive count ranges over 0..value and is eliminated from the guards."""
+        self.rvars = PM.find_receives(self.step, self.locals, set(self.shared), self.linear, self.proc.span)
+        self.rvar_of: dict[str, PM.ReceiveVar] = {}
+        for r in self.rvars:
+            for v in (r.rcv, r.next):
+                if v in self.rvar_of or v not in self.locals:
+                    raise _refuse(f"'{v}' is not a local variable of its own receive choice", r.choice_if.span)
+                self.rvar_of[v] = r
+            r.lin = self.linear(r.bound)
+        self.choice_of = {id(r.choice_if): r for r in self.rvars}
+        self.bound_ifs = {id(r.bound_if) for r in self.rvars if r.bound_if is not None}
+        self.static: dict[str, int] = {}  # static counter -> the largest receive count
+        dynamic = []
+        for r in self.rvars:
+            cs = [n for n in r.lin if n in self.shared]
+            if not cs:
+                raise _refuse("the receive bound names no shared send counter", r.bound.span)
+            if len(cs) == 1 and cs[0] in self.init_values:
+                rest = {k: v for k, v in r.lin.items() if k != cs[0]}
+                if set(rest) - {""} or r.lin[cs[0]] != 1:
+                    raise _refuse(f"the bound of '{r.next}' over '{cs[0]}', which the initialisation "
+                                  "fixes, may only add a constant", r.bound.span)
+                r.counter = cs[0]
+                self.static[cs[0]] = self.init_values[cs[0]] + rest.get("", 0)
+            else:
+                dynamic.append(r)
+        if not dynamic:
+            raise _refuse("no receive variable counts messages the step sends", self.proc.span)
+        first = dynamic[0]
+        self.rcv_var, self.next_var, self.bound = first.rcv, first.next, first.bound
+        self.bound_if, self.choice_if = first.bound_if or first.choice_if, first.choice_if
+        lin = first.lin
         self.counters = [n for n in lin if n in self.shared]
-        if not self.counters:
-            raise _refuse("the receive bound names no shared send counter", self.bound.span)
         self.crash_counter: str | None = None
-        if len(self.counters) == 2 and all(lin[c] == 1 for c in self.counters) and len(lin) == 2:
+        if len(self.counters) == 2 and all(lin[c] == 1 for c in self.counters) and len(lin) == 2 \
+                and len(dynamic) == 1:
             # crash (Fisman et al.): `nrcvd <= nsnt + nsntF`, the second counting broadcasts of
             # processes that die while sending; the delivered one is named by `in_transit`
             guaranteed = self._in_transit_counter()
@@ -220,32 +266,27 @@ class _Translator:
             raise _refuse("a receive bound over several send counters (one receive variable "
                           "counting several message types) is not supported", self.bound.span)
         self.counter = self.counters[0]
+        first.counter = self.counter
         self.bound_rest = {n: c for n, c in lin.items() if n not in (self.counter, self.crash_counter)}
         for n in self.bound_rest:
             if n not in self.params and n != "":
                 raise _refuse(f"'{n}' in the receive bound is neither a parameter nor a send counter",
                               self.bound.span)
-        # the receive choice: the if before the bound assigning next_x = x + 1 / x
-        self.choice_if: P.If | None = None
-        for s in self.step[:self.bound_index]:
-            if isinstance(s, P.If) and all(any(isinstance(t, P.Assign) and t.var == self.next_var
-                                               for t in o.body) for o in s.options):
-                self.choice_if = s
-        if self.choice_if is None:
-            raise _refuse(f"no receive choice 'if :: {self.next_var} = {self.rcv_var} + 1; :: "
-                          f"{self.next_var} = {self.rcv_var}; fi' before the receive bound",
-                          self.bound_if.span)
-        self.choices: list[tuple[P.PExpr | None, int]] = []
-        for o in self.choice_if.options:
-            guard, rest = (o.body[0].expr, o.body[1:]) if isinstance(o.body[0], P.Condition) else (None, o.body)
-            if len(rest) != 1 or not isinstance(rest[0], P.Assign):
-                raise _refuse("a receive choice option must be '[guard ->] next = x + 1' or 'next = x'", o.span)
-            inc = self.linear(rest[0].expr)
-            if set(inc) - {"", self.rcv_var} or inc.get(self.rcv_var) != 1 or inc.get("", 0) not in (0, 1):
-                raise _refuse(f"a receive choice must add 0 or 1 to '{self.rcv_var}'", rest[0].span)
-            self.choices.append((guard, inc.get("", 0)))
-        if not any(d == 0 for _, d in self.choices if _ is None):
-            raise _refuse("the receive choice needs an unguarded 'no receive' option", self.choice_if.span)
+        for r in dynamic[1:]:
+            cs = [n for n in r.lin if n in self.shared]
+            if len(cs) != 1 or r.lin[cs[0]] != 1:
+                raise _refuse("a receive bound over several send counters (one receive variable "
+                              "counting several message types) is not supported", r.bound.span)
+            rest = {n: c for n, c in r.lin.items() if n != cs[0]}
+            if rest != self.bound_rest:
+                raise _refuse(f"the bound of '{r.next}' adds {rest or 'nothing'} to '{cs[0]}', the bound "
+                              f"of '{self.next_var}' {self.bound_rest or 'nothing'}: one fault model "
+                              "bounds every message type", r.bound.span)
+            r.counter = cs[0]
+            self.counters.append(cs[0])
+        if len(set(self.counters)) != len(self.counters):
+            raise _refuse("two receive variables bounded by the same send counter", self.proc.span)
+        self.choices = first.choices
 
     def linear(self, e: P.PExpr) -> dict[str, int]:
         """``e`` as name → coefficient ('' the constant), over names and defines."""
@@ -338,21 +379,29 @@ class _Translator:
     def value(self, e: P.PExpr, env: dict[str, object], allow_symbolic: bool = True,
               scope: str = "step") -> object:
         """``e`` evaluated: an int or bool where concrete, else an ``ir`` expression over
-        parameters and the receive counter."""
+        parameters and the receive counters (a :class:`promela_multi.FloorTerm` for a division
+        not yet compared)."""
         if isinstance(e, P.PInt):
             return e.value
         if isinstance(e, P.PName):
             n = e.name
             if n in env:
                 v = env[n]
-                return _lift(received(self.counter)) if v == RCV else v
+                if isinstance(v, _Rcv):
+                    return received(v.counter)
+                if isinstance(v, _Frozen):
+                    if scope == OBLIGATION:  # any count it has satisfies the receive bound
+                        return received(v.counter)
+                    raise _refuse(f"the step reads '{n}' where its receive choice is disabled: its "
+                                  "count is the one the process entered with, which tactl would "
+                                  "need per location", e.span)
+                return v
             if n in self.defines:
                 return self.defines[n]
             if n in self.params and allow_symbolic:
                 return Name(n)
             if n in self.shared:
-                raise _refuse(f"the shared variable '{n}' is used outside the receive bound and "
-                              "sends", e.span)
+                return self.shared_value(n, e.span, scope)
             if n == "true":
                 return True
             if n == "false":
@@ -360,6 +409,8 @@ class _Translator:
             raise _refuse(f"unknown name '{n}' in {scope}", e.span)
         if isinstance(e, P.PUnary):
             v = self.value(e.arg, env, allow_symbolic, scope)
+            if isinstance(v, PM.FloorTerm):
+                raise _refuse("a division is supported only in a comparison", e.span)
             if e.op == "!" and isinstance(v, Expr) and not _is_condition(v) or \
                     e.op == "-" and not _is_term(v):
                 raise _refuse(f"'{e.op}' of the wrong kind of operand", e.span)
@@ -373,35 +424,152 @@ class _Translator:
             if e.op == "&&" and a is False or e.op == "||" and a is True:
                 return a
             b = self.value(e.right, env, allow_symbolic, scope)
+            if e.op in ("/", "%") or isinstance(a, PM.FloorTerm) or isinstance(b, PM.FloorTerm):
+                return self.division(e, a, b)
             return _binary(e.op, a, b, e.span)
         raise _refuse("this expression is not supported in " + scope, e.span)
 
+    def shared_value(self, n: str, span: Span | None, scope: str) -> object:
+        """A shared counter read outside the receive bounds and sends: concrete in the
+        initialisation, its fixed value where the initialisation set it and the step never
+        changes it, the crash counter (only in the crash option and the paths it disables), or
+        ``sent(M)`` in an ``assume``/``assert`` the translation must prove always true."""
+        if self.shared_env is not None:
+            return self.shared_env.get(n, 0)
+        if n in self.init_values:
+            return self.init_values[n]
+        if n == getattr(self, "file_crash", None) and scope == "step":
+            return Name(CRASH_SYMBOL)
+        if scope == OBLIGATION:
+            return Name(f"sent {n}")
+        raise _refuse(f"the shared variable '{n}' is used outside the receive bound and "
+                      "sends", span)
+
+    def division(self, e: P.PBinary, a: object, b: object) -> object:
+        """``/`` and ``%``: concrete as in C (truncation); ``x / d`` for a positive constant d
+        as ``floor(x / d)`` once ``x >= 0`` is proved; a comparison with one such term is
+        rewritten without it (``promela_multi.compare_div``); anything else is refused."""
+        if e.op in ("/", "%"):
+            if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(b, bool):
+                if b == 0:
+                    raise _refuse("division by zero", e.span)
+                q = PM.c_division(a, b)
+                return q if e.op == "/" else a - b * q
+            if e.op == "/" and isinstance(b, int) and not isinstance(b, bool) and b > 0 and _is_term(a):
+                return PM.FloorTerm(IntConst(0), _lift(a), b)
+            raise _refuse(f"'{e.op}' is supported for integers, and '/' by a positive constant", e.span)
+        if e.op in "+-" and all(isinstance(x, PM.FloorTerm) or _is_term(x) for x in (a, b)):
+            out = PM.add_div(e.op, a if isinstance(a, PM.FloorTerm) else _lift(a),
+                             b if isinstance(b, PM.FloorTerm) else _lift(b))
+            if out is not None:
+                return out
+        if e.op in _CMP and all(isinstance(x, PM.FloorTerm) or _is_term(x) for x in (a, b)) \
+                and not (isinstance(a, PM.FloorTerm) and isinstance(b, PM.FloorTerm)):
+            cond, dividend = PM.compare_div(e.op, a if isinstance(a, PM.FloorTerm) else _lift(a),
+                                            b if isinstance(b, PM.FloorTerm) else _lift(b))
+            if not self.valid(Compare(">=", dividend, IntConst(0))):
+                raise _refuse("tactl cannot prove this dividend non-negative (Promela's '/' truncates "
+                              "toward zero, which is floor only there)", e.span)
+            return cond
+        raise _refuse(f"a division here ('{e.op}' of it); supported: one 'x / d' term added to "
+                      "others and compared", e.span)
+
+    def valid(self, c: Expr, cond: list[Expr] = ()) -> bool:
+        """``c`` follows from the assumptions translated so far (and ``cond``)."""
+        from tactl.ir.linear import int_symbols, to_z3  # lazy: z3 loads only when a .pml is translated
+        import z3  # lazy: as above
+
+        syms = getattr(self, "syms", None) or int_symbols()
+        solver = z3.Solver()
+        solver.add(*[to_z3(a, syms) for a in self.assumes], *[to_z3(a, syms) for a in cond])
+        for name in _expr_names(c):
+            if received_message(name.name):
+                solver.add(syms(name.name) >= 0)
+        solver.add(z3.Not(to_z3(c, syms)))
+        return solver.check() == z3.unsat
+
     # ------------------------------------------------------------------- exploration
     def loc_vars(self) -> list[str]:
-        return [v for v in self.locals if v not in (self.rcv_var, self.next_var) and not v.startswith("next_")]
+        return [v for v in self.locals if v not in self.rvar_of and not v.startswith("next_")]
+
+    def initialisation(self) -> None:
+        """The prefix's effect on shared counters (``promela_multi.initial_counters``): the
+        counters an ``atomic`` block before ``end:`` sets, with their values once every process
+        has run it."""
+        self.shared_env: dict[str, int] | None = None
+        self.init_values: dict[str, int] = {}
+        if not self.init_atomics:
+            return
+        copies = _lift(self.value(self.proc.copies, {}, True, "the copy count"))
+
+        def at_least(j: int) -> bool:
+            return self.valid(Compare(">=", copies, IntConst(j)))
+
+        def evaluate(e: P.PExpr, state: dict[str, int]) -> object:
+            self.shared_env = state
+            try:
+                v = self.value(e, {}, False, "the initialisation")
+            finally:
+                self.shared_env = None
+            if not isinstance(v, bool):
+                raise _refuse("expected a condition on shared counters", e.span)
+            return v
+
+        touched = {t.var for b in self.init_atomics for t in _walk(b.body) if isinstance(t, P.Incr)}
+        state = PM.initial_counters(self.init_atomics, at_least, evaluate, set(self.shared))
+        stepped = {t.var for t in _walk(self.step) if isinstance(t, (P.Incr, P.Assign))}
+        for c in sorted(touched):
+            if c in stepped:
+                raise _refuse(f"the initialisation sets '{c}', which the step also changes: a send "
+                              "counter of the threshold automaton starts at 0", self.init_atomics[0].span)
+            self.init_values[c] = state.get(c, 0)
+        self.notes.append(Diagnostic(Severity.WARNING, (
+            "initialisation: every process runs the 'atomic' block before 'end:' once, before its "
+            "first step (ByMC's prec_init = all(Proc@end)); afterwards " +
+            ", ".join(f"{c} = {v}" for c, v in self.init_values.items()) + " for the whole run"),
+            self.init_atomics[0].span))
 
     def explore(self) -> None:
         from tactl.ir.linear import int_symbols, to_z3  # lazy: z3 loads only when a .pml is translated
         import z3  # lazy: as above
 
         self.z3, self.to_z3, self.syms = z3, to_z3, int_symbols()
-        self.rc = [to_z3(a, self.syms) for a in self.assumes] + [to_z3(Compare(">=", received(self.counter), IntConst(0)), self.syms)]
+        self.rc = [to_z3(a, self.syms) for a in self.assumes]
+        for r in self.rvars:
+            self.rc.append(to_z3(Compare(">=", received(r.counter), IntConst(0)), self.syms))
+            if r.counter in self.static:
+                self.rc.append(to_z3(Compare("<=", received(r.counter), IntConst(self.static[r.counter])), self.syms))
+        self.obligations: list[tuple[str, object, list[Expr], Span | None]] = []
         lv = self.loc_vars()
         starts: list[tuple[int, ...]] = []
+        self.start_counts: dict[tuple, dict[str, int]] = {}  # init-only counters per start
         options = self.init_if.options if self.init_if else (P.Option(()),)
         for o in options:
             env = dict(self.locals)
+            counts: dict[str, int] = {}
             for s in o.body:
                 if isinstance(s, P.Assign) and s.var in lv:
                     v = self.value(s.expr, env, False)
                     if not isinstance(v, int):
                         raise _refuse("initial values must be constants", s.span)
                     env[s.var] = v
+                elif isinstance(s, P.Incr) and s.var in self.shared:
+                    counts[s.var] = counts.get(s.var, 0) + s.delta
                 elif not isinstance(s, (P.Printf, P.Skip)):
                     raise _refuse("the initial 'if' may only assign constants to locals", s.span)
             key = tuple(env[v] for v in lv)
+            if key in self.start_counts and self.start_counts[key] != counts:
+                raise _refuse("two initial options reach the same location with different counter "
+                              "increments", o.span)
+            self.start_counts[key] = counts
             if key not in starts:
                 starts.append(key)
+        self.init_only = sorted({c for cs in self.start_counts.values() for c in cs})
+        stepped = {t.var for t in _walk(self.step) if isinstance(t, (P.Incr, P.Assign))}
+        for c in self.init_only:
+            if c in stepped or c in self.init_values:
+                raise _refuse(f"'{c}' is incremented by the initial 'if' and changed elsewhere",
+                              self.init_if.span if self.init_if else None)
         self.valuations: list[tuple[int, ...]] = list(starts)
         edges: list[tuple[tuple, tuple, _Path]] = []
         queue = list(starts)
@@ -410,19 +578,23 @@ class _Translator:
             src = queue.pop(0)
             env: dict[str, object] = dict(self.locals)
             env.update(zip(lv, src))
-            env[self.rcv_var] = RCV
+            for r in self.rvars:
+                env[r.rcv] = _Rcv(r.counter)
             paths, is_blocked = self.exec_seq(self.step, [_Path(env)], src in starts)
             if is_blocked:
                 blocked.append(src)
             for p in paths:
                 for v in self.locals:
-                    if v.startswith("next_") and p.env[v] != self.locals[v]:
+                    if (v.startswith("next_") or v in self.rvar_of and self.rvar_of[v].next == v) \
+                            and p.env[v] != self.locals[v]:
                         raise _refuse(f"'{v}' is not reset to {self.locals[v]} at the end of the step",
                                       self.local_span[v])
                 tgt = tuple(p.env[v] for v in lv)
                 if any(not isinstance(x, int) for x in tgt):
                     raise _refuse("a location variable gets a value that depends on the receive "
                                   "count", self.proc.span)
+                p.env[RESETS] = frozenset(r.counter for r in self.rvars
+                                          if isinstance(p.env[r.rcv], int) and not isinstance(p.env[r.rcv], bool))
                 if tgt == src and not p.sends:
                     continue  # a stutter step
                 edges.append((src, tgt, p))
@@ -437,7 +609,12 @@ class _Translator:
         self.dead: tuple | None = None
         if self.crash_counter is not None:
             edges = self.crash_location(edges)
+        if getattr(self, "file_crash", None) is not None:
+            edges = self.file_crash_location(edges)
+        elif any(CRASH_SYMBOL in {n.name for c in p.cond for n in _expr_names(c)} for _, _, p in edges):
+            raise _refuse("a step whose condition reads a shared counter", self.proc.span)
         self.name_locations(lv, starts)
+        self.check_obligations(edges, starts)
         invariant = self.monotone_invariants(edges, starts)
         groups: dict[tuple, list[list[Expr]]] = {}
         lines_of: dict[tuple, set[int]] = {}
@@ -450,11 +627,44 @@ class _Translator:
                     lines_of.setdefault(key, set()).update(p.lines)
         self.rules = []
         for (s, t, sends), conds in groups.items():
+            conds = self.eliminate_static(conds)
+            if not conds:
+                continue
             guard = BoolConst(True) if any(not c for c in conds) else disj(*[conj(*c) for c in conds])
             lines = sorted(lines_of[(s, t, sends)])
             text = "; ".join(f'line {n} "{self.m.line(n)}"' for n in lines)
             self.rules.append(ReceiveRule(len(self.rules), self.names[s], self.names[t], guard, sends,
                                           origin=Origin(self.m.path, tuple(lines), text)))
+
+    def eliminate_static(self, conds: list[list[Expr]]) -> list[list[Expr]]:
+        """The receive counts of static counters (sent by the initialisation, fixed for the run)
+        range over 0..their largest value: each conjunction becomes the satisfiable cases of that
+        finite range, so no ``received`` of theirs is left in a guard."""
+        from tactl.ir.expr import substitute  # lazy: only for static counters
+
+        out = [c for c in conds]
+        for counter, top in self.static.items():
+            name = received(counter).name
+            nxt: list[list[Expr]] = []
+            for c in out:
+                if not any(n.name == name for a in c for n in _expr_names(a)):
+                    nxt.append(c)
+                    continue
+                for k in range(top + 1):
+                    cand = [substitute(a, {name: IntConst(k)}) for a in c]
+                    cand = [a for a in cand if a != BoolConst(True) and not self.valid_in_rc(a)]
+                    if self.sat(cand) and cand not in nxt:
+                        nxt.append(cand)
+            out = nxt
+        return out
+
+    def valid_in_rc(self, a: Expr) -> bool:
+        """``a`` holds under the assumptions alone (a receive-free atom left by elimination)."""
+        if any(received_message(n.name) for n in _expr_names(a)):
+            return False
+        s = self.z3.Solver()
+        s.add(*self.rc, self.z3.Not(self.to_z3(a, self.syms)))
+        return s.check() == self.z3.unsat
 
     def crash_location(self, edges):
         """Crash faults: the location every ``nsntF++`` step enters (DH, dead) becomes tactl's
@@ -493,6 +703,105 @@ class _Translator:
             f"VIOLATED run may use such a crash"), span))
         return [(s, t, p) for s, t, p in edges if t != dead]
 
+    def file_crash_faults(self) -> tuple[Faults, str] | None:
+        """cond-consensus2's crash: a shared counter C the step increments besides the send
+        counters, on an option ``C < F && ... -> C++; pc = CR``. With N copies and bounds
+        ``nrcvd < nsnt`` this is tactl's clean_crash(F): at most F processes stop between steps,
+        every message they sent is delivered (``file_crash_location`` checks the rest)."""
+        self.file_crash: str | None = None
+        extra = sorted({t.var for t in _walk(self.step) if isinstance(t, P.Incr) and t.var in self.shared}
+                       - set(self.counters) - {self.crash_counter})
+        if not extra:
+            return None
+        if len(extra) > 1:
+            raise _refuse(f"the step increments {', '.join(extra)} besides the send counters of its "
+                          "receive bounds", self.proc.span)
+        c = extra[0]
+        bounds = {x.right.name for t in _walk(self.step) if isinstance(t, P.Condition)
+                  for x in _subexprs(t.expr) if isinstance(x, P.PBinary) and x.op == "<"
+                  and isinstance(x.left, P.PName) and x.left.name == c and isinstance(x.right, P.PName)}
+        copies = self.linear(self.proc.copies)
+        ns = [k for k in copies if k in self.params]
+        if len(bounds) != 1 or not bounds <= set(self.params) or len(copies) != 1 or copies[ns[0]] != 1 \
+                or self.bound_rest or self.crash_counter is not None:
+            raise _refuse(f"'{c}++' is read as a crash counter only with N copies, receive bounds "
+                          f"'nrcvd < nsnt' and one guard '{c} < F' for a parameter F", self.proc.span)
+        self.file_crash = c
+        return Faults(FaultModel.CLEAN_CRASH, (next(iter(bounds)),)), ns[0]
+
+    def file_crash_location(self, edges):
+        """The location every ``C++`` step enters is tactl's crash location CR. Exact when those
+        steps send nothing, need nothing but ``C < F``, leave every other location, and CR is
+        entered by nothing else and never left; paths that read C otherwise must be stutters."""
+        dying = [(s, t, p) for s, t, p in edges if FILE_CRASH in p.sends]
+        targets = {t for _, t, _ in dying}
+        span = self.proc.span
+        if len(targets) != 1:
+            raise _refuse(f"the '{self.file_crash}++' steps must all enter one location (the crashed one)", span)
+        dead = next(iter(targets))
+        if any(t == dead and FILE_CRASH not in p.sends for _, t, p in edges) or any(s == dead for s, _, _ in edges):
+            raise _refuse("the location entered by crash steps must be entered by nothing else and "
+                          "never left", span)
+        symbol = Name(CRASH_SYMBOL)
+        for s, _, p in dying:
+            rest = [c for c in p.cond if symbol not in _expr_names(c)]
+            if p.sends != [FILE_CRASH] or rest and not self.valid(conj(*rest)):
+                raise _refuse(f"a crash step ('{self.file_crash}++') must send nothing and be possible "
+                              "whatever the process received", span)
+        for s, t, p in edges:
+            if FILE_CRASH not in p.sends and symbol in {n for c in p.cond for n in _expr_names(c)}:
+                raise _refuse(f"a step that is not a crash reads '{self.file_crash}'", span)
+        missing = [v for v in self.valuations if v != dead and not any(s == v for s, _, _ in dying)]
+        if missing:
+            raise _refuse(f"tactl's clean crashes may happen at every location; the file's cannot at "
+                          f"{missing}", span)
+        self.dead = dead
+        self.valuations.remove(dead)
+        meaning = ", ".join(f"{v} = {x}" for v, x in zip(self.loc_vars(), dead))
+        self.notes.append(Diagnostic(Severity.WARNING, (
+            f"crash faults: the location with {meaning}, entered by '{self.file_crash}++' under "
+            f"'{self.file_crash} < {self.file_crash_parameter()}', is tactl's crash location CR; "
+            f"faults clean_crash({self.file_crash_parameter()}): at most that many processes stop "
+            "between steps, at any location, and every message they sent is delivered"), span))
+        return [(s, t, p) for s, t, p in edges if t != dead]
+
+    def file_crash_parameter(self) -> str:
+        return next(x.right.name for t in _walk(self.step) if isinstance(t, P.Condition)
+                    for x in _subexprs(t.expr) if isinstance(x, P.PBinary) and x.op == "<"
+                    and isinstance(x.left, P.PName) and x.left.name == self.file_crash)
+
+    def check_obligations(self, edges, starts) -> None:
+        """``assume``/``assert`` over shared counters must hold on every path reaching them,
+        given the receive bounds and how often a process can send (``sends_per_process``):
+        then they change nothing and are dropped; else the file is refused."""
+        if not self.obligations:
+            return
+        copies = _lift(self.value(self.proc.copies, {}, True, "the copy count"))
+        env: list[Expr] = []
+        graph = [(s, t, tuple(p.sends)) for s, t, p in edges]
+        for r in self.rvars:
+            if r.counter in self.static:
+                continue
+            ns = Name(f"sent {r.counter}")
+            rest = [("+" if k > 0 else "-", Name(n) if n else IntConst(abs(k)))
+                    for n, k in self.bound_rest.items() for _ in range(abs(k) if n else 1)]
+            env += [Compare("<=", received(r.counter), summation(ns, rest)), Compare(">=", ns, IntConst(0))]
+            k = PM.sends_per_process(graph, starts, r.counter)
+            if k is not None:
+                env.append(Compare("<=", ns, Mul(IntConst(k), copies)))
+        for kind, v, cond, span in self.obligations:
+            if self.crash_counter is not None or not self.valid(self.condition(v, span), cond + env):
+                raise _refuse(f"{kind}(...) that tactl cannot prove always true from the receive "
+                              "bounds and the number of sends" + (" (it would restrict steps by a "
+                              "shared counter)" if kind == "assume" else " (a safety property over "
+                              "receive variables is not a specification of the automaton)"), span)
+        statements = len({(o[3].line, o[3].col) if o[3] else i for i, o in enumerate(self.obligations)})
+        self.notes.append(Diagnostic(Severity.WARNING, (
+            f"{statements} assume/assert statement(s) of the step hold on each of the "
+            f"{len(self.obligations)} paths reaching them (each process sends each message at most "
+            "as often as its location graph allows, every receive count is within its bound): "
+            "they change nothing"), self.obligations[0][3]))
+
     def equivalent(self, a: list[Expr], b: list[Expr]) -> bool:
         s = self.z3.Solver()
         ca, cb = self.to_z3(conj(*a) if a else BoolConst(True), self.syms), \
@@ -516,7 +825,8 @@ class _Translator:
                     cond = _dedupe(list(d) + p.cond)
                     if not self.sat(cond):
                         continue
-                    low = tuple(a for a in cond if _lower_bound(a, self.counter))
+                    kept = [r.counter for r in self.rvars if r.counter not in p.env.get(RESETS, ())]
+                    low = tuple(a for a in cond if any(_lower_bound(a, c) for c in kept))
                     have = inv.setdefault(t, [])
                     if any(set(h) <= set(low) for h in have):
                         continue  # a weaker bound is known already
@@ -544,11 +854,12 @@ class _Translator:
         line = [s.span.line] if s.span else []
         if isinstance(s, (P.Printf, P.Skip)):
             return [p], False
-        if s is self.bound_if:
+        if id(s) in self.bound_ifs:
             return [p], False  # the environment assumption of the fault model
-        if s is self.choice_if:
+        if id(s) in self.choice_of:
+            r = self.choice_of[id(s)]
             enabled = False
-            for guard, delta in self.choices:
+            for guard, delta in r.choices:
                 if delta == 1:
                     g = True if guard is None else self.value(guard, p.env, True)
                     if not isinstance(g, bool):
@@ -557,14 +868,22 @@ class _Translator:
                     enabled |= g
             env = dict(p.env)
             if enabled:
-                env[self.next_var] = RCV
+                env[r.next] = _Rcv(r.counter)
                 return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], False
-            if not initial:
-                raise _refuse("the receive choice is disabled at a location that is not initial",
-                              s.span)
-            env[self.next_var] = 0  # nothing received yet at an initial location
-            env[self.rcv_var] = 0
-            return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], True
+            if initial:
+                env[r.next] = 0  # nothing received yet at an initial location
+                env[r.rcv] = 0
+                return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], True
+            env[r.next] = env[r.rcv] = _Frozen(r.counter)
+            return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], False
+        if isinstance(s, P.AssumeStmt) and not (set(_names(s.expr)) & set(self.shared)):
+            g = self.value(s.expr, p.env, True)  # over locations and receive counts: a guard
+            return self._guarded(p, g, line, s.span), False
+        if isinstance(s, (P.AssumeStmt, P.AssertStmt)):
+            v = self.value(s.expr, p.env, True, OBLIGATION)
+            self.obligations.append(("assume" if isinstance(s, P.AssumeStmt) else "assert", v,
+                                     list(p.cond), s.span))
+            return [p], False
         if isinstance(s, P.Condition):
             g = self.value(s.expr, p.env, True)
             return self._guarded(p, g, line, s.span), False
@@ -573,29 +892,35 @@ class _Translator:
                 raise _refuse(f"assignment to the shared variable '{s.var}' (only '{s.var}++' is a send)", s.span)
             if s.var not in self.locals:
                 raise _refuse(f"'{s.var}' is not a local variable", s.span)
-            v = self.value(s.expr, p.env, True)
-            if s.var == self.rcv_var or s.var == self.next_var:
-                if not (v == RCV or _is_received(v, self.counter) or v == 0 or
-                        (isinstance(s.expr, P.PName) and s.expr.name in (self.rcv_var, self.next_var))):
-                    raise _refuse(f"'{s.var}' may only be copied between '{self.rcv_var}' and "
-                                  f"'{self.next_var}' or reset", s.span)
-                if _is_received(v, self.counter):
-                    v = RCV
+            r = self.rvar_of.get(s.var)
+            if r is not None and isinstance(s.expr, P.PName) and s.expr.name in (r.rcv, r.next):
+                v = p.env[s.expr.name]  # a copy, also of a count the step may not read
+            else:
+                v = self.value(s.expr, p.env, True)
+            if r is not None:
+                if _is_received(v, r.counter):
+                    v = _Rcv(r.counter)
+                if not (isinstance(v, (_Rcv, _Frozen)) and v.counter == r.counter
+                        or isinstance(v, int) and not isinstance(v, bool) and v == 0):
+                    raise _refuse(f"'{s.var}' may only be copied between '{r.rcv}' and "
+                                  f"'{r.next}' or reset to 0", s.span)
             elif not isinstance(v, int) or isinstance(v, bool):
                 raise _refuse(f"'{s.var}' gets a value that depends on the receive count or a parameter",
                               s.span)
             env = dict(p.env)
             env[s.var] = v
-            keep = s.var not in (self.rcv_var, self.next_var) and not (s.var.startswith("next_") and v == self.locals[s.var])
+            keep = s.var not in self.rvar_of and not (s.var.startswith("next_") and v == self.locals[s.var])
             return [_Path(env, list(p.cond), list(p.sends), p.lines + (line if keep else []))], False
         if isinstance(s, P.Incr):
             if s.var in self.shared and s.var == self.crash_counter and s.delta == 1:
                 return [_Path(dict(p.env), list(p.cond), p.sends + [CRASH_SEND], p.lines + line)], False
+            if s.var in self.shared and s.var == getattr(self, "file_crash", None) and s.delta == 1:
+                return [_Path(dict(p.env), list(p.cond), p.sends + [FILE_CRASH], p.lines + line)], False
             if s.var in self.shared:
-                if s.var != self.counter or s.delta != 1:
+                if s.var not in self.counters or s.delta != 1:
                     raise _refuse(f"'{s.var}{'++' if s.delta == 1 else '--'}': only the receive "
-                                  "bound's send counter may be incremented", s.span)
-                return [_Path(dict(p.env), list(p.cond), p.sends + [self.counter], p.lines + line)], False
+                                  "bounds' send counters may be incremented", s.span)
+                return [_Path(dict(p.env), list(p.cond), p.sends + [s.var], p.lines + line)], False
             if s.var in self.loc_vars():
                 env = dict(p.env)
                 env[s.var] = env[s.var] + s.delta  # type: ignore[operator]
@@ -687,28 +1012,73 @@ class _Translator:
             if ltl.name == FAIRNESS:
                 notes.append(self.fairness_note(ltl, props, faults))
                 continue
-            formula = self.formula(ltl.formula, props)
+            formula = self.static_formula(ltl, props)
             out.append(Property(ltl.name, formula, origin=Origin(
                 self.m.path, (ltl.span.line,) if ltl.span else (), self.m.line(ltl.span.line) if ltl.span else "")))
         return out, notes
 
-    def formula(self, e: P.PExpr, props: dict[str, P.AtomicProp]) -> Expr:
+    def formula(self, e: P.PExpr, props: dict[str, P.AtomicProp], fixed: dict[str, bool] | None = None) -> Expr:
+        fixed = fixed or {}
         if isinstance(e, P.PName):
+            if e.name in fixed:
+                return BoolConst(fixed[e.name])
             if e.name in props:
-                return self.condition(self.prop(props[e.name].expr), props[e.name].expr.span)
+                c = self.condition(self.prop(props[e.name].expr), props[e.name].expr.span)
+                if any(n.name.startswith(START) for n in _expr_names(c)):
+                    raise _refuse(f"the proposition '{e.name}' mixes counters of the initialisation "
+                                  "with location counters", props[e.name].expr.span)
+                return c
             raise _refuse(f"'{e.name}' is not a proposition declared with 'atomic'", e.span)
         if isinstance(e, P.PUnary):
-            arg = self.formula(e.arg, props)
+            arg = self.formula(e.arg, props, fixed)
             return {"!": Not, "[]": Always, "<>": Eventually}[e.op](arg) if e.op in ("!", "[]", "<>") \
                 else _bad(e)
         if isinstance(e, P.PBinary) and e.op in ("&&", "||", "->"):
-            a, b = self.formula(e.left, props), self.formula(e.right, props)
+            a, b = self.formula(e.left, props, fixed), self.formula(e.right, props, fixed)
             if e.op == "&&":  # `prec_init` (P@end) is true: leave it out
                 return b if a == BoolConst(True) else a if b == BoolConst(True) else conj(a, b)
             if e.op == "->" and a == BoolConst(True):
                 return b
             return disj(a, b) if e.op == "||" else Implies(a, b)
         raise _refuse("an ltl formula here must combine propositions declared with 'atomic'", e.span)
+
+    def static_formula(self, ltl: P.Ltl, props: dict[str, P.AtomicProp]) -> Expr:
+        """The formula of ``ltl``; propositions over counters of the initial 'if' (one value for
+        the run) are evaluated in the initial configuration (``promela_multi.shannon``)."""
+        static = []
+        for name in dict.fromkeys(_names(ltl.formula)):
+            if name in props and name not in static:
+                c = self.prop(props[name].expr)
+                ns = [n.name for n in _expr_names(c)]
+                if any(n.startswith(START) for n in ns):
+                    if any(not n.startswith(START) and n not in self.params for n in ns):
+                        raise _refuse(f"the proposition '{name}' mixes counters of the initialisation "
+                                      "with location counters", props[name].expr.span)
+                    static.append(name)
+        if not static:
+            return PM.simplify(self.formula(ltl.formula, props))
+        from tactl.ir.expr import substitute  # lazy: only for static propositions
+
+        starts = [self.names[k] for k in self.start_counts]
+        at_start = {START + n: Name(n) for n in starts}
+        total = summation(Name(starts[0]), [("+", Name(n)) for n in starts[1:]])
+        copies = _lift(self.value(self.proc.copies, {}, True, "the copy count"))
+        initial = [Compare("==", total, copies)] + [Compare(">=", Name(n), IntConst(0)) for n in starts]
+
+        def value_at_start(name: str) -> object:
+            c = substitute(self.condition(self.prop(props[name].expr), props[name].expr.span), at_start)
+            if self.valid(c, initial):
+                return True
+            if self.valid(Not(c), initial):
+                return False
+            return c
+
+        self.notes.append(Diagnostic(Severity.WARNING, (
+            f"ltl {ltl.name}: {', '.join(static)} count{'s' if len(static) == 1 else ''} the options "
+            "of the initial 'if', fixed for the whole run: evaluated in the initial configuration "
+            "(the initial counts of " + ", ".join(starts) + ")"), ltl.span))
+        return PM.shannon(lambda fixed: PM.simplify(self.formula(ltl.formula, props, fixed)), static,
+                          value_at_start)
 
     def prop(self, e: P.PExpr) -> Expr:
         """A proposition over location counters and parameters."""
@@ -739,6 +1109,17 @@ class _Translator:
                 return IntConst(self.defines[e.name])
             if e.name in self.params:
                 return Name(e.name)
+            if e.name in self.shared and e.name in self.init_values:
+                return IntConst(self.init_values[e.name])  # fixed by the initialisation
+            if e.name in self.shared and e.name in self.init_only:
+                # counted by the initial 'if': the number of processes that took each option,
+                # i.e. the initial counts of their locations (promela_multi.shannon)
+                terms = [(k, Name(START + self.names[key])) for key, cs in self.start_counts.items()
+                         for k in [cs.get(e.name, 0)] if k]
+                if not terms:
+                    return IntConst(0)
+                parts = [t if k == 1 else Mul(IntConst(k), t) for k, t in terms]
+                return summation(parts[0], [("+", t) for t in parts[1:]])
             if e.name in self.shared:
                 raise _refuse(f"a proposition over the shared variable '{e.name}' (a receive "
                               "automaton's specifications read location counters and parameters)", e.span)
@@ -755,7 +1136,7 @@ class _Translator:
         env = dict(zip(self.loc_vars(), key))
         qualified = _qualify(e, self.proc.name)
         for name in _names(qualified):
-            if name in (self.rcv_var, self.next_var):
+            if name in self.rvar_of:
                 raise _refuse(f"a proposition over the receive variable '{name}' (supported only in "
                               "the fairness formula, whose meaning tactl derives)", e.span)
             if name in self.locals and name not in env:
@@ -766,33 +1147,44 @@ class _Translator:
         return bool(v)
 
     def fairness_note(self, ltl: P.Ltl, props: dict[str, P.AtomicProp], faults: Faults) -> Diagnostic:
-        """Compare the file's fairness with the derived justice; the derived one is used."""
-        guaranteed = guaranteed_delivery(faults.model, self.counter, faults.parameters,
-                                         Name(faults.parameters[1]) if faults.model is FaultModel.SYMMETRIC else None)
-        bounds = []
-        for name in _names(ltl.formula):
-            p = props.get(name)
-            e = p.expr if p else None
-            if isinstance(e, P.PCall) and e.func == "some" and isinstance(e.arg, P.PBinary) and \
-                    e.arg.op == "<" and _var(_qualify(e.arg.left, self.proc.name)) == self.rcv_var:
-                lin = self.linear(e.arg.right)
-                bounds.append(summation(Name(sent(self.counter)) if lin.get(self.counter) == 1 else IntConst(0),
-                                        [("+" if c > 0 else "-", Name(k) if k else IntConst(abs(c)))
-                                         for k, c in lin.items() if k != self.counter for _ in range(abs(c) if k else 1)]))
-        expected = guaranteed
-        if faults.model is FaultModel.CLEAN_CRASH:
-            # ByMC's nsnt also counts the Fnc broadcasts clean crashes lose (it subtracts them);
-            # tactl's crashed processes never make them: the same delivery, counted apart
-            expected = summation(guaranteed, [("-", Name(faults.parameters[1]))])
-        same = bounds and all(linearize(b) == linearize(expected) for b in bounds)
+        """Compare the file's fairness with the derived justice; the derived one is used. Each
+        message type the step sends is compared with its own ``in_transit`` proposition."""
         from tactl.ir.expr import to_text  # lazy: printing only for the note
-        derived = f"every correct receiver eventually has {to_text(guaranteed)} '{self.counter}' messages, and a " \
-                  "process whose rule stays enabled eventually takes it"
-        if same:
+
+        pairs = [(r.rcv, r.counter) for r in self.rvars if r.counter not in self.static]
+        agree, derived_all = True, []
+        for rcv_var, counter in pairs:
+            guaranteed = guaranteed_delivery(faults.model, counter, faults.parameters,
+                                             Name(faults.parameters[1]) if faults.model is FaultModel.SYMMETRIC else None)
+            bounds = []
+            for name in _names(ltl.formula):
+                p = props.get(name)
+                e = p.expr if p else None
+                if isinstance(e, P.PCall) and e.func == "some" and isinstance(e.arg, P.PBinary) and \
+                        e.arg.op == "<" and _var(_qualify(e.arg.left, self.proc.name)) == rcv_var:
+                    lin = self.linear(e.arg.right)
+                    bounds.append(summation(Name(sent(counter)) if lin.get(counter) == 1 else IntConst(0),
+                                            [("+" if c > 0 else "-", Name(k) if k else IntConst(abs(c)))
+                                             for k, c in lin.items() if k != counter for _ in range(abs(c) if k else 1)]))
+            expected = guaranteed
+            if faults.model is FaultModel.CLEAN_CRASH and len(faults.parameters) == 2:
+                # ByMC's nsnt also counts the Fnc broadcasts clean crashes lose (it subtracts them);
+                # tactl's crashed processes never make them: the same delivery, counted apart
+                expected = summation(guaranteed, [("-", Name(faults.parameters[1]))])
+            agree = agree and bool(bounds) and all(linearize(b) == linearize(expected) for b in bounds)
+            derived = f"{to_text(guaranteed)} '{counter}' messages"
             if expected is not guaranteed:
-                derived += (f" (the file's {to_text(substitute_sent(expected, self.counter))}: its "
-                            f"'{self.counter}' also counts the broadcasts the {faults.parameters[1]} "
+                derived += (f" (the file's {to_text(substitute_sent(expected, counter))}: its "
+                            f"'{counter}' also counts the broadcasts the {faults.parameters[1]} "
                             "clean crashes lose, which tactl's crashed processes never make)")
+            derived_all.append(derived)
+        derived = f"every correct receiver eventually has {' and '.join(derived_all)}, and a " \
+                  "process whose rule stays enabled eventually takes it"
+        if self.static:
+            derived += (f"; the initialisation's {', '.join(self.static)} is delivered too (the file's "
+                        "formula does not say so: its receive guards were eliminated, a rule that "
+                        "needs it is unconditional)")
+        if agree:
             msg = (f"ltl fairness: its delivery bound agrees with the justice tactl derives from "
                    f"faults {faults.model.value}({', '.join(faults.parameters)}) ({derived}); "
                    "liveness is checked under the derived justice, which also makes processes "
@@ -856,6 +1248,28 @@ def _names(e: P.PExpr):
         yield from _names(e.right)
     elif isinstance(e, P.PCall):
         yield from _names(e.arg)
+
+
+def _walk(stmts):
+    """Every statement of ``stmts``, nested ones included."""
+    for s in stmts:
+        yield s
+        if isinstance(s, (P.If, P.Do)):
+            for o in s.options:
+                yield from _walk(o.body)
+        elif isinstance(s, P.Atomic):
+            yield from _walk(s.body)
+        elif isinstance(s, P.Labelled):
+            yield from _walk((s.stmt,))
+
+
+def _subexprs(e: P.PExpr):
+    yield e
+    if isinstance(e, P.PUnary):
+        yield from _subexprs(e.arg)
+    elif isinstance(e, P.PBinary):
+        yield from _subexprs(e.left)
+        yield from _subexprs(e.right)
 
 
 def _defines_used(m: P.PromelaModel, proc: P.Proctype) -> set[str]:
