@@ -1015,7 +1015,30 @@ class _Translator:
             formula = self.static_formula(ltl, props)
             out.append(Property(ltl.name, formula, origin=Origin(
                 self.m.path, (ltl.span.line,) if ltl.span else (), self.m.line(ltl.span.line) if ltl.span else "")))
-        return out, notes
+        return out, notes + self.unused_propositions(props)
+
+    def unused_propositions(self, props: dict[str, P.AtomicProp]) -> list[Diagnostic]:
+        """One warning naming the ``atomic`` propositions no ``ltl`` block uses that tactl could not read.
+
+        Such a proposition changes no verdict, so it is not an error; but saying nothing would let
+        a user believe tactl read it (and be surprised when a formula that uses it is refused).
+        One warning, at the first of them: ByMC's files all carry such auxiliary invariants."""
+        used = {name for ltl in self.m.ltls for name in _names(ltl.formula)}
+        unread: list[tuple[str, _Refuse, Span | None]] = []
+        for name, prop in props.items():
+            if name in used:
+                continue
+            try:
+                self.condition(self.prop(prop.expr), prop.expr.span)
+            except _Refuse as e:
+                unread.append((name, e, e.span or prop.span))
+        if not unread:
+            return []
+        name, first, span = unread[0]
+        others = "".join(f"; {n} (line {sp.line}): {e.message}" if sp else f"; {n}: {e.message}"
+                         for n, e, sp in unread[1:])
+        return [Diagnostic(Severity.WARNING, f"not read, and used by no ltl block (so no verdict depends "
+                           f"on them): atomic {name}: {first.message}{others}", span)]
 
     def formula(self, e: P.PExpr, props: dict[str, P.AtomicProp], fixed: dict[str, bool] | None = None) -> Expr:
         fixed = fixed or {}

@@ -399,3 +399,16 @@ def test_parametric_verdicts_agree_with_the_explicit_engine(path):
                 engine="explicit", properties=(name,), parameters=dict(r.counterexample.parameters),
                 timeout_s=60)).results
             assert at[0].verdict == "violated", (name, r.counterexample.parameters)
+
+
+@SKIP
+def test_an_unread_proposition_no_formula_uses_is_named_in_a_warning(cli, tmp_path):
+    # bcast-byz's `tx_inv` reads the shared counter nsnt: no ltl block uses it, so the verdicts
+    # stand, but the user is told it was not read (it would be refused if a formula used it).
+    out = cli("parse", FMCAD13 / "bcast-byz.pml", "-o", tmp_path / "byz.rta")
+    assert out.code == 0, out.err
+    assert re.search(r"bcast-byz\.pml:\d+:\d+: warning: not read, and used by no ltl block .*atomic tx_inv: "
+                     r"a proposition over the shared variable 'nsnt'", out.err), out.err
+    used = _variant(tmp_path, "ltl relay { [](ex_acc -> <>all_acc) }", "ltl relay { [](tx_inv -> <>all_acc) }")
+    out = cli("check", used)
+    assert out.code == 2 and "shared variable 'nsnt'" in out.err and "warning: not read" not in out.err, out.err
