@@ -132,6 +132,20 @@ class Condition(Stmt):
 
 
 @dataclass(frozen=True)
+class Goto(Stmt):
+    """``goto end``: ByMC's files leave the step this way when a receive exceeds the bound."""
+
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class AssumeStmt(Stmt):
+    """``assume(c)`` inside the process: the runs where ``c`` is false at this point are dropped."""
+
+    expr: PExpr = field(default_factory=PExpr)
+
+
+@dataclass(frozen=True)
 class Option:
     """``:: s1; s2; ...`` of an ``if`` or ``do``."""
 

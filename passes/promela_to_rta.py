@@ -49,6 +49,7 @@ from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Im
 from tactl.ir.linear import linearize
 from tactl.ir.rta import CRASH_LOCATION, Faults, FaultModel, Message, ReceiveRule, ReceiveTA, Timing, received
 from tactl.ir.ta import Location, Origin, Property
+from tactl.passes import promela_faults
 from tactl.passes.env import guaranteed_delivery, sent
 
 FAIRNESS = "fairness"
@@ -76,12 +77,13 @@ def translate_promela(model: P.PromelaModel) -> PromelaTranslation:
     """The receive automaton of ``model``; raises :class:`InputError` at what is not supported."""
     try:
         return _Translator(model).run()
-    except _Refuse as e:
+    except (_Refuse, promela_faults.Refusal) as e:
         raise InputError(Diagnostic(Severity.ERROR, e.message + " (not supported by tactl's "
                                     "Parametric Promela front end)", e.span), model.path, model.text) from None
 
 
 RCV = "rcv"  # marker value: the abstract receive count received(M)
+FORCED = " forced"  # marker key: the receive choice had no "no receive" option (promela_faults)
 CRASH_SEND = " crash"  # marker send: the crash counter's increment (never a message name)
 
 
@@ -126,7 +128,14 @@ class _Translator:
         self.split_body()
         self.find_receive()
         faults, n = self.fault_model()
+        self.global_assumes: list[P.AssumeStmt] = []
+        self.stutter_at: set[tuple] = set()
+        self.reset_at: dict[tuple, Span | None] = {}  # promela_faults.at_bound
         self.explore()
+        promela_faults.check_resets(self)
+        if self.global_assumes:
+            self.notes += promela_faults.check_invariants(self, self.global_assumes,
+                                                          faults.terms[0] if faults.terms else Name(n))
         params = [n] + [p for p in self.params if p != n]
         props, table_notes = self.properties(faults)
         name = re.sub(r"\W", "_", Path(m.path).stem) or "promela"
@@ -175,28 +184,22 @@ class _Translator:
         self.step = loop.options[0].body[0].body
 
     def find_receive(self) -> None:
-        """The bound pattern ``if :: !(next_x <= B) -> next_x = x; :: else; fi`` and the receive
-        choice ``if :: next_x = x + 1; :: next_x = x; fi`` before it."""
+        """The bound pattern ``if :: !(next_x <= B) -> …; :: else; fi`` and the receive choice
+        ``if :: next_x = x + 1; :: next_x = x; fi`` (or a forced ``next_x = x + 1``) before it
+        (``passes/promela_faults.py``)."""
+        self.bound_pattern = promela_faults.find_bound(self.step)
         self.bound_if: P.If | None = None
-        for i, s in enumerate(self.step):
-            if isinstance(s, P.If) and len(s.options) == 2:
-                a, b = s.options
-                if (len(a.body) == 2 and isinstance(a.body[0], P.Condition)
-                        and isinstance(a.body[1], P.Assign) and len(b.body) == 1
-                        and isinstance(b.body[0], P.Else)):
-                    c = a.body[0].expr
-                    if (isinstance(c, P.PUnary) and c.op == "!" and isinstance(c.arg, P.PBinary)
-                            and c.arg.op == "<=" and isinstance(c.arg.left, P.PName)
-                            and a.body[1].var == c.arg.left.name
-                            and isinstance(a.body[1].expr, P.PName)):
-                        self.bound_if, self.bound_index = s, i
-                        self.next_var, self.rcv_var = c.arg.left.name, a.body[1].expr.name
-                        self.bound = c.arg.right
-                        break
-        if self.bound_if is None:
+        if self.bound_pattern is None:
             raise _refuse("no receive bound 'if :: !(next_nrcvd <= nsnt + F) -> next_nrcvd = "
                           "nrcvd; :: else; fi' in the atomic step: tactl needs it to know the "
                           "receive variable and the fault model", self.proc.span)
+        self.bound_if, self.bound_index = self.bound_pattern.stmt, self.bound_pattern.index
+        self.next_var, self.bound = self.bound_pattern.next_var, self.bound_pattern.bound
+        choice = promela_faults.find_choice(self.step, self.bound_pattern, self.linear)
+        if choice is None:
+            raise _refuse(f"no receive choice 'if :: {self.next_var} = nrcvd + 1; :: "
+                          f"{self.next_var} = nrcvd; fi' before the receive bound", self.bound_if.span)
+        self.rcv_var = choice.rcv_var
         for v in (self.next_var, self.rcv_var):
             if v not in self.locals:
                 raise _refuse(f"'{v}' is not a local variable of the process", self.bound_if.span)
@@ -225,27 +228,8 @@ class _Translator:
             if n not in self.params and n != "":
                 raise _refuse(f"'{n}' in the receive bound is neither a parameter nor a send counter",
                               self.bound.span)
-        # the receive choice: the if before the bound assigning next_x = x + 1 / x
-        self.choice_if: P.If | None = None
-        for s in self.step[:self.bound_index]:
-            if isinstance(s, P.If) and all(any(isinstance(t, P.Assign) and t.var == self.next_var
-                                               for t in o.body) for o in s.options):
-                self.choice_if = s
-        if self.choice_if is None:
-            raise _refuse(f"no receive choice 'if :: {self.next_var} = {self.rcv_var} + 1; :: "
-                          f"{self.next_var} = {self.rcv_var}; fi' before the receive bound",
-                          self.bound_if.span)
-        self.choices: list[tuple[P.PExpr | None, int]] = []
-        for o in self.choice_if.options:
-            guard, rest = (o.body[0].expr, o.body[1:]) if isinstance(o.body[0], P.Condition) else (None, o.body)
-            if len(rest) != 1 or not isinstance(rest[0], P.Assign):
-                raise _refuse("a receive choice option must be '[guard ->] next = x + 1' or 'next = x'", o.span)
-            inc = self.linear(rest[0].expr)
-            if set(inc) - {"", self.rcv_var} or inc.get(self.rcv_var) != 1 or inc.get("", 0) not in (0, 1):
-                raise _refuse(f"a receive choice must add 0 or 1 to '{self.rcv_var}'", rest[0].span)
-            self.choices.append((guard, inc.get("", 0)))
-        if not any(d == 0 for _, d in self.choices if _ is None):
-            raise _refuse("the receive choice needs an unguarded 'no receive' option", self.choice_if.span)
+        self.choice_if = choice.stmt
+        self.choices: list[tuple[P.PExpr | None, int]] = list(choice.options)
 
     def linear(self, e: P.PExpr) -> dict[str, int]:
         """``e`` as name → coefficient ('' the constant), over names and defines."""
@@ -265,41 +249,8 @@ class _Translator:
         raise _refuse("expected a sum of names and constants here", e.span)
 
     def fault_model(self) -> tuple[Faults, str]:
-        copies = self.linear(self.proc.copies)
-        ns = [p for p, c in copies.items() if c == 1 and p in self.params]
-        if len(ns) != 1 or copies.get("", 0) != 0:
-            raise _refuse("the copy count must be 'N' or 'N - F' for parameters N, F", self.proc.copies.span)
-        n = ns[0]
-        minus = [p for p, c in copies.items() if p != n]
-        if len(minus) > 1 or any(copies[p] != -1 or p not in self.params for p in minus):
-            raise _refuse("the copy count must be 'N' or 'N - F' for parameters N, F", self.proc.copies.span)
-        rest = self.bound_rest
-        sp = self.bound.span
-        if minus:
-            f = minus[0]
-            if rest == {f: 1}:
-                return Faults(FaultModel.BYZANTINE, (f,)), n
-            if len(rest) == 1 and list(rest.values()) == [1]:
-                return Faults(FaultModel.SYMMETRIC, (f, next(iter(rest)))), n
-            raise _refuse(f"with {to_p(self.proc.copies)} copies the receive bound must be "
-                          f"'{self.counter} + {f}' (Byzantine) or '{self.counter} + Fs' (symmetric)", sp)
-        if self.crash_counter is not None:
-            f = "F"
-            while f in self.params or f in self.shared or f in self.locals:
-                f += "_"
-            self.params.append(f)
-            self.assumes += [Compare(">=", Name(f), IntConst(0)), Compare("<=", Name(f), Name(n))]
-            return Faults(FaultModel.CRASH, (f,)), n
-        if not rest:
-            fo = self._omission_parameter()
-            return Faults(FaultModel.OMISSION, (fo,)), n
-        if len(rest) == 1 and list(rest.values()) == [-1]:
-            fnc = next(iter(rest))
-            fc = self._bounding(fnc)
-            return Faults(FaultModel.CLEAN_CRASH, (fc, fnc)), n
-        raise _refuse("this receive bound matches no fault model tactl knows (Byzantine 'nsnt + F' "
-                      "with N - F copies, symmetric 'nsnt + Fs' with N - Fp, omission 'nsnt' with N, "
-                      "clean crash 'nsnt - Fnc' with N)", sp)
+        self.reading = promela_faults.fault_model(self)
+        return self.reading.faults, self.reading.n
 
     def _in_transit_counter(self) -> str | None:
         for p in self.m.props:
@@ -309,30 +260,6 @@ class _Translator:
                     and isinstance(e.arg.right, P.PName):
                 return e.arg.right.name
         return None
-
-    def _omission_parameter(self) -> str:
-        for p in self.m.props:
-            e = p.expr
-            if isinstance(e, P.PCall) and e.func == "some" and isinstance(e.arg, P.PBinary) \
-                    and e.arg.op == "<" and _var(e.arg.left) == self.rcv_var:
-                lin = self.linear(e.arg.right)
-                rest = {k: v for k, v in lin.items() if k != self.counter}
-                if lin.get(self.counter) == 1 and len(rest) == 1 and list(rest.values()) == [-1]:
-                    return next(iter(rest))
-        raise _refuse(f"with N copies and the bound '{self.counter}' (omission) tactl needs the "
-                      f"number of omission faults Fo from a proposition 'some(Proc:{self.rcv_var} < "
-                      f"{self.counter} - Fo)'", self.bound.span)
-
-    def _bounding(self, fnc: str) -> str:
-        """The parameter Fc of ``assume(Fnc <= Fc)`` (clean crashes)."""
-        for a in self.m.assumes:
-            e = a.expr
-            if isinstance(e, P.PBinary) and e.op in ("<=", ">="):
-                lo, hi = (e.left, e.right) if e.op == "<=" else (e.right, e.left)
-                if _var(lo) == fnc and _var(hi) in self.params and _var(hi) != fnc:
-                    return _var(hi)
-        raise _refuse(f"clean crashes: no 'assume({fnc} <= Fc)' names the number of crashes Fc",
-                      self.bound.span)
 
     # ------------------------------------------------------------------ expressions
     def value(self, e: P.PExpr, env: dict[str, object], allow_symbolic: bool = True,
@@ -424,6 +351,7 @@ class _Translator:
                     raise _refuse("a location variable gets a value that depends on the receive "
                                   "count", self.proc.span)
                 if tgt == src and not p.sends:
+                    self.stutter_at.add(src)
                     continue  # a stutter step
                 edges.append((src, tgt, p))
                 if tgt not in self.valuations:
@@ -544,21 +472,33 @@ class _Translator:
         line = [s.span.line] if s.span else []
         if isinstance(s, (P.Printf, P.Skip)):
             return [p], False
-        if s is self.bound_if:
-            return [p], False  # the environment assumption of the fault model
+        if s is self.bound_if:  # the environment assumption of the fault model
+            env = dict(p.env)
+            forced = bool(env.pop(FORCED, False))
+            return promela_faults.at_bound(self, _Path(env, p.cond, p.sends, p.lines), RCV, forced), False
+        if isinstance(s, P.AssumeStmt):
+            if promela_faults.is_global(self, s.expr):
+                self.global_assumes.append(s)  # proved an invariant after exploring (then dropped)
+                return [p], False
+            return self._guarded(p, self.value(s.expr, p.env, True), line, s.span), False
         if s is self.choice_if:
-            enabled = False
+            enabled = zero = False
             for guard, delta in self.choices:
+                g = True if guard is None else self.value(guard, p.env, True)
+                if not isinstance(g, bool):
+                    raise _refuse("a receive choice guard must depend on location variables only",
+                                  guard.span if guard else s.span)
                 if delta == 1:
-                    g = True if guard is None else self.value(guard, p.env, True)
-                    if not isinstance(g, bool):
-                        raise _refuse("a receive choice guard must depend on location variables only",
-                                      guard.span if guard else s.span)
                     enabled |= g
+                else:
+                    zero |= g
             env = dict(p.env)
             if enabled:
                 env[self.next_var] = RCV
+                env[FORCED] = not zero  # no "no receive" option: the step receives one more
                 return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], False
+            if not zero:
+                return [], False  # no option enabled: the process cannot step here
             if not initial:
                 raise _refuse("the receive choice is disabled at a location that is not initial",
                               s.span)
@@ -645,6 +585,7 @@ class _Translator:
             return []
         if isinstance(g, int):
             return [p] if g else []
+        g = promela_faults.prune(self, p.cond, g)  # type: ignore[arg-type]
         cond = p.cond + [g]  # type: ignore[list-item]
         if not self.sat(cond):
             return []
@@ -767,6 +708,8 @@ class _Translator:
 
     def fairness_note(self, ltl: P.Ltl, props: dict[str, P.AtomicProp], faults: Faults) -> Diagnostic:
         """Compare the file's fairness with the derived justice; the derived one is used."""
+        if faults.model is not FaultModel.CRASH:
+            return promela_faults.fairness_note(self, ltl, self.reading)
         guaranteed = guaranteed_delivery(faults.model, self.counter, faults.parameters,
                                          Name(faults.parameters[1]) if faults.model is FaultModel.SYMMETRIC else None)
         bounds = []
