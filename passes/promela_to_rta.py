@@ -50,6 +50,7 @@ from tactl.ir.linear import linearize
 from tactl.ir.rta import CRASH_LOCATION, Faults, FaultModel, Message, ReceiveRule, ReceiveTA, Timing, received
 from tactl.ir.ta import Location, Origin, Property
 from tactl.passes import promela_faults
+from tactl.passes.promela_faults import pexpr_names as _names
 from tactl.passes.env import guaranteed_delivery, sent
 
 FAIRNESS = "fairness"
@@ -785,20 +786,6 @@ def _qualify(e: P.PExpr, proc: str) -> P.PExpr:
     if isinstance(e, P.PCall):
         raise _refuse(f"'{e.func}' nested inside a process condition", e.span)
     return e
-
-
-def _names(e: P.PExpr):
-    if isinstance(e, P.PName):
-        yield e.name
-    elif isinstance(e, P.PQualified):
-        yield e.var
-    elif isinstance(e, P.PUnary):
-        yield from _names(e.arg)
-    elif isinstance(e, P.PBinary):
-        yield from _names(e.left)
-        yield from _names(e.right)
-    elif isinstance(e, P.PCall):
-        yield from _names(e.arg)
 
 
 def _defines_used(m: P.PromelaModel, proc: P.Proctype) -> set[str]:
