@@ -552,4 +552,8 @@ def P_text(e: P.PExpr) -> str:
         return f"{P_text(e.left)} {e.op} {P_text(e.right)}"
     if isinstance(e, P.PUnary):
         return f"{e.op}{P_text(e.arg)}"
+    if isinstance(e, P.PQualified):
+        return f"{e.proc}:{e.var}"
+    if isinstance(e, P.PCall):
+        return f"{e.func}({P_text(e.arg)})"
     return "…"

@@ -361,16 +361,25 @@ def test_parametric_verdicts_agree_with_the_explicit_engine(path):
     (every value up to 4, and the parametric counterexample's values). A violation it finds
     must be one the parametric engine reports, and every parametric violation must show up
     explicitly at the counterexample's parameters."""
+    assert_engines_agree(path, 4)
+
+
+def assert_engines_agree(path: Path, bound: int) -> dict:
+    """The differential check of the test above for every parameter value up to ``bound``;
+    returns the explicit results."""
     loaded = load_automaton(path)
     parametric = {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions(timeout_s=60)).results}
     small = {r.name: r for r in check_automaton(loaded.ta, str(path),
-                                                CheckOptions(engine="explicit", bound=4, timeout_s=60)).results}
+                                                CheckOptions(engine="explicit", bound=bound, timeout_s=60)).results}
     for name, r in small.items():
         if r.verdict == "violated":
             assert parametric[name].verdict == "violated", name
+        if parametric[name].verdict == "holds":
+            assert r.verdict != "violated", name
     for name, r in parametric.items():
         if r.verdict == "violated":
             at = check_automaton(loaded.ta, str(path), CheckOptions(
                 engine="explicit", properties=(name,), parameters=dict(r.counterexample.parameters),
                 timeout_s=60)).results
             assert at[0].verdict == "violated", (name, r.counterexample.parameters)
+    return small
