@@ -329,9 +329,19 @@ def _text(terms: dict[str, int]) -> str:
 
 
 def _expr(terms: dict[str, int]) -> Expr:
-    from tactl.ir.linear import term_expr  # lazy: used only for the bound model's terms
+    """``terms`` as an expression, positive summands first (``N - Fa - Fsp``, ``Fss - Fo``)."""
+    from tactl.ir.expr import Mul, Neg, summation  # lazy: used only for the bound model's terms
 
-    return term_expr(sorted((k, c) for k, c in terms.items() if k), terms.get("", 0))
+    items = sorted(((k, c) for k, c in terms.items() if k), key=lambda kc: kc[1] < 0)
+    if terms.get(""):
+        items.append(("", terms[""]))
+    parts = [(c, IntConst(abs(c)) if not k else Name(k) if abs(c) == 1 else Mul(IntConst(abs(c)), Name(k)))
+             for k, c in items]
+    if not parts:
+        return IntConst(0)
+    (c0, first), rest = parts[0], parts[1:]
+    head = first if c0 > 0 else Neg(first)
+    return summation(head, [("+" if c > 0 else "-", e) for c, e in rest])
 
 
 @dataclass

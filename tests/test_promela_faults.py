@@ -89,8 +89,8 @@ def test_hyb_relay_violation_is_the_bound_not_the_dropped_byzantine_delivery(tmp
     p = relay.counterexample.parameters
     assert p["Fnc"] > 0  # the lasso needs clean crashes not sending
     # the file's delivery (+ Fa kept): still violated
-    text = print_rta(loaded.rta).replace("deliver: -Fnc - Fo + Fss", "deliver: Fa - Fnc - Fo + Fss")
-    assert "deliver: Fa - Fnc" in text
+    text = print_rta(loaded.rta).replace("deliver: Fss - Fo - Fnc", "deliver: Fa + Fss - Fo - Fnc")
+    assert "deliver: Fa + Fss" in text
     (tmp_path / "hyb.rta").write_text(text)
     assert check(tmp_path / "hyb.rta")["relay"].verdict == "violated"
     # the bound without the crashed processes' messages: all hold
