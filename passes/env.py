@@ -43,7 +43,9 @@ the messages of senders that are correct, i.e. that did not stop mid-send and ca
 Crash models take "complete" literally: a message a process sent before it crashed is in the
 channel and is delivered (reliable links); only a broadcast cut short by the crash reaches some
 receivers only, which is what ``nsf_M`` counts. ``ns_M - f`` may be negative (fewer than f
-senders): a receiver is then guaranteed nothing, which is how a lower receive guard evaluates it.
+senders): a receiver is then guaranteed nothing — ``max(0, ns_M - f)`` messages, which is how
+``passes/fairness.py`` evaluates a guard at the guaranteed delivery (a guard true at 0, such as
+``received(M) >= n - t`` where n may equal t, is then guaranteed enabled).
 
 Choices:
 

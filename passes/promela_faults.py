@@ -50,7 +50,6 @@ from dataclasses import dataclass
 from tactl.ir import promela as P
 from tactl.ir.errors import Diagnostic, Severity, Span
 from tactl.ir.expr import Compare, Expr, IntConst, Name, to_text
-from tactl.ir.linear import linearize
 from tactl.ir.rta import Faults, FaultModel, received
 from tactl.ir.ta import Location
 

@@ -18,14 +18,15 @@ symbolically here:
 * ``nsnt++`` on a path is a send; the ``pc`` at the step's end is the target; paths whose
   condition is unsatisfiable under the ``assume``s are dropped (z3); paths that change nothing
   are stutter steps and give no rule.
-* **Fault model** from the bound, the copy count and the propositions (table in README,
-  'Parametric Promela'): ``nsnt + F`` with ``N - F`` copies → ``byzantine(F)``; ``nsnt + Fs`` with
-  ``N - Fp`` → ``symmetric(Fp, Fs)``; ``nsnt`` with ``N`` copies and a proposition
-  ``some(nrcvd < nsnt - Fo)`` → ``omission(Fo)``; ``nsnt - Fnc`` with ``N`` copies →
-  ``clean_crash(Fc, Fnc)`` with ``Fc`` the parameter an ``assume`` bounds ``Fnc`` by;
-  ``nsnt + nsntF`` with ``N`` copies and ``some(nrcvd < nsnt)`` → ``crash(F)`` for a new
-  parameter ``0 <= F <= N``, the location the ``nsntF++`` steps enter (DH) being tactl's crash
-  location CR (``_Translator.crash_location`` says when that is exact).
+* **Fault model** from the copy count, the bound and the delivery the fairness formula's
+  ``in_transit`` promises (``passes/promela_faults.py``, table in README, 'Parametric Promela'):
+  ``byzantine(F)``, ``symmetric(Fp, Fs)``, ``omission(Fo)`` where one of them is exactly the
+  file's model, else ``bound(processes: P; receive: B; deliver: D)`` (hybrids, ByMC's clean
+  crashes); ``nsnt + nsntF`` with ``N`` copies and ``some(Proc:nrcvd < nsnt)`` → ``crash(F)`` for a
+  new parameter ``0 <= F <= N``, the location the ``nsntF++`` steps enter (DH) being tactl's crash
+  location CR (``_Translator.crash_location`` says when that is exact). The bound's branch
+  (``goto end``, forgetting the receive), forced receives and ``assume`` inside the step are
+  read there too.
 * **Properties**: ``all(P:c)`` → every location where ``c`` is false is empty; ``some(P:c)`` →
   one where it is true is occupied; ``card(P:c)`` → the sum of their counters; ``P@end`` → true
   (every process starts at ``end:``, the initial ``if`` is the initial location). ``ltl`` blocks

@@ -140,6 +140,20 @@ def test_assume_of_an_invariant_is_proved_and_dropped():
 
 
 @SKIP
+def test_assume_over_the_process_s_own_variables_is_a_path_condition(tmp_path):
+    """`assume(pc != SE)` at the start of the step: a process at SE takes no step at all."""
+    text = (SPIN13 / "bcast_omit_symb_dh.pml").read_text().replace("assume(tx_inv);", "assume(pc != SE);", 1)
+    path = tmp_path / "local.pml"
+    path.write_text(text)
+    rta = read_automaton(path).rta
+    se = {loc.name for loc in rta.locations if "pc = 2" in (loc.origin.text if loc.origin else "")}
+    assert se and any(r.target in se for r in rta.rules)
+    assert not [r for r in rta.rules if r.source in se]
+    before = read_automaton(SPIN13 / "bcast_omit_symb_dh.pml").rta
+    assert [r for r in before.rules if r.source in se]
+
+
+@SKIP
 @pytest.mark.parametrize("name,bound", [("fmcad13/bcast-clean", 4), ("spin13-parameterized/bcast-clean-FcleTcp1", 4),
                                         ("spin13-parameterized/bcast-comm-byz", 5)])
 def test_parametric_and_explicit_engines_agree_on_the_bound_model(name, bound):
