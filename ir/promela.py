@@ -132,8 +132,15 @@ class Condition(Stmt):
 
 
 @dataclass(frozen=True)
+class Goto(Stmt):
+    """``goto end``: ByMC's files leave the step this way when a receive exceeds the bound."""
+
+    label: str = ""
+
+
+@dataclass(frozen=True)
 class AssumeStmt(Stmt):
-    """``assume(e)`` inside a process: blocks the step's path where ``e`` is false (ByMC)."""
+    """``assume(c)`` inside the process: the runs where ``c`` is false at this point are dropped (ByMC)."""
 
     expr: PExpr = field(default_factory=PExpr)
 

@@ -37,15 +37,22 @@ class FaultModel(Enum):
     SYMMETRIC = "symmetric"
     CLEAN_CRASH = "clean_crash"
     HYBRID = "hybrid"  # Byzantine and crash faults together
+    # "as the bound says": the processes modelled, the receive bound and the guaranteed delivery
+    # given as expressions (``Faults.terms``; passes/env.py, **Bound**) — ByMC's Promela files
+    # whose hybrid fault assumptions no named model states (passes/promela_faults.py)
+    BOUND = "bound"
 
 
 # How many fault parameters each model takes, e.g. ``faults byzantine(f);``, ``hybrid(fb, fc)``,
 # ``symmetric(fp)`` or ``symmetric(fp, fs)``, ``clean_crash(fc)`` or ``clean_crash(fc, fnc)``
 # (passes/env.py: the second parameter and what the one-parameter form means).
 FAULT_ARITIES = {FaultModel.HYBRID: (2,), FaultModel.SYMMETRIC: (1, 2),
-                 FaultModel.CLEAN_CRASH: (1, 2)}
+                 FaultModel.CLEAN_CRASH: (1, 2), FaultModel.BOUND: (0,)}
 FAULT_EXAMPLES = {FaultModel.HYBRID: "hybrid(fb, fc)", FaultModel.SYMMETRIC: "symmetric(fp, fs)",
-                  FaultModel.CLEAN_CRASH: "clean_crash(fc, fnc)"}
+                  FaultModel.CLEAN_CRASH: "clean_crash(fc, fnc)",
+                  FaultModel.BOUND: "bound(processes: n - fa; receive: fa + fs; deliver: fs - fo)"}
+# The three terms of ``faults bound(...)``, in this order (``Faults.terms``).
+BOUND_TERMS = ("processes", "receive", "deliver")
 FAULT_MODEL_NAMES = ", ".join(m.value for m in FaultModel)  # for messages
 
 
@@ -56,6 +63,8 @@ def fault_arities(model: FaultModel) -> tuple[int, ...]:
 
 def fault_arity_text(model: FaultModel) -> str:
     """``1``, ``2`` or ``1 or 2`` with an example, for messages."""
+    if model is FaultModel.BOUND:
+        return f"no parameter names but three terms (e.g. '{FAULT_EXAMPLES[model]}')"
     counts = " or ".join(map(str, fault_arities(model)))
     example = FAULT_EXAMPLES.get(model, f"{model.value}(f)")
     return f"{counts} parameter{'s' if fault_arities(model) != (1,) else ''} (e.g. '{example}')"
@@ -86,6 +95,9 @@ class Faults:
     span: Span | None = _span()
     parameter_spans: tuple[Span | None, ...] = field(default=(), compare=False, repr=False,
                                                      kw_only=True)
+    # ``bound`` only: the expressions over parameters named by BOUND_TERMS — how many processes
+    # the automaton models, B of ``received(M) <= ns_M + B`` and D of the guaranteed ``ns_M + D``
+    terms: tuple[Expr, ...] = field(default=(), kw_only=True)
 
     @property
     def arities(self) -> tuple[int, ...]:

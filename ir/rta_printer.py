@@ -12,7 +12,7 @@ from __future__ import annotations
 from itertools import groupby
 
 from .expr import BoolConst, to_text
-from .rta import ReceiveRule, ReceiveTA
+from .rta import BOUND_TERMS, Faults, ReceiveRule, ReceiveTA
 
 _INDENT = "  "
 
@@ -29,7 +29,7 @@ def print_rta(rta: ReceiveTA, source_map: bool = False) -> str:
         out.append(f"{_INDENT}parameters {', '.join(rta.parameters)};")
     if rta.assumptions:
         out.extend(_block("assumptions", [to_text(e) + ";" for e in rta.assumptions]))
-    out.append(f"{_INDENT}faults {rta.faults.model.value}({', '.join(rta.faults.parameters)});")
+    out.append(f"{_INDENT}faults {faults_text(rta.faults)};")
     out.append(f"{_INDENT}timing {rta.timing.value};")
     for kind, group in groupby(rta.messages, key=lambda m: m.kind):
         names = ", ".join(m.name for m in group)
@@ -83,3 +83,12 @@ def _rule(r: ReceiveRule) -> str:
     if r.choice:
         text += f" {r.choice}"
     return text + ";"
+
+
+def faults_text(faults: Faults) -> str:
+    """``byzantine(f)``, or ``bound(processes: ...; receive: ...; deliver: ...)`` (BOUND_TERMS)."""
+    if faults.terms:
+        inner = "; ".join(f"{label}: {to_text(e)}" for label, e in zip(BOUND_TERMS, faults.terms))
+    else:
+        inner = ", ".join(faults.parameters)
+    return f"{faults.model.value}({inner})"

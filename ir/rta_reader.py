@@ -19,15 +19,16 @@ from pathlib import Path
 from lark import Lark, Token
 
 from .errors import Diagnostic, InputError, Severity, Span
-from .expr import Always, BoolConst, Eventually, Expr, Implies, Name, Not, conj, disj
-from .rta import (FAULT_MODEL_NAMES, JUSTICE_SPELLING, FaultModel, Faults, Message, ReceiveRule, ReceiveTA,
-                  Timing)
+from .expr import Always, BoolConst, Eventually, Expr, Implies, Name, Not, conj, disj, is_arith
+from .rta import (BOUND_TERMS, FAULT_MODEL_NAMES, JUSTICE_SPELLING, FaultModel, Faults, Message, ReceiveRule, ReceiveTA,
+                  Timing, fault_arity_text)
 from .rta_validate import missing_section_message, validate_rta
 from .source import label
 from .ta import Hypothesis, Location, Property
 from .ta_reader import (
     ExprBuild,
     SourceResult,
+    _SortError,
     _formula,
     _span_of,
     _tok_span,
@@ -107,7 +108,15 @@ class _Build(ExprBuild):
 
     def faults(self, ch):
         model, *params = ch
-        return ("faults", model, params, _span_of(ch))
+        terms = [p for p in params if isinstance(p, tuple)]
+        names = [p for p in params if not isinstance(p, tuple)]
+        return ("faults", model, names, _span_of(ch), terms)
+
+    def bound_term(self, ch):
+        if not is_arith(ch[1]):
+            raise _SortError(f"'{ch[0]}:' takes a term over parameters (e.g. 'fa + fs'), found a "
+                             "condition", ch[1].span)
+        return (ch[0], ch[1])
 
     def timing(self, ch):
         return ("timing", ch[0])
@@ -180,7 +189,7 @@ class _Build(ExprBuild):
         for section in ch[1:]:
             tag = section[0]
             if tag == "faults":
-                _, model_tok, params, span = section
+                _, model_tok, params, span, terms = section
                 if seen_faults is not None:
                     error(f"a second 'faults' section (the first is at {seen_faults.line}:"
                           f"{seen_faults.col}): an automaton has one fault model", span)
@@ -192,8 +201,18 @@ class _Build(ExprBuild):
                     error(f"unknown fault model '{model_tok}': expected one of {FAULT_MODEL_NAMES}",
                           _tok_span(model_tok))
                     continue
+                labels = tuple(str(t) for t, _ in terms)
+                if terms and (model is not FaultModel.BOUND or labels != BOUND_TERMS):
+                    error(f"'{model_tok}(...)' with terms: only 'bound' takes terms, exactly "
+                          f"{'; '.join(t + ': ...' for t in BOUND_TERMS)} in this order",
+                          _tok_span(terms[0][0]))
+                    continue
+                if model is FaultModel.BOUND and not terms:
+                    error(f"fault model 'bound' takes {fault_arity_text(model)}", _tok_span(model_tok))
+                    continue
                 faults = Faults(model, tuple(map(str, params)), span=span,
-                                parameter_spans=tuple(map(_tok_span, params)))
+                                parameter_spans=tuple(map(_tok_span, params)),
+                                terms=tuple(e for _, e in terms))
             elif tag == "timing":
                 tok = section[1]
                 if seen_timing is not None:

@@ -25,6 +25,7 @@ from .expr import Expr, Mul, Name
 from .linear import NonLinearError, linearize
 from .names import MAX_LENGTH, identifier_problem
 from .rta import (
+    BOUND_TERMS,
     CRASH_COUNTER,
     FAULT_MODEL_NAMES,
     FaultModel,
@@ -198,6 +199,8 @@ class _Checker(ExpressionChecks):
     def faults(self) -> None:
         f = self.rta.faults
         model = f.model.value
+        if f.model is FaultModel.BOUND:
+            self.bound_terms(f)
         if len(f.parameters) not in f.arities:
             self.sink.error(f"fault model '{model}' takes {fault_arity_text(f.model)}, "
                             f"found {len(f.parameters)}", f.span)
@@ -214,6 +217,32 @@ class _Checker(ExpressionChecks):
             elif name in f.parameters[:k]:
                 self.sink.error(f"'{name}' is given twice: hybrid(b, c) counts Byzantine faults in b "
                                 "and crash faults in c, two different parameters", span)
+
+    def bound_terms(self, f) -> None:
+        """``bound(processes: …; receive: …; deliver: …)``: linear terms over the parameters, and
+        the guaranteed delivery no larger than the bound (``deliver - receive`` has no positive
+        coefficient and no positive constant: parameters are natural numbers), else the justice
+        would demand messages Env never lets arrive and make every liveness property vacuous."""
+        for label, term in zip(BOUND_TERMS, f.terms):
+            span = term.span or f.span
+            try:
+                lin = linearize(term)
+            except NonLinearError:
+                self.sink.error(f"'{label}:' must be linear in the parameters", span)
+                continue
+            for x, _ in lin.coeffs:
+                if x not in self.parameters:
+                    self.sink.error(f"'{x}' in '{label}:' is not a declared parameter"
+                                    + suggest(x, self.rta.parameters), span)
+        if len(f.terms) == 3:
+            try:
+                gap = linearize(f.terms[2]) - linearize(f.terms[1])
+            except NonLinearError:
+                return
+            if gap.const > 0 or any(c > 0 for _, c in gap.coeffs):
+                self.sink.error("'deliver:' may exceed 'receive:' (a receiver would be guaranteed "
+                                "more messages than it can receive): write a delivery at most the "
+                                "bound", f.terms[2].span or f.span)
 
     def initial(self) -> None:
         at = [(n, s) for section, n, s in self.rta.declared_at if section == "initial"]

@@ -44,7 +44,7 @@ from tactl.ir.expr import disj
 from tactl.ir.linear import int_symbols, to_z3
 from tactl.ir.rta import ReceiveTA, receive_variables, received
 from tactl.passes.eliminate import Translation
-from tactl.passes.env import fault_parameters, sent
+from tactl.passes.env import delivery_extra, sent
 from tactl.passes.fairness import Fairness, guaranteed_guard
 from tactl.util import deadline
 
@@ -148,7 +148,7 @@ def certify_justice(rta: ReceiveTA, translation: Translation,
     quantified = [*receive.values(), *auxiliary]
     env = z3.And(*(to_z3(e, sym) for e in environment.constraints), *(r >= 0 for r in receive.values()))
     count = {m: to_z3(g, sym) for m, g in environment.guaranteed}
-    symmetric = {m: to_z3(c, sym) for m, c in fault_parameters(rta)[2].items()}
+    symmetric = {m: to_z3(c, sym) for m, c in delivery_extra(rta).items()}
     delivered = z3.And(*(receive[m] >= count[m] for m in receive))
     # justice.rules has one entry per rule that leaves its location, in order (ids may repeat)
     pairs = list(zip((r for r in rta.rules if not r.is_self_loop), justice.rules))

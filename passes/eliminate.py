@@ -76,23 +76,24 @@ def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
     messages = tuple(m.name for m in rta.messages)
     shared = env.shared(messages)
     context = GuardContext(rta, shared)
-    env_atoms = [a for e in env.constraints for a in guard_dnf(e)[0]]
+    env_cases = environment_cases(env)
     guards = []
     for rule in rta.rules:
         disjuncts, exact = [], True
         for conjunct in guard_dnf(rule.guard):
-            relevant = _connected(conjunct, env_atoms, auxiliary)
-            variables = {x for a in (*conjunct, *relevant) for x, _ in a.coeffs}
-            receive = sorted(x for x in variables if received_message(x))
-            later = sorted(x for x in variables if x in auxiliary)
-            try:
-                shadow = project([*conjunct, *relevant], receive, later, naturals=True,
-                                 limit=PROJECTION_LIMIT)
-            except ProjectionTooLarge as e:
-                raise UnsupportedEnvironment(_too_large(rta, rule, e)) from None
-            exact = exact and shadow.exact
-            if shadow.atoms is not None:
-                disjuncts.append(list(shadow.atoms))
+            for env_atoms in env_cases:
+                relevant = _connected(conjunct, env_atoms, auxiliary)
+                variables = {x for a in (*conjunct, *relevant) for x, _ in a.coeffs}
+                receive = sorted(x for x in variables if received_message(x))
+                later = sorted(x for x in variables if x in auxiliary)
+                try:
+                    shadow = project([*conjunct, *relevant], receive, later, naturals=True,
+                                     limit=PROJECTION_LIMIT)
+                except ProjectionTooLarge as e:
+                    raise UnsupportedEnvironment(_too_large(rta, rule, e)) from None
+                exact = exact and shadow.exact
+                if shadow.atoms is not None and list(shadow.atoms) not in disjuncts:
+                    disjuncts.append(list(shadow.atoms))
         kept = context.simplify(disjuncts)
         guards.append(GuardTranslation(rule.id, rule.guard,
                                        tuple(context.render(d) for d in kept), exact))
@@ -107,6 +108,16 @@ def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
         ta, stutter = with_stutter(ta)
         justice = replace(justice, stutter=stutter)
     return Translation(ta, tuple(guards), env, justice)
+
+
+def environment_cases(env: Environment) -> list[list[LinearAtom]]:
+    """Env as a disjunction of conjunctions of atoms: one case for every model but ``bound``
+    with a bound that may be negative (``rcv <= ns + B || rcv <= 0``, passes/env.py); then
+    ``∃rcv. φ ∧ (E1 ∨ E2)`` is ``(∃rcv. φ ∧ E1) ∨ (∃rcv. φ ∧ E2)``, each eliminated as before."""
+    cases: list[list[LinearAtom]] = [[]]
+    for e in env.constraints:
+        cases = [case + alternative for case in cases for alternative in guard_dnf(e)]
+    return cases
 
 
 def _too_large(rta: ReceiveTA, rule: ReceiveRule, e: ProjectionTooLarge) -> str:

@@ -14,6 +14,7 @@ tests/test_translate.py pin every one of them.
 | clean_crash(fc, fnc)  | n                  | CR, ncrashed, nunsent; RC 0 <= fnc <= fc         | rcv <= ns_M              | ns_M <= rcv           |
 | clean_crash(f)        | n                  | CR, ncrashed (crash between steps only)          | rcv <= ns_M              | ns_M <= rcv           |
 | hybrid(b, c)          | n - b              | CR, ncrashed, nsf_M for the c crashes            | rcv <= ns_M + nsf_M + b  | ns_M <= rcv           |
+| bound(P; B; D)        | P                  | —                                                | rcv <= max(0, ns_M + B)  | (refused)             |
 
 For a message type of a kind of two or more types (byzantine, hybrid) the ``+ f``
 (``+ b``) is replaced by a per-type auxiliary variable, see **Kinds**:
@@ -37,11 +38,14 @@ the messages of senders that are correct, i.e. that did not stop mid-send and ca
 | clean_crash  | ns_M          | a process crashes between steps: every send it made is complete; a lost broadcast is one it never made (fnc) |
 | hybrid(b, c) | ns_M          | the b Byzantine are not modelled; nsf_M (c crashing mid-send) may be lost |
 | omission(f)  | ns_M - f      | ns_M counts all n senders; up to f of them are faulty and may omit    |
+| bound(P; B; D) | ns_M + D    | as the model says (below, **Bound**)                                  |
 
 Crash models take "complete" literally: a message a process sent before it crashed is in the
 channel and is delivered (reliable links); only a broadcast cut short by the crash reaches some
 receivers only, which is what ``nsf_M`` counts. ``ns_M - f`` may be negative (fewer than f
-senders): a receiver is then guaranteed nothing, which is how a lower receive guard evaluates it.
+senders): a receiver is then guaranteed nothing — ``max(0, ns_M - f)`` messages, which is how
+``passes/fairness.py`` evaluates a guard at the guaranteed delivery (a guard true at 0, such as
+``received(M) >= n - t`` where n may equal t, is then guaranteed enabled).
 
 Choices:
 
@@ -97,6 +101,22 @@ Choices:
   ``clean_crash(f)`` means fnc = f (any crash may fall before a broadcast: today's model); as
   fnc = fc is the largest case, the second count changes a verdict only for a property or
   ``--param`` that fixes fnc.
+* **Bound** (``faults bound(processes: P; receive: B; deliver: D);``, P, B, D linear in the
+  parameters): the fault model "as the bound says", for ByMC's Promela files whose fault
+  assumptions no named model states — hybrids of Byzantine, symmetric, omission and clean-crash
+  faults (``bcast-hyb.pml``: ``active[N - Fa - Fsp]``, bound ``nsnt + Fa + Fss``, in_transit
+  ``nsnt - Fo - Fnc + Fss``), and ByMC's clean crashes, whose crashed processes keep running
+  (``bcast-clean.pml``, bound ``nsnt - Fnc``). P processes run the algorithm; every receiver's
+  count of each type M obeys ``0 <= rcv <= ns_M + B`` — and where B may be negative, ByMC drops
+  a receive past the bound, so the count stays at what it has (at least 0):
+  ``rcv <= max(0, ns_M + B)``, the disjunction ``rcv <= ns_M + B || rcv <= 0`` (the translate
+  pass eliminates the receive counters per disjunct). B >= 0 is recognised from its
+  coefficients (parameters are natural numbers), else the disjunction is used. The justice
+  guarantees ``ns_M + D`` (``D <= B``, checked by ir/rta_validate.py: otherwise no run would be
+  fair and liveness would hold vacuously). Each type has its bound of its own (no kinds
+  coupling, as a Promela file states one bound per counter); sync is refused (no lock-step
+  meaning given). ``passes/promela_faults.py`` says which Promela files become which model and
+  which of the file's delivery guarantees are accepted.
 * **Omission, sync** needs correct and faulty senders counted apart (``ns_correct_M <= rcv``);
   tactl refuses it with a message rather than assume something unsound.
 """
@@ -106,7 +126,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from tactl.ir.expr import Compare, Expr, IntConst, Name, summation
+from tactl.ir.expr import Compare, Expr, IntConst, Mul, Name, Or, summation
+from tactl.ir.linear import linearize
 from tactl.ir.rta import CRASH_COUNTER, CRASH_LOCATION, CRASH_MODELS, FaultModel, ReceiveTA, Timing, received
 
 PARTIAL_SEND_MODELS = (FaultModel.CRASH, FaultModel.HYBRID)
@@ -186,6 +207,8 @@ class Environment:
 
 def environment(rta: ReceiveTA) -> Environment:
     model, timing = rta.faults.model, rta.timing
+    if model is FaultModel.BOUND:
+        return bound_environment(rta)
     params = rta.faults.parameters
     if model is FaultModel.OMISSION and timing is Timing.SYNC:
         raise UnsupportedEnvironment(
@@ -235,6 +258,41 @@ def environment(rta: ReceiveTA) -> Environment:
                        added, assumed, unsent)
 
 
+def may_be_negative(term: Expr) -> bool:
+    """True unless every coefficient and the constant of the linear ``term`` are >= 0 (then it
+    is >= 0 for all natural parameters)."""
+    lin = linearize(term)
+    return lin.const < 0 or any(c < 0 for _, c in lin.coeffs)
+
+
+def offset(base: str, term: Expr) -> Expr:
+    """``base ± …`` with the linear ``term``'s summands (``ns_M + Fa + Fss``, ``ns_M - Fnc``)."""
+    lin = linearize(term)
+    rest: list[tuple[str, Expr]] = [("+" if a > 0 else "-", Name(x) if abs(a) == 1 else Mul(IntConst(abs(a)), Name(x)))
+                                    for x, a in lin.coeffs]
+    if lin.const:
+        rest.append(("+" if lin.const > 0 else "-", IntConst(abs(lin.const))))
+    return summation(Name(base), rest)
+
+
+def bound_environment(rta: ReceiveTA) -> Environment:
+    """Env of ``bound(P; B; D)`` (module docstring, **Bound**)."""
+    if rta.timing is Timing.SYNC:
+        raise UnsupportedEnvironment("the fault model 'bound' is asynchronous: a lock-step round "
+                                     "needs to know which senders every receiver hears")
+    processes, extra, delivered = rta.faults.terms
+    out: list[Expr] = []
+    guaranteed = []
+    for msg in rta.messages:
+        rcv = received(msg.name)
+        bound = offset(sent(msg.name), extra)
+        out.append(Compare(">=", rcv, IntConst(0)))
+        upper = Compare("<=", rcv, bound)
+        out.append(Or((upper, Compare("<=", rcv, IntConst(0)))) if may_be_negative(extra) else upper)
+        guaranteed.append((msg.name, offset(sent(msg.name), delivered)))
+    return Environment(processes, None, False, tuple(out), guaranteed=tuple(guaranteed))
+
+
 def fresh_name(rta: ReceiveTA, base: str, taken: set[str] = frozenset()) -> str:
     """``base``, or ``base1``, ``base2`` … : a name no parameter, location, message or kind of
     ``rta`` (nor ``taken``, nor the built-in CR, ncrashed, fair) has."""
@@ -282,6 +340,15 @@ def fault_parameters(rta: ReceiveTA) -> tuple[tuple[str, ...], tuple[Expr, ...],
             assumed.append(Compare(">=", Name(name), zero))
         assumed.append(Compare("<=", summation(names[0], [("+", x) for x in names[1:]]), Name(fs)))
     return tuple(added), tuple(assumed), counts
+
+
+def delivery_extra(rta: ReceiveTA) -> dict[str, Expr]:
+    """Per message type, how far a guaranteed delivery may exceed ``ns_M`` and still be made of
+    messages the model lets arrive: ``fs_M`` (symmetric), the bound's B (``bound``), else
+    nothing (passes/certify.py's admissibility)."""
+    if rta.faults.model is FaultModel.BOUND:
+        return {m.name: rta.faults.terms[1] for m in rta.messages}
+    return fault_parameters(rta)[2]
 
 
 def guaranteed_delivery(model: FaultModel, message: str, fault_parameters: tuple[str, ...],

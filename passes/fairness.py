@@ -102,13 +102,14 @@ from tactl.ir.expr import (
     Name,
     conj,
     disj,
+    names,
     substitute,
 )
 from tactl.ir.linear import GE, LinearAtom
 from tactl.ir.ltl import PropertyKind, classify
 from tactl.ir.rta import COIN, ORACLE, ReceiveRule, Timing, ReceiveTA, justice_name, mentions, receive_variables, received
 from tactl.ir.ta import Property, Rule, ThresholdAutomaton
-from tactl.passes.env import Environment
+from tactl.passes.env import Environment, may_be_negative
 from tactl.passes.guards import GuardContext, guard_dnf
 
 
@@ -162,9 +163,28 @@ def waiting_locations(rta: ReceiveTA) -> set[str]:
     return {r.source for r in rta.rules if r.is_self_loop}
 
 
+NEGATIVE_CASES_LIMIT = 6  # message types whose guaranteed count may be negative, split by cases
+
+
 def guaranteed_guard(guard: Expr, env: Environment) -> Expr:
-    """The receive guard evaluated at the guaranteed delivery: ``received(M) := guaranteed(M)``."""
-    return substitute(guard, {received(m).name: g for m, g in env.guaranteed})
+    """The receive guard evaluated at the guaranteed delivery: ``received(M) := guaranteed(M)``.
+
+    A count that may be negative (``ns_M - f``: fewer senders than possible losses) guarantees
+    ``max(0, guaranteed(M))`` messages — a count is never below 0 — so for each such type read
+    by the guard the two cases are written out: ``g >= 0 && φ[g]`` or ``g < 0 && φ[0]``. (Only
+    guards true at 0 but false below 0, like ``received(M) >= N - Tc`` with ``N == Tc``, differ
+    from the plain substitution.)"""
+    mapping = {received(m).name: g for m, g in env.guaranteed}
+    read = {n.name for n in names(guard)}
+    negative = [(received(m).name, g) for m, g in env.guaranteed
+                if received(m).name in read and may_be_negative(g)]
+    if not negative or len(negative) > NEGATIVE_CASES_LIMIT:
+        return substitute(guard, mapping)
+    cases: list[tuple[list[Expr], dict[str, Expr]]] = [([], dict(mapping))]
+    for name, g in negative:
+        cases = [(cond + [Compare(">=", g, IntConst(0))], at) for cond, at in cases] + \
+                [(cond + [Compare("<", g, IntConst(0))], {**at, name: IntConst(0)}) for cond, at in cases]
+    return disj(*(conj(*cond, substitute(guard, at)) for cond, at in cases))
 
 
 def empty(location: str) -> Expr:

@@ -5,7 +5,8 @@ Supported: ``#define NAME expr``, comments, ``symbolic int N, T;``, global ``int
 ``assume(expr);``, ``atomic name = expr;`` with ``all(P:e)``, ``some(P:e)``, ``card(P:e)`` and
 ``P@end``, ``active[expr] proctype P() { ... }`` with local declarations, ``if``/``do`` with
 ``::`` options and ``else``, ``atomic { ... }``, labels, assignments, ``x++``/``x--``,
-``printf`` (ignored), and ``ltl name { formula }`` with ``[]``, ``<>``, ``->``, ``!``, ``&&``,
+``printf`` (ignored), ``goto label`` and ``assume(expr)`` inside a process (their meaning
+is the translation's: ``passes/promela_faults.py``), and ``ltl name { formula }`` with ``[]``, ``<>``, ``->``, ``!``, ``&&``,
 ``||``, ``and``, ``or``. Anything else is a syntax error at its position (exit 2): the reader
 never guesses.
 
@@ -65,8 +66,8 @@ ltl: "ltl" NAME LTL_BODY ";"?
 LTL_BODY: /\{[^{}]*\}/
 TYPE.2: /(int|byte|short|bit|bool)\b/
 seq: (stmt | ";" | "->")*
-?stmt: decl | if_stmt | do_stmt | atomic_stmt | assign | incr | printf | labelled
-     | "assume" "(" expr ")" -> assume_stmt
+?stmt: decl | if_stmt | do_stmt | atomic_stmt | assign | incr | printf | labelled | goto
+     | assume_stmt
      | "assert" "(" expr ")" -> assert_stmt
      | ELSE -> else_stmt
      | "skip" -> skip
@@ -78,6 +79,8 @@ INCOP: "++" | "--"
 printf: "printf" "(" STRING ("," expr)* ")"
 STRING: /"[^"\n]*"/
 labelled: LABEL stmt
+goto: "goto" NAME
+assume_stmt: "assume" "(" expr ")"
 LABEL.2: /[A-Za-z_][A-Za-z0-9_]*:(?![A-Za-z_])/
 if_stmt: "if" option+ "fi"
 do_stmt: "do" option+ "od"
@@ -271,6 +274,8 @@ class _Builder:
             return P.Skip(span=sp)
         if kind == "condition":
             return P.Condition(self.expr(node.children[0]), span=sp)
+        if kind == "goto":
+            return P.Goto(str(node.children[0]), span=sp)
         if kind == "assume_stmt":
             return P.AssumeStmt(self.expr(node.children[0]), span=sp)
         if kind == "assert_stmt":

@@ -43,11 +43,14 @@ class ReceiveVar:
 
     rcv: str
     next: str
-    choice_if: P.If
+    choice_if: P.Stmt  # the receive choice: an `if`, or a forced `next_x = x + 1`
     # per option of the choice: its location guard (None: unguarded) and what it adds (0 or 1)
     choices: list[tuple[P.PExpr | None, int]]
     bound: P.PExpr  # B of next_x <= B
     bound_if: P.If | None = None  # None: the bound is a conjunct of the choice's guard
+    # what the bound 'if' does past the bound (``next_x = x``, ``goto end``, a reset; its meaning:
+    # ``promela_faults.at_bound``)
+    exceeded: tuple[P.Stmt, ...] = ()
     counter: str = ""
     lin: dict[str, int] = field(default_factory=dict)
 
@@ -77,20 +80,39 @@ def _and(parts: list[P.PExpr]) -> P.PExpr | None:
     return out
 
 
-def _bound_if(s: P.Stmt) -> tuple[str, str, P.PExpr] | None:
-    """``if :: !(next_x <= B) -> next_x = x; :: else; fi`` → (next_x, x, B)."""
+def _bound_if(s: P.Stmt) -> tuple[str, tuple[P.Stmt, ...], P.PExpr] | None:
+    """``if :: !(next_x <= B) -> what past the bound; :: else; fi`` → (next_x, what, B)."""
     if not (isinstance(s, P.If) and len(s.options) == 2):
         return None
     a, b = s.options
-    if not (len(a.body) == 2 and isinstance(a.body[0], P.Condition) and isinstance(a.body[1], P.Assign)
-            and len(b.body) == 1 and isinstance(b.body[0], P.Else)):
+    if not (a.body and isinstance(a.body[0], P.Condition) and len(b.body) == 1 and isinstance(b.body[0], P.Else)):
         return None
     c = a.body[0].expr
     if (isinstance(c, P.PUnary) and c.op == "!" and isinstance(c.arg, P.PBinary) and c.arg.op == "<="
-            and isinstance(c.arg.left, P.PName) and a.body[1].var == c.arg.left.name
-            and isinstance(a.body[1].expr, P.PName)):
-        return c.arg.left.name, a.body[1].expr.name, c.arg.right
+            and isinstance(c.arg.left, P.PName)):
+        return c.arg.left.name, tuple(a.body[1:]), c.arg.right
     return None
+
+
+def _restored(nxt: str, exceeded: tuple[P.Stmt, ...]) -> str | None:
+    """``x`` when the bound's branch is exactly ``next_x = x`` (forget the receive)."""
+    if len(exceeded) == 1 and isinstance(exceeded[0], P.Assign) and exceeded[0].var == nxt \
+            and isinstance(exceeded[0].expr, P.PName):
+        return exceeded[0].expr.name
+    return None
+
+
+def _forced(s: P.Stmt, locals_) -> ReceiveVar | None:
+    """A plain ``next_x = x + 1`` in the step: a receive choice without a "no receive" option
+    (``bcast-comm-byz``: every step receives one more message)."""
+    if not (isinstance(s, P.Assign) and s.var in locals_ and isinstance(s.expr, P.PBinary) and s.expr.op == "+"):
+        return None
+    a, b = s.expr.left, s.expr.right
+    x, one = (a, b) if isinstance(a, P.PName) else (b, a)
+    if not (isinstance(x, P.PName) and isinstance(one, P.PInt) and one.value == 1 and x.name in locals_
+            and x.name != s.var):
+        return None
+    return ReceiveVar(x.name, s.var, s, [(None, 1)], P.PInt(value=0))  # type: ignore[arg-type]
 
 
 def find_receives(step: tuple[P.Stmt, ...], locals_: dict[str, int], shared: set[str],
@@ -100,12 +122,18 @@ def find_receives(step: tuple[P.Stmt, ...], locals_: dict[str, int], shared: set
     for s in step:
         got = _bound_if(s)
         if got is not None:
-            nxt, x, b = got
+            nxt, exceeded, b = got
             if nxt in bounds:
                 raise MultiRefusal(f"two receive bounds for '{nxt}'", s.span)
-            bounds[nxt] = (s, x, b)  # type: ignore[assignment]
+            bounds[nxt] = (s, exceeded, b)  # type: ignore[assignment]
     out: list[ReceiveVar] = []
     for s in step:
+        forced = _forced(s, locals_)
+        if forced is not None and forced.next in bounds:
+            bif, exceeded, b = bounds.pop(forced.next)
+            forced.bound, forced.bound_if, forced.exceeded = b, bif, exceeded
+            out.append(forced)
+            continue
         if not isinstance(s, P.If) or _bound_if(s) is not None:
             continue
         targets = set()
@@ -125,11 +153,12 @@ def find_receives(step: tuple[P.Stmt, ...], locals_: dict[str, int], shared: set
             if guard_bound is not None:
                 raise MultiRefusal(f"'{nxt}' is bounded twice (by its receive choice and by a "
                                    "bound 'if')", s.span)
-            bif, x, b = bounds.pop(nxt)
-            if x != rv_.rcv:
+            bif, exceeded, b = bounds.pop(nxt)
+            x = _restored(nxt, exceeded)
+            if x is not None and x != rv_.rcv:
                 raise MultiRefusal(f"the bound of '{nxt}' restores '{x}', its choice reads "
                                    f"'{rv_.rcv}'", bif.span)
-            rv_.bound, rv_.bound_if = b, bif
+            rv_.bound, rv_.bound_if, rv_.exceeded = b, bif, exceeded
         elif guard_bound is None:
             raise MultiRefusal(f"no receive bound for '{nxt}': neither 'if :: !({nxt} <= nsnt + F) "
                                f"-> {nxt} = {rv_.rcv}; :: else; fi' nor a guard '({rv_.rcv} < nsnt "
@@ -189,8 +218,9 @@ def _choice(s: P.If, nxt: str, locals_, shared, linear):
         if len(guard_bounds) != len(ones) or any(linear(b) != linear(guard_bounds[0]) for b in guard_bounds):
             raise MultiRefusal(f"every receiving option of the choice of '{nxt}' must carry the same "
                                f"bound '{rcv} < nsnt + ...'", s.span)
-    if not any(d == 0 and g is None for g, d in choices):
-        raise MultiRefusal("the receive choice needs an unguarded 'no receive' option", s.span)
+    if any(d == 0 for _, d in choices) and not any(d == 0 and g is None for g, d in choices):
+        raise MultiRefusal("the receive choice needs an unguarded 'no receive' option (or none: "
+                           "then every step receives)", s.span)
     return (guard_bounds[0] if guard_bounds else None), ReceiveVar(rcv, nxt, s, choices, P.PInt(value=0))
 
 

@@ -21,14 +21,15 @@ symbolically here:
 * ``nsnt++`` on a path is a send; the ``pc`` at the step's end is the target; paths whose
   condition is unsatisfiable under the ``assume``s are dropped (z3); paths that change nothing
   are stutter steps and give no rule.
-* **Fault model** from the bound, the copy count and the propositions (table in README,
-  'Parametric Promela'): ``nsnt + F`` with ``N - F`` copies → ``byzantine(F)``; ``nsnt + Fs`` with
-  ``N - Fp`` → ``symmetric(Fp, Fs)``; ``nsnt`` with ``N`` copies and a proposition
-  ``some(nrcvd < nsnt - Fo)`` → ``omission(Fo)``; ``nsnt - Fnc`` with ``N`` copies →
-  ``clean_crash(Fc, Fnc)`` with ``Fc`` the parameter an ``assume`` bounds ``Fnc`` by;
-  ``nsnt + nsntF`` with ``N`` copies and ``some(nrcvd < nsnt)`` → ``crash(F)`` for a new
-  parameter ``0 <= F <= N``, the location the ``nsntF++`` steps enter (DH) being tactl's crash
-  location CR (``_Translator.crash_location`` says when that is exact).
+* **Fault model** from the copy count, the bound and the delivery the fairness formula's
+  ``in_transit`` promises (``passes/promela_faults.py``, table in README, 'Parametric Promela'):
+  ``byzantine(F)``, ``symmetric(Fp, Fs)``, ``omission(Fo)`` where one of them is exactly the
+  file's model, else ``bound(processes: P; receive: B; deliver: D)`` (hybrids, ByMC's clean
+  crashes); ``nsnt + nsntF`` with ``N`` copies and ``some(Proc:nrcvd < nsnt)`` → ``crash(F)`` for a
+  new parameter ``0 <= F <= N``, the location the ``nsntF++`` steps enter (DH) being tactl's crash
+  location CR (``_Translator.crash_location`` says when that is exact). The bound's branch
+  (``goto end``, forgetting the receive), forced receives and ``assume`` inside the step are
+  read there too.
 * **Properties**: ``all(P:c)`` → every location where ``c`` is false is empty; ``some(P:c)`` →
   one where it is true is occupied; ``card(P:c)`` → the sum of their counters; ``P@end`` → true
   (every process starts at ``end:``, the initial ``if`` is the initial location). ``ltl`` blocks
@@ -53,6 +54,8 @@ from tactl.ir.linear import linearize
 from tactl.ir.rta import (CRASH_LOCATION, Faults, FaultModel, Message, ReceiveRule, ReceiveTA, Timing, received,
                           received_message)
 from tactl.ir.ta import Location, Origin, Property
+from tactl.passes import promela_faults
+from tactl.passes.promela_faults import pexpr_names as _names
 from tactl.passes.env import guaranteed_delivery, sent
 from tactl.passes import promela_multi as PM
 
@@ -83,7 +86,7 @@ def translate_promela(model: P.PromelaModel) -> PromelaTranslation:
     try:
         try:
             return _Translator(model).run()
-        except PM.MultiRefusal as e:
+        except (PM.MultiRefusal, promela_faults.Refusal) as e:
             raise _Refuse(e.message, e.span) from None
     except _Refuse as e:
         raise InputError(Diagnostic(Severity.ERROR, e.message + " (not supported by tactl's "
@@ -105,6 +108,7 @@ class _Frozen:
     counter: str
 
 
+FORCED = " forced "  # env key prefix (+ next_x): the receive choice had no "no receive" option
 START = "@start "  # prefix: a location's counter in the initial configuration
 RESETS = " resets"  # env key: the counters whose receive variable the path reset to 0
 FILE_CRASH = " file crash"  # marker send: the file's own crash counter's increment
@@ -160,7 +164,14 @@ class _Translator:
         self.initialisation()
         self.find_receive()
         faults, n = self.file_crash_faults() or self.fault_model()
+        self.global_assumes: list[P.AssumeStmt] = []  # promela_faults.check_invariants
+        self.stutter_at: set[tuple] = set()
+        self.reset_at: dict[tuple, Span | None] = {}  # promela_faults.at_bound
         self.explore()
+        promela_faults.check_resets(self)
+        if self.global_assumes:
+            self.notes += promela_faults.check_invariants(self, self.global_assumes,
+                                                          faults.terms[0] if faults.terms else Name(n))
         params = [n] + [p for p in self.params if p != n]
         props, table_notes = self.properties(faults)
         name = re.sub(r"\W", "_", Path(m.path).stem) or "promela"
@@ -227,7 +238,9 @@ class _Translator:
                 self.rvar_of[v] = r
             r.lin = self.linear(r.bound)
         self.choice_of = {id(r.choice_if): r for r in self.rvars}
-        self.bound_ifs = {id(r.bound_if) for r in self.rvars if r.bound_if is not None}
+        self.bound_of = {id(r.bound_if): r for r in self.rvars if r.bound_if is not None}
+        self.bound_ifs = set(self.bound_of)
+        self.props_by_name = {p.name: p for p in self.m.props}
         self.static: dict[str, int] = {}  # static counter -> the largest receive count
         dynamic = []
         for r in self.rvars:
@@ -306,41 +319,8 @@ class _Translator:
         raise _refuse("expected a sum of names and constants here", e.span)
 
     def fault_model(self) -> tuple[Faults, str]:
-        copies = self.linear(self.proc.copies)
-        ns = [p for p, c in copies.items() if c == 1 and p in self.params]
-        if len(ns) != 1 or copies.get("", 0) != 0:
-            raise _refuse("the copy count must be 'N' or 'N - F' for parameters N, F", self.proc.copies.span)
-        n = ns[0]
-        minus = [p for p, c in copies.items() if p != n]
-        if len(minus) > 1 or any(copies[p] != -1 or p not in self.params for p in minus):
-            raise _refuse("the copy count must be 'N' or 'N - F' for parameters N, F", self.proc.copies.span)
-        rest = self.bound_rest
-        sp = self.bound.span
-        if minus:
-            f = minus[0]
-            if rest == {f: 1}:
-                return Faults(FaultModel.BYZANTINE, (f,)), n
-            if len(rest) == 1 and list(rest.values()) == [1]:
-                return Faults(FaultModel.SYMMETRIC, (f, next(iter(rest)))), n
-            raise _refuse(f"with {to_p(self.proc.copies)} copies the receive bound must be "
-                          f"'{self.counter} + {f}' (Byzantine) or '{self.counter} + Fs' (symmetric)", sp)
-        if self.crash_counter is not None:
-            f = "F"
-            while f in self.params or f in self.shared or f in self.locals:
-                f += "_"
-            self.params.append(f)
-            self.assumes += [Compare(">=", Name(f), IntConst(0)), Compare("<=", Name(f), Name(n))]
-            return Faults(FaultModel.CRASH, (f,)), n
-        if not rest:
-            fo = self._omission_parameter()
-            return Faults(FaultModel.OMISSION, (fo,)), n
-        if len(rest) == 1 and list(rest.values()) == [-1]:
-            fnc = next(iter(rest))
-            fc = self._bounding(fnc)
-            return Faults(FaultModel.CLEAN_CRASH, (fc, fnc)), n
-        raise _refuse("this receive bound matches no fault model tactl knows (Byzantine 'nsnt + F' "
-                      "with N - F copies, symmetric 'nsnt + Fs' with N - Fp, omission 'nsnt' with N, "
-                      "clean crash 'nsnt - Fnc' with N)", sp)
+        self.reading = promela_faults.fault_model(self)
+        return self.reading.faults, self.reading.n
 
     def _in_transit_counter(self) -> str | None:
         for p in self.m.props:
@@ -350,30 +330,6 @@ class _Translator:
                     and isinstance(e.arg.right, P.PName):
                 return e.arg.right.name
         return None
-
-    def _omission_parameter(self) -> str:
-        for p in self.m.props:
-            e = p.expr
-            if isinstance(e, P.PCall) and e.func == "some" and isinstance(e.arg, P.PBinary) \
-                    and e.arg.op == "<" and _var(e.arg.left) == self.rcv_var:
-                lin = self.linear(e.arg.right)
-                rest = {k: v for k, v in lin.items() if k != self.counter}
-                if lin.get(self.counter) == 1 and len(rest) == 1 and list(rest.values()) == [-1]:
-                    return next(iter(rest))
-        raise _refuse(f"with N copies and the bound '{self.counter}' (omission) tactl needs the "
-                      f"number of omission faults Fo from a proposition 'some(Proc:{self.rcv_var} < "
-                      f"{self.counter} - Fo)'", self.bound.span)
-
-    def _bounding(self, fnc: str) -> str:
-        """The parameter Fc of ``assume(Fnc <= Fc)`` (clean crashes)."""
-        for a in self.m.assumes:
-            e = a.expr
-            if isinstance(e, P.PBinary) and e.op in ("<=", ">="):
-                lo, hi = (e.left, e.right) if e.op == "<=" else (e.right, e.left)
-                if _var(lo) == fnc and _var(hi) in self.params and _var(hi) != fnc:
-                    return _var(hi)
-        raise _refuse(f"clean crashes: no 'assume({fnc} <= Fc)' names the number of crashes Fc",
-                      self.bound.span)
 
     # ------------------------------------------------------------------ expressions
     def value(self, e: P.PExpr, env: dict[str, object], allow_symbolic: bool = True,
@@ -596,6 +552,7 @@ class _Translator:
                 p.env[RESETS] = frozenset(r.counter for r in self.rvars
                                           if isinstance(p.env[r.rcv], int) and not isinstance(p.env[r.rcv], bool))
                 if tgt == src and not p.sends:
+                    self.stutter_at.add(src)
                     continue  # a stutter step
                 edges.append((src, tgt, p))
                 if tgt not in self.valuations:
@@ -854,28 +811,45 @@ class _Translator:
         line = [s.span.line] if s.span else []
         if isinstance(s, (P.Printf, P.Skip)):
             return [p], False
-        if id(s) in self.bound_ifs:
-            return [p], False  # the environment assumption of the fault model
+        if id(s) in self.bound_ifs:  # the environment assumption of the fault model
+            r = self.bound_of[id(s)]
+            env = dict(p.env)
+            forced = bool(env.pop(FORCED + r.next, False))
+            return promela_faults.at_bound(self, r, _Path(env, p.cond, p.sends, p.lines), _Rcv(r.counter), forced), False
         if id(s) in self.choice_of:
             r = self.choice_of[id(s)]
-            enabled = False
+            enabled = zero = False
             for guard, delta in r.choices:
+                g = True if guard is None else self.value(guard, p.env, True)
+                if not isinstance(g, bool):
+                    raise _refuse("a receive choice guard must depend on location variables only",
+                                  guard.span if guard else s.span)
                 if delta == 1:
-                    g = True if guard is None else self.value(guard, p.env, True)
-                    if not isinstance(g, bool):
-                        raise _refuse("a receive choice guard must depend on location variables only",
-                                      guard.span if guard else s.span)
                     enabled |= g
+                else:
+                    zero |= g
             env = dict(p.env)
             if enabled:
                 env[r.next] = _Rcv(r.counter)
-                return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], False
+                got = _Path(env, list(p.cond), list(p.sends), list(p.lines))
+                if not zero:  # no "no receive" option: the step receives one more
+                    if r.bound_if is None:
+                        return self._guarded(got, Compare(">=", received(r.counter), IntConst(1)), [], s.span), False
+                    env[FORCED + r.next] = True  # unless the bound's branch forgets it (at_bound)
+                return [got], False
+            if not zero:
+                return [], False  # no option enabled: the process cannot step here
             if initial:
                 env[r.next] = 0  # nothing received yet at an initial location
                 env[r.rcv] = 0
                 return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], True
             env[r.next] = env[r.rcv] = _Frozen(r.counter)
             return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], False
+        if isinstance(s, P.AssumeStmt) and any(isinstance(e, P.PCall) or (isinstance(e, P.PName) and e.name in self.props_by_name)
+                                               for e in _subexprs(s.expr)):
+            # over the global state (`assume(tx_inv)`): dropped once proved an invariant
+            self.global_assumes.append(s)
+            return [p], False
         if isinstance(s, P.AssumeStmt) and not (set(_names(s.expr)) & set(self.shared)):
             g = self.value(s.expr, p.env, True)  # over locations and receive counts: a guard
             return self._guarded(p, g, line, s.span), False
@@ -970,6 +944,7 @@ class _Translator:
             return []
         if isinstance(g, int):
             return [p] if g else []
+        g = promela_faults.prune(self, p.cond, g)  # type: ignore[arg-type]
         cond = p.cond + [g]  # type: ignore[list-item]
         if not self.sat(cond):
             return []
@@ -1172,6 +1147,8 @@ class _Translator:
     def fairness_note(self, ltl: P.Ltl, props: dict[str, P.AtomicProp], faults: Faults) -> Diagnostic:
         """Compare the file's fairness with the derived justice; the derived one is used. Each
         message type the step sends is compared with its own ``in_transit`` proposition."""
+        if faults.model is FaultModel.BOUND:  # the delivery is the file's (what was dropped, and why)
+            return promela_faults.fairness_note(self, ltl, self.reading)
         from tactl.ir.expr import to_text  # lazy: printing only for the note
 
         pairs = [(r.rcv, r.counter) for r in self.rvars if r.counter not in self.static]
@@ -1257,20 +1234,6 @@ def _qualify(e: P.PExpr, proc: str) -> P.PExpr:
     if isinstance(e, P.PCall):
         raise _refuse(f"'{e.func}' nested inside a process condition", e.span)
     return e
-
-
-def _names(e: P.PExpr):
-    if isinstance(e, P.PName):
-        yield e.name
-    elif isinstance(e, P.PQualified):
-        yield e.var
-    elif isinstance(e, P.PUnary):
-        yield from _names(e.arg)
-    elif isinstance(e, P.PBinary):
-        yield from _names(e.left)
-        yield from _names(e.right)
-    elif isinstance(e, P.PCall):
-        yield from _names(e.arg)
 
 
 def _walk(stmts):

@@ -19,6 +19,7 @@ from tactl.ir.expr import (
     Not,
     conj,
     disj,
+    sub,
     summation,
     to_text,
 )
@@ -212,7 +213,9 @@ def receive_tas(draw):
     return ReceiveTA(
         name="R", parameters=PARAMS,
         assumptions=tuple(draw(st.lists(_conditions(PARAMS), max_size=2))),
-        faults=Faults(model, ("f", "t") if model is FaultModel.HYBRID else ("f",)),
+        faults=Faults(model, (), terms=(sub(Name("n"), Name("f")), Name("f"), IntConst(0)))
+        if model is FaultModel.BOUND else
+        Faults(model, ("f", "t") if model is FaultModel.HYBRID else ("f",)),
         timing=draw(st.sampled_from(list(Timing))),
         messages=tuple(Message(m, k) for m, k in zip(MESSAGES, kinds)),
         locations=tuple(Location(n) for n in LOCS),
@@ -263,7 +266,7 @@ ERRORS = {
     "unknown fault model": (
         "faults byzantine(f);", "faults byz(f);",
         "t.rta:4:10: unknown fault model 'byz': expected one of byzantine, crash, omission, "
-        "symmetric, clean_crash, hybrid", "           ^^^"),
+        "symmetric, clean_crash, hybrid, bound", "           ^^^"),
     "unknown timing": (
         "timing async;", "timing asynch;",
         "t.rta:5:10: unknown timing 'asynch': expected async or sync", "           ^^^^^^"),
@@ -281,7 +284,7 @@ ERRORS = {
     "missing faults": (
         "  faults byzantine(f);\n", "",
         "t.rta:1:5: missing 'faults' section: declare the fault model, e.g. 'faults byzantine(f);' "
-        "(models: byzantine, crash, omission, symmetric, clean_crash, hybrid)", "      ^"),
+        "(models: byzantine, crash, omission, symmetric, clean_crash, hybrid, bound)", "      ^"),
     "missing timing": (
         "  timing async;\n", "",
         "t.rta:1:5: missing 'timing' section: write 'timing async;' or 'timing sync;'", "      ^"),

@@ -18,7 +18,7 @@ from tactl.ir.errors import InputError
 from tactl.ir.ta_reader import read_ta_file
 
 SETS = ("fmcad13", "spin13-parameterized")
-SHORT = {"holds": "H", "violated": "V", "unknown": "?", "unsupported": "U"}
+SHORT = {"holds": "H", "holds vacuously": "HV", "violated": "V", "unknown": "?", "unsupported": "U"}
 
 
 def bymc_generated_size(shared: Path, stem: str) -> str:
@@ -70,7 +70,7 @@ def promela_table(shared: Path, timeout_s: float, timed_process: Timed, sets: tu
         print(f"{label:<{width}} {text.count(chr(10)):>5} {len(loaded.rta.locations):>4} "
               f"{len(loaded.rta.rules):>5} {len(ta.rules):>8} {bymc_generated_size(shared, path.stem):>7} "
               f"{parsed:>7.2f} {verdicts:<50} {wall:>7.2f} {peak:>7.1f}", flush=True)
-    print("verdicts: H holds, V violated (counterexample replayed), ? unknown, U unsupported; "
+    print("verdicts: H holds, HV holds vacuously, V violated (counterexample replayed), ? unknown, U unsupported; "
           "check s, peak MB: a whole `tactl check FILE --json` process, start-up included; "
           "TA rules include the stutter self-loops the translation adds")
     return ok

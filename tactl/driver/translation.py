@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.expr import BoolConst, to_text
-from tactl.ir.rta import ReceiveTA
+from tactl.ir.rta import FaultModel, ReceiveTA
 from tactl.ir.validate import validate
 from tactl.passes.certify import Certificate, JusticeCertificate, certify, certify_justice
 from tactl.passes.eliminate import Translation, translate
@@ -198,8 +198,10 @@ def justice_section(rta: ReceiveTA, result: Certified) -> str:
     env = result.translation.environment
     delivered = ", ".join(f"received({m}) >= {to_text(g)}" for m, g in env.guaranteed)
     lines = [f"justice (derived from the fault model, {rta.faults.model.value} {rta.timing.value}: "
-             "correct processes keep taking steps and receive every message of a correct sender, "
-             f"{delivered or 'no messages'}):",
+             + ("correct processes keep taking steps and receive the delivery the model guarantees, "
+                if rta.faults.model is FaultModel.BOUND else
+                "correct processes keep taking steps and receive every message of a correct sender, ")
+             + f"{delivered or 'no messages'}):",
              f"  {justice.name} == {to_text(justice.formula)}"]
     certs = None if result.justice_certificates is None else \
         {c.rule_id: c for c in result.justice_certificates}
