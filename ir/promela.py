@@ -146,6 +146,14 @@ class AssumeStmt(Stmt):
 
 
 @dataclass(frozen=True)
+class Havoc(Stmt):
+    """``havoc(x)``: ``x`` gets any value (ByMC's ``#ifndef SPIN`` receive: ``havoc(next_x);
+    assume(x <= next_x && next_x <= nsnt + F)``; its meaning: ``passes/promela_multi.py``)."""
+
+    var: str = ""
+
+
+@dataclass(frozen=True)
 class AssertStmt(Stmt):
     """``assert(e)`` inside a process: a safety obligation on every path reaching it."""
 

@@ -5,7 +5,7 @@ Supported: ``#define NAME expr``, comments, ``symbolic int N, T;``, global ``int
 ``assume(expr);``, ``atomic name = expr;`` with ``all(P:e)``, ``some(P:e)``, ``card(P:e)`` and
 ``P@end``, ``active[expr] proctype P() { ... }`` with local declarations, ``if``/``do`` with
 ``::`` options and ``else``, ``atomic { ... }``, labels, assignments, ``x++``/``x--``,
-``printf`` (ignored), ``goto label`` and ``assume(expr)`` inside a process (their meaning
+``printf`` (ignored), ``goto label``, ``assume(expr)`` and ``havoc(x)`` inside a process (their meaning
 is the translation's: ``passes/promela_faults.py``), and ``ltl name { formula }`` with ``[]``, ``<>``, ``->``, ``!``, ``&&``,
 ``||``, ``and``, ``or``. Anything else is a syntax error at its position (exit 2): the reader
 never guesses.
@@ -68,6 +68,7 @@ TYPE.2: /(int|byte|short|bit|bool)\b/
 seq: (stmt | ";" | "->")*
 ?stmt: decl | if_stmt | do_stmt | atomic_stmt | assign | incr | printf | labelled | goto
      | assume_stmt
+     | "havoc" "(" NAME ")" -> havoc
      | "assert" "(" expr ")" -> assert_stmt
      | ELSE -> else_stmt
      | "skip" -> skip
@@ -278,6 +279,8 @@ class _Builder:
             return P.Goto(str(node.children[0]), span=sp)
         if kind == "assume_stmt":
             return P.AssumeStmt(self.expr(node.children[0]), span=sp)
+        if kind == "havoc":
+            return P.Havoc(str(node.children[0]), span=sp)
         if kind == "assert_stmt":
             return P.AssertStmt(self.expr(node.children[0]), span=sp)
         raise error(self.path, self.text, f"'{kind}' is not supported", sp)

@@ -142,7 +142,7 @@ def at_bound(tr, r, p, rcv_marker: object, forced: bool) -> list:
     # the receive is disabled here: the count is the concrete `value`
     if all(o == value for o in outcomes):
         return [p]  # past the bound or not, the step continues alike
-    if value == 0 and not _may_be_negative(tr.bound_rest):
+    if value == 0 and not may_be_negative(tr.bound_rest):
         return [p]  # 0 <= nsnt + B always: never past the bound
     raise Refusal(f"with the receive disabled the step depends on whether {value} exceeds the bound, "
                   "a condition on the send counter a receive guard cannot state", span)
@@ -172,7 +172,7 @@ def prune(tr, cond: list[Expr], g: Expr) -> Expr:
     return disj(*kept) if kept else g
 
 
-def _may_be_negative(rest: dict[str, int]) -> bool:
+def may_be_negative(rest: dict[str, int]) -> bool:
     return rest.get("", 0) < 0 or any(c < 0 for k, c in rest.items() if k)
 
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tactl.ir import promela as P
+from tactl.passes.promela_havoc import HavocRefusal, find_havocs
 from tactl.ir.expr import BoolConst, Compare, Expr, IntConst, Mul, Not, conj, disj, summation
 
 
@@ -53,6 +54,11 @@ class ReceiveVar:
     exceeded: tuple[P.Stmt, ...] = ()
     counter: str = ""
     lin: dict[str, int] = field(default_factory=dict)
+    # ByMC's `havoc(next_x); assume(x <= next_x && next_x <= B)` (passes/promela_havoc.py): the
+    # ids of its havoc and assume statements; choice_if is the first havoc
+    havoc: bool = False
+    sites: tuple[int, ...] = ()
+    assumes: tuple[int, ...] = ()
 
 
 def _conjuncts(e: P.PExpr) -> list[P.PExpr]:
@@ -117,7 +123,12 @@ def _forced(s: P.Stmt, locals_) -> ReceiveVar | None:
 
 def find_receives(step: tuple[P.Stmt, ...], locals_: dict[str, int], shared: set[str],
                   linear, where) -> list[ReceiveVar]:
-    """The receive variables of the atomic ``step``, in the order of their choices."""
+    """The receive variables of the atomic ``step``, in the order of their choices (the havoc
+    receives first: ``passes/promela_havoc.py``)."""
+    try:
+        havocs = find_havocs(step, locals_, linear, ReceiveVar)
+    except HavocRefusal as e:
+        raise MultiRefusal(e.message, e.span) from None
     bounds: dict[str, tuple[P.If, str, P.PExpr]] = {}
     for s in step:
         got = _bound_if(s)
@@ -125,8 +136,10 @@ def find_receives(step: tuple[P.Stmt, ...], locals_: dict[str, int], shared: set
             nxt, exceeded, b = got
             if nxt in bounds:
                 raise MultiRefusal(f"two receive bounds for '{nxt}'", s.span)
+            if any(r.next == nxt for r in havocs):
+                raise MultiRefusal(f"'{nxt}' is received by a havoc and bounded by an 'if'", s.span)
             bounds[nxt] = (s, exceeded, b)  # type: ignore[assignment]
-    out: list[ReceiveVar] = []
+    out: list[ReceiveVar] = list(havocs)
     for s in step:
         forced = _forced(s, locals_)
         if forced is not None and forced.next in bounds:

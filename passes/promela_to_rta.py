@@ -58,6 +58,7 @@ from tactl.passes import promela_faults
 from tactl.passes.promela_faults import pexpr_names as _names
 from tactl.passes.env import guaranteed_delivery, sent
 from tactl.passes import promela_multi as PM
+from tactl.passes import promela_havoc as PH
 
 FAIRNESS = "fairness"
 OBLIGATION = "an assume/assert"  # scope of value(): shared counters read as sent(M)
@@ -86,7 +87,7 @@ def translate_promela(model: P.PromelaModel) -> PromelaTranslation:
     try:
         try:
             return _Translator(model).run()
-        except (PM.MultiRefusal, promela_faults.Refusal) as e:
+        except (PM.MultiRefusal, promela_faults.Refusal, PH.HavocRefusal) as e:
             raise _Refuse(e.message, e.span) from None
     except _Refuse as e:
         raise InputError(Diagnostic(Severity.ERROR, e.message + " (not supported by tactl's "
@@ -114,6 +115,9 @@ RESETS = " resets"  # env key: the counters whose receive variable the path rese
 FILE_CRASH = " file crash"  # marker send: the file's own crash counter's increment
 CRASH_SYMBOL = " crashed"  # the file's crash counter in conditions (only stutter paths may read it)
 CRASH_SEND = " crash"  # marker send: the crash counter's increment (never a message name)
+HAVOC_DONE = " havoc done"  # env key: the havoc receive variables whose receive the path decided
+SOURCE = " source"  # env key: the location the step starts at
+HAVOC_RESETS = " havoc resets"  # env key: counter -> the span of the `next_x = 0` of a havoc receive
 
 
 @dataclass
@@ -237,7 +241,9 @@ class _Translator:
                     raise _refuse(f"'{v}' is not a local variable of its own receive choice", r.choice_if.span)
                 self.rvar_of[v] = r
             r.lin = self.linear(r.bound)
-        self.choice_of = {id(r.choice_if): r for r in self.rvars}
+        self.choice_of = {id(r.choice_if): r for r in self.rvars if not r.havoc}
+        self.havoc_of = {i: r for r in self.rvars for i in r.sites}  # promela_havoc
+        self.havoc_assumes = {i for r in self.rvars for i in r.assumes}
         self.bound_of = {id(r.bound_if): r for r in self.rvars if r.bound_if is not None}
         self.bound_ifs = set(self.bound_of)
         self.props_by_name = {p.name: p for p in self.m.props}
@@ -300,6 +306,10 @@ class _Translator:
         if len(set(self.counters)) != len(self.counters):
             raise _refuse("two receive variables bounded by the same send counter", self.proc.span)
         self.choices = first.choices
+        if any(r.havoc for r in self.rvars) and promela_faults.may_be_negative(self.bound_rest):
+            raise _refuse("a havoc receive's bound 'nsnt + B' with a B that may be negative: the "
+                          "file's assume would block a process whose count exceeds it, which no "
+                          "fault model of tactl states", self.bound.span)
 
     def linear(self, e: P.PExpr) -> dict[str, int]:
         """``e`` as name → coefficient ('' the constant), over names and defines."""
@@ -527,6 +537,8 @@ class _Translator:
                 raise _refuse(f"'{c}' is incremented by the initial 'if' and changed elsewhere",
                               self.init_if.span if self.init_if else None)
         self.valuations: list[tuple[int, ...]] = list(starts)
+        self.havoc_at: dict[str, set[tuple]] = {}  # counter -> locations whose steps receive it
+        self.havoc_resets: dict[tuple, Span | None] = {}  # (src, dst, counter) -> the reset
         edges: list[tuple[tuple, tuple, _Path]] = []
         queue = list(starts)
         blocked: list[tuple[int, ...]] = []
@@ -536,6 +548,7 @@ class _Translator:
             env.update(zip(lv, src))
             for r in self.rvars:
                 env[r.rcv] = _Rcv(r.counter)
+            env[SOURCE] = src
             paths, is_blocked = self.exec_seq(self.step, [_Path(env)], src in starts)
             if is_blocked:
                 blocked.append(src)
@@ -551,6 +564,8 @@ class _Translator:
                                   "count", self.proc.span)
                 p.env[RESETS] = frozenset(r.counter for r in self.rvars
                                           if isinstance(p.env[r.rcv], int) and not isinstance(p.env[r.rcv], bool))
+                for c, span in p.env.get(HAVOC_RESETS, {}).items():
+                    self.havoc_resets.setdefault((src, tgt, c), span)
                 if tgt == src and not p.sends:
                     self.stutter_at.add(src)
                     continue  # a stutter step
@@ -570,6 +585,13 @@ class _Translator:
             edges = self.file_crash_location(edges)
         elif any(CRASH_SYMBOL in {n.name for c in p.cond for n in _expr_names(c)} for _, _, p in edges):
             raise _refuse("a step whose condition reads a shared counter", self.proc.span)
+        if self.havoc_resets:
+            reads: dict[str, set[tuple]] = {}
+            for s, _, p in edges:
+                for n in {n.name for c in p.cond for n in _expr_names(c)}:
+                    reads.setdefault(n, set()).add(s)
+            PH.check_resets(self.havoc_resets, self.havoc_at, edges,
+                            {r.counter: reads.get(received(r.counter).name, set()) for r in self.rvars})
         self.name_locations(lv, starts)
         self.check_obligations(edges, starts)
         invariant = self.monotone_invariants(edges, starts)
@@ -816,6 +838,33 @@ class _Translator:
             env = dict(p.env)
             forced = bool(env.pop(FORCED + r.next, False))
             return promela_faults.at_bound(self, r, _Path(env, p.cond, p.sends, p.lines), _Rcv(r.counter), forced), False
+        if isinstance(s, P.Havoc):  # a receive (promela_havoc): any count up to the bound
+            r = self.havoc_of[id(s)]
+            if not isinstance(p.env[r.rcv], _Rcv) or r.next in p.env.get(HAVOC_DONE, ()):
+                raise _refuse(f"'havoc({r.next})' on a path that already set '{r.next}' or "
+                              f"'{r.rcv}'", s.span)
+            env = dict(p.env)
+            env[HAVOC_DONE] = env.get(HAVOC_DONE, frozenset()) | {r.next}
+            env[r.next] = _Rcv(r.counter)
+            self.havoc_at.setdefault(r.counter, set()).add(env[SOURCE])
+            return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], False
+        if id(s) in self.havoc_assumes:  # the bound of a havoc receive: the fault model
+            return [p], False
+        if isinstance(s, P.Assign) and s.var in self.rvar_of and self.rvar_of[s.var].havoc \
+                and s.var == self.rvar_of[s.var].next and s.var not in p.env.get(HAVOC_DONE, ()):
+            r = self.rvar_of[s.var]  # the receive's alternatives: no receive, a reset
+            env = dict(p.env)
+            env[HAVOC_DONE] = env.get(HAVOC_DONE, frozenset()) | {r.next}
+            if isinstance(s.expr, P.PName) and s.expr.name == r.rcv:  # no receive on this path
+                if initial:  # as a disabled receive choice: 0 where the process starts
+                    env[r.next] = env[r.rcv] = 0
+                    return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], True
+                env[r.next] = env[r.rcv] = _Frozen(r.counter)
+                return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], False
+            if isinstance(s.expr, P.PInt) and s.expr.value == 0:  # a reset (promela_havoc.check_resets)
+                env[r.next] = 0
+                env[HAVOC_RESETS] = {**env.get(HAVOC_RESETS, {}), r.counter: s.span}
+                return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], False
         if id(s) in self.choice_of:
             r = self.choice_of[id(s)]
             enabled = zero = False
@@ -1015,24 +1064,33 @@ class _Translator:
         return [Diagnostic(Severity.WARNING, f"not read, and used by no ltl block (so no verdict depends "
                            f"on them): atomic {name}: {first.message}{others}", span)]
 
-    def formula(self, e: P.PExpr, props: dict[str, P.AtomicProp], fixed: dict[str, bool] | None = None) -> Expr:
+    def formula(self, e: P.PExpr, props: dict[str, P.AtomicProp], fixed: dict[str, bool] | None = None,
+                at_start: bool = True) -> Expr:
+        """``e`` as a formula; ``at_start``: ``e`` is evaluated in the initial configuration (no
+        temporal operator above it), where every receive variable has its declared value, so a
+        proposition may read it there (cc's ``cond_init``: ``card(Proc:pc == V0 && Proc:nrcvd00
+        == 0 ...)``); under ``[]``/``<>`` that is refused (``holds``)."""
         fixed = fixed or {}
         if isinstance(e, P.PName):
             if e.name in fixed:
                 return BoolConst(fixed[e.name])
             if e.name in props:
-                c = self.condition(self.prop(props[e.name].expr), props[e.name].expr.span)
+                saved, self.receive_at_start = getattr(self, "receive_at_start", False), at_start
+                try:
+                    c = self.condition(self.prop(props[e.name].expr), props[e.name].expr.span)
+                finally:
+                    self.receive_at_start = saved
                 if any(n.name.startswith(START) for n in _expr_names(c)):
                     raise _refuse(f"the proposition '{e.name}' mixes counters of the initialisation "
                                   "with location counters", props[e.name].expr.span)
                 return c
             raise _refuse(f"'{e.name}' is not a proposition declared with 'atomic'", e.span)
         if isinstance(e, P.PUnary):
-            arg = self.formula(e.arg, props, fixed)
+            arg = self.formula(e.arg, props, fixed, at_start and e.op == "!")
             return {"!": Not, "[]": Always, "<>": Eventually}[e.op](arg) if e.op in ("!", "[]", "<>") \
                 else _bad(e)
         if isinstance(e, P.PBinary) and e.op in ("&&", "||", "->"):
-            a, b = self.formula(e.left, props, fixed), self.formula(e.right, props, fixed)
+            a, b = self.formula(e.left, props, fixed, at_start), self.formula(e.right, props, fixed, at_start)
             if e.op == "&&":  # `prec_init` (P@end) is true: leave it out
                 return b if a == BoolConst(True) else a if b == BoolConst(True) else conj(a, b)
             if e.op == "->" and a == BoolConst(True):
@@ -1046,7 +1104,11 @@ class _Translator:
         static = []
         for name in dict.fromkeys(_names(ltl.formula)):
             if name in props and name not in static:
-                c = self.prop(props[name].expr)
+                self.receive_at_start = True  # only which counters it reads matters here
+                try:
+                    c = self.prop(props[name].expr)
+                finally:
+                    self.receive_at_start = False
                 ns = [n.name for n in _expr_names(c)]
                 if any(n.startswith(START) for n in ns):
                     if any(not n.startswith(START) and n not in self.params for n in ns):
@@ -1134,7 +1196,10 @@ class _Translator:
         env = dict(zip(self.loc_vars(), key))
         qualified = _qualify(e, self.proc.name)
         for name in _names(qualified):
-            if name in self.rvar_of:
+            if name in self.rvar_of and getattr(self, "receive_at_start", False) and \
+                    not any(name == r.rcv and self.initial_if_sets(name) for r in self.rvars):
+                env[name] = self.locals[name]  # in the initial configuration: its declared value
+            elif name in self.rvar_of:
                 raise _refuse(f"a proposition over the receive variable '{name}' (supported only in "
                               "the fairness formula, whose meaning tactl derives)", e.span)
             if name in self.locals and name not in env:
@@ -1143,6 +1208,13 @@ class _Translator:
         if not isinstance(v, bool) and not isinstance(v, int):
             raise _refuse("a process condition must depend on location variables only", e.span)
         return bool(v)
+
+    def initial_if_sets(self, var: str) -> bool:
+        """The initial ``if`` or the initialisation assigns ``var`` (then its declared value is not
+        the one every process starts with)."""
+        stmts = (self.init_if,) if self.init_if else ()
+        return any(isinstance(t, (P.Assign, P.Incr, P.Havoc)) and t.var == var
+                   for t in _walk(stmts + tuple(self.init_atomics)))
 
     def fairness_note(self, ltl: P.Ltl, props: dict[str, P.AtomicProp], faults: Faults) -> Diagnostic:
         """Compare the file's fairness with the derived justice; the derived one is used. Each
