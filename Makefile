@@ -15,6 +15,9 @@
 #                            ~/.cache/tactl/benchmarks/random19 for make bench's random19 table
 #   make spin13              fetch the experts' hand-written Promela models (spin13/ of the same
 #                            repository) into ~/.cache/tactl/benchmarks/spin13 for the spin13 table
+#   make isola18-promela     fetch ByMC's ISOLA'18 Parametric Promela models (isola18/promela/ of the
+#                            same repository) into ~/.cache/tactl/benchmarks/isola18-promela for
+#                            make bench's promela table (ISOLA18_PROMELA_URL=a local clone or mirror)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -23,7 +26,7 @@ STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 ALG    ?= strb
 
-.PHONY: all verify check show test bench bench-peers random19 spin13 clean tools graphviz
+.PHONY: all verify check show test bench bench-peers random19 spin13 isola18-promela clean tools graphviz
 
 all: test
 
@@ -81,21 +84,25 @@ bench-peers: $(STAMP)
 	$(BIN)/python -m tactl.bench --only peers --timeout $(PEERS_TIMEOUT) $(if $(PEERS_FILTER),--peers-filter '$(PEERS_FILTER)')
 
 # Benchmarks of konnov/fault-tolerant-benchmarks (public; never copied into the repository):
-# $(call fetch_folder,FOLDER,URL,MUST_EXIST) clones URL shallowly into a temporary folder, copies
-# its FOLDER/ next to the cache and renames it into place in one step.
+# $(call fetch_folder,FOLDER,URL,MUST_EXIST[,FROM]) clones URL shallowly into a temporary folder, copies
+# its FOLDER/ (or FROM/) next to the cache and renames it into place in one step.
 BENCH_CACHE    := $(HOME)/.cache/tactl/benchmarks
 RANDOM19_URL   ?= https://github.com/konnov/fault-tolerant-benchmarks
 # The hand-written Promela models of the SPIN'13 experiments, from the same repository (or a
 # local clone or mirror).
 SPIN13_URL     ?= $(RANDOM19_URL)
+# ByMC's Parametric Promela sources of the ISOLA'18 automata (aba, bosco, cc, ..., nbacr), from
+# which it generated ../shared/benchmarks/bymc-isola18-generated/ (git accepts a local path too).
+ISOLA18_PROMELA_URL ?= $(RANDOM19_URL)
+# ($(4), when given, is the clone's folder to copy; else FOLDER itself.)
 define fetch_folder
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	  if ! git clone --quiet --depth 1 "$(2)" "$$tmp/src"; then \
-	    echo "make $(1): git clone of $(2) failed" >&2; exit 1; fi; \
+	    echo "make $(1): git clone of $(2) failed (offline? git also clones a local clone or mirror: see the URL variables above)" >&2; exit 1; fi; \
 	  test -d "$$tmp/src/$(3)" || { echo "make $(1): the clone has no $(3)/" >&2; exit 1; }; \
 	  mkdir -p "$(BENCH_CACHE)"; \
 	  stage=$$(mktemp -d "$(BENCH_CACHE)/.$(1).XXXXXX"); \
-	  cp -R "$$tmp/src/$(1)/." "$$stage/"; chmod 755 "$$stage"; \
+	  cp -R "$$tmp/src/$(if $(4),$(4),$(1))/." "$$stage/"; chmod 755 "$$stage"; \
 	  rm -rf "$(BENCH_CACHE)/$(1).old"; \
 	  if [ -e "$(BENCH_CACHE)/$(1)" ]; then mv "$(BENCH_CACHE)/$(1)" "$(BENCH_CACHE)/$(1).old"; fi; \
 	  mv "$$stage" "$(BENCH_CACHE)/$(1)"; rm -rf "$(BENCH_CACHE)/$(1).old"
@@ -108,6 +115,10 @@ random19:
 spin13:
 	$(call fetch_folder,spin13,$(SPIN13_URL),spin13/fixed-size)
 	@echo "spin13 models in $(BENCH_CACHE)/spin13 ($$(ls "$(BENCH_CACHE)/spin13/fixed-size" | wc -l) fixed-size files)"
+
+isola18-promela:
+	$(call fetch_folder,isola18-promela,$(ISOLA18_PROMELA_URL),isola18/promela,isola18/promela)
+	@echo "ISOLA'18 Promela models in $(BENCH_CACHE)/isola18-promela ($$(ls "$(BENCH_CACHE)/isola18-promela"/*.pml | wc -l) files)"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info .tactl-cache tactl-report

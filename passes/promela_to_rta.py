@@ -59,6 +59,7 @@ from tactl.passes.promela_faults import pexpr_names as _names
 from tactl.passes.env import guaranteed_delivery, sent
 from tactl.passes import promela_multi as PM
 from tactl.passes import promela_havoc as PH
+from tactl.passes import promela_crash as PC
 
 FAIRNESS = "fairness"
 OBLIGATION = "an assume/assert"  # scope of value(): shared counters read as sent(M)
@@ -87,7 +88,7 @@ def translate_promela(model: P.PromelaModel) -> PromelaTranslation:
     try:
         try:
             return _Translator(model).run()
-        except (PM.MultiRefusal, promela_faults.Refusal, PH.HavocRefusal) as e:
+        except (PM.MultiRefusal, promela_faults.Refusal, PH.HavocRefusal, PC.CrashRefusal) as e:
             raise _Refuse(e.message, e.span) from None
     except _Refuse as e:
         raise InputError(Diagnostic(Severity.ERROR, e.message + " (not supported by tactl's "
@@ -270,7 +271,13 @@ class _Translator:
         lin = first.lin
         self.counters = [n for n in lin if n in self.shared]
         self.crash_counter: str | None = None
-        if len(self.counters) == 2 and all(lin[c] == 1 for c in self.counters) and len(lin) == 2 \
+        self.crash_of: dict[str, str] = {}  # crash-send counter -> its message (promela_crash)
+        several = len(dynamic) > 1 and PC.crash_counters(self, dynamic, self._in_transit_counter)
+        if several:
+            self.crash_of = several
+            self.crash_counter = next(iter(several))
+            self.counters = list(several.values())
+        elif len(self.counters) == 2 and all(lin[c] == 1 for c in self.counters) and len(lin) == 2 \
                 and len(dynamic) == 1:
             # crash (Fisman et al.): `nrcvd <= nsnt + nsntF`, the second counting broadcasts of
             # processes that die while sending; the delivered one is named by `in_transit`
@@ -281,6 +288,7 @@ class _Translator:
                               "delivered (crash faults)", self.bound.span)
             self.crash_counter = next(c for c in self.counters if c != guaranteed)
             self.counters = [guaranteed]
+            self.crash_of = {self.crash_counter: guaranteed}
         elif len(self.counters) > 1 or lin[self.counters[0]] != 1:
             raise _refuse("a receive bound over several send counters (one receive variable "
                           "counting several message types) is not supported", self.bound.span)
@@ -291,7 +299,7 @@ class _Translator:
             if n not in self.params and n != "":
                 raise _refuse(f"'{n}' in the receive bound is neither a parameter nor a send counter",
                               self.bound.span)
-        for r in dynamic[1:]:
+        for r in dynamic[1:] if not several else ():
             cs = [n for n in r.lin if n in self.shared]
             if len(cs) != 1 or r.lin[cs[0]] != 1:
                 raise _refuse("a receive bound over several send counters (one receive variable "
@@ -332,11 +340,12 @@ class _Translator:
         self.reading = promela_faults.fault_model(self)
         return self.reading.faults, self.reading.n
 
-    def _in_transit_counter(self) -> str | None:
+    def _in_transit_counter(self, rcv: str | None = None) -> str | None:
+        rcv = rcv or self.rcv_var
         for p in self.m.props:
             e = p.expr
             if isinstance(e, P.PCall) and e.func == "some" and isinstance(e.arg, P.PBinary) \
-                    and e.arg.op == "<" and _var(e.arg.left) == self.rcv_var \
+                    and e.arg.op == "<" and _var(e.arg.left) == rcv \
                     and isinstance(e.arg.right, P.PName):
                 return e.arg.right.name
         return None
@@ -579,9 +588,15 @@ class _Translator:
                               "receive count there would depend on the path", self.choice_if.span)
         self.valuations.sort()  # locations in the order of their values (pc = 0, 1, ...)
         self.dead: tuple | None = None
-        if self.crash_counter is not None:
+        if self.crash_counter is not None and self.file_crash is not None:
+            edges = PC.crash_location(self, edges, self.file_crash, CRASH_SEND, FILE_CRASH, CRASH_SYMBOL)
+        elif self.crash_counter is not None and len(self.crash_of) > 1:
+            raise _refuse(f"crash-send counters of several message types ({', '.join(self.crash_of)}) "
+                          "without a crash counter of the file ('nfaulty < F -> nfaulty++'): "
+                          "supported with one, or for one message type", self.bound.span)
+        elif self.crash_counter is not None:
             edges = self.crash_location(edges)
-        if getattr(self, "file_crash", None) is not None:
+        if getattr(self, "file_crash", None) is not None and self.dead is None:
             edges = self.file_crash_location(edges)
         elif any(CRASH_SYMBOL in {n.name for c in p.cond for n in _expr_names(c)} for _, _, p in edges):
             raise _refuse("a step whose condition reads a shared counter", self.proc.span)
@@ -689,7 +704,7 @@ class _Translator:
         every message they sent is delivered (``file_crash_location`` checks the rest)."""
         self.file_crash: str | None = None
         extra = sorted({t.var for t in _walk(self.step) if isinstance(t, P.Incr) and t.var in self.shared}
-                       - set(self.counters) - {self.crash_counter})
+                       - set(self.counters) - set(self.crash_of))
         if not extra:
             return None
         if len(extra) > 1:
@@ -702,10 +717,12 @@ class _Translator:
         copies = self.linear(self.proc.copies)
         ns = [k for k in copies if k in self.params]
         if len(bounds) != 1 or not bounds <= set(self.params) or len(copies) != 1 or copies[ns[0]] != 1 \
-                or self.bound_rest or self.crash_counter is not None:
+                or self.bound_rest:
             raise _refuse(f"'{c}++' is read as a crash counter only with N copies, receive bounds "
                           f"'nrcvd < nsnt' and one guard '{c} < F' for a parameter F", self.proc.span)
         self.file_crash = c
+        if self.crash_of:  # and crash-send counters: tactl's crash(F) (promela_crash)
+            return Faults(FaultModel.CRASH, (next(iter(bounds)),)), ns[0]
         return Faults(FaultModel.CLEAN_CRASH, (next(iter(bounds)),)), ns[0]
 
     def file_crash_location(self, edges):
@@ -935,8 +952,10 @@ class _Translator:
             keep = s.var not in self.rvar_of and not (s.var.startswith("next_") and v == self.locals[s.var])
             return [_Path(env, list(p.cond), list(p.sends), p.lines + (line if keep else []))], False
         if isinstance(s, P.Incr):
-            if s.var in self.shared and s.var == self.crash_counter and s.delta == 1:
-                return [_Path(dict(p.env), list(p.cond), p.sends + [CRASH_SEND], p.lines + line)], False
+            if s.var in self.shared and s.var in self.crash_of and s.delta == 1:
+                marker = CRASH_SEND if len(self.crash_of) == 1 and not self.file_crash \
+                    else f"{CRASH_SEND}:{self.crash_of[s.var]}"
+                return [_Path(dict(p.env), list(p.cond), p.sends + [marker], p.lines + line)], False
             if s.var in self.shared and s.var == getattr(self, "file_crash", None) and s.delta == 1:
                 return [_Path(dict(p.env), list(p.cond), p.sends + [FILE_CRASH], p.lines + line)], False
             if s.var in self.shared:
