@@ -592,8 +592,10 @@ class _Translator:
             edges = PC.crash_location(self, edges, self.file_crash, CRASH_SEND, FILE_CRASH, CRASH_SYMBOL)
         elif self.crash_counter is not None and len(self.crash_of) > 1:
             raise _refuse(f"crash-send counters of several message types ({', '.join(self.crash_of)}) "
-                          "without a crash counter of the file ('nfaulty < F -> nfaulty++'): "
-                          "supported with one, or for one message type", self.bound.span)
+                          "with crashes the file does not count ('nfaulty < F -> nfaulty++'): tactl "
+                          "reads several types only with that counter (c1cs, cf1s; "
+                          "passes/promela_crash.py), unbounded crashes for one type only "
+                          "(bcast-fisman-crash)", self.bound.span)
         elif self.crash_counter is not None:
             edges = self.crash_location(edges)
         if getattr(self, "file_crash", None) is not None and self.dead is None:
