@@ -23,6 +23,12 @@ for the file's F, with CR as tactl's crash location, exactly when (``crash_locat
   too). A crash without the increment is tactl's silent crash (no receiver gets the message),
   which the file's increment allows as well (its receivers may get nothing).
 
+Without the file's crash counter (nbacr: ``pc != CRASH -> next_pc = CRASH`` everywhere, the
+crashes unbounded) ``unbounded_crash_location`` reads the same with a new parameter F
+(``0 <= F <= N``); its crash location may be several valuations of the process's other local
+variables (nbacr's failure-detector bit), which become the one CR only where no proposition the
+properties use tells them apart (the translator refuses such a proposition at its position).
+
 Anything else is refused at the receive bound.
 """
 
@@ -86,31 +92,12 @@ def crash_location(tr, edges, file_crash: str, crash_send: str, file_marker: str
     if any(x.startswith(crash_send) for _, _, p in others for x in p.sends):
         raise CrashRefusal("a crash-send counter ('nsntF++') is incremented by a step that does not "
                            f"crash ('{file_crash}++')", span)
-    broadcasts = {(s, tuple(p.sends)) for s, t, p in others if p.sends}
     for s, _, p in dying:
         rest = [c for c in p.cond if symbol not in {n.name for n in names(c)}]
         if rest and not tr.valid(conj(*rest)):
             raise CrashRefusal(f"a crash step ('{file_crash}++') must be possible whatever the process "
                                "received", span)
-        extra = [x for x in p.sends if x != file_marker]
-        if len(extra) > 1 or any(not x.startswith(crash_send) for x in extra):
-            raise CrashRefusal("a crash step may send on one crash-send counter only", span)
-        for x in extra:
-            m = x[len(crash_send) + 1:]
-            twins = [q for s2, _, q in others if s2 == s and q.sends == [m] and not q.cond]
-            if not twins:
-                raise CrashRefusal(f"a crash step at a location whose correct step does not broadcast "
-                                   f"'{m}' unconditionally increments its crash-send counter: tactl's "
-                                   "crash model has no such partial message", span)
-    for s, sends in broadcasts:
-        for m in sends:
-            if not any(s2 == s and f"{crash_send}:{m}" in p.sends for s2, _, p in dying):
-                raise CrashRefusal(f"a broadcast of '{m}' whose sender cannot crash in the middle of it: "
-                                   "tactl's crash model lets it", span)
-    missing = [v for v in tr.valuations if v != dead and not any(s == v for s, _, _ in dying)]
-    if missing:
-        raise CrashRefusal(f"tactl's crashes may happen at every location; the file's cannot at "
-                           f"{missing}", span)
+    _partial_sends(tr, dying, others, {dead}, crash_send, {file_marker}, span)
     tr.dead = dead
     tr.valuations.remove(dead)
     meaning = ", ".join(f"{v} = {x}" for v, x in zip(tr.loc_vars(), dead))
@@ -123,3 +110,74 @@ def crash_location(tr, edges, file_crash: str, crash_send: str, file_marker: str
     return others
 
 
+
+
+def unbounded_crash_location(tr, edges, crash_send: str) -> list:
+    """nbacr's and nbacg's crashes: no crash counter of the file (``pc != CRASH -> next_pc =
+    CRASH`` at every location), crash-send counters for several message types. The crash
+    location is every valuation the crash steps give the variables they all change (``pc =
+    CRASH``), whatever the others (nbacr's failure-detector bit ``some_fail`` is 0 or 1 there);
+    tactl's crash location CR is one location, so the translator's propositions refuse to tell
+    those valuations apart (``tr.dead_all``). The rest is ``crash_location``'s conditions: CR
+    entered by crash steps only and never left, a crash possible everywhere whatever was
+    received, crash-send counters exactly at unconditional broadcasts. The number of crashes is
+    bounded by nothing in the file: ``crash(F)`` with a new parameter ``0 <= F <= N``
+    (``promela_faults.fault_model``)."""
+    span = tr.bound.span
+    lv = tr.loc_vars()
+    marked = [(s, t, p) for s, t, p in edges if any(x.startswith(crash_send) for x in p.sends)]
+    if not marked:
+        raise CrashRefusal("no step increments a crash-send counter", span)
+    changed = [i for i in range(len(lv)) if all(s[i] != t[i] for s, t, _ in marked)]
+    values = {tuple(t[i] for i in changed) for _, t, _ in marked}
+    if not changed or len(values) != 1:
+        raise CrashRefusal("the crash steps ('nsntF++') must all give the variables they change one "
+                           "value (the crash location)", span)
+    key = next(iter(values))
+    dead = [v for v in tr.valuations if tuple(v[i] for i in changed) == key]
+    if any(s in dead for s, _, _ in edges):
+        raise CrashRefusal("the crash location must never be left", span)
+    dying = [(s, t, p) for s, t, p in edges if t in dead]
+    others = [(s, t, p) for s, t, p in edges if t not in dead]
+    if any(x.startswith(crash_send) for _, _, p in others for x in p.sends):
+        raise CrashRefusal("a crash-send counter is incremented by a step that does not crash", span)
+    for s, _, p in dying:
+        if p.cond and not tr.valid(conj(*p.cond)):
+            raise CrashRefusal("a crash step must be possible whatever the process received", span)
+    _partial_sends(tr, dying, others, set(dead), crash_send, set(), span)
+    tr.dead, tr.dead_all = dead[0], tuple(dead)
+    for d in dead:
+        tr.valuations.remove(d)
+    meaning = ", ".join(f"{lv[i]} = {k}" for i, k in zip(changed, key))
+    tr.notes.append(Diagnostic(Severity.WARNING, (
+        f"crash faults: the locations with {meaning} ({len(dead)} valuation(s) of the other local "
+        f"variables), entered by every crash step, are tactl's crash location CR; faults "
+        f"crash(F) with a new parameter 0 <= F <= N (the file bounds no crash count): a process "
+        "may stop at any location, a broadcast cut short reaches some receivers (the file's " +
+        ", ".join(f"'{c}'" for c in tr.crash_of) + ")"), span))
+    return others
+
+
+def _partial_sends(tr, dying, others, dead: set, crash_send: str, ignore: set, span) -> None:
+    """What both readings require of the crash steps' sends (module docstring): at most one
+    crash-send counter per crash step (besides the markers ``ignore``), incremented only where a
+    correct step from the same location broadcasts its message unconditionally; every broadcast
+    has its crash in the middle; and a crash is possible at every location but the ``dead`` ones."""
+    for s, _, p in dying:
+        extra = [x for x in p.sends if x not in ignore]
+        if len(extra) > 1 or any(not x.startswith(crash_send) for x in extra):
+            raise CrashRefusal("a crash step may send on one crash-send counter only", span)
+        for x in extra:
+            m = x[len(crash_send) + 1:]
+            if not any(s2 == s and q.sends == [m] and not q.cond for s2, _, q in others):
+                raise CrashRefusal(f"a crash step at a location whose correct step does not broadcast "
+                                   f"'{m}' unconditionally increments its crash-send counter: tactl's "
+                                   "crash model has no such partial message", span)
+    for s, _, p in others:
+        for m in p.sends:
+            if not any(s2 == s and f"{crash_send}:{m}" in q.sends for s2, _, q in dying):
+                raise CrashRefusal(f"a broadcast of '{m}' whose sender cannot crash in the middle of it: "
+                                   "tactl's crash model lets it", span)
+    missing = [v for v in tr.valuations if v not in dead and not any(s == v for s, _, _ in dying)]
+    if missing:
+        raise CrashRefusal(f"tactl's crashes may happen at every location; the file's cannot at {missing}", span)

@@ -588,14 +588,11 @@ class _Translator:
                               "receive count there would depend on the path", self.choice_if.span)
         self.valuations.sort()  # locations in the order of their values (pc = 0, 1, ...)
         self.dead: tuple | None = None
+        self.dead_all: tuple[tuple, ...] = ()  # several valuations that are CR (promela_crash)
         if self.crash_counter is not None and self.file_crash is not None:
             edges = PC.crash_location(self, edges, self.file_crash, CRASH_SEND, FILE_CRASH, CRASH_SYMBOL)
         elif self.crash_counter is not None and len(self.crash_of) > 1:
-            raise _refuse(f"crash-send counters of several message types ({', '.join(self.crash_of)}) "
-                          "with crashes the file does not count ('nfaulty < F -> nfaulty++'): tactl "
-                          "reads several types only with that counter (c1cs, cf1s; "
-                          "passes/promela_crash.py), unbounded crashes for one type only "
-                          "(bcast-fisman-crash)", self.bound.span)
+            edges = PC.unbounded_crash_location(self, edges, CRASH_SEND)
         elif self.crash_counter is not None:
             edges = self.crash_location(edges)
         if getattr(self, "file_crash", None) is not None and self.dead is None:
@@ -1170,6 +1167,11 @@ class _Translator:
             every = list(self.locations)
             if self.dead is not None:  # the dead location is the crash location CR
                 every.append(Location(CRASH_LOCATION))
+                seen = {self.holds(e.arg, d) for d in self.dead_all}
+                if len(seen) > 1:
+                    raise _refuse("this proposition tells crashed processes apart by "
+                                  f"{', '.join(v for i, v in enumerate(self.loc_vars()) if len({d[i] for d in self.dead_all}) > 1)}"
+                                  ", where tactl's crash location CR is one location", e.span)
                 if self.holds(e.arg, self.dead):
                     where.append(every[-1])
             if e.func == "all":
