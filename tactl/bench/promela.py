@@ -76,7 +76,9 @@ def promela_table(shared: Path, timeout_s: float, timed_process: Timed, sets: tu
         except InputError as e:
             first = e.first
             where = f"{first.span.line}:{first.span.col} " if first.span else ""
-            print(f"{label:<{width}} {text.count(chr(10)):>5} refused: {where}{first.message[:90]}")
+            bymc = bymc_generated_size(shared, path.stem, name)
+            theirs = f" (ByMC TA {bymc} rules)" if bymc != "-" else ""
+            print(f"{label:<{width}} {text.count(chr(10)):>5} refused{theirs}: {where}{first.message[:90]}")
             continue
         parsed = time.perf_counter() - start
         code, out, wall, peak = timed_process([sys.executable, "-m", "tactl.cli", "check", str(path),
