@@ -303,3 +303,66 @@ def test_every_concrete_havoc_step_is_a_rule(name, params, receives):
                 assert match, (src, tgt, sends, values)
                 checked += 1
     assert checked > 50 and len(seen) > len(starts)
+
+
+# ------------------------------------------------ without the ISOLA'18 files: a small model
+
+SMALL = """
+symbolic int N, T, F;
+int nsnt = 0;
+assume(N > 3 * T);
+assume(T >= 1);
+assume(F >= 0);
+assume(F <= T);
+atomic ex_acc = some(Proc:pc == 2);
+atomic all_acc = all(Proc:pc == 2);
+atomic in_transit = some(Proc:nrcvd < nsnt);
+active[N - F] proctype Proc() {
+  byte pc = 0; int nrcvd = 0;
+  byte next_pc = 0; int next_nrcvd = 0;
+  if :: pc = 0; :: pc = 1; fi;
+end:
+  do :: atomic {
+    RECEIVE
+    if :: pc == 1 || pc == 0 && next_nrcvd >= T + 1 -> next_pc = 2; nsnt++;
+       :: pc == 0 && next_nrcvd < T + 1 -> next_pc = 0;
+       :: pc == 2 -> next_pc = 2;
+    fi;
+    pc = next_pc; nrcvd = next_nrcvd; next_pc = 0; next_nrcvd = 0;
+  } od;
+}
+ltl fairness { []<>(!in_transit) }
+ltl relay { [](ex_acc -> <>all_acc) }
+ltl unforg { [](!ex_acc) }
+"""
+HAVOC = "havoc(next_nrcvd); assume(nrcvd <= next_nrcvd && next_nrcvd <= nsnt + F);"
+CHOICE = ("if :: next_nrcvd = nrcvd + 1; :: next_nrcvd = nrcvd; fi; "
+          "if :: !(next_nrcvd <= nsnt + F) -> next_nrcvd = nrcvd; :: else; fi;")
+
+
+def test_havoc_and_the_receive_choice_give_the_same_automaton_and_verdicts(tmp_path):
+    results = []
+    for form in (HAVOC, CHOICE):
+        path = tmp_path / f"small_{len(results)}.pml"
+        path.write_text(SMALL.replace("RECEIVE", form))
+        rta = translate_promela(parse_promela(path.read_text(), str(path))).rta
+        found = check(path)
+        assert all(r.counterexample.replayed for r in found.values() if r.verdict == "violated")
+        results.append((sorted((r.source, r.target, to_text(r.guard), r.sends) for r in rta.rules),
+                        {n: r.verdict for n, r in found.items()}))
+    assert results[0] == results[1]
+    assert set(results[0][1]) == {"relay", "unforg"} and len(results[0][0]) >= 2
+
+
+@pytest.mark.parametrize("form,says", [
+    ("havoc(next_nrcvd);", "must be followed by"),
+    ("havoc(next_nrcvd); assume(next_nrcvd <= nsnt + F);", "must say exactly"),
+    ("havoc(next_nrcvd); assume(nrcvd <= next_nrcvd && next_nrcvd <= N);", "names no shared send counter"),
+])
+def test_a_havoc_outside_bymcs_receive_is_refused(cli, tmp_path, form, says):
+    path = tmp_path / "small.pml"
+    path.write_text(SMALL.replace("RECEIVE", form))
+    out = cli("check", path)
+    assert out.code == 2, out.err
+    assert re.search(rf"{re.escape(str(path))}:\d+:\d+: ", out.err) and says in out.err, out.err
+    assert "Traceback" not in out.err
