@@ -17,7 +17,9 @@ symbolically here:
   enters; anywhere else the step may not read it (it would need a count per location).
   A file may have several receive variables, one message type each, an initialisation
   ``atomic`` before ``end:``, ``assume``/``assert`` in the step and integer division:
-  ``passes/promela_multi.py`` says how each is read exactly, or refused.
+  ``passes/promela_multi.py`` says how each is read exactly, or refused. ByMC's symbolic receive
+  ``havoc(next_x); assume(x <= next_x && next_x <= B)`` is the same receive variable
+  (``passes/promela_havoc.py``); crash-send counters per message type, ``passes/promela_crash.py``.
 * ``nsnt++`` on a path is a send; the ``pc`` at the step's end is the target; paths whose
   condition is unsatisfiable under the ``assume``s are dropped (z3); paths that change nothing
   are stutter steps and give no rule.
