@@ -1225,8 +1225,9 @@ class _Translator:
                     not any(name == r.rcv and self.initial_if_sets(name) for r in self.rvars):
                 env[name] = self.locals[name]  # in the initial configuration: its declared value
             elif name in self.rvar_of:
-                raise _refuse(f"a proposition over the receive variable '{name}' (supported only in "
-                              "the fairness formula, whose meaning tactl derives)", e.span)
+                raise _refuse(f"a proposition over the receive variable '{name}' (read only where no "
+                              "temporal operator is above it, in the initial configuration, and in the "
+                              "fairness formula, whose meaning tactl derives)", e.span)
             if name in self.locals and name not in env:
                 raise _refuse(f"a proposition over the temporary '{name}'", e.span)
         v = self.value(qualified, env, False, "a proposition")
