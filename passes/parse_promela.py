@@ -151,9 +151,10 @@ def _shift(span: Span, shift: tuple[int, int]) -> Span:
     return Span(span.line + dl, span.col + (dc if span.line == 1 else 0))
 
 
-def parse_promela(text: str, path: str = "<input>") -> P.PromelaModel:
-    """The syntax tree of ``text``; raises :class:`InputError` at the first syntax error."""
-    source = preprocess(text, path) if has_directives(text) else text
+def parse_promela(text: str, path: str = "<input>", defines: tuple[str, ...] = ()) -> P.PromelaModel:
+    """The syntax tree of ``text``, its ``#ifdef``s resolved with ``defines`` (``bymc -D``);
+    raises :class:`InputError` at the first syntax error."""
+    source = preprocess(text, path, defines) if has_directives(text) else text
     try:
         tree = _parser().parse(source)
     except UnexpectedInput as e:

@@ -61,6 +61,25 @@ InputFile = Annotated[Path, typer.Argument(
     show_default=False)]
 
 
+DefineOption = Annotated[Optional[list[str]], typer.Option(
+    "--define", "-D", metavar="NAME",
+    help="Parametric Promela (.pml): define NAME for the file's #ifdef/#ifndef, as 'bymc -D NAME' "
+         "does (e.g. -D CASE2); repeatable.")]
+
+
+def _defines(values: list[str] | None, file: Path | None) -> tuple[str, ...]:
+    """The ``-D`` names, checked: identifiers, and only for an input that can be Promela (``file``
+    None: verify's many inputs, where the other kinds ignore them)."""
+    names = tuple(values or ())
+    for name in names:
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            raise _usage_error(file or "verify", f"-D {name!r}: a name to define must be an identifier")
+    if names and file is not None and not is_stdout(file) and file.suffix.lower() != ".pml":
+        raise _usage_error(file, "-D defines names for a Parametric Promela file's #ifdef (.pml); "
+                                 f"this input is a {file.suffix or 'file without extension'}")
+    return names
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"tactl {__version__}")
@@ -76,12 +95,12 @@ def _options(
     """Global options (see each command's --help)."""
 
 
-def _load(path: Path, lower_divisions: bool = True) -> ReadResult:
+def _load(path: Path, lower_divisions: bool = True, defines: tuple[str, ...] = ()) -> ReadResult:
     """The automaton of ``path``; ``lower_divisions`` replaces ``e / c`` by derived parameters
     (what the engines need), off for commands that show the user's own text."""
     from tactl.driver.inputs import load_automaton  # lazy: the readers (see the imports above)
 
-    result = load_automaton(path, lower_divisions=lower_divisions)
+    result = load_automaton(path, lower_divisions=lower_divisions, defines=defines)
     if result.warnings:
         typer.echo(result.render_warnings(), err=True)
     return result
@@ -116,12 +135,13 @@ def _start_clock(seconds: float | None) -> None:
 def show(
     file: InputFile,
     as_json: Annotated[bool, typer.Option("--json", help="Print the IR as JSON (format tactl.ta) instead.")] = False,
+    define: DefineOption = None,
 ) -> None:
     # lazy: only this command needs it; --help starts without it
     from tactl.ir.ta_json import ta_to_json
     from tactl.report.summary import summarize
 
-    result = _load(file, lower_divisions=False)
+    result = _load(file, lower_divisions=False, defines=_defines(define, file))
     if as_json:
         typer.echo(json.dumps(ta_to_json(result.ta), indent=2))
     else:
@@ -182,6 +202,7 @@ def fmt(
     drop_comments: Annotated[bool, typer.Option(
         "--drop-comments", help="Allow --in-place to rewrite a file that has comments "
                                 "(the canonical form has none).")] = False,
+    define: DefineOption = None,
 ) -> None:
     # lazy: only this command needs it; --help starts without it
     from tactl.ir.rta_reader import RtaReadResult
@@ -195,7 +216,7 @@ def fmt(
                                  "write it elsewhere with -o X.rta (or 'tactl parse')")
     from tactl.driver.inputs import read_automaton  # lazy: the readers
 
-    loaded = read_automaton(file)
+    loaded = read_automaton(file, _defines(define, file))
     if loaded.warnings:
         typer.echo(loaded.render_warnings(), err=True)
     receive = isinstance(loaded, RtaReadResult)
@@ -233,6 +254,7 @@ def dot(
                                               "(drawn by Graphviz's dot program).")],
     hide_self_loops: Annotated[bool, typer.Option(
         "--hide-self-loops", help="Leave out self-loops that change no variable.")] = False,
+    define: DefineOption = None,
 ) -> None:
     suffix = output.suffix.lower()
     if suffix not in _DOT_FORMATS and is_special(output):
@@ -244,7 +266,8 @@ def dot(
         raise _usage_error(output, "refusing to overwrite the input file")
     from tactl.passes.emit_dot import emit_dot  # lazy: jinja2 (the templates), only for dot
 
-    text = emit_dot(_load(file, lower_divisions=False).ta, hide_self_loops=hide_self_loops)
+    text = emit_dot(_load(file, lower_divisions=False, defines=_defines(define, file)).ta,
+                    hide_self_loops=hide_self_loops)
     fmt_ = _DOT_FORMATS[suffix]
     write_output(output, text if fmt_ is None else _graphviz(text, fmt_, output))
     if not is_special(output):
@@ -277,6 +300,7 @@ def parse(
                                                    help="Write the receive automaton here: X.rta "
                                                         "(text, with source-map comments), "
                                                         "X.json, or '-' for stdout.")] = None,
+    define: DefineOption = None,
 ) -> None:
     # lazy: the pseudocode grammar (lark) and the parse pass (sympy) load only for parse
     from tactl.ir.alg_reader import parse_alg
@@ -296,12 +320,13 @@ def parse(
                                                          "automaton: -o X.rta (or X.json)")
         if same_file(output, file):
             raise _usage_error(output, "refusing to overwrite the input file")
+    defines = _defines(define, file)
     where = label(file)
     text = read_text(file)
     if file.suffix.lower() == ".pml":  # Parametric Promela (ByMC): its own front end
         from tactl.driver.pipeline import parse_promela_loaded  # lazy: only for .pml
 
-        loaded = parse_promela_loaded(text, where)
+        loaded = parse_promela_loaded(text, where, defines)
         rta, warnings = loaded.rta, loaded.warnings
         table = "\n".join(f"  {loc.name:<8} {loc.origin.text if loc.origin else ''}" for loc in rta.locations)
         table = f"locations of {where}:\n{table}"
@@ -344,6 +369,7 @@ def translate(
         "--allow-imprecise", help="Write the TA even if a guard is sound but not precise (it then "
                                   "over-approximates the RTA).")] = False,
     timeout: TimeoutOption = None,
+    define: DefineOption = None,
 ) -> None:
     # lazy: the translation loads z3 and the passes
     from tactl.driver.translation import (certificate_problem, certificate_table, justice_section, run_translate,
@@ -363,7 +389,7 @@ def translate(
 
     _start_clock(timeout)
     with deadline.interruptible():
-        loaded = load_receive_automaton(file)
+        loaded = load_receive_automaton(file, _defines(define, file))
         if loaded.warnings:
             typer.echo(loaded.render_warnings(), err=True)
         result = run_translate(loaded.rta, loaded.path, check=not no_certify)
@@ -490,6 +516,7 @@ def check(
     progress: Annotated[Optional[bool], typer.Option(
         "--progress/--no-progress", help="Progress lines on stderr (default: when it is a terminal).",
         show_default=False)] = None,
+    define: DefineOption = None,
 ) -> None:
     # lazy: the checker and its engines load only for check
     from tactl.engines.check import (ENGINES, SPIN_MODELS, CheckOptions, SelectionError, check_automaton,
@@ -505,11 +532,12 @@ def check(
         raise _usage_error(file, "--bmc is an option of --engine nusmv")
     receive_mode = _receive_mode(file, receive_steps)
     fixed = _parameters(params, file)
+    defines = _defines(define, file)
     deadline.stop_on_signals()
     _start_clock(timeout)
     try:
         with deadline.interruptible():
-            result = _load(file)
+            result = _load(file, defines=defines)
     except deadline.DeadlineExceeded:
         message = (f"timeout: the --timeout of {deadline.seconds():g} s passed while reading "
                    f"{'and translating ' if file.suffix.lower() != '.ta' else ''}the input; "
@@ -527,7 +555,7 @@ def check(
         # lazy: only this command needs it; --help starts without it
         from tactl.passes.emit_promela_process import unsupported_fault_model
 
-        receive = _receive_automaton(file)
+        receive = _receive_automaton(file, defines)
         not_checkable = not_checkable or unsupported_fault_model(receive)
     ta = result.ta
     if allow_outside_rc:
@@ -551,12 +579,12 @@ def check(
     raise typer.Exit(report.exit_code)
 
 
-def _receive_automaton(file: Path):
+def _receive_automaton(file: Path, defines: tuple[str, ...] = ()):
     """The receive automaton of an .rta/.alg input (the SPIN process model runs it)."""
     from tactl.driver.inputs import read_automaton  # lazy: the readers
     from tactl.ir.rta_reader import RtaReadResult
 
-    loaded = read_automaton(file)
+    loaded = read_automaton(file, defines)
     if not isinstance(loaded, RtaReadResult):
         raise _usage_error(file, "the process model runs a receive automaton: give the .rta or "
                                  ".alg file (--model counter works from any TA)")
@@ -619,19 +647,21 @@ def emit(
     allow_outside_rc: Annotated[bool, typer.Option("--allow-outside-rc", help="promela, nuxmv: "
                                                    "accept --param values that violate the "
                                                    "resilience condition.")] = False,
+    define: DefineOption = None,
 ) -> None:
     if to not in _TARGETS:
         raise _usage_error(file, f"unknown target '{to}'; choose one of {', '.join(_TARGETS)}")
+    defines = _defines(define, file)
     if to != "smtlib":
         return _emit_model(file, to, output, properties, _parameters(params, file), model, partition,
-                           bound, unbounded, allow_outside_rc, _receive_mode(file, receive_steps))
+                           bound, unbounded, allow_outside_rc, _receive_mode(file, receive_steps), defines)
     check_output_directory(output)
     fixed = _parameters(params, file)
     # lazy: only this command needs it; --help starts without it
     from tactl.engines.check import SelectionError, validate_selection
     from tactl.driver.emitters import smtlib_files
 
-    loaded = _load(file)
+    loaded = _load(file, defines=defines)
     ta = loaded.ta
     stem = ta.name if is_stdout(file) else file.stem
     if not loaded.not_checkable:
@@ -669,7 +699,7 @@ def _receive_mode(file: Path, receive: str) -> str:
 
 def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, int], model: str,
                 partition: bool, bound: int | None, unbounded: bool, allow_outside_rc: bool,
-                receive_mode: str = "auto") -> None:
+                receive_mode: str = "auto", defines: tuple[str, ...] = ()) -> None:
     """``emit --to promela|nuxmv``: one model file, written atomically."""
     # lazy: only this command needs it; --help starts without it
     from tactl.engines.check import SPIN_MODELS, SelectionError, external_parameters_problem, validate_selection
@@ -680,7 +710,7 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
         raise _usage_error(output, "refusing to overwrite the input file")
     if model not in SPIN_MODELS:
         raise _usage_error(file, f"unknown model '{model}'; choose {' or '.join(SPIN_MODELS)}")
-    loaded = _load(file)
+    loaded = _load(file, defines=defines)
     ta = loaded.ta
     try:
         validate_selection(ta, properties or (), fixed)
@@ -693,7 +723,7 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
             # lazy: only this command needs it; --help starts without it
             from tactl.passes.emit_promela_process import ProcessModelError, emit_process_model
 
-            receive = _receive_automaton(file)
+            receive = _receive_automaton(file, defines)
             if allow_outside_rc:
                 _, receive = _without_rc(ta, receive, fixed)
             else:
@@ -774,6 +804,7 @@ def verify(
     progress: Annotated[Optional[bool], typer.Option(
         "--progress/--no-progress", help="Progress on stderr (default: when it is a terminal).",
         show_default=False)] = None,
+    define: DefineOption = None,
 ) -> None:
     # lazy: verify's driver, engines and reports load only for verify
     from tactl.engines.check import ENGINES
@@ -801,7 +832,8 @@ def verify(
     except VerifyError as e:
         raise _usage_error("verify", str(e)) from None
     options = VerifyOptions(tuple(properties or ()), engine, _parameters(params, Path("verify")),
-                            targets, timeout, jobs, executor, cache_dir, not no_cache, report_dir)
+                            targets, timeout, jobs, executor, cache_dir, not no_cache, report_dir,
+                            _defines(define, None))
     show = sys.stderr.isatty() if progress is None else progress
     say, stop = _progress_display(show)
     deadline.stop_on_signals()

@@ -106,3 +106,48 @@ def test_a_refusal_in_the_cli_has_the_files_position(cli, tmp_path):
     out = cli("check", path)
     assert out.code == 2 and re.search(rf"{re.escape(str(path))}:2:1: '#if' is not supported", out.err), out.err
     assert "^" in out.err and "Traceback" not in out.err
+
+
+def _nge3t_variant(tmp_path):
+    text = (FMCAD13 / "bcast-byz.pml").read_text()
+    path = tmp_path / "byz.pml"
+    path.write_text(text.replace("assume(N > 3 * T);", "#ifndef NGE3T\nassume(N > 3 * T);\n#else\n"
+                                 "assume(N >= 3 * T);\n#endif"))
+    return path
+
+
+@pytest.mark.skipif(not FMCAD13.is_dir(), reason=f"ByMC Promela benchmarks not found at {FMCAD13}")
+def test_minus_d_chooses_the_branch_in_every_command(cli, tmp_path):
+    path = _nge3t_variant(tmp_path)
+    assert cli("check", path, "-p", "relay").code == 0
+    out = cli("check", path, "-p", "relay", "-D", "NGE3T")
+    assert out.code == 1 and "VIOLATED" in out.out, out.err
+    plain, defined = tmp_path / "plain.rta", tmp_path / "defined.rta"
+    assert cli("parse", path, "-o", plain).code == 0 and cli("parse", path, "-D", "NGE3T", "-o", defined).code == 0
+    assert "N > 3 * T" in plain.read_text() and "N >= 3 * T" in defined.read_text()
+    for command in (("show",), ("translate",), ("emit", "--to", "smtlib", "-o", tmp_path / "smt")):
+        assert cli(*command, path, "-D", "NGE3T").code == 0, command
+
+
+@pytest.mark.skipif(not FMCAD13.is_dir(), reason=f"ByMC Promela benchmarks not found at {FMCAD13}")
+def test_minus_d_is_part_of_the_cache_key(cli, tmp_path):
+    # the same text with and without -D is two models: the cached parse of one must never answer
+    # for the other
+    path, cache = _nge3t_variant(tmp_path), tmp_path / "cache"
+    args = ("verify", path, "-p", "relay", "--cache-dir", cache, "--report-dir", tmp_path / "r", "--json")
+    first = cli(*args)
+    assert first.code == 0, first.err
+    second = cli(*args, "-D", "NGE3T")
+    assert second.code == 1, second.err
+    third = cli(*args)
+    assert third.code == 0 and '"hit"' in third.out, third.out
+
+
+def test_minus_d_is_refused_where_it_means_nothing(cli, tmp_path):
+    rta = tmp_path / "x.rta"
+    rta.write_text("rta X { parameters n; assumptions (0) { n > 0; } faults byzantine(n); timing async;"
+                   " messages M; locations A; initial A; rules (0) { } specifications (0) { } }")
+    out = cli("check", rta, "-D", "X")
+    assert out.code == 2 and "-D defines names for a Parametric Promela file" in out.err, out.err
+    out = cli("check", tmp_path / "y.pml", "-D", "1X")
+    assert out.code == 2 and "must be an identifier" in out.err and "Traceback" not in out.err, out.err

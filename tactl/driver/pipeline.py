@@ -204,7 +204,7 @@ def parse_loaded(text: str, where: str) -> RtaReadResult:
     return RtaReadResult(rta, where, text, only_warnings(validate_rta(rta), where, text))
 
 
-def parse_promela_loaded(text: str, where: str) -> RtaReadResult:
+def parse_promela_loaded(text: str, where: str, defines: tuple[str, ...] = ()) -> RtaReadResult:
     """Run the Promela front end (``passes/parse_promela``, ``passes/promela_to_rta``): the
     receive automaton of a ByMC model, checked like a written one; the translation's notes (the
     fairness used) join the warnings."""
@@ -212,7 +212,7 @@ def parse_promela_loaded(text: str, where: str) -> RtaReadResult:
     from tactl.passes.parse_promela import parse_promela
     from tactl.passes.promela_to_rta import translate_promela
 
-    result = translate_promela(parse_promela(text, where))
+    result = translate_promela(parse_promela(text, where, defines))
     return RtaReadResult(result.rta, where, text,
                          list(result.notes) + only_warnings(validate_rta(result.rta), where, text))
 
@@ -288,7 +288,7 @@ def _parse(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
 
 
 def _parse_promela(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
-    return parse_promela_loaded(src.text, src.path)
+    return parse_promela_loaded(src.text, src.path, tuple(options.get("defines") or ()))
 
 
 def _translate(loaded: RtaReadResult, options: Mapping[str, Any]) -> ReadResult:
@@ -352,8 +352,11 @@ PASSES: tuple[Pass, ...] = (
     Pass("read-ta", 1, "ta-text", "ta", _read_ta, cached=False),
     Pass("read-ta-json", 1, "ta-json", "ta", _read_ta_json, cached=False),
     Pass("parse", 2, "alg-text", "rta", _parse),
-    Pass("parse-promela", 1, "pml-text", "rta", _parse_promela),
-    Pass("translate", 2, "rta", "ta", _translate),
+    # parse-promela 2: a file's own fault model (bound), several receive variables, havoc, cpp,
+    # the -D defines; translate 3: justice max(0, g), bound's Env (an entry of an older version
+    # would be a different model under the same key: bump whenever a pass's output changes)
+    Pass("parse-promela", 2, "pml-text", "rta", _parse_promela, ("defines",)),
+    Pass("translate", 3, "rta", "ta", _translate),
     Pass("lower", 1, "ta", "checkable-ta", _lower, cached=False),
     Pass("check", 3, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),  # 3: vacuity; lock-step hypotheses as written
     Pass("emit-smtlib", 1, "checkable-ta", "smtlib", _emit_smtlib, ("properties", "parameters")),
@@ -579,13 +582,14 @@ class Runner:
         return value
 
 
-def load(path: str, target: str, runner: Runner | None = None) -> Any:
-    """The IR ``target`` of the file ``path``, through the declared passes."""
+def load(path: str, target: str, runner: Runner | None = None, options: Mapping[str, Any] | None = None) -> Any:
+    """The IR ``target`` of the file ``path``, through the declared passes (``options``: those of
+    the reading passes, e.g. a Promela file's ``defines``)."""
     source, kind = read_source(path)
-    return (runner or Runner()).chain(source, kind, target)
+    return (runner or Runner()).chain(source, kind, target, options)
 
 
-def as_written(path: str, runner: Runner | None = None) -> Any:
+def as_written(path: str, runner: Runner | None = None, options: Mapping[str, Any] | None = None) -> Any:
     """The automaton a file holds as its author wrote it: the receive automaton of an ``.rta`` or
     ``.alg`` (parsed), the threshold automaton of a ``.ta``."""
     source, kind = read_source(path)
@@ -595,5 +599,5 @@ def as_written(path: str, runner: Runner | None = None) -> Any:
             plan(kind, target)
         except NoChain:
             continue
-        return runner.chain(source, kind, target)
+        return runner.chain(source, kind, target, options)
     raise NoChain(f"{path}: holds no automaton")

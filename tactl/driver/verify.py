@@ -114,6 +114,7 @@ class VerifyOptions:
     cache_dir: Path | None = None
     use_cache: bool = True
     report_dir: Path = Path("tactl-report")
+    defines: tuple[str, ...] = ()  # a Promela file's -D names (other inputs ignore them)
 
 
 # ------------------------------------------------------------------------------- results
@@ -290,7 +291,7 @@ def _prepare(path: Path, options: VerifyOptions, cache: Cache | None, cache_reas
     run.records = runner.records
     try:
         source, kind = read_source(str(path))
-        run.loaded = runner.chain(source, kind, "checkable-ta")
+        run.loaded = runner.chain(source, kind, "checkable-ta", {"defines": options.defines})
         run.warnings.extend(d.render(run.loaded.path, run.loaded.source) for d in run.loaded.warnings)
         if progress:
             progress(f"{run.name}: {run.loaded.ta.name} ready "
