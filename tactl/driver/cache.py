@@ -4,8 +4,10 @@ determines that output.
 Why this shape:
 
 * **Key** = sha256 of (pass name, pass version, the canonical serialised input IR, the options
-  the pass declares as changing its output, tactl's version). The input is the *canonical* IR,
-  not the file's bytes, so a comment edit upstream still hits once the IR is unchanged.
+  the pass declares as changing its output, tactl's version, the digest of tactl's own code:
+  ``tactl.util.code_digest``, so that changed code never meets its predecessor's entries). The
+  input is the *canonical* IR, not the file's bytes, so a comment edit upstream still hits once
+  the IR is unchanged.
 * **Value** = the serialised output IR (text) inside a small JSON envelope that also holds the
   key and the sha256 of the value. A read that finds a different key, a digest that does not
   match, or an envelope that does not parse is *corrupt*: reported, deleted, and rebuilt by the
@@ -38,6 +40,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tactl.util.code_digest import code_digest
 from tactl.util.version import __version__
 
 LAYOUT = "v1"  # bump when the envelope format changes: old entries are then simply not found
@@ -65,7 +68,7 @@ def digest(text: str) -> str:
 def cache_key(pass_name: str, pass_version: int, canonical_input: str, options: dict[str, object]) -> str:
     """The key of one pass output; ``options`` are only those the pass declares."""
     material = json.dumps({"pass": pass_name, "version": pass_version, "input": digest(canonical_input),
-                           "options": options, "tactl": __version__}, sort_keys=True,
+                           "options": options, "tactl": __version__, "code": code_digest()}, sort_keys=True,
                           separators=(",", ":"), default=str)
     return digest(material)
 
