@@ -268,9 +268,25 @@ def budget_atoms(abstraction: GuardAbstraction, *also: Expr) -> dict[int, int]:
                    for i in abstraction.active}
         raising = {i: d for i, d in raising.items() if d}
         deltas = set(raising.values())
-        if set(raising) == negating and len(deltas) == 1 and min(deltas) > 0:
+        # the argument needs every budget step to require `a` false: a guard that only mentions
+        # `not a` in a disjunct (`x < 1 || x <= 1`) fires past the budget
+        required = all(a in _required_false(abstraction.guards[i]) for i in negating)
+        if set(raising) == negating and len(deltas) == 1 and min(deltas) > 0 and required:
             out[a] = deltas.pop()
     return out
+
+
+def _required_false(e: Expr) -> set[int]:
+    """The atoms ``@a<i>`` that ``e`` implies false, syntactically: a negated placeholder, a
+    conjunct's, or one every disjunct implies false."""
+    if isinstance(e, Not) and isinstance(e.arg, Name) and e.arg.name.startswith("@a"):
+        return {int(e.arg.name[2:])}
+    if isinstance(e, And):
+        return set().union(*(_required_false(x) for x in e.args))
+    if isinstance(e, Or):
+        parts = [_required_false(x) for x in e.args]
+        return set.intersection(*parts) if parts else set()
+    return set()
 
 
 def _negated_and_fixed(abstraction: GuardAbstraction, also: tuple[Expr, ...]) -> tuple[set[int], set[int]]:

@@ -417,3 +417,33 @@ def test_random_automata_with_rising_guards(text):
     assert agree_reach(ta, bound=3) in (0, 1)
     assert agree_eltl(ta, bound=3) in (0, 1)
     same_verdicts(ta)
+
+
+DISJUNCTIVE_BUDGET = """skel Random {
+  shared x, y;
+  parameters n, t;
+  assumptions (2) { n > 2 * t; t >= 0; }
+  locations (2) { L0: [0]; L1: [1]; }
+  inits { L0 == n - 0; L1 == 0; x == 0; y == 0; }
+  rules {
+    0: L0 -> L0 when (x < 1 || x <= 1) do { x' == x + 1; y' == y + 1; };
+  }
+  specifications (1) { p: [](x + y < n + 2); }
+}"""
+
+
+def test_a_fall_atom_in_a_disjunct_is_no_budget():
+    # found by test_differential's random automata: `x < 1 || x <= 1` fires while x <= 1, so x
+    # reaches 2; taking `x >= 1` and `x >= 2` for crash-style budgets (each may rise only at a
+    # steady part's last step) allowed one firing and gave a wrong HOLDS
+    from tactl.engines import explicit, parametric
+    from tactl.ir.ta_reader import read_ta
+    from tactl.ir.safety import reach_query
+    from tactl.passes.encode_steady import abstract_guards, budget_atoms
+
+    ta = read_ta(DISJUNCTIVE_BUDGET, "budget.ta").ta
+    assert budget_atoms(abstract_guards(ta)) == {}
+    question = reach_query(ta, ta.properties[0])
+    assert explicit.check(ta, question, {}, bound=4).verdict == "violated"
+    result = parametric.check(ta, question)
+    assert result.verdict == "violated" and result.counterexample is not None
