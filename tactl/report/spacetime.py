@@ -234,13 +234,13 @@ def _rule_name(ta: ThresholdAutomaton, index: int) -> str:
 
 # ------------------------------------------------------------------------------ the picture
 
-LABEL_W, LANE_W, HEADER_H, ROW_H, FOOTER_H = 170, 150, 58, 52, 40
+LABEL_W, LANE_W, HEADER_H, ROW_H, FOOTER_H = 150, 190, 64, 60, 44
 
 
 def diagram_svg(d: Diagram) -> str:
     """The diagram as a standalone SVG document (``xmlns`` set, so a browser opens the file;
     the HTML page inserts it inline)."""
-    width = LABEL_W + LANE_W * max(len(d.lanes), 1) + 40
+    width = max(LABEL_W + LANE_W * max(len(d.lanes), 1) + 40, 760)  # the legend fits
     height = HEADER_H + ROW_H * (d.rows + 1) + FOOTER_H
     bottom = HEADER_H + ROW_H * (d.rows + 0.6)
 
@@ -253,7 +253,7 @@ def diagram_svg(d: Diagram) -> str:
     esc = html.escape
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="spacetime" width="{width}" '
            f'height="{height:.0f}" viewBox="0 0 {width} {height:.0f}" role="img" '
-           f'font-family="sans-serif" font-size="11">',
+           f'font-family="sans-serif" font-size="13">',
            f"<title>{esc(d.title or 'space-time diagram of the counterexample')}</title>",
            "<defs>"]
     for name, colour in (("correct", CORRECT_COLOUR), ("faulty", FAULTY_COLOUR)):
@@ -261,7 +261,7 @@ def diagram_svg(d: Diagram) -> str:
                    f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
                    f'fill="{colour}"/></marker>')
     out.append("</defs>")
-    out.append(f'<text x="8" y="16" font-size="13" font-weight="bold">{esc(d.title)}</text>')
+    out.append(f'<text x="8" y="18" font-size="15" font-weight="bold">{esc(d.title)}</text>')
     # rows: step labels and stripes
     out.append('<g class="rows">')
     labels = _row_labels(d)
@@ -312,14 +312,14 @@ def diagram_svg(d: Diagram) -> str:
                    f"<title>{esc(a.label)}</title></line>")
         if a.faulty:
             out.append(f'<text x="{(x1 + x2) / 2:.1f}" y="{(y1 + y2) / 2 - 3:.1f}" text-anchor="middle" '
-                       f'fill="{FAULTY_COLOUR}" font-size="10">{esc(a.label)}</text>')
+                       f'fill="{FAULTY_COLOUR}" font-size="11">{esc(a.label)}</text>')
     out.append("</g>")
     # events
     out.append('<g class="events">')
     for e in d.events:
         x, y = lx(e.lane), ry(e.row)
         sends = (f'<text x="{x - 9:.1f}" y="{y - 4:.1f}" text-anchor="end" fill="#57606a" '
-                 f'font-size="10">sends {esc(", ".join(e.sends))}</text>' if e.sends else "")
+                 f'font-size="11">sends {esc(", ".join(e.sends))}</text>' if e.sends else "")
         out.append(f'<g class="event"><circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{CORRECT_COLOUR}"/>'
                    f'<text x="{x - 9:.1f}" y="{y - (16 if e.sends else 6):.1f}" text-anchor="end" '
                    f'fill="#1f2328">{esc(e.rule)} → {esc(e.target)}'
@@ -333,12 +333,12 @@ def diagram_svg(d: Diagram) -> str:
                    f'<text x="{width - 8}" y="{y - 4:.1f}" text-anchor="end" fill="{VIOLATION_COLOUR}" '
                    f'font-weight="bold">✗ violated in configuration {d.violation}</text></g>')
     legend_y = height - 14
-    out.append(f'<g class="legend" font-size="10"><line x1="8" y1="{legend_y - 4}" x2="34" y2="{legend_y - 4}" '
+    out.append(f'<g class="legend" font-size="12"><line x1="8" y1="{legend_y - 4}" x2="34" y2="{legend_y - 4}" '
                f'stroke="{CORRECT_COLOUR}" stroke-width="1.3" marker-end="url(#arrow-correct)"/>'
                f'<text x="40" y="{legend_y}">sent by correct processes (to every other lane)</text>'
-               f'<line x1="300" y1="{legend_y - 4}" x2="326" y2="{legend_y - 4}" stroke="{FAULTY_COLOUR}" '
+               f'<line x1="360" y1="{legend_y - 4}" x2="386" y2="{legend_y - 4}" stroke="{FAULTY_COLOUR}" '
                f'stroke-width="1.3" stroke-dasharray="5 2" marker-end="url(#arrow-faulty)"/>'
-               f'<text x="332" y="{legend_y}">counted from faulty senders (the + f of the fault model)</text></g>')
+               f'<text x="392" y="{legend_y}">counted from faulty senders (the + f of the fault model)</text></g>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
