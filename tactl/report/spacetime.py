@@ -21,8 +21,9 @@ import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
-from tactl.engines.result import Counterexample
+from tactl.engines.result import VIOLATED, Counterexample
 from tactl.engines.simulate import Configuration
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import Always, Expr, Implies, to_text
@@ -234,6 +235,8 @@ def _rule_name(ta: ThresholdAutomaton, index: int) -> str:
 
 # ------------------------------------------------------------------------------ the picture
 
+# Text over lines stays readable: a white outline painted under the glyphs.
+HALO = 'stroke="#fff" stroke-width="3" paint-order="stroke"'
 LABEL_W, LANE_W, HEADER_H, ROW_H, FOOTER_H = 150, 190, 64, 60, 44
 
 
@@ -295,6 +298,7 @@ def diagram_svg(d: Diagram) -> str:
     out.append("</g>")
     # arrows (under the events)
     out.append('<g class="arrows">')
+    labelled: set[int] = set()
     for a in d.arrows:
         kind = "faulty" if a.faulty else "correct"
         dash = ' stroke-dasharray="5 2"' if a.faulty else ""
@@ -310,18 +314,23 @@ def diagram_svg(d: Diagram) -> str:
         out.append(f'<line class="arrow {kind}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" '
                    f'stroke="{colour}" stroke-width="1.3" marker-end="url(#arrow-{kind})"{dash} opacity="0.85">'
                    f"<title>{esc(a.label)}</title></line>")
-        if a.faulty:
-            out.append(f'<text x="{(x1 + x2) / 2:.1f}" y="{(y1 + y2) / 2 - 3:.1f}" text-anchor="middle" '
-                       f'fill="{FAULTY_COLOUR}" font-size="11">{esc(a.label)}</text>')
+        if a.faulty and a.row not in labelled:  # one label per row, at the faulty lane
+            labelled.add(a.row)
+            same = {b.label for b in d.arrows if b.faulty and b.row == a.row}
+            text = a.label if len(same) == 1 else "faulty messages"
+            count = sum(1 for b in d.arrows if b.faulty and b.row == a.row)
+            each = " each" if count > 1 and len(same) == 1 else ""
+            out.append(f'<text x="{x1 - 5:.1f}" y="{y1 - 4:.1f}" text-anchor="end" {HALO} '
+                       f'fill="{FAULTY_COLOUR}" font-size="11">{esc(text)}{each}</text>')
     out.append("</g>")
     # events
     out.append('<g class="events">')
     for e in d.events:
         x, y = lx(e.lane), ry(e.row)
-        sends = (f'<text x="{x - 9:.1f}" y="{y - 4:.1f}" text-anchor="end" fill="#57606a" '
+        sends = (f'<text x="{x - 9:.1f}" y="{y - 4:.1f}" text-anchor="end" fill="#57606a" {HALO} '
                  f'font-size="11">sends {esc(", ".join(e.sends))}</text>' if e.sends else "")
         out.append(f'<g class="event"><circle cx="{x:.1f}" cy="{y:.1f}" r="5" fill="{CORRECT_COLOUR}"/>'
-                   f'<text x="{x - 9:.1f}" y="{y - (16 if e.sends else 6):.1f}" text-anchor="end" '
+                   f'<text x="{x - 9:.1f}" y="{y - (16 if e.sends else 6):.1f}" text-anchor="end" {HALO} '
                    f'fill="#1f2328">{esc(e.rule)} → {esc(e.target)}'
                    f"</text>{sends}</g>")
     out.append("</g>")
@@ -332,6 +341,11 @@ def diagram_svg(d: Diagram) -> str:
                    f'stroke="{VIOLATION_COLOUR}" stroke-width="2.5"/>'
                    f'<text x="{width - 8}" y="{y - 4:.1f}" text-anchor="end" fill="{VIOLATION_COLOUR}" '
                    f'font-weight="bold">✗ violated in configuration {d.violation}</text></g>')
+        if d.violation < d.rows:  # what the engine added after the violation, faded
+            out.append(f'<g class="after-violation"><rect x="0" y="{y + 2:.1f}" width="{width}" '
+                       f'height="{bottom - y:.1f}" fill="#fff" fill-opacity="0.6"/>'
+                       f'<text x="{width - 8}" y="{y + 18:.1f}" text-anchor="end" fill="#57606a" '
+                       'font-size="11">steps after the violation (not needed for it)</text></g>')
     legend_y = height - 14
     out.append(f'<g class="legend" font-size="12"><line x1="8" y1="{legend_y - 4}" x2="34" y2="{legend_y - 4}" '
                f'stroke="{CORRECT_COLOUR}" stroke-width="1.3" marker-end="url(#arrow-correct)"/>'
@@ -361,4 +375,39 @@ def counterexample_svg(ta: ThresholdAutomaton, cex: Counterexample, property_nam
 
 
 __all__ = ["Arrow", "Diagram", "Event", "Lane", "build_diagram", "counterexample_svg", "diagram_svg",
-           "fault_parameters"]
+           "fault_parameters", "output_problem", "report_svg"]
+
+
+# ---------------------------------------------------------------- tactl check --cex-svg FILE
+
+
+def output_problem(path: Path, input_file: Path | None = None) -> str | None:
+    """Why ``path`` cannot take the diagram (checked before any property is, so a typo costs
+    nothing), or None."""
+    if path.is_dir():
+        return "cannot write the diagram there: it is a directory"
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        return f"cannot write the diagram: the directory '{parent}' does not exist"
+    if input_file is not None and path.exists() and path.resolve() == input_file.resolve():
+        return "refusing to overwrite the input file with the diagram"
+    return None
+
+
+def report_svg(ta: ThresholdAutomaton, results: Sequence, source: str, kind: str) -> tuple[str | None, str]:
+    """The diagram of the first violated property with a counterexample among ``results``
+    (``PropertyResult``s of ``tactl check``), and what to say about it on stderr; ``None``
+    when nothing is violated (then nothing is written)."""
+    violated = [r for r in results if r.counterexample is not None]
+    if not violated:
+        lockstep = [r.name for r in results if r.verdict == VIOLATED]
+        if lockstep:
+            return None, (f"--cex-svg: {', '.join(lockstep)} is violated by a lock-step run (a "
+                          "synchronous automaton), which the diagram does not draw; nothing written")
+        return None, "--cex-svg: no property is violated, so there is no counterexample to draw; nothing written"
+    first = violated[0]
+    formula = next((p.formula for p in ta.properties if p.name == first.name), None)
+    svg = counterexample_svg(ta, first.counterexample, first.name, fault_parameters(ta, source, kind), formula)
+    others = [r.name for r in violated[1:]]
+    more = (f" (also violated: {', '.join(others)}; -p NAME draws another)" if others else "")
+    return svg, f"space-time diagram of {first.name}'s counterexample{more}"
