@@ -259,7 +259,9 @@ def diagram_svg(d: Diagram) -> str:
            f'font-family="sans-serif" font-size="13">',
            f"<title>{esc(d.title or 'space-time diagram of the counterexample')}</title>",
            "<defs>"]
-    for name, colour in (("correct", CORRECT_COLOUR), ("faulty", FAULTY_COLOUR)):
+    markers = (("correct", CORRECT_COLOUR),) + (
+        (("faulty", FAULTY_COLOUR),) if any(lane.faulty for lane in d.lanes) else ())
+    for name, colour in markers:
         out.append(f'<marker id="arrow-{name}" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
                    f'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
                    f'fill="{colour}"/></marker>')
@@ -347,12 +349,14 @@ def diagram_svg(d: Diagram) -> str:
                        f'<text x="{width - 8}" y="{y + 18:.1f}" text-anchor="end" fill="#57606a" '
                        'font-size="11">steps after the violation (not needed for it)</text></g>')
     legend_y = height - 14
+    faulty_legend = (f'<line x1="360" y1="{legend_y - 4}" x2="386" y2="{legend_y - 4}" stroke="{FAULTY_COLOUR}" '
+                     f'stroke-width="1.3" stroke-dasharray="5 2" marker-end="url(#arrow-faulty)"/>'
+                     f'<text x="392" y="{legend_y}">counted from faulty senders (the + f of the fault model)</text>'
+                     if any(lane.faulty for lane in d.lanes) else "")
     out.append(f'<g class="legend" font-size="12"><line x1="8" y1="{legend_y - 4}" x2="34" y2="{legend_y - 4}" '
                f'stroke="{CORRECT_COLOUR}" stroke-width="1.3" marker-end="url(#arrow-correct)"/>'
                f'<text x="40" y="{legend_y}">sent by correct processes (to every other lane)</text>'
-               f'<line x1="360" y1="{legend_y - 4}" x2="386" y2="{legend_y - 4}" stroke="{FAULTY_COLOUR}" '
-               f'stroke-width="1.3" stroke-dasharray="5 2" marker-end="url(#arrow-faulty)"/>'
-               f'<text x="392" y="{legend_y}">counted from faulty senders (the + f of the fault model)</text></g>')
+               f"{faulty_legend}</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
