@@ -88,3 +88,21 @@ def test_the_source_is_shown(reports):
     text = text_of(render_html(report))
     assert "upon receiving ECHO from t + 1 distinct processes:" in text
     assert text.count("Source") >= 2
+
+
+def test_the_violating_configuration_is_marked_in_the_table(tmp_path):
+    """A safety violation: the table marks the first configuration where the [] body fails (the
+    engine's ``violating_step`` when it sets one), and the diagram draws the same one."""
+    weak = tmp_path / "strb_relay_t.alg"
+    weak.write_text(STRB.read_text(encoding="utf-8").replace("from t + 1 distinct", "from t distinct", 1),
+                    encoding="utf-8")
+    report = run_json(verify([weak], VerifyOptions(use_cache=False, report_dir=tmp_path / "r")), with_svg=True)
+    prop = next(p for p in report["algorithms"][0]["properties"] if p["name"] == "unforgeability")
+    cex = prop["counterexample"]
+    accepting = [c["locations"]["accept"] for c in cex["configurations"]]
+    first = next(i for i, n in enumerate(accepting) if n > 0)  # unforgeability: nobody accepts
+    marked = cex.get("violating_step")
+    assert (prop["violating_configuration"] if marked is None else marked) == first
+    page = render_html(report)
+    assert page.count('class="violation"') == 1
+    assert f"violated in configuration {first}" in prop["spacetime_svg"]

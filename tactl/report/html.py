@@ -26,7 +26,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -176,6 +176,7 @@ class StepRow:
     locations: tuple[str, ...]
     shared: tuple[str, ...]
     in_cycle: bool
+    violation: bool = False  # the first configuration that violates the property
 
 
 @dataclass(frozen=True)
@@ -380,8 +381,13 @@ def counterexample_view(prop: Mapping[str, Any], anchor: str) -> CounterexampleV
     params = tuple((str(k), str(v)) for k, v in (cex.get("parameters") or {}).items())
     locations, shared = _columns(configs, "locations"), _columns(configs, "shared")
     steps = schedule + cycle
-    rows = tuple(_step_row(n, config, steps[n - 1] if 0 < n <= len(steps) else None,
-                           bool(cycle) and n > len(schedule), locations, shared)
+    # the engine's mark (``violating_step``) if it sets one, else the report's (the first
+    # configuration where a safety property's [] body fails: tactl/report/spacetime.py)
+    marked = cex.get("violating_step")
+    marked = prop.get("violating_configuration") if marked is None else marked
+    rows = tuple(replace(_step_row(n, config, steps[n - 1] if 0 < n <= len(steps) else None,
+                                   bool(cycle) and n > len(schedule), locations, shared),
+                         violation=n == marked)
                  for n, config in enumerate(configs))
     sources = [s["source"] for s in steps if s.get("source")]
     lasso = cex.get("loop") is not None or bool(cycle)

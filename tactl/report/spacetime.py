@@ -237,7 +237,7 @@ def _rule_name(ta: ThresholdAutomaton, index: int) -> str:
 
 # Text over lines stays readable: a white outline painted under the glyphs.
 HALO = 'stroke="#fff" stroke-width="3" paint-order="stroke"'
-LABEL_W, LANE_W, HEADER_H, ROW_H, FOOTER_H = 150, 190, 64, 60, 44
+LABEL_W, LANE_W, HEADER_H, ROW_H, FOOTER_H = 150, 190, 64, 60, 60
 
 
 def diagram_svg(d: Diagram) -> str:
@@ -336,18 +336,19 @@ def diagram_svg(d: Diagram) -> str:
                    f'fill="#1f2328">{esc(e.rule)} → {esc(e.target)}'
                    f"</text>{sends}</g>")
     out.append("</g>")
-    # the violation
+    # the violation: a red line under its configuration; steps the engine added after it, faded
     if d.violation is not None:
         y = ry(d.violation) + ROW_H / 2 - 2
+        after = d.violation < d.rows
+        if after:
+            out.append(f'<rect class="after-violation" x="0" y="{y + 2:.1f}" width="{width}" '
+                       f'height="{bottom - y:.1f}" fill="#fff" fill-opacity="0.6"/>')
+        words = f"✗ violated in configuration {d.violation}" + (
+            " (the steps below are not needed for it)" if after else "")
         out.append(f'<g class="violation"><line x1="0" y1="{y:.1f}" x2="{width}" y2="{y:.1f}" '
                    f'stroke="{VIOLATION_COLOUR}" stroke-width="2.5"/>'
-                   f'<text x="{width - 8}" y="{y - 4:.1f}" text-anchor="end" fill="{VIOLATION_COLOUR}" '
-                   f'font-weight="bold">✗ violated in configuration {d.violation}</text></g>')
-        if d.violation < d.rows:  # what the engine added after the violation, faded
-            out.append(f'<g class="after-violation"><rect x="0" y="{y + 2:.1f}" width="{width}" '
-                       f'height="{bottom - y:.1f}" fill="#fff" fill-opacity="0.6"/>'
-                       f'<text x="{width - 8}" y="{y + 18:.1f}" text-anchor="end" fill="#57606a" '
-                       'font-size="11">steps after the violation (not needed for it)</text></g>')
+                   f'<text x="8" y="{y + 15:.1f}" fill="{VIOLATION_COLOUR}" font-weight="bold" '
+                   f'{HALO}>{esc(words)}</text></g>')
     legend_y = height - 14
     faulty_legend = (f'<line x1="360" y1="{legend_y - 4}" x2="386" y2="{legend_y - 4}" stroke="{FAULTY_COLOUR}" '
                      f'stroke-width="1.3" stroke-dasharray="5 2" marker-end="url(#arrow-faulty)"/>'
@@ -370,15 +371,22 @@ def _row_labels(d: Diagram) -> dict[int, str]:
     return labels
 
 
+def counterexample_diagram(ta: ThresholdAutomaton, cex: Counterexample, property_name: str,
+                           faulty: Sequence[str] = (), formula: Expr | None = None) -> Diagram:
+    """The diagram of one counterexample, titled with the property and the parameters."""
+    values = ", ".join(f"{k}={v}" for k, v in cex.parameters.items())
+    title = f"{property_name}: counterexample with {values}" if values else f"{property_name}: counterexample"
+    return build_diagram(ta, cex, title, faulty, formula)
+
+
 def counterexample_svg(ta: ThresholdAutomaton, cex: Counterexample, property_name: str,
                        faulty: Sequence[str] = (), formula: Expr | None = None) -> str:
     """The SVG text of one counterexample (``tactl check --cex-svg``, the HTML report)."""
-    values = ", ".join(f"{k}={v}" for k, v in cex.parameters.items())
-    title = f"{property_name}: counterexample with {values}" if values else f"{property_name}: counterexample"
-    return diagram_svg(build_diagram(ta, cex, title, faulty, formula))
+    return diagram_svg(counterexample_diagram(ta, cex, property_name, faulty, formula))
 
 
-__all__ = ["Arrow", "Diagram", "Event", "Lane", "build_diagram", "counterexample_svg", "diagram_svg",
+__all__ = ["Arrow", "Diagram", "Event", "Lane", "build_diagram", "counterexample_diagram",
+           "counterexample_svg", "diagram_svg",
            "fault_parameters", "output_problem", "report_svg"]
 
 

@@ -14,7 +14,7 @@ from tactl.engines.check import _result_json
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY
 from tactl.ir.expr import to_text
 from tactl.passes.emit_dot import emit_dot
-from tactl.report.spacetime import counterexample_svg, fault_parameters
+from tactl.report.spacetime import counterexample_diagram, diagram_svg, fault_parameters
 from tactl.report.statement import statement
 from tactl.util.version import __version__
 
@@ -82,8 +82,11 @@ def _what_was_checked(run: AlgorithmRun, result, with_svg: bool) -> dict[str, An
             frozenset() if cex.loop is None else frozenset({cex.loop}))
         out["path_svg"], _ = automaton_svg(run, rules)
         faulty = fault_parameters(ta, run.loaded.source or "", run.kind)
-        out["spacetime_svg"] = counterexample_svg(ta, cex, result.name, faulty,
-                                                  prop.formula if prop is not None else None)
+        diagram = counterexample_diagram(ta, cex, result.name, faulty,
+                                         prop.formula if prop is not None else None)
+        out["spacetime_svg"] = diagram_svg(diagram)
+        if diagram.violation is not None:  # the configuration the table marks
+            out["violating_configuration"] = diagram.violation
     return out
 
 
