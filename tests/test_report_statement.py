@@ -104,5 +104,5 @@ def test_the_violating_configuration_is_marked_in_the_table(tmp_path):
     marked = cex.get("violating_step")
     assert (prop["violating_configuration"] if marked is None else marked) == first
     page = render_html(report)
-    assert page.count('class="violation"') == 1
+    assert page.count('<tr class="violation"') == 1
     assert f"violated in configuration {first}" in prop["spacetime_svg"]
