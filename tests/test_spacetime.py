@@ -111,6 +111,8 @@ def test_a_lasso_marks_its_loop(weak_accept):
                             prop.formula)
     check_against_counterexample(loaded, cex, diagram)
     assert diagram.violation is None and diagram.loop is not None
+    assert diagram_svg(diagram) == diagram_svg(build_diagram(
+        loaded.ta, cex, "relay", fault_parameters(loaded.ta, loaded.source, "alg"), prop.formula))  # deterministic
     root = parsed(diagram_svg(diagram))
     assert root.find(f".//{SVG}g[@class='loop']") is not None
 

@@ -12,7 +12,7 @@ lasso's loop (its cycle steps, or the self-loop taken forever) is bracketed.
 
 :func:`build_diagram` computes the picture's content (pure, from the automaton and the
 replayed counterexample); :func:`diagram_svg` lays it out as a standalone SVG document
-(no script, no external reference), deterministic to the byte. No dependency beyond the IR.
+(no script, no external reference), deterministic to the byte; plain text, no new dependency.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from tactl.engines.check import _rule_name  # the rule names of the text and JSON reports
 from tactl.engines.result import VIOLATED, Counterexample
 from tactl.engines.simulate import Configuration
 from tactl.ir.evaluate import holds
@@ -224,13 +225,6 @@ def _first_violation(ta: ThresholdAutomaton, formula: Expr | None, configs: list
             except Exception:  # a temporal operator inside: not a state formula
                 break
     return len(configs) - 1
-
-
-def _rule_name(ta: ThresholdAutomaton, index: int) -> str:
-    rule_id = ta.rules[index].id
-    if sum(r.id == rule_id for r in ta.rules) > 1:
-        return f"r{rule_id}#{index + 1}"
-    return f"r{rule_id}"
 
 
 # ------------------------------------------------------------------------------ the picture
