@@ -28,6 +28,7 @@ class DotEdge:
     source: str
     target: str
     label: str
+    highlight: bool = False
 
 
 def quote(text: str) -> str:
@@ -43,12 +44,16 @@ def rule_label(ta: ThresholdAutomaton, rule: Rule) -> str:
     return "\n".join(parts)
 
 
-def emit_dot(ta: ThresholdAutomaton, hide_self_loops: bool = False) -> str:
-    """DOT text of ``ta``; ``hide_self_loops`` drops self-loops that change nothing (stuttering)."""
+def emit_dot(ta: ThresholdAutomaton, hide_self_loops: bool = False,
+             highlight: frozenset[int] = frozenset()) -> str:
+    """DOT text of ``ta``; ``hide_self_loops`` drops self-loops that change nothing (stuttering),
+    except those in ``highlight``: the rules (indices into ``ta.rules``) drawn thick and red,
+    e.g. the steps of a counterexample, so the picture shows its path."""
     initial = set(ta.initial_locations())
     nodes = [DotNode(quote(loc.name), quote(loc.name), loc.name in initial, quote("__start_" + loc.name))
              for loc in ta.locations]
-    edges = [DotEdge(quote(r.source), quote(r.target), quote(rule_label(ta, r)))
-             for r in ta.rules
-             if not (hide_self_loops and r.is_self_loop and all(u.is_identity for u in r.updates))]
+    edges = [DotEdge(quote(r.source), quote(r.target), quote(rule_label(ta, r)), i in highlight)
+             for i, r in enumerate(ta.rules)
+             if i in highlight
+             or not (hide_self_loops and r.is_self_loop and all(u.is_identity for u in r.updates))]
     return render("dot/ta.dot.j2", name=quote(ta.name), title=quote(ta.name), nodes=nodes, edges=edges)

@@ -517,6 +517,10 @@ def check(
         "--progress/--no-progress", help="Progress lines on stderr (default: when it is a terminal).",
         show_default=False)] = None,
     define: DefineOption = None,
+    cex_svg: Annotated[Optional[Path], typer.Option(
+        "--cex-svg", metavar="FILE", help="Also write the first counterexample as a space-time "
+        "diagram (SVG): lanes of processes, steps downwards, messages as arrows, faulty senders "
+        "in their own colour. Nothing is written when nothing is violated.")] = None,
 ) -> None:
     # lazy: the checker and its engines load only for check
     from tactl.engines.check import (ENGINES, SPIN_MODELS, CheckOptions, SelectionError, check_automaton,
@@ -533,6 +537,12 @@ def check(
     receive_mode = _receive_mode(file, receive_steps)
     fixed = _parameters(params, file)
     defines = _defines(define, file)
+    if cex_svg is not None:
+        from tactl.report.spacetime import output_problem  # lazy: only with --cex-svg
+
+        problem = output_problem(cex_svg, file)
+        if problem:
+            raise _usage_error(cex_svg, problem)
     deadline.stop_on_signals()
     _start_clock(timeout)
     try:
@@ -574,9 +584,22 @@ def check(
         typer.echo(json.dumps(report_json(report), indent=2))
     else:
         typer.echo(report_text(report))
+    if cex_svg is not None:
+        _write_cex_svg(cex_svg, report, result.source or "", file.suffix.lower().lstrip("."))
     if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
         raise report.interrupted
     raise typer.Exit(report.exit_code)
+
+
+def _write_cex_svg(path: Path, report, source: str, kind: str) -> None:
+    """``--cex-svg``: the first counterexample's space-time diagram, written atomically."""
+    from tactl.report.spacetime import report_svg  # lazy: only with --cex-svg
+
+    svg, message = report_svg(report.ta, report.results, source, kind)
+    if svg is not None:
+        write_output(path, svg)
+        message = f"wrote {path}: {message}"
+    typer.echo(f"tactl: {message}", err=True)
 
 
 def _receive_automaton(file: Path, defines: tuple[str, ...] = ()):

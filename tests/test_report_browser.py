@@ -81,3 +81,38 @@ def test_the_browser_draws_the_report(tmp_path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     assert struct.unpack(">II", data[16:24]) == (WIDTH, HEIGHT)  # IHDR: the page, at that size
     assert len(data) > 10_000  # a blank page compresses to a few hundred bytes
+
+
+def test_the_browser_shows_what_was_proved_and_the_diagram(tmp_path):
+    """A real `tactl verify` of STRB and of a weakened STRB (accept after t + 1 ECHOs: relay is
+    violated by a lasso with a faulty ECHO): the browser keeps the statements, the space-time
+    diagram (its lanes and arrows) and the highlighted automaton."""
+    # lazy: the driver runs z3 here; the other browser tests render the fixture only
+    from conftest import CORPUS
+    from tactl.driver.verify import VerifyOptions, verify
+    from tactl.report.verify import run_json
+
+    strb = CORPUS / "strb" / "strb.alg"
+    weak = tmp_path / "strb_weak.alg"
+    weak.write_text(strb.read_text(encoding="utf-8").replace("from n - t distinct", "from t + 1 distinct"),
+                    encoding="utf-8")
+    run = verify([strb, weak], VerifyOptions(use_cache=False, report_dir=tmp_path / "report"))
+    (tmp_path / "report.html").write_text(render_html(run_json(run, with_svg=True)), encoding="utf-8")
+    result = _run(tmp_path, "--dump-dom")
+    assert result.returncode == 0, result.stderr[-2000:]
+    dom = result.stdout
+    text = html.unescape(" ".join(re.sub(r"<[^>]+>", " ", dom).split()))
+    for expected in ("What was checked", "as written (line 25) relay: always ((some accept) -> eventually (all accept))",
+                     "resilience condition n > 3 * t && t >= f && f >= 0",
+                     "derived from the fault model", "1 faulty", "relay: counterexample with n=4, t=1, f=1"):
+        assert expected in text, expected
+    diagram = dom[dom.index('<figure class="spacetime">'):]
+    diagram = diagram[:diagram.index("</figure>")]
+    # at least two correct lanes (the accepting process and the waiting ones) and the faulty one;
+    # the accepting process counted a faulty ECHO
+    assert diagram.count('class="lane"') >= 2 and diagram.count('class="lane faulty"') == 1
+    assert diagram.count('class="arrow correct"') >= 1 and diagram.count('class="arrow faulty"') >= 1
+    shot = tmp_path / "weak.png"
+    result = _run(tmp_path, f"--screenshot={shot}", f"--window-size={WIDTH},{HEIGHT}")
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert len(shot.read_bytes()) > 10_000

@@ -26,7 +26,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
@@ -129,6 +129,38 @@ class PropertyRow:
     counterexample: str | None  # the anchor of its counterexample, if it has one
     rounds: tuple[str, ...] = ()  # a lock-step counterexample (synchronous automata), as text
     hypothesis: str = ""  # what a lock-step verdict is proved under ("clean round"), shown with it
+    statement: "Statement | None" = None  # what the verdict is about (formula, justice, RC)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """What a property says, as tactl/report/statement.py put it in the report."""
+
+    written: str
+    line: str
+    checked: str
+    justice: tuple[str, ...]
+    justice_origin: str
+    hypothesis: str
+    resilience: str
+    scope: str
+
+
+def statement_view(prop: Mapping[str, Any]) -> Statement | None:
+    st = prop.get("statement")
+    if not isinstance(st, Mapping):
+        return None
+    verdict = str(prop.get("verdict", ""))
+    scope = str(prop.get("scope") or "") if verdict == HOLDS else {
+        VIOLATED: "refuted: a counterexample below, replayed by the simulator",
+        HOLDS_VACUOUSLY: "holds only because no run meets its antecedents",
+    }.get(verdict, "not decided: " + str(prop.get("reason") or verdict))
+    line = st.get("line")
+    return Statement(str(st.get("written", "")), "" if line is None else str(line),
+                     str(st.get("checked", "")), tuple(map(str, st.get("justice") or ())),
+                     str(st.get("justice_origin", "")),
+                     str(st.get("hypothesis") or prop.get("hypothesis") or ""),
+                     str(st.get("resilience", "")), scope)
 
 
 @dataclass(frozen=True)
@@ -144,6 +176,7 @@ class StepRow:
     locations: tuple[str, ...]
     shared: tuple[str, ...]
     in_cycle: bool
+    violation: bool = False  # the first configuration that violates the property
 
 
 @dataclass(frozen=True)
@@ -162,6 +195,9 @@ class CounterexampleView:
     replayed: bool
     replay: str
     plot: Markup
+    spacetime: Markup | None = None  # the space-time diagram (tactl/report/spacetime.py)
+    path_svg: Markup | None = None  # the automaton with the counterexample's rules highlighted
+    narrow: bool = False  # many counters: their headers are set vertically so they fit
 
 
 @dataclass(frozen=True)
@@ -183,6 +219,7 @@ class AlgorithmView:
     warnings: tuple[str, ...]
     outputs: tuple[tuple[str, str], ...]
     error: str = ""  # bad input: the diagnostic (file:line:col, source line, caret)
+    source: tuple[tuple[str, str], ...] = ()  # the input file, numbered lines (.alg, .rta, .pml)
 
 
 @dataclass(frozen=True)
@@ -236,6 +273,7 @@ def algorithm_view(alg: Mapping[str, Any], anchor: str) -> AlgorithmView:
     cex_anchors = [anchors.take(f"{anchor}-cex-{_slug(str(p.get('name', '')))}")
                    if p.get("counterexample") else None for p in properties]
     svg, svg_note = graphviz_svg(alg.get("svg"), prefix=anchor + "-")
+    source = str(alg.get("source") or "")
     kind = str(alg.get("kind", ""))
     code = alg.get("exit_code")
     return AlgorithmView(
@@ -253,6 +291,7 @@ def algorithm_view(alg: Mapping[str, Any], anchor: str) -> AlgorithmView:
         passes=tuple(pass_row(p) for p in alg.get("passes") or []),
         properties=tuple(property_row(p, a) for p, a in zip(properties, cex_anchors)),
         counterexamples=tuple(counterexample_view(p, a) for p, a in zip(properties, cex_anchors) if a),
+        source=tuple((str(i), line) for i, line in enumerate(source.splitlines(), start=1)),
         warnings=tuple(str(w) for w in alg.get("warnings") or []),
         outputs=tuple((str(k), str(v)) for k, v in (alg.get("outputs") or {}).items()),
         error=str(alg.get("error") or ""),
@@ -314,6 +353,7 @@ def property_row(prop: Mapping[str, Any], cex_anchor: str | None) -> PropertyRow
         counterexample=cex_anchor,
         rounds=_rounds(prop),
         hypothesis=str(prop.get("hypothesis") or (prop.get("details") or {}).get("hypothesis") or ""),
+        statement=statement_view(prop),
     )
 
 
@@ -341,13 +381,21 @@ def counterexample_view(prop: Mapping[str, Any], anchor: str) -> CounterexampleV
     params = tuple((str(k), str(v)) for k, v in (cex.get("parameters") or {}).items())
     locations, shared = _columns(configs, "locations"), _columns(configs, "shared")
     steps = schedule + cycle
-    rows = tuple(_step_row(n, config, steps[n - 1] if 0 < n <= len(steps) else None,
-                           bool(cycle) and n > len(schedule), locations, shared)
+    # the engine's mark (``violating_step``) if it sets one, else the report's (the first
+    # configuration where a safety property's [] body fails: tactl/report/spacetime.py)
+    marked = cex.get("violating_step")
+    marked = prop.get("violating_configuration") if marked is None else marked
+    rows = tuple(replace(_step_row(n, config, steps[n - 1] if 0 < n <= len(steps) else None,
+                                   bool(cycle) and n > len(schedule), locations, shared),
+                         violation=n == marked)
                  for n, config in enumerate(configs))
     sources = [s["source"] for s in steps if s.get("source")]
     lasso = cex.get("loop") is not None or bool(cycle)
     shape = "lasso: prefix schedule, then a loop" if lasso else "run"
     values = ", ".join(f"{k}={v}" for k, v in params) or "no parameters"
+    spacetime, _ = graphviz_svg(prop.get("spacetime_svg"), prefix=anchor + "-st-")
+    path_svg, _ = graphviz_svg(prop.get("path_svg"), prefix=anchor + "-path-")
+    loop_from = len(schedule) if cycle and len(configs) > len(schedule) + len(cycle) else None
     return CounterexampleView(
         anchor=anchor,
         property=str(prop.get("name", "")),
@@ -362,7 +410,11 @@ def counterexample_view(prop: Mapping[str, Any], anchor: str) -> CounterexampleV
         ending=_ending(cex, len(schedule), len(cycle), len(configs)),
         replayed=bool(cex.get("replayed")),
         replay=str(cex.get("replay") or ""),
-        plot=Markup(counter_plot_svg(configs)),  # built from escaped text only
+        plot=Markup(counter_plot_svg(configs, loop_from,
+                                     cex.get("loop") is not None and not cycle)),  # escaped text only
+        spacetime=spacetime,
+        path_svg=path_svg,
+        narrow=len(locations) + len(shared) > 8,
     )
 
 
@@ -432,19 +484,25 @@ def pseudocode_lines(text: str) -> tuple[tuple[str, str], ...]:
 
 # ---------------------------------------------------------------------------------- the plot
 
-PLOT_WIDTH, PLOT_HEIGHT = 640, 250
+PLOT_WIDTH, PLOT_HEIGHT = 720, 340
 MARGIN_LEFT, MARGIN_RIGHT, MARGIN_TOP, MARGIN_BOTTOM = 44, 150, 22, 36
+LEGEND_CHAR = 7  # px per character of a legend entry at font-size 11 (wide enough for sans-serif)
 LEGEND_ROW = 16
 
 
-def counter_plot_svg(configurations: Sequence[Mapping[str, Any]]) -> str:
+def counter_plot_svg(configurations: Sequence[Mapping[str, Any]], loop_from: int | None = None,
+                     self_loop: bool = False) -> str:
     """An inline SVG line plot of the location counters along a run: x = step, y = processes
     at the location, one polyline per location (colour and dash from a fixed palette, by the
-    location's position), a legend, and integer ticks on both axes. ``""`` for no
-    configuration. Pure and deterministic: coordinates are printed with one decimal."""
+    location's position), a legend wide enough for every name, integer ticks on both axes, and
+    the lasso's loop shaded (``loop_from``: the configuration where its cycle starts; or
+    ``self_loop``: the last configuration repeats forever). ``""`` for no configuration. Pure
+    and deterministic: coordinates are printed with one decimal."""
     if not configurations:
         return ""
     names = _columns(configurations, "locations")
+    margin_right = max(MARGIN_RIGHT, 50 + LEGEND_CHAR * max((len(n) for n in names), default=0))
+    plot_width = PLOT_WIDTH - MARGIN_RIGHT + margin_right
     series = [[_count(c, name) for c in configurations] for name in names]
     steps = len(configurations) - 1
     top = max((v for s in series for v in s), default=0)
@@ -453,7 +511,7 @@ def counter_plot_svg(configurations: Sequence[Mapping[str, Any]]) -> str:
     x_step = _tick_step(steps, 10)
     x_max = max(steps, 1)
     height = max(PLOT_HEIGHT, MARGIN_TOP + LEGEND_ROW * len(names) + MARGIN_BOTTOM)
-    inner_w = PLOT_WIDTH - MARGIN_LEFT - MARGIN_RIGHT
+    inner_w = plot_width - MARGIN_LEFT - margin_right
     inner_h = height - MARGIN_TOP - MARGIN_BOTTOM
 
     def x(step: int) -> str:
@@ -463,8 +521,8 @@ def counter_plot_svg(configurations: Sequence[Mapping[str, Any]]) -> str:
         return f"{MARGIN_TOP + inner_h * (1 - value / y_max):.1f}"
 
     bottom, right = y(0), x(x_max)
-    out = [f'<svg class="plot" width="{PLOT_WIDTH}" height="{height}" '
-           f'viewBox="0 0 {PLOT_WIDTH} {height}" role="img" '
+    out = [f'<svg class="plot" width="{plot_width}" height="{height}" '
+           f'viewBox="0 0 {plot_width} {height}" role="img" '
            f'aria-label="processes at each location along the run">',
            "<title>processes at each location, step by step</title>",
            '<g class="axes" stroke="#444" stroke-width="1" fill="none">',
@@ -485,6 +543,19 @@ def counter_plot_svg(configurations: Sequence[Mapping[str, Any]]) -> str:
     out.append(f'<text x="{float(x(0)) + 6:.1f}" y="{MARGIN_TOP - 8}" text-anchor="start">'
                "processes at each location</text>")
     out.append("</g>")
+    if loop_from is not None:  # the cycle's configurations, shaded
+        start = x(loop_from)
+        out.append(f'<g class="loop" fill="#6A3D9A" font-size="10" font-family="sans-serif">'
+                   f'<rect x="{start}" y="{y(y_max)}" width="{float(right) - float(start):.1f}" '
+                   f'height="{float(bottom) - float(y(y_max)):.1f}" fill-opacity="0.12"/>'
+                   f'<text x="{float(start) + 4:.1f}" y="{float(bottom) - 6:.1f}">'
+                   "loop: these steps repeat forever ↻</text></g>")
+    elif self_loop:  # the last configuration repeats: a dashed purple line through it
+        out.append(f'<g class="loop" stroke="#6A3D9A" fill="#6A3D9A" font-size="10" font-family="sans-serif">'
+                   f'<line x1="{right}" y1="{y(y_max)}" x2="{right}" y2="{bottom}" stroke-width="3" '
+                   f'stroke-dasharray="5 3" stroke-opacity="0.7"/>'
+                   f'<text x="{float(right) - 4:.1f}" y="{float(bottom) - 6:.1f}" text-anchor="end" stroke="none">'
+                   f"configuration {steps} repeats forever ↻</text></g>")
     for i, (name, values) in enumerate(zip(names, series)):
         colour, dash = _style(i)
         dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
@@ -497,7 +568,7 @@ def counter_plot_svg(configurations: Sequence[Mapping[str, Any]]) -> str:
                    for step, v in enumerate(values))
         out.append("</g>")
     out.append('<g class="legend" font-size="11" font-family="sans-serif" fill="#222">')
-    lx = PLOT_WIDTH - MARGIN_RIGHT + 16
+    lx = plot_width - margin_right + 16
     for i, name in enumerate(names):
         colour, dash = _style(i)
         ly = MARGIN_TOP + 6 + LEGEND_ROW * i

@@ -14,15 +14,18 @@ from tactl.engines.check import _result_json
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY
 from tactl.ir.expr import to_text
 from tactl.passes.emit_dot import emit_dot
+from tactl.report.spacetime import counterexample_diagram, diagram_svg, fault_parameters
+from tactl.report.statement import statement
 from tactl.util.version import __version__
 
 
-def automaton_svg(run: AlgorithmRun) -> tuple[str | None, str | None]:
-    """The automaton drawn by Graphviz as SVG text, or None and why not."""
+def automaton_svg(run: AlgorithmRun, highlight: frozenset[int] = frozenset()) -> tuple[str | None, str | None]:
+    """The automaton drawn by Graphviz as SVG text (``highlight``: rule indices drawn thick and
+    red, a counterexample's path), or None and why not."""
     exe = shutil.which("dot")
     if exe is None:
         return None, "no picture: Graphviz's 'dot' is not installed (make tools installs it)"
-    text = emit_dot(run.loaded.ta, hide_self_loops=True)
+    text = emit_dot(run.loaded.ta, hide_self_loops=True, highlight=highlight)
     try:
         done = subprocess.run([exe, "-Tsvg"], input=text.encode(), capture_output=True, timeout=120)
     except subprocess.TimeoutExpired:
@@ -47,17 +50,43 @@ def algorithm_json(run: AlgorithmRun, with_svg: bool = False) -> dict[str, Any]:
                         "resilience": " && ".join(to_text(a) for a in ta.assumptions) or "true"}
     out["passes"] = [r.json() for r in run.records]
     out["certificates"] = run.loaded.certificates
+    if run.kind in ("alg", "rta", "pml") and run.loaded.source:
+        out["source"] = run.loaded.source  # the report shows the input the lines refer to
     if with_svg:
         svg, why = automaton_svg(run)
         out["svg"] = svg
         if why:
             warnings.append(why)
-    out["properties"] = [{**_result_json(ta, v.result), "cache": cache} for v, cache in run.verdicts]
+    out["properties"] = [{**_result_json(ta, v.result), "cache": cache,
+                          **_what_was_checked(run, v.result, with_svg)} for v, cache in run.verdicts]
     for v, _ in run.verdicts:
         warnings.extend(v.warnings)
     out["outputs"] = dict(run.outputs)
     out["warnings"] = list(dict.fromkeys(warnings))
     out["exit_code"] = run.exit_code
+    return out
+
+
+def _what_was_checked(run: AlgorithmRun, result, with_svg: bool) -> dict[str, Any]:
+    """The property's statement (formula as written, justice, hypothesis, resilience condition:
+    tactl/report/statement.py) and, for a counterexample, the pictures the HTML report shows:
+    the automaton with the counterexample's rules highlighted and its space–time diagram."""
+    ta = run.loaded.ta
+    prop = next((p for p in ta.properties if p.name == result.name), None)
+    out: dict[str, Any] = {}
+    if prop is not None:
+        out["statement"] = statement(ta, prop, run.loaded.source or "", run.kind)
+    cex = result.counterexample
+    if with_svg and cex is not None:
+        rules = frozenset(s.rule for s in list(cex.schedule) + list(cex.cycle or [])) | (
+            frozenset() if cex.loop is None else frozenset({cex.loop}))
+        out["path_svg"], _ = automaton_svg(run, rules)
+        faulty = fault_parameters(ta, run.loaded.source or "", run.kind)
+        diagram = counterexample_diagram(ta, cex, result.name, faulty,
+                                         prop.formula if prop is not None else None)
+        out["spacetime_svg"] = diagram_svg(diagram)
+        if diagram.violation is not None:  # the configuration the table marks
+            out["violating_configuration"] = diagram.violation
     return out
 
 
