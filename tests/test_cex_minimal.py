@@ -1,0 +1,127 @@
+"""Minimal counterexamples, pinned on weakened corpus algorithms (mutants).
+
+The parametric engine reports the lexicographically smallest parameter valuation (declared order)
+with a violation and, for it, a shortest run that ends at the violating configuration. The
+explicit engine, which enumerates valuations and searches breadth-first, confirms both: every
+lexicographically smaller valuation holds, and at the reported one its shortest run has as many
+single-process steps as the reported run.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import CORPUS
+from tactl.engines import explicit, explicit_ltl
+from tactl.engines.check import CheckOptions, check_automaton, counterexample_json, report_text
+from tactl.engines.result import HOLDS, VIOLATED
+from tactl.engines.result_json import result_from_json, result_to_json
+from tactl.engines.shortest import cut_at_violation
+from tactl.engines.simulate import Step, replay, replay_run
+from tactl.ir.eltl import reach_question, temporal_query
+from tactl.ir.evaluate import holds
+from tactl.ir.ta_reader import read_ta
+
+STRB = (CORPUS / "strb" / "strb.ta").read_text()
+FRB = (CORPUS / "frb" / "frb.ta").read_text()
+
+MUTANTS = {
+    # relay threshold t + 1 lowered to t: a correct process relays on the faulty ECHOs alone
+    "strb-relay-t": (STRB.replace("define RELAY == t + 1;", "define RELAY == t;"), "unforgeability"),
+    # ByMC's tutorial bug: n >= 3t instead of n > 3t; relay fails with a lasso
+    "strb-rc": (STRB.replace("n > 3 * t;", "n >= 3 * t;"), "relay"),
+    # the README's frb_weak: the relay guard sent + sentf >= 1 lowered to >= 0
+    "frb-guard": (FRB.replace("sent + sentf >= 1", "sent + sentf >= 0"), "unforgeability"),
+    # accept threshold n - t lowered to t + 1 in STRB: relay with a smaller quorum
+    "strb-accept": (STRB.replace("define ACCEPT == n - t;", "define ACCEPT == t + 1;"), "relay"),
+}
+
+
+def _mutant(name: str):
+    text, prop = MUTANTS[name]
+    ta = read_ta(text, f"{name}.ta").ta
+    query = temporal_query(ta, next(p for p in ta.properties if p.name == prop))
+    return ta, prop, query
+
+
+def _explicit(ta, query, fixed: dict[str, int]):
+    question = reach_question(query)
+    if question is not None:
+        return explicit.check(ta, question, fixed, bound=max(fixed.values(), default=0))
+    return explicit_ltl.check_temporal(ta, query, fixed, bound=max(fixed.values(), default=0))
+
+
+def _steps(cex) -> int:
+    return sum(s.factor for s in cex.schedule)
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_counterexample_is_minimal(name: str) -> None:
+    ta, prop, query = _mutant(name)
+    assert any(p.name == prop for p in ta.properties)
+    result = check_automaton(ta, f"{name}.ta", CheckOptions(properties=(prop,), timeout_s=60)).results[0]
+    assert result.verdict == VIOLATED, (result.verdict, result.reason)
+    cex = result.counterexample
+    assert cex.replayed, cex.replay.message
+    assert cex.parameters_minimal and cex.schedule_shortest, cex.minimality
+    assert cex.violating_step == len(cex.schedule) == len(cex.replay.configurations) - 1
+
+    # no lexicographically smaller valuation violates (the explicit engine, every initial configuration)
+    found = tuple(cex.parameters[p] for p in ta.parameters)
+    smaller = [v for v in explicit.parameter_instances(ta, {}, max(found))
+               if tuple(v[p] for p in ta.parameters) < found]
+    for valuation in smaller:
+        other = _explicit(ta, query, valuation)
+        assert other.verdict == HOLDS, (valuation, other.verdict, other.reason)
+
+    # at the reported valuation, the explicit engine's shortest run is no shorter than ours
+    reference = _explicit(ta, query, cex.parameters)
+    assert reference.verdict == VIOLATED and reference.counterexample.parameters == cex.parameters
+    assert _steps(reference.counterexample) == _steps(cex)
+
+    # nothing after the violation: no earlier configuration of a finite run violates
+    question = reach_question(query)
+    if question is not None:
+        for config in cex.replay.configurations[:-1]:
+            assert not holds(question.bad, config.env(cex.parameters))
+    else:
+        assert cex.loop is not None
+        shorter = replay_run(ta, query.negation, query.infinite, cex.parameters, cex.initial,
+                             cex.schedule[:-1], cex.loop) if cex.schedule else None
+        assert shorter is None or not shorter.ok or _steps(cex) == 0
+
+
+def test_violating_step_in_every_output() -> None:
+    ta, prop, query = _mutant("frb-guard")
+    report = check_automaton(ta, "frb_weak.ta", CheckOptions(properties=(prop,), timeout_s=60))
+    cex = report.results[0].counterexample
+    text = report_text(report)
+    marked = [line for line in text.splitlines() if line.endswith("<- violation")]
+    assert len(marked) == 1 and marked[0].split()[0] == str(cex.violating_step)
+    assert "minimal: the lexicographically smallest parameters" in text
+    data = counterexample_json(ta, cex)
+    assert data["violating_step"] == cex.violating_step
+    assert data["minimal"] == {"parameters": True, "schedule": True, "note": data["minimal"]["note"]}
+    # the cached form keeps it
+    again = result_from_json(json.loads(json.dumps(result_to_json(report.results[0]))))
+    assert again.counterexample.violating_step == cex.violating_step
+    assert again.counterexample.parameters_minimal and again.counterexample.schedule_shortest
+
+
+def test_cut_at_violation_splits_a_batch() -> None:
+    """A run that goes on after the violation is cut at its first violating firing, inside a batch."""
+    ta, _, query = _mutant("frb-guard")
+    question = reach_question(query)
+    params = {"n": 3, "t": 2, "f": 2}
+    locs = {loc.name: 0 for loc in ta.locations}
+    initial_counters = {**locs, "V0": 3}
+    from tactl.engines.simulate import Configuration  # noqa: PLC0415 - test-local helper
+
+    initial = Configuration.of(initial_counters, {v: 0 for v in ta.shared})
+    long = [Step(1, 2), Step(2, 1)]
+    assert replay(ta, question, params, initial, long[:1]).ok
+    cut = cut_at_violation(ta, question, params, initial, long)
+    assert cut == [Step(1, 1)]
+    assert replay(ta, question, params, initial, cut).ok
