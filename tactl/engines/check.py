@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from tactl.util import deadline
 from tactl.util.version import __version__
-from tactl.engines import explicit, explicit_ltl, parametric, reduced, shortest
+from tactl.engines import explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN,
                                   UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, Counterexample, PropertyResult)
 from tactl.ir.eltl import FormulaClass, TemporalQuery, reach_question, temporal_query
@@ -322,7 +322,8 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
     # the engine decides the automaton without its shortcut rules (tactl/engines/reduced.py)
     result = reduced.check(ta, query, options.parameters,
                            lambda small: _parametric(small, query, question, options, progress, witness))
-    if result.verdict == VIOLATED and result.counterexample is not None and not witness:
+    if result.verdict == VIOLATED and result.counterexample is not None and not witness \
+            and minimal_params.enabled():
         started = time.perf_counter()
         if progress:
             progress(f"{query.property}: violated; looking for a shortest schedule")

@@ -21,7 +21,7 @@ from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.emit_smtlib import emit_smtlib, smt_name
 from tactl.passes.encode_lasso import NeedsBounds, encode_query, under_passes
 from tactl.passes.encode_steady import SteadyLayout, UnsupportedAutomaton, encode
-from tactl.engines.minimal_params import QUERY_MS, minimise
+from tactl.engines.minimal_params import OFF, QUERY_MS, enabled, minimise
 from tactl.engines.schedule import order_steady
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
 
@@ -112,6 +112,8 @@ def _solve(ta: ThresholdAutomaton, encoding, name: str,
                 break
     if not readable:
         return _Solved("sat", queries, model, not_minimal="not minimised (a witness nobody reads)")
+    if not enabled():
+        return _Solved("sat", queries, model, not_minimal=f"not minimised ({OFF} is set)")
     if not exact:
         return _Solved("sat", queries, model, not_minimal="not shown minimal: the query "
                        "approximates the runs, so its unsat answers prove nothing smaller")
