@@ -605,6 +605,8 @@ def report_text(report: CheckReport) -> str:
             from tactl.engines.lockstep import run_lines
 
             lines.extend("    " + line for line in run_lines(r.details["run"]))
+            if r.details.get("minimality"):
+                lines.append(f"      minimal: {r.details['minimality']}")
     for note in report.notes:
         lines.append(f"note: {note}")
     for warning in report.warnings:

@@ -38,14 +38,21 @@ class Minimised:
 
 
 def minimise(solver, ask: Callable[..., object], model, names: list[str]) -> Minimised:
-    """Lexicographically minimise ``names`` (parameters, then other start values) in ``model``,
-    a model of ``solver``; ``ask(*assumptions)`` runs one check and counts it."""
+    """Lexicographically minimise ``names`` (parameters, then other start values, named as in
+    ``passes.emit_smtlib``) in ``model``, a model of ``solver``; ``ask(*assumptions)`` runs one
+    check."""
+    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+
+    return minimise_terms(solver, ask, model, [(n, z3.Int(smt_name(n))) for n in names])
+
+
+def minimise_terms(solver, ask: Callable[..., object], model, terms: list[tuple[str, object]]) -> Minimised:
+    """:func:`minimise` over z3 integer terms given with their names."""
     import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     fixed: list[z3.BoolRef] = []
     queries = 0
-    for name in names:
-        x = z3.Int(smt_name(name))
+    for name, x in terms:
         hi = model.eval(x, model_completion=True).as_long()
         lo = 0  # the simulator refuses negative values, so no replayed run has one
         while lo < hi:
