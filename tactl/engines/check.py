@@ -553,12 +553,12 @@ def minimality_text(cex: Counterexample) -> str:
     """What the counterexample's size is known to be, in one sentence."""
     shown = []
     if cex.parameters_minimal:
-        shown.append("the lexicographically smallest parameters with a violation (each smaller "
-                     "valuation refuted by z3)")
+        order = ", then ".join(cex.parameters)
+        shown.append(f"smallest {order} with a violation (every smaller valuation refuted by z3)")
     if cex.schedule_shortest:
-        shown.append("the fewest single-process steps for them" if cex.loop is None and not cex.cycle
-                     else "the shortest prefix for them")
-    text = "minimal: " + " and ".join(shown) if shown else ""
+        shown.append("fewest single-process steps for them" if cex.loop is None and not cex.cycle
+                     else "shortest prefix for them")
+    text = "minimal: " + "; ".join(shown) if shown else ""
     return "; ".join(x for x in (text, cex.minimality) if x)
 
 
