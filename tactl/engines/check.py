@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from tactl.util import deadline
 from tactl.util.version import __version__
-from tactl.engines import explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
+from tactl.engines import explain, explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN,
                                   UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, Counterexample, PropertyResult)
 from tactl.ir.eltl import FormulaClass, TemporalQuery, reach_question, temporal_query
@@ -253,6 +253,10 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
         try:
             with deadline.interruptible():
                 result = _check_one(ta, query, options, progress)
+                if result.verdict == VIOLATED and result.counterexample is not None:
+                    result.counterexample.explanation = explain.explain(
+                        ta, result.counterexample, query,
+                        explain.fault_terms(options.receive_automaton, ta))
             result.formula_class = cls
             results.append(_with_vacuity(ta, prop, result, options, progress))
         except deadline.DeadlineExceeded:
@@ -536,6 +540,7 @@ def counterexample_json(ta: ThresholdAutomaton, cex: Counterexample) -> dict[str
         "replay": cex.replay.message,
         # the configuration (index into "configurations") where the property is violated
         "violating_step": violating_step(cex),
+        "explanation": cex.explanation,
         "minimal": {"parameters": cex.parameters_minimal, "schedule": cex.schedule_shortest,
                     "note": minimality_text(cex)},
     }
@@ -688,6 +693,7 @@ def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample) -> list[st
         out.append(f"  loop: then {_rule_name(ta, cex.loop)}: {rule.source}->{rule.source} forever "
                    f"(configuration {len(configs) - 1} repeats: the lasso's loop)")
     out.extend(pseudocode_steps(ta, cex))
+    out.extend(f"  {line}" for line in cex.explanation)
     if minimality_text(cex):
         out.append(f"  {minimality_text(cex)}")
     return out

@@ -39,6 +39,9 @@ class Counterexample:
     # of a finite run, the configuration that repeats forever (or where the cycle starts) of a
     # lasso; None: not known. Every output marks it.
     violating_step: int | None = None
+    # Why the run is possible, in words (``tactl.engines.explain``): the messages from faulty
+    # processes each step's receivers counted, and for a lasso why waiting forever is allowed.
+    explanation: list[str] = field(default_factory=list)
 
     @property
     def replayed(self) -> bool:
