@@ -134,7 +134,7 @@ def _waiting(ta: ThresholdAutomaton, cex: Counterexample, query: TemporalQuery,
                 state = ("true only with messages from faulty processes, which need not arrive "
                          "(false with " + ", ".join(f"{t} = 0" for t in terms) + ")")
             else:
-                state = "true"
+                state = "true, yet the justice below does not force this step"
             guards.append(f"`{to_text(r.guard)}` ({r.source} -> {r.target}) is {state}")
         out.append(f"  {count} at {loc}: " + "; ".join(guards))
     conjuncts = _justice(query.negation)
