@@ -41,3 +41,17 @@ def test_a_ta_without_receive_automaton_says_nothing_of_faulty_messages(cli, tmp
     lines = json.loads(r.out)["properties"][0]["counterexample"]["explanation"]
     assert not any("faulty processes:" in line for line in lines)
     assert any(line.startswith("why waiting forever is allowed") for line in lines)
+
+
+def test_a_lockstep_run_has_pseudocode_lines(cli, tmp_path):
+    weak = tmp_path / "floodmin2.alg"
+    weak.write_text((CORPUS / "floodmin" / "floodmin.alg").read_text().replace(
+        "from at least 1 process", "from at least 2 processes"))
+    r = cli("check", weak, "-p", "agreement")
+    assert r.code == 1, r.err
+    assert "in the pseudocode (" in r.out and "floodmin2.alg):" in r.out
+    assert "round 1: 1 process (r0: best0 -> best0): line 37" in r.out
+    doc = json.loads(cli("check", weak, "-p", "agreement", "--json").out)
+    details = doc["properties"][0]["details"]
+    assert details["pseudocode"][0].startswith("in the pseudocode")
+    assert details["minimality"].startswith("fewest rounds")

@@ -610,6 +610,7 @@ def report_text(report: CheckReport) -> str:
             from tactl.engines.lockstep import run_lines
 
             lines.extend("    " + line for line in run_lines(r.details["run"]))
+            lines.extend(f"      {line}" for line in r.details.get("pseudocode", []))
             if r.details.get("minimality"):
                 lines.append(f"      minimal: {r.details['minimality']}")
     for note in report.notes:

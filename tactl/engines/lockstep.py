@@ -592,6 +592,8 @@ def _check_rta(rta: ReceiveTA, properties: tuple[str, ...],
         try:
             with deadline.interruptible():
                 _check_property(sta, spec, d, fixed, result, replay)
+            if result.verdict == VIOLATED and "run" in result.details:
+                result.details["pseudocode"] = pseudocode_rounds(rta, sta, result.details["run"])
         except deadline.DeadlineExceeded:
             result.verdict, result.scope, result.reason = UNKNOWN, None, timeout_reason()
         result.time_s = time.perf_counter() - started
@@ -719,6 +721,24 @@ def run_lines(run: dict[str, Any]) -> list[str]:
         for label, n in r["rules"].items():
             lines.append(f"    {n} x {label}")
     return lines
+
+
+def pseudocode_rounds(rta: ReceiveTA, sta: SyncTA, run: dict[str, Any]) -> list[str]:
+    """The run's rounds in the words of the source (``.alg``/``.pml``): per round, per rule taken,
+    the lines its processes executed (the receive automaton's source map); [] without one."""
+    origins = {r.id: r.origin for r in rta.rules if r.origin}
+    if not origins:
+        return []
+    where = next(iter(origins.values())).file
+    out = [f"in the {'Promela' if where.endswith('.pml') else 'pseudocode'} ({where}):"]
+    for i, steps in enumerate(run["steps"], 1):
+        for index, n in steps:
+            rule = sta.rules[index]
+            origin = origins.get(rule.receive_rule) if rule.receive_rule is not None else None
+            who = f"{n} process{'' if n == 1 else 'es'} ({rule.label})"
+            what = origin.describe() if origin else "(a step of the fault model)"
+            out.append(f"round {i}: {who}: {what}")
+    return out
 
 
 def check_explicit(rta: ReceiveTA, properties: tuple[str, ...], params: dict[str, int]) -> list[PropertyResult]:
