@@ -104,7 +104,7 @@ def test_violating_step_in_every_output() -> None:
     text = report_text(report)
     marked = [line for line in text.splitlines() if line.endswith("<- violation")]
     assert len(marked) == 1 and marked[0].split()[0] == str(cex.violating_step)
-    assert "minimal: smallest n, then t, then f with a violation" in text
+    assert "minimal: smallest n, then t, then f with a violation" in text and "for these parameters" in text
     data = counterexample_json(ta, cex)
     assert data["violating_step"] == cex.violating_step
     assert data["minimal"] == {"parameters": True, "schedule": True, "note": data["minimal"]["note"]}

@@ -561,8 +561,8 @@ def minimality_text(cex: Counterexample) -> str:
         order = ", then ".join(cex.parameters)
         shown.append(f"smallest {order} with a violation (every smaller valuation refuted by z3)")
     if cex.schedule_shortest:
-        shown.append("fewest single-process steps for them" if cex.loop is None and not cex.cycle
-                     else "shortest prefix for them")
+        shown.append("fewest single-process steps for these parameters" if cex.loop is None
+                     and not cex.cycle else "shortest prefix for these parameters")
     text = "minimal: " + "; ".join(shown) if shown else ""
     return "; ".join(x for x in (text, cex.minimality) if x)
 
