@@ -13,10 +13,12 @@ import itertools
 import json
 
 import pytest
+import z3
 
 from conftest import CORPUS
 from tactl.engines import explicit, explicit_ltl, lockstep
 from tactl.engines.lockstep_sim import explicit_verdict
+from tactl.engines.minimal_params import minimise_terms
 from tactl.engines.check import CheckOptions, check_automaton, counterexample_json, report_text
 from tactl.engines.result import HOLDS, VIOLATED
 from tactl.engines.result_json import result_from_json, result_to_json
@@ -170,3 +172,17 @@ def test_lockstep_counterexample_is_minimal(name: str) -> None:
         assert verdict == "holds", valuation
     verdict, reference = explicit_verdict(sta, spec, found)
     assert verdict == "violated" and len(reference.rounds) == rounds
+
+
+def test_an_undecided_query_is_never_claimed_minimal() -> None:
+    """A minimisation query without an answer (a timeout) keeps the valuation in hand, unproved."""
+    solver = z3.Solver()
+    n = z3.Int("n")
+    solver.add(n >= 3)
+    assert solver.check(n == 9) == z3.sat
+    model = solver.model()
+    proved = minimise_terms(solver, solver.check, model, [("n", n)])
+    assert proved.proved and proved.model.eval(n).as_long() == 3
+    undecided = minimise_terms(solver, lambda *extra: z3.unknown, model, [("n", n)])
+    assert not undecided.proved and "no answer on n <=" in undecided.why
+    assert undecided.model.eval(n).as_long() == 9
