@@ -237,7 +237,9 @@ def translate_loaded(loaded: RtaReadResult) -> ReadResult:
     return ReadResult(result.translation.ta, loaded.path, loaded.source, loaded.warnings,
                       SYNC_NOT_CHECKABLE if sync else None,
                       certificates=certificate_rows(loaded.rta, result),
-                      receive=loaded.rta if sync else None, refused=refused_properties(result))
+                      # kept for every timing: the lock-step engine runs a synchronous one, and a
+                      # counterexample's explanation reads the fault model's environment from it
+                      receive=loaded.rta, refused=refused_properties(result))
 
 
 def lower_loaded(loaded: ReadResult) -> ReadResult:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from tactl.util import deadline
 from tactl.util.version import __version__
-from tactl.engines import explicit, explicit_ltl, parametric, reduced
+from tactl.engines import explain, explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN,
                                   UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, Counterexample, PropertyResult)
 from tactl.ir.eltl import FormulaClass, TemporalQuery, reach_question, temporal_query
@@ -253,6 +253,10 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
         try:
             with deadline.interruptible():
                 result = _check_one(ta, query, options, progress)
+                if result.verdict == VIOLATED and result.counterexample is not None:
+                    result.counterexample.explanation = explain.explain(
+                        ta, result.counterexample, query,
+                        explain.fault_terms(options.receive_automaton, ta))
             result.formula_class = cls
             results.append(_with_vacuity(ta, prop, result, options, progress))
         except deadline.DeadlineExceeded:
@@ -320,8 +324,16 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
         return explicit_ltl.check_temporal(ta, query, options.parameters or {}, options.bound,
                                            options.max_states, progress)
     # the engine decides the automaton without its shortcut rules (tactl/engines/reduced.py)
-    return reduced.check(ta, query, options.parameters,
-                         lambda small: _parametric(small, query, question, options, progress, witness))
+    result = reduced.check(ta, query, options.parameters,
+                           lambda small: _parametric(small, query, question, options, progress, witness))
+    if result.verdict == VIOLATED and result.counterexample is not None and not witness \
+            and minimal_params.enabled():
+        started = time.perf_counter()
+        if progress:
+            progress(f"{query.property}: violated; looking for a shortest schedule")
+        result.counterexample = shortest.shortest(ta, query, result.counterexample)
+        result.time_s += time.perf_counter() - started
+    return result
 
 
 def _parametric(ta: ThresholdAutomaton, query: TemporalQuery, question, options: CheckOptions,
@@ -526,7 +538,33 @@ def counterexample_json(ta: ThresholdAutomaton, cex: Counterexample) -> dict[str
            if cex.cycle else {}),
         "replayed": cex.replayed,
         "replay": cex.replay.message,
+        # the configuration (index into "configurations") where the property is violated
+        "violating_step": violating_step(cex),
+        "explanation": cex.explanation,
+        "minimal": {"parameters": cex.parameters_minimal, "schedule": cex.schedule_shortest,
+                    "note": minimality_text(cex)},
     }
+
+
+def violating_step(cex: Counterexample) -> int | None:
+    """The configuration where the property is violated: the one the engine marked, else the
+    end of the prefix of a replayed run (where a finite run ends and a lasso's loop starts)."""
+    if cex.violating_step is not None:
+        return cex.violating_step
+    return len(cex.schedule) if cex.replayed else None
+
+
+def minimality_text(cex: Counterexample) -> str:
+    """What the counterexample's size is known to be, in one sentence."""
+    shown = []
+    if cex.parameters_minimal:
+        order = ", then ".join(cex.parameters)
+        shown.append(f"smallest {order} with a violation (every smaller valuation refuted by z3)")
+    if cex.schedule_shortest:
+        shown.append("fewest single-process steps for these parameters" if cex.loop is None
+                     and not cex.cycle else "shortest prefix for these parameters")
+    text = "minimal: " + "; ".join(shown) if shown else ""
+    return "; ".join(x for x in (text, cex.minimality) if x)
 
 
 def _rule_name(ta: ThresholdAutomaton, index: int) -> str:
@@ -572,6 +610,9 @@ def report_text(report: CheckReport) -> str:
             from tactl.engines.lockstep import run_lines
 
             lines.extend("    " + line for line in run_lines(r.details["run"]))
+            lines.extend(f"      {line}" for line in r.details.get("pseudocode", []))
+            if r.details.get("minimality"):
+                lines.append(f"      minimal: {r.details['minimality']}")
     for note in report.notes:
         lines.append(f"note: {note}")
     for warning in report.warnings:
@@ -637,9 +678,12 @@ def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample) -> list[st
                     f"x{s.factor}"]
         rows.append([*lead, *(str(values[x]) for x in locs), "|", *(str(values[x]) for x in ta.shared)])
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    for row in rows:
-        out.append("  " + "  ".join(cell.rjust(w) if i > 2 else cell.ljust(w)
-                                    for i, (cell, w) in enumerate(zip(row, widths))).rstrip())
+    bad = violating_step(cex)
+    marker = "<- violation" if cex.loop is None and not cex.cycle else "<- violation: repeats forever"
+    for n, row in enumerate(rows):
+        line = "  " + "  ".join(cell.rjust(w) if i > 2 else cell.ljust(w)
+                                for i, (cell, w) in enumerate(zip(row, widths)))
+        out.append(line + f"  {marker}" if bad is not None and n - 1 == bad else line.rstrip())
     if len(configs) <= len(cex.schedule) + len(cex.cycle or []):  # replay stopped early
         out.append(f"  (replay stopped after step {len(configs) - 1})")
     elif cex.cycle:
@@ -650,4 +694,7 @@ def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample) -> list[st
         out.append(f"  loop: then {_rule_name(ta, cex.loop)}: {rule.source}->{rule.source} forever "
                    f"(configuration {len(configs) - 1} repeats: the lasso's loop)")
     out.extend(pseudocode_steps(ta, cex))
+    out.extend(f"  {line}" for line in cex.explanation)
+    if minimality_text(cex):
+        out.append(f"  {minimality_text(cex)}")
     return out

@@ -107,7 +107,6 @@ def explore_instances(ta: ThresholdAutomaton, name: str, fixed: dict[str, int], 
     instance was explored completely and at least one initial configuration was."""
     instances = parameter_instances(ta, fixed, bound)
     total_states = 0
-    names = [loc.name for loc in ta.locations] + list(ta.shared)
     if not instances:
         return result(UNKNOWN, reason=f"no parameter values up to {bound} satisfy the resilience "
                       "condition (and --param); nothing was checked",
@@ -129,17 +128,8 @@ def explore_instances(ta: ThresholdAutomaton, name: str, fixed: dict[str, int], 
         initial_total += outcome.initials
         if outcome.verdict == VIOLATED:
             assert outcome.path is not None and outcome.initial is not None
-            init = Configuration.of(dict(zip(names, outcome.initial[:len(ta.locations)])),
-                                    dict(zip(ta.shared, outcome.initial[len(ta.locations):])))
-            # Repeated firings of a rule become one accelerated step, except for rules whose
-            # updates are not increments (the simulator replays those one firing at a time).
-            schedule: list[Step] = []
-            for rule in outcome.path:
-                if schedule and schedule[-1].rule == rule and ta.increments(ta.rules[rule]) is not None:
-                    schedule[-1] = Step(rule, schedule[-1].factor + 1)
-                else:
-                    schedule.append(Step(rule, 1))
-            cex = confirm(params, init, schedule, outcome)
+            init = initial_of(ta, outcome.initial)
+            cex = confirm(params, init, batches(ta, outcome.path), outcome)
             details = {"states": total_states, "instances": n}
             if not cex.replayed:
                 return result(UNKNOWN, counterexample=cex, details=details,
@@ -166,6 +156,24 @@ def explore_instances(ta: ThresholdAutomaton, name: str, fixed: dict[str, int], 
              + (f", initial values of {', '.join(sorted(limited_vars))} (unbounded by the inits) <= {bound}"
                 if limited_vars else "") + " (not a proof for all n)")
     return result(HOLDS, scope=scope, details={"states": total_states, "instances": checked})
+
+
+def batches(ta: ThresholdAutomaton, path: list[int]) -> list[Step]:
+    """Repeated firings of a rule become one accelerated step, except for rules whose updates
+    are not increments (the simulator replays those one firing at a time)."""
+    schedule: list[Step] = []
+    for rule in path:
+        if schedule and schedule[-1].rule == rule and ta.increments(ta.rules[rule]) is not None:
+            schedule[-1] = Step(rule, schedule[-1].factor + 1)
+        else:
+            schedule.append(Step(rule, 1))
+    return schedule
+
+
+def initial_of(ta: ThresholdAutomaton, state: State) -> Configuration:
+    """The configuration a state tuple stands for."""
+    names = [loc.name for loc in ta.locations]
+    return Configuration.of(dict(zip(names, state[:len(names)])), dict(zip(ta.shared, state[len(names):])))
 
 
 def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int], bound: int,

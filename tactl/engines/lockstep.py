@@ -43,6 +43,7 @@ from typing import Any
 
 import z3
 
+from tactl.engines import minimal_params
 from tactl.engines.lockstep_sim import Run, explicit_verdict, initial_configurations, replay, state_holds
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
                                   VACUITY_UNKNOWN, VIOLATED, PropertyResult)
@@ -455,8 +456,11 @@ def bmc(sta: SyncTA, prop: SyncProperty, depth: int,
     ``--param`` values ``fixed`` if given. ("violated", run, k, ""), ("none", None, queries, "")
     or ("unknown", None, queries, why)."""
     queries = 0
+    # fewest rounds first: the first violation found is a shortest one (then its parameters are
+    # minimised lexicographically, tactl.engines.minimal_params)
     shapes = [(None, k) for k in range(prop.min_rounds, depth + 1 + prop.min_rounds)] \
-        if not prop.clean_round else [(j, j + 1 + m) for j in range(depth + 1) for m in range(depth + 1)]
+        if not prop.clean_round else sorted(((j, j + 1 + m) for j in range(depth + 1) for m in range(depth + 1)),
+                                            key=lambda shape: (shape[1], shape[0]))
     for clean, length in shapes:
         params = parameters(sta)
         p = path(sta, length, "b", params)
@@ -473,11 +477,18 @@ def bmc(sta: SyncTA, prop: SyncProperty, depth: int,
             return "unknown", None, queries, undecided(s)
         if answer == z3.sat:
             m = s.model()
+            if minimal_params.enabled():
+                lex = minimal_params.minimise_terms(s, s.check, m, list(params.items()))
+                queries += lex.queries
+                m = lex.model
+                minimality = ("fewest rounds, then the lexicographically smallest parameters "
+                              "(each smaller valuation refuted by z3)" if lex.proved else
+                              f"fewest rounds; parameters not shown minimal: {lex.why}")
             val = lambda v: m.eval(v, model_completion=True).as_long()  # noqa: E731
             run = Run({q: val(v) for q, v in params.items()},
                       [{l: val(v) for l, v in k.items()} for k in p.kappa],
                       [{r: val(v) for r, v in lam.items()} for lam in p.lam], clean)
-            return "violated", run, queries, ""
+            return "violated", run, queries, minimality if minimal_params.enabled() else ""
     return "none", None, queries, ""
 
 
@@ -581,6 +592,8 @@ def _check_rta(rta: ReceiveTA, properties: tuple[str, ...],
         try:
             with deadline.interruptible():
                 _check_property(sta, spec, d, fixed, result, replay)
+            if result.verdict == VIOLATED and "run" in result.details:
+                result.details["pseudocode"] = pseudocode_rounds(rta, sta, result.details["run"])
         except deadline.DeadlineExceeded:
             result.verdict, result.scope, result.reason = UNKNOWN, None, timeout_reason()
         result.time_s = time.perf_counter() - started
@@ -607,6 +620,8 @@ def _check_property(sta: SyncTA, spec: SyncProperty, d: Diameter, fixed: dict[st
         if replayed.ok:
             result.verdict = VIOLATED
             result.details["run"] = run_json(sta, run)
+            if why:
+                result.details["minimality"] = why
             result.reason = hypothesis(spec) if spec.clean_round else None
         else:
             result.reason = f"a lock-step counterexample did not replay ({replayed.message}): a tactl bug"
@@ -706,6 +721,24 @@ def run_lines(run: dict[str, Any]) -> list[str]:
         for label, n in r["rules"].items():
             lines.append(f"    {n} x {label}")
     return lines
+
+
+def pseudocode_rounds(rta: ReceiveTA, sta: SyncTA, run: dict[str, Any]) -> list[str]:
+    """The run's rounds in the words of the source (``.alg``/``.pml``): per round, per rule taken,
+    the lines its processes executed (the receive automaton's source map); [] without one."""
+    origins = {r.id: r.origin for r in rta.rules if r.origin}
+    if not origins:
+        return []
+    where = next(iter(origins.values())).file
+    out = [f"in the {'Promela' if where.endswith('.pml') else 'pseudocode'} ({where}):"]
+    for i, steps in enumerate(run["steps"], 1):
+        for index, n in steps:
+            rule = sta.rules[index]
+            origin = origins.get(rule.receive_rule) if rule.receive_rule is not None else None
+            who = f"{n} process{'' if n == 1 else 'es'} ({rule.label})"
+            what = origin.describe() if origin else "(a step of the fault model)"
+            out.append(f"round {i}: {who}: {what}")
+    return out
 
 
 def check_explicit(rta: ReceiveTA, properties: tuple[str, ...], params: dict[str, int]) -> list[PropertyResult]:

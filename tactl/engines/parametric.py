@@ -21,6 +21,7 @@ from tactl.ir.ta import ThresholdAutomaton
 from tactl.passes.emit_smtlib import emit_smtlib, smt_name
 from tactl.passes.encode_lasso import NeedsBounds, encode_query, under_passes
 from tactl.passes.encode_steady import SteadyLayout, UnsupportedAutomaton, encode
+from tactl.engines.minimal_params import OFF, QUERY_MS, enabled, minimise
 from tactl.engines.schedule import order_steady
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
 
@@ -53,6 +54,8 @@ def check(ta: ThresholdAutomaton, question: ReachQuery,
         return result(UNKNOWN, reason=solved.why)
     model = solved.model
     counterexample = _counterexample(encoding.layout, question, model)
+    if counterexample is not None:
+        _minimality(counterexample, solved)
     if counterexample is None or not counterexample.replayed:
         return result(UNKNOWN, reason=_unreplayed(counterexample), counterexample=counterexample)
     return result(VIOLATED, counterexample=counterexample, details=_size(encoding))
@@ -64,24 +67,31 @@ class _Solved:
     queries: int
     model: object = None  # on sat: a model, with small parameters where z3 finds one
     why: str = ""         # on unknown: z3's reason
+    minimal: bool = False  # on sat: its parameters proved the lexicographically smallest
+    not_minimal: str = ""  # on sat, when not: why
+    first: object = None   # on sat: the model before the minimisation (small parameters)
 
 
 def _solve(ta: ThresholdAutomaton, encoding, name: str,
-           progress: Callable[[str], None] | None, readable: bool = True) -> _Solved:
+           progress: Callable[[str], None] | None, readable: bool = True,
+           exact: bool = True, accept: Callable[[object], bool] | None = None) -> _Solved:
     """Ask z3 (the time left before the command's deadline as its timeout); on sat ask again for
     small parameters and initial shared values: readable, and in the explicit oracle's reach.
     Not when ``readable`` is False (a vacuity witness, whose run nobody reads: the re-queries
-    cost more than the first answer on random19, e.g. 2.0 s after 1.0 s for p-rabc-cr)."""
+    cost more than the first answer on random19, e.g. 2.0 s after 1.0 s for p-rabc-cr).
+    Then, on an ``exact`` encoding (its unsat proves that no run exists), the parameters are
+    minimised lexicographically (``tactl.engines.minimal_params``) — with ``accept``, only when
+    the small model passes it (an over-approximation's model must replay first)."""
     import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
 
     solver = z3.Then(*PIPELINE).solver()
     solver.from_string(emit_smtlib(encoding.query))
     queries = 0
 
-    def ask(*extra: z3.BoolRef) -> z3.CheckSatResult:
+    def ask(*extra: z3.BoolRef, limit_s: float | None = None) -> z3.CheckSatResult:
         nonlocal queries
         queries += 1
-        timeout_ms = deadline.solver_timeout_ms()
+        timeout_ms = deadline.solver_timeout_ms(limit_s)
         if timeout_ms is not None:
             solver.set("timeout", timeout_ms)
         return solver.check(*extra)
@@ -99,10 +109,31 @@ def _solve(ta: ThresholdAutomaton, encoding, name: str,
         for bound in SMALL_PARAMETER_SUMS:
             if progress:
                 progress(f"{name}: violated; looking for small parameters (sum <= {bound})")
-            if ask(total <= bound) == z3.sat:
+            if ask(total <= bound, limit_s=QUERY_MS / 1000) == z3.sat:
                 model = solver.model()
                 break
-    return _Solved("sat", queries, model)
+    if not readable:
+        return _Solved("sat", queries, model, not_minimal="not minimised (a witness nobody reads)")
+    if not enabled():
+        return _Solved("sat", queries, model, not_minimal=f"not minimised ({OFF} is set)")
+    if not exact:
+        return _Solved("sat", queries, model, not_minimal="not shown minimal: the query "
+                       "approximates the runs, so its unsat answers prove nothing smaller")
+    if accept is not None and not accept(model):
+        return _Solved("sat", queries, model, not_minimal="not shown minimal: the "
+                       "over-approximation's model has no run the simulator replays")
+    if progress:
+        progress(f"{name}: violated; looking for the smallest parameters")
+    lex = minimise(solver, lambda *extra: ask(*extra, limit_s=QUERY_MS / 1000), model,
+                   [*ta.parameters, *(encoding.layout.shared(0, v) for v in ta.shared)])
+    return _Solved("sat", queries, lex.model, minimal=lex.proved,
+                   not_minimal="" if lex.proved else f"not shown minimal: {lex.why}", first=model)
+
+
+def _minimality(counterexample: Counterexample, solved: _Solved) -> None:
+    counterexample.parameters_minimal = solved.minimal
+    if not solved.minimal:
+        counterexample.minimality = solved.not_minimal
 
 
 def _unreplayed(counterexample: Counterexample | None) -> str:
@@ -237,6 +268,8 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
             return result(UNKNOWN, reason=solved.why)
         model = solved.model
         counterexample = _lasso(encoding.layout, query, model)
+        if counterexample is not None:
+            _minimality(counterexample, solved)
         if counterexample is None or not counterexample.replayed:
             return result(UNKNOWN, reason=_unreplayed(counterexample), counterexample=counterexample)
         return result(VIOLATED, counterexample=counterexample)
@@ -263,7 +296,13 @@ def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
     sizes = [_size(over)]
     if progress:
         progress(f"{query.property}: over-approximation (re-enterable sets checked at segment ends)")
-    solved = _solve(ta, over, query.property, progress, readable)
+    # the over-approximation's unsat answers are proofs: its minimised model, when it replays,
+    # has the smallest parameters; else its first model, then the under-approximations
+    def replays(model) -> bool:
+        found = _lasso(over.layout, query, model)
+        return found is not None and found.replayed
+
+    solved = _solve(ta, over, query.property, progress, readable, accept=replays)
     queries = solved.queries
     if solved.answer == "unsat":
         return _Bounded(HOLDS, queries, sizes)
@@ -271,17 +310,26 @@ def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
         return _Bounded(UNKNOWN, queries, sizes, reason=solved.why)
     counterexample = _lasso(over.layout, query, solved.model)
     if counterexample is not None and counterexample.replayed:
+        _minimality(counterexample, solved)
         return _Bounded(VIOLATED, queries, sizes, counterexample)
+    if solved.first is not None and solved.first is not solved.model:
+        counterexample = _lasso(over.layout, query, solved.first)
+        if counterexample is not None and counterexample.replayed:
+            counterexample.minimality = ("not shown minimal: the over-approximation's smallest "
+                                         "parameters have no run the simulator replays")
+            return _Bounded(VIOLATED, queries, sizes, counterexample)
     tried = []
     for passes in under_passes(why.sets):
         under = encode_query(ta, query, parameters=parameters, bound="under", passes=passes)[0]
         sizes.append(_size(under))
         if progress:
             progress(f"{query.property}: under-approximation ({passes} sorted passes per segment)")
-        solved = _solve(ta, under, query.property, progress, readable)
+        solved = _solve(ta, under, query.property, progress, readable, exact=False)
         queries += solved.queries
         if solved.answer == "sat":
             counterexample = _lasso(under.layout, query, solved.model)
+            if counterexample is not None:
+                _minimality(counterexample, solved)
             if counterexample is None or not counterexample.replayed:
                 return _Bounded(UNKNOWN, queries, sizes, counterexample, _unreplayed(counterexample))
             return _Bounded(VIOLATED, queries, sizes, counterexample)

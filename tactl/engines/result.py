@@ -28,6 +28,20 @@ class Counterexample:
     # Liveness as SPIN and NuSMV report it: the steps of a loop that starts and ends in the last
     # configuration of ``schedule``; the run is "schedule, then cycle^ω" (``loop`` is then None).
     cycle: list[Step] | None = None
+    # What is known of its size (``tactl.engines.minimal_params``, ``tactl.engines.shortest``):
+    # the parameters are the lexicographically smallest (declared order) that have a violating
+    # run, each smaller valuation refuted by z3; the schedule has the fewest single-process steps
+    # for them (a breadth-first search). ``minimality``: what was not shown, and why ("" if all).
+    parameters_minimal: bool = False
+    schedule_shortest: bool = False
+    minimality: str = ""
+    # The configuration where the property is violated (0 = initial, i = after step i): the end
+    # of a finite run, the configuration that repeats forever (or where the cycle starts) of a
+    # lasso; None: not known. Every output marks it.
+    violating_step: int | None = None
+    # Why the run is possible, in words (``tactl.engines.explain``): the messages from faulty
+    # processes each step's receivers counted, and for a lasso why waiting forever is allowed.
+    explanation: list[str] = field(default_factory=list)
 
     @property
     def replayed(self) -> bool:

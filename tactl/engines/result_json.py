@@ -18,7 +18,7 @@ from tactl.ir.eltl import TemporalQuery, reach_question, temporal_query
 from tactl.ir.ta import ThresholdAutomaton
 
 FORMAT = "tactl.result"
-VERSION = 2  # 2: vacuity
+VERSION = 3  # 2: vacuity; 3: minimality, the violating step, the explanation
 
 
 def _config(c: Configuration) -> dict[str, Any]:
@@ -51,6 +51,9 @@ def result_to_json(r: PropertyResult) -> dict[str, Any]:
             "schedule": _steps(cex.schedule), "loop": cex.loop, "cycle": _steps(cex.cycle),
             "replay": {"ok": cex.replay.ok, "message": cex.replay.message,
                        "configurations": [_config(c) for c in cex.replay.configurations]},
+            "parameters_minimal": cex.parameters_minimal, "schedule_shortest": cex.schedule_shortest,
+            "minimality": cex.minimality, "violating_step": cex.violating_step,
+            "explanation": cex.explanation,
         },
     }
 
@@ -66,7 +69,11 @@ def result_from_json(doc: dict[str, Any]) -> PropertyResult:
                              _config_from(c["initial"]), _steps_from(c["schedule"]) or [],
                              Replay(bool(replay["ok"]), str(replay["message"]),
                                     [_config_from(x) for x in replay["configurations"]]),
-                             loop=c["loop"], cycle=_steps_from(c["cycle"]))
+                             loop=c["loop"], cycle=_steps_from(c["cycle"]),
+                             parameters_minimal=bool(c["parameters_minimal"]),
+                             schedule_shortest=bool(c["schedule_shortest"]),
+                             minimality=str(c["minimality"]), violating_step=c["violating_step"],
+                             explanation=[str(x) for x in c["explanation"]])
     return PropertyResult(doc["name"], doc["kind"], doc["verdict"], doc["engine"],
                           time_s=float(doc["time_s"]), queries=int(doc["queries"]),
                           reason=doc["reason"], scope=doc["scope"], counterexample=cex,

@@ -1,0 +1,160 @@
+"""Explained counterexamples: what the faulty processes did, and why waiting forever is allowed.
+
+A replayed run says *that* a guard was true; a reviewer wants to know *why*. Two facts, read off
+the replay and the automaton, never from the solver's model:
+
+* **Messages from faulty processes.** After quantifier elimination a guard such as
+  ``ns_ECHO >= t + 1 - f`` is true when the correct senders' messages plus at most ``f`` from
+  faulty ones reach the threshold (the environment's ``received(M) <= ns_M + f``). For a step,
+  the least value of each *fault term* of the environment (a Byzantine parameter such as ``f``,
+  a count ``nsf_M`` of crashed partial senders) at which the step's guard still holds, the
+  others at their values in the run, is how many messages from faulty processes the receivers
+  had to count (at the first firing of an accelerated step). 0: the correct ones sufficed.
+  The fault terms come from the receive automaton's environment (``passes.env``); a ``.ta``
+  without one gets no such lines.
+* **Why a lasso may wait forever.** In the repeating configuration nothing changes any more, so
+  every message that will ever be counted is already sent: per occupied location, each rule
+  leaving it has a false guard there (the values say by how much), and the justice conjuncts of
+  the negated property (the bodies of its ``<>[]``) hold there — so the processes that wait are
+  not owed a step.
+"""
+
+from __future__ import annotations
+
+from tactl.engines.result import Counterexample
+from tactl.ir.eltl import TemporalQuery
+from tactl.ir.evaluate import EvaluationError, holds
+from tactl.ir.expr import Always, And, Eventually, Expr, Name, to_text, walk
+from tactl.ir.ta import ThresholdAutomaton
+
+
+def fault_terms(receive_automaton, ta: ThresholdAutomaton) -> tuple[str, ...]:
+    """Names of the environment's fault terms that the automaton ``ta`` knows (parameters and
+    shared variables), in a stable order; () without a receive automaton."""
+    if receive_automaton is None:
+        return ()
+    # lazy: the environment pass, only for a counterexample of an automaton with a receive automaton
+    from tactl.passes.env import UnsupportedEnvironment, environment, sent
+
+    try:
+        env = environment(receive_automaton)
+    except (UnsupportedEnvironment, ValueError):
+        return ()
+    known = set(ta.parameters) | set(ta.shared)
+    senders = {sent(m.name) for m in receive_automaton.messages}
+    found: list[str] = []
+    for constraint in env.constraints:
+        for node in walk(constraint):
+            if isinstance(node, Name) and node.name in known and node.name not in senders \
+                    and node.name not in found and node.name != env.crash_bound \
+                    and node.name not in receive_automaton.parameters[:1]:
+                found.append(node.name)
+    if receive_automaton.faults.parameters and receive_automaton.faults.model.value in ("byzantine", "hybrid"):
+        first = receive_automaton.faults.parameters[0]
+        if first in known and first not in found:
+            found.append(first)
+    return tuple(found)
+
+
+def explain(ta: ThresholdAutomaton, cex: Counterexample, query: TemporalQuery | None,
+            terms: tuple[str, ...]) -> list[str]:
+    """Lines explaining ``cex`` (empty when there is nothing to say)."""
+    lines = _faulty_messages(ta, cex, terms)
+    if (cex.loop is not None or cex.cycle) and query is not None and cex.replay.configurations:
+        lines += _waiting(ta, cex, query, terms)
+    return lines
+
+
+def _faulty_messages(ta: ThresholdAutomaton, cex: Counterexample, terms: tuple[str, ...]) -> list[str]:
+    if not terms:
+        return []
+    out: list[str] = []
+    configs = cex.replay.configurations
+    for number, step in enumerate(cex.schedule + (cex.cycle or []), 1):
+        if number - 1 >= len(configs):
+            break
+        rule = ta.rules[step.rule]
+        guard = ta.expand(rule.guard)
+        used = {n.name for n in walk(guard) if isinstance(n, Name)}
+        env = configs[number - 1].env(cex.parameters)
+        counted = []
+        for term in terms:
+            if term not in used or env.get(term, 0) <= 0:
+                continue
+            least = _least(guard, env, term)
+            if least:
+                counted.append(f"{least} (of {term} = {env[term]})")
+        if counted:
+            out.append(f"step {number}: its receivers ({rule.source} -> {rule.target}) counted "
+                       f"messages from faulty processes: {', '.join(counted)}; "
+                       f"`{to_text(rule.guard)}` is false with fewer")
+    return out
+
+
+def _least(guard: Expr, env: dict[str, int], term: str) -> int:
+    """The least value of ``term`` in 0..env[term] at which ``guard`` holds (the others fixed)."""
+    for k in range(env[term] + 1):
+        try:
+            if holds(guard, {**env, term: k}):
+                return k
+        except EvaluationError:
+            return 0
+    return env[term]
+
+
+def _waiting(ta: ThresholdAutomaton, cex: Counterexample, query: TemporalQuery,
+             terms: tuple[str, ...]) -> list[str]:
+    last = cex.replay.configurations[len(cex.schedule)] if len(cex.replay.configurations) > len(cex.schedule) \
+        else cex.replay.configurations[-1]
+    env = last.env(cex.parameters)
+    shared = ", ".join(f"{v} = {env[v]}" for v in ta.shared if v not in terms)
+    faulty = ", ".join(f"{t} = {env[t]}" for t in terms)
+    out = [f"why waiting forever is allowed (configuration {len(cex.schedule)}, where nothing changes "
+           f"any more: the messages sent are all that correct processes will ever send"
+           + (f", {shared}" if shared else "")
+           + (f"; faulty processes may add up to {faulty}, or nothing" if faulty else "") + "):"]
+    for loc, count in last.counters:
+        if count <= 0:
+            continue
+        leaving = [r for r in ta.rules if r.source == loc and not r.is_self_loop]
+        if not leaving:
+            out.append(f"  {count} at {loc}: no rule leaves it")
+            continue
+        guards = []
+        for r in leaving:
+            guard = ta.expand(r.guard)
+            try:
+                value = holds(guard, env)
+                correct_only = holds(guard, {**env, **{t: 0 for t in terms}})
+            except EvaluationError:
+                continue
+            if not value:
+                state = "false, for ever"
+            elif not correct_only:
+                state = ("true only with messages from faulty processes, which need not arrive "
+                         "(false with " + ", ".join(f"{t} = 0" for t in terms) + ")")
+            else:
+                state = "true, yet the justice below does not force this step"
+            guards.append(f"`{to_text(r.guard)}` ({r.source} -> {r.target}) is {state}")
+        out.append(f"  {count} at {loc}: " + "; ".join(guards))
+    conjuncts = _justice(query.negation)
+    if conjuncts:
+        parts = []
+        for c in conjuncts:
+            try:
+                parts.append(f"`{to_text(c)}` {'holds' if holds(c, env) else 'does not hold'}")
+            except EvaluationError:
+                continue
+        out.append("  justice there: " + "; ".join(parts))
+    return out
+
+
+def _justice(negation: Expr) -> list[Expr]:
+    """The conjuncts of the bodies of ``<>[]`` in the negated property (its justice)."""
+    out: list[Expr] = []
+    for node in walk(negation):
+        if isinstance(node, Eventually) and isinstance(node.arg, Always):
+            body = node.arg.arg
+            parts = body.args if isinstance(body, And) else (body,)
+            out.extend(parts)
+    return out
