@@ -81,7 +81,9 @@ def parsed(svg: str) -> ET.Element:
 
 
 def test_a_run_violating_safety(weak):
-    loaded, cex, prop = violated(weak, "unforgeability")
+    # the minimal counterexample has f = 0 (no faulty lane to draw); with f fixed to 1 the
+    # smallest run that uses a faulty process is drawn
+    loaded, cex, prop = violated(weak, "unforgeability", {"f": 1})
     faulty = fault_parameters(loaded.ta, loaded.source, "alg")
     assert faulty == ("f",)
     diagram = build_diagram(loaded.ta, cex, "unforgeability", faulty, prop.formula)
