@@ -80,6 +80,34 @@ def _defines(values: list[str] | None, file: Path | None) -> tuple[str, ...]:
     return names
 
 
+# -q and -v, global (tactl -q check …) or per command (tactl check -q …): what each hides or adds.
+#   -q, --quiet    stderr carries only warnings and errors: no progress, no 'wrote FILE' lines, no
+#                  notes or tables (parse's location table); standard output (the verdicts, the
+#                  automaton) is unchanged.
+#   -v, --verbose  progress on even when stderr is not a terminal, with the engines' notes (each
+#                  SMT query, each vacuity question, each explicit instance); verify adds
+#                  --explain (each pass: from the cache or run, and why).
+_verbosity = {"quiet": False, "verbose": False}
+
+QuietOption = Annotated[bool, typer.Option(
+    "-q", "--quiet", help="Only verdicts, warnings and errors: no progress, notes or 'wrote' lines.")]
+VerboseOption = Annotated[bool, typer.Option(
+    "-v", "--verbose", help="Progress with every engine note (queries, timings); verify: --explain.")]
+
+
+def _set_verbosity(quiet: bool, verbose: bool, where: str = "tactl") -> None:
+    quiet, verbose = quiet or _verbosity["quiet"], verbose or _verbosity["verbose"]
+    if quiet and verbose:
+        raise _usage_error(where, "give -q (quiet) or -v (verbose), not both")
+    _verbosity.update(quiet=quiet, verbose=verbose)
+
+
+def _info(message: str, err: bool = True) -> None:
+    """Something the user may want to know, but not a result, warning or error: -q hides it."""
+    if not _verbosity["quiet"]:
+        typer.echo(message, err=err)
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"tactl {__version__}")
@@ -91,8 +119,12 @@ def _options(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Show Python tracebacks of internal errors.")] = False,
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
 ) -> None:
     """Global options (see each command's --help)."""
+    _verbosity.update(quiet=False, verbose=False)  # one process may run several commands (tests)
+    _set_verbosity(quiet, verbose)
 
 
 def _load(path: Path, lower_divisions: bool = True, defines: tuple[str, ...] = ()) -> ReadResult:
@@ -239,7 +271,7 @@ def fmt(
                                  "write elsewhere with -o")
     write_output(target, _printed(loaded, form))
     if not is_special(target):
-        typer.echo(f"wrote {target}", err=True)
+        _info(f"wrote {target}", err=True)
 
 
 _DOT_FORMATS = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
@@ -271,7 +303,7 @@ def dot(
     fmt_ = _DOT_FORMATS[suffix]
     write_output(output, text if fmt_ is None else _graphviz(text, fmt_, output))
     if not is_special(output):
-        typer.echo(f"wrote {output}", err=True)
+        _info(f"wrote {output}", err=True)
 
 
 def _graphviz(text: str, fmt_: str, output: Path) -> bytes:
@@ -337,7 +369,7 @@ def parse(
         table = location_table(result)
     if warnings:
         typer.echo("\n".join(w.render(where, text) for w in warnings), err=True)
-    typer.echo(table, err=True)
+    _info(table, err=True)
     rta_text = (json.dumps(rta_to_json(rta), indent=2) + "\n" if form == "json"
                 else print_rta(rta, source_map=True))
     if output is None:
@@ -345,7 +377,7 @@ def parse(
     else:
         write_output(output, rta_text)
         if not is_special(output):
-            typer.echo(f"wrote {output}", err=True)
+            _info(f"wrote {output}", err=True)
 
 
 @app.command(help="Translate a receive threshold automaton (.rta) into a threshold automaton "
@@ -401,7 +433,7 @@ def translate(
     if problem:
         raise problem
     if loaded.rta.timing.value == "sync":
-        typer.echo("tactl: note: a synchronous automaton: its TA is marked 'timing sync;' (lock-step "
+        _info("tactl: note: a synchronous automaton: its TA is marked 'timing sync;' (lock-step "
                    "rounds), which the interleaving engines refuse; 'tactl check' on the .rta or "
                    ".alg runs the lock-step engine", err=True)
     if result.certificates and not all(c.precise for c in result.certificates):
@@ -416,7 +448,7 @@ def translate(
     else:
         write_output(output, text)
         if not is_special(output):
-            typer.echo(f"wrote {output}", err=True)
+            _info(f"wrote {output}", err=True)
     if refused:
         raise typer.Exit(EXIT_UNKNOWN)
 
@@ -445,6 +477,10 @@ def _parameters(values: list[str] | None, file: Path) -> dict[str, int]:
     return out
 
 
+ProgressOption = Annotated[Optional[bool], typer.Option(
+    "--progress/--no-progress", show_default=False,
+    help="Show what is being worked on, on stderr (default: on; a live line on a terminal, one "
+         "line per started and finished item otherwise; -q turns it off).")]
 PropertyOption = Annotated[Optional[list[str]], typer.Option(
     "-p", "--property", metavar="P", help="Only this property (repeat for several); default: all.")]
 ParamOption = Annotated[Optional[list[str]], typer.Option(
@@ -513,9 +549,9 @@ def check(
                                             "(unknown) after this many configurations.")] = 2_000_000,
     timeout: TimeoutOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
-    progress: Annotated[Optional[bool], typer.Option(
-        "--progress/--no-progress", help="Progress lines on stderr (default: when it is a terminal).",
-        show_default=False)] = None,
+    progress: ProgressOption = None,
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
     define: DefineOption = None,
 ) -> None:
     # lazy: the checker and its engines load only for check
@@ -533,6 +569,7 @@ def check(
     receive_mode = _receive_mode(file, receive_steps)
     fixed = _parameters(params, file)
     defines = _defines(define, file)
+    _set_verbosity(quiet, verbose, str(file))
     deadline.stop_on_signals()
     _start_clock(timeout)
     try:
@@ -548,7 +585,6 @@ def check(
                                "initial_configurations": "unknown", "warnings": [message],
                                "exit_code": EXIT_UNKNOWN}, indent=2))
         raise typer.Exit(EXIT_UNKNOWN) from None
-    show_progress = sys.stderr.isatty() if progress is None else progress
     receive = result.receive  # a synchronous automaton's: the lock-step engine runs it
     not_checkable = result.not_checkable
     if engine == "spin" and model == "process":
@@ -565,11 +601,14 @@ def check(
                            not_checkable=not_checkable, refused=result.refused, model=model,
                            receive_automaton=receive, partition=partition, receive=receive_mode, bmc=bmc,
                            max_depth=max_depth, memory_mb=memory_mb)
+    shown = _progress_display(progress)
     try:
-        report = check_automaton(ta, result.path, options,
-                                 (lambda msg: typer.echo(f"tactl: {msg}", err=True)) if show_progress else None)
+        report = check_automaton(ta, result.path, options, shown)
     except SelectionError as e:
         raise _usage_error(file, str(e)) from None
+    finally:
+        if shown is not None:
+            shown.stop()
     if as_json:
         typer.echo(json.dumps(report_json(report), indent=2))
     else:
@@ -682,7 +721,7 @@ def emit(
     for line in emitted["skipped"]:
         typer.echo(f"skipped {line}", err=True)
     for target in written:
-        typer.echo(f"wrote {target}", err=True)
+        _info(f"wrote {target}", err=True)
     if not written:
         typer.echo("tactl: nothing written: no property could be encoded", err=True)
         raise typer.Exit(EXIT_UNKNOWN)
@@ -755,7 +794,7 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
         typer.echo(text, nl=False)
         return
     write_output(output, text)
-    typer.echo(f"wrote {output}", err=True)
+    _info(f"wrote {output}", err=True)
 
 
 @app.command(help="Verify algorithms end to end: every pass from pseudocode (or .rta, or .ta) to a "
@@ -801,9 +840,9 @@ def verify(
                                           "the cache, and why.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON report instead of the "
                                           "table.")] = False,
-    progress: Annotated[Optional[bool], typer.Option(
-        "--progress/--no-progress", help="Progress on stderr (default: when it is a terminal).",
-        show_default=False)] = None,
+    progress: ProgressOption = None,
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
     define: DefineOption = None,
 ) -> None:
     # lazy: verify's driver, engines and reports load only for verify
@@ -834,15 +873,17 @@ def verify(
     options = VerifyOptions(tuple(properties or ()), engine, _parameters(params, Path("verify")),
                             targets, timeout, jobs, executor, cache_dir, not no_cache, report_dir,
                             _defines(define, None))
-    show = sys.stderr.isatty() if progress is None else progress
-    say, stop = _progress_display(show)
+    _set_verbosity(quiet, verbose, "verify")
+    explain = explain or _verbosity["verbose"]
+    shown = _progress_display(progress)
     deadline.stop_on_signals()
     try:
-        result = run_verify(files, options, say, "tactl verify " + " ".join(algorithms))
+        result = run_verify(files, options, shown, "tactl verify " + " ".join(algorithms))
     except ExecutorError as e:
         raise _usage_error("verify", str(e)) from None
     finally:
-        stop()
+        if shown is not None:
+            shown.stop()
     if not result.interrupted:
         _unknown_properties(result, options)
     for a in result.algorithms:
@@ -873,7 +914,7 @@ def verify(
         typer.echo("tactl: the reports were not written; the verdicts above stand", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     if not as_json:
-        typer.echo(f"reports: {report_dir / 'report.html'}, {report_dir / 'report.json'}")
+        _info(f"reports: {report_dir / 'report.html'}, {report_dir / 'report.json'}", err=False)
     raise typer.Exit(result.exit_code)
 
 
@@ -903,24 +944,14 @@ def _unknown_properties(result, options) -> None:
                                      f"{', '.join(sorted(known)) or '(none)'}")
 
 
-def _progress_display(show: bool):
-    """A live status line (rich) on a terminal, plain lines otherwise, nothing when off."""
-    if not show:
-        return None, lambda: None
-    if sys.stderr.isatty():
-        # lazy: rich takes tens of ms to import; only a progress display on a terminal uses it
-        from rich.console import Console
+def _progress_display(progress: bool | None):
+    """check's and verify's progress (``tactl.util.progress``): on unless --no-progress or -q
+    (--progress wins over -q); a live line on a terminal, plain lines otherwise."""
+    # lazy: only check and verify show progress; --help starts without it
+    from tactl.util.progress import display
 
-        console = Console(stderr=True)
-        status = console.status("verifying")
-        status.start()
-
-        def say(message: str) -> None:
-            status.update(message)
-            console.print(message, highlight=False)
-
-        return say, status.stop
-    return (lambda message: typer.echo(f"tactl: {message}", err=True)), (lambda: None)
+    show = (not _verbosity["quiet"]) if progress is None else progress
+    return display(show, sys.stderr.isatty(), _verbosity["verbose"])
 
 
 cache_app = typer.Typer(help="The pass cache of tactl verify: statistics, or clear it.",
