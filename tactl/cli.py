@@ -161,7 +161,7 @@ def _start_clock(seconds: float | None) -> None:
     deadline.start(seconds)
 
 
-@app.command(help="Summarise an automaton: parameters, resilience condition, locations (initial "
+@app.command(short_help="Summarise an automaton (locations, rules, properties).", help="Summarise an automaton: parameters, resilience condition, locations (initial "
                   "ones marked), rules with guards and updates, and properties classified as safety "
                   "or liveness.")
 def show(
@@ -216,7 +216,7 @@ def _printed(loaded, form: str) -> str:
     return json.dumps(ta_to_json(loaded.ta), indent=2) + "\n" if form == "json" else print_ta(loaded.ta)
 
 
-@app.command(help="Print an automaton in canonical form: a threshold automaton as ByMC .ta text "
+@app.command(short_help="Print an automaton in canonical form.", help="Print an automaton in canonical form: a threshold automaton as ByMC .ta text "
                   "(re-reading it gives the same automaton), a receive automaton (.rta) as .rta "
                   "text.\n\nThe output format follows the output's extension: -o X.ta or X.rta "
                   "(text of the input's kind) or -o X.json (its JSON form); '-' is standard output. "
@@ -277,7 +277,7 @@ def fmt(
 _DOT_FORMATS = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
 
 
-@app.command(help="Draw an automaton: locations as nodes (initial ones bold, with an entry arrow), "
+@app.command(short_help="Draw an automaton (DOT, SVG, PNG, PDF).", help="Draw an automaton: locations as nodes (initial ones bold, with an entry arrow), "
                   "rules as edges labelled 'id: guard / updates'.")
 def dot(
     file: InputFile,
@@ -317,7 +317,7 @@ def _graphviz(text: str, fmt_: str, output: Path) -> bytes:
     return proc.stdout
 
 
-@app.command(help="Parse pseudocode (.alg) or ByMC's Parametric Promela (.pml) into a receive threshold automaton (.rta): control-state "
+@app.command(short_help="Parse pseudocode (.alg) or Promela (.pml) into an .rta.", help="Parse pseudocode (.alg) or ByMC's Parametric Promela (.pml) into a receive threshold automaton (.rta): control-state "
                   "extraction. A location is a reachable valuation of a process's finite state "
                   "at a point where it waits (wait until, an event loop's head, the end); a rule "
                   "is one step — receive, compute, send. Prints a table of the locations (name, "
@@ -380,7 +380,7 @@ def parse(
             _info(f"wrote {output}", err=True)
 
 
-@app.command(help="Translate a receive threshold automaton (.rta) into a threshold automaton "
+@app.command(short_help="Translate a receive automaton (.rta) into a .ta.", help="Translate a receive threshold automaton (.rta) into a threshold automaton "
                   "(.ta): receive guards become guards over sent messages by quantifier "
                   "elimination under the environment assumption of the declared fault model and "
                   "timing.\n\nEvery produced guard is certified by z3 (sound: RC and Env and the "
@@ -487,10 +487,13 @@ ParamOption = Annotated[Optional[list[str]], typer.Option(
     "--param", metavar="NAME=V", help="Fix a parameter value (repeatable), e.g. --param N=4.")]
 
 
-@app.command(help="Decide the properties of an automaton for every parameter valuation that "
+@app.command(short_help="Decide an automaton's properties for every n, t, f.", help="Decide the properties of an automaton for every parameter valuation that "
                   "satisfies its resilience condition: reachability safety, nested safety and "
-                  "liveness under justice (ByMC's ELTL-FT; the class is shown per property).\n\n"
-                  "The parametric engine (default) asks one SMT query per property (steady "
+                  "liveness under justice (ByMC's ELTL-FT; the class is shown per property). "
+                  "Exit status: 0 all hold, 1 a property is violated, 2 bad input, 3 unknown, "
+                  "unsupported or vacuous, 130/143 interrupted. How the engines decide: after "
+                  "the options.",
+             epilog="The parametric engine (default) asks one SMT query per property (steady "
                   "segments with cut points, z3): HOLDS means for all n, t, f; VIOLATED comes with "
                   "parameter values and a run that an independent simulator has replayed on the "
                   "negated specification — for liveness a lasso: a schedule, then a self-loop taken "
@@ -505,9 +508,7 @@ ParamOption = Annotated[Optional[list[str]], typer.Option(
                   "('assuming clean round') are read from the property, never from its name. "
                   "Every HOLDS says whether it is vacuous: the same engine asks whether any run "
                   "meets the property's antecedents (initially …, the p of [](p -> <>q), the "
-                  "justice); none does: HOLDS VACUOUSLY. Exit status: "
-                  "0 all hold, 1 a property is violated, 2 bad input, 3 something unknown "
-                  "(timeout), unsupported or holding vacuously, 130/143 interrupted.")
+                  "justice); none does: HOLDS VACUOUSLY.")
 def check(
     file: InputFile,
     properties: PropertyOption = None,
@@ -535,17 +536,17 @@ def check(
     bmc: Annotated[Optional[int], typer.Option("--bmc", min=1, metavar="K", help="nusmv: SAT-based "
                                                "bounded model checking up to K steps (violated or "
                                                "unknown, never holds).")] = None,
-    max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, help="spin: pan's search "
+    max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, metavar="N", help="spin: pan's search "
                                                      "depth limit (-m).")] = None,
-    memory_mb: Annotated[Optional[int], typer.Option("--memory-mb", min=1, help="spin: pan's memory "
+    memory_mb: Annotated[Optional[int], typer.Option("--memory-mb", min=1, metavar="MB", help="spin: pan's memory "
                                                      "limit in MB.")] = None,
     allow_outside_rc: Annotated[bool, typer.Option("--allow-outside-rc", help="spin/nusmv/explicit: "
                                                    "check --param values that violate the "
                                                    "resilience condition (how its tightness "
                                                    "shows).")] = False,
-    bound: Annotated[int, typer.Option("--bound", min=0, max=10_000, help="Explicit engine: try every "
+    bound: Annotated[int, typer.Option("--bound", min=0, max=10_000, metavar="B", help="Explicit engine: try every "
                                        "free parameter from 0 to this value.")] = 7,
-    max_states: Annotated[int, typer.Option("--max-states", min=1, help="Explicit engine: give up "
+    max_states: Annotated[int, typer.Option("--max-states", min=1, metavar="N", help="Explicit engine: give up "
                                             "(unknown) after this many configurations.")] = 2_000_000,
     timeout: TimeoutOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
@@ -647,7 +648,7 @@ def _without_rc(ta, receive, fixed: dict[str, int]):
 _TARGETS = ("smtlib", "promela", "nuxmv")
 
 
-@app.command(help="Write an automaton's verification questions for an external tool.\n\n"
+@app.command(short_help="Write SMT-LIB, Promela or SMV for external tools.", help="Write an automaton's verification questions for an external tool.\n\n"
                   "--to smtlib writes one standalone SMT-LIB2 file per property (one per branch when "
                   "its negation has a temporal '||': <name>.<property>.branchK.smt2) into the "
                   "directory OUT (OUT/<name>.<property>.smt2, logic QF_LIA): the very query 'tactl "
@@ -797,7 +798,7 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
     _info(f"wrote {output}", err=True)
 
 
-@app.command(help="Verify algorithms end to end: every pass from pseudocode (or .rta, or .ta) to a "
+@app.command(short_help="Verify algorithms end to end, with reports and cache.", help="Verify algorithms end to end: every pass from pseudocode (or .rta, or .ta) to a "
                   "verdict per property, each pass output cached under .tactl-cache/ "
                   "(content-addressed: a comment edit re-uses the check results), independent "
                   "property checks in parallel (-j N, or a Dask cluster), and three reports: this "
@@ -824,7 +825,7 @@ def verify(
                                                      help="Seconds per property check; what is "
                                                           "not decided by then is unknown (and "
                                                           "not cached).")] = None,
-    jobs: Annotated[int, typer.Option("-j", "--jobs", min=1, max=256, help="Property checks run in "
+    jobs: Annotated[int, typer.Option("-j", "--jobs", min=1, max=256, metavar="N", help="Property checks run in "
                                       "parallel in this many processes.")] = 1,
     executor: Annotated[Optional[str], typer.Option("--executor", metavar="dask://HOST:PORT",
                                                     help="Run the property checks on a Dask "
@@ -939,9 +940,12 @@ def _unknown_properties(result, options) -> None:
     known = {p.name for a in result.algorithms if a.loaded is not None for p in a.loaded.ta.properties}
     missing = [p for p in options.properties if p not in known]
     if missing and any(a.loaded is not None for a in result.algorithms):
+        from tactl.util.suggest import did_you_mean  # lazy: only for this refusal
+
         raise _usage_error("verify", f"no verified algorithm has the property "
                                      f"{', '.join(repr(m) for m in missing)}; known: "
-                                     f"{', '.join(sorted(known)) or '(none)'}")
+                                     f"{', '.join(sorted(known)) or '(none)'}"
+                                     + (did_you_mean(missing[0], known) if len(missing) == 1 else ""))
 
 
 def _progress_display(progress: bool | None):

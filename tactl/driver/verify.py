@@ -28,6 +28,7 @@ from tactl.ir.eltl import classify
 from tactl.ir.errors import InputError
 from tactl.util import deadline
 from tactl.util import progress as shown
+from tactl.util.suggest import did_you_mean
 from tactl.util.fsutil import make_directory, write_output
 
 AUTOMATON_SUFFIXES = (".alg", ".pml", ".rta", ".ta")  # preferred in this order when one stem has several
@@ -95,7 +96,8 @@ def resolve(arguments: list[str], corpus: Path | None = None) -> list[Path]:
             if not matches:
                 names = available_names(corpus)
                 raise VerifyError(f"unknown algorithm '{arg}': not a file, a directory, or a name in "
-                                  f"{corpus}" + (f"; available: {', '.join(names)}" if names else ""))
+                                  f"{corpus}" + (f"; available: {', '.join(names)}" if names else "")
+                                  + did_you_mean(arg, names))
             out.extend(matches)
     return list(dict.fromkeys(out))
 

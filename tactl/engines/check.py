@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 from tactl.util import deadline
 from tactl.util import progress as shown
+from tactl.util.suggest import did_you_mean
 from tactl.util.version import __version__
 from tactl.engines import explicit, explicit_ltl, parametric, reduced
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN,
@@ -106,7 +107,8 @@ def validate_selection(ta: ThresholdAutomaton, properties: tuple[str, ...] | lis
     missing = [p for p in properties if p not in names]
     if missing:
         raise SelectionError(f"no property named {', '.join(missing)} (the automaton has: "
-                             f"{', '.join(names) or 'no properties'})")
+                             f"{', '.join(names) or 'no properties'})"
+                             + (did_you_mean(missing[0], names) if len(missing) == 1 else ""))
     unknown = sorted(set(parameters or {}) - set(ta.parameters))
     if unknown:
         raise SelectionError(f"--param names {', '.join(unknown)}, which the automaton does not "
@@ -584,7 +586,8 @@ def report_text(report: CheckReport) -> str:
                for v in (HOLDS_VACUOUSLY, VIOLATED, UNKNOWN, UNSUPPORTED)}
     if not summary[HOLDS_VACUOUSLY]:
         del summary[HOLDS_VACUOUSLY]  # the line as it always read, when nothing is vacuous
-    lines.append(f"{held} hold, " + ", ".join(f"{n} {v}" for v, n in summary.items()))
+    # "3 hold, 1 hold vacuously": counts say hold (verify's summary too); the verdict is HOLDS
+    lines.append(f"{held} hold, " + ", ".join(f"{n} {v.replace('holds', 'hold')}" for v, n in summary.items()))
     return "\n".join(lines)
 
 
