@@ -45,7 +45,7 @@ app = typer.Typer(
          "into them, decide their safety and liveness "
          "properties (ByMC's ELTL-FT) for every n, t, f, and emit the SMT-LIB queries.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     # Click's plain help: rich's panels cost ~60 ms to import and render (issue 20) and cut option
     # names at 80 columns (issue 23)
@@ -798,6 +798,14 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
     _info(f"wrote {output}", err=True)
 
 
+def _corpus_names(incomplete: str) -> list[str]:
+    """Shell completion of verify's ALGORITHM: the corpus names (files and directories are
+    completed by the shell itself: the completion scripts fall back to them)."""
+    from tactl.driver.verify import available_names, corpus_directory  # lazy: only when completing
+
+    return [name for name in available_names(corpus_directory()) if name.startswith(incomplete)]
+
+
 @app.command(short_help="Verify algorithms end to end, with reports and cache.", help="Verify algorithms end to end: every pass from pseudocode (or .rta, or .ta) to a "
                   "verdict per property, each pass output cached under .tactl-cache/ "
                   "(content-addressed: a comment edit re-uses the check results), independent "
@@ -812,6 +820,7 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
                   "Ctrl-C/SIGTERM (what was decided is printed, the rest as INTERRUPTED).")
 def verify(
     algorithms: Annotated[list[str], typer.Argument(metavar="ALGORITHM...", show_default=False,
+                                                   autocompletion=_corpus_names,
                                                    help="corpus names, directories or files")],
     properties: PropertyOption = None,
     engine: Annotated[str, typer.Option("--engine", metavar="E", help="parametric (all parameters) "
