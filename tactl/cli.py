@@ -84,15 +84,16 @@ def _defines(values: list[str] | None, file: Path | None) -> tuple[str, ...]:
 #   -q, --quiet    stderr carries only warnings and errors: no progress, no 'wrote FILE' lines, no
 #                  notes or tables (parse's location table); standard output (the verdicts, the
 #                  automaton) is unchanged.
-#   -v, --verbose  progress on even when stderr is not a terminal, with the engines' notes (each
-#                  SMT query, each vacuity question, each explicit instance); verify adds
+#   -v, --verbose  progress with the engines' notes (each vacuity question, each explicit
+#                  instance, the parametric engine's branches and approximations); verify adds
 #                  --explain (each pass: from the cache or run, and why).
 _verbosity = {"quiet": False, "verbose": False}
 
 QuietOption = Annotated[bool, typer.Option(
     "-q", "--quiet", help="Only verdicts, warnings and errors: no progress, notes or 'wrote' lines.")]
 VerboseOption = Annotated[bool, typer.Option(
-    "-v", "--verbose", help="Progress with every engine note (queries, timings); verify: --explain.")]
+    "-v", "--verbose", help="Progress with the engines' notes (vacuity questions, instances, "
+                            "branches); verify: --explain.")]
 
 
 def _set_verbosity(quiet: bool, verbose: bool, where: str = "tactl") -> None:
@@ -428,7 +429,8 @@ def translate(
     deadline.cancel()  # what follows only prints and writes the finished translation
     table = certificate_table(loaded.rta, result)
     justice = justice_section(loaded.rta, result)
-    typer.echo(table + ("\n\n" + justice if justice else ""), err=output is None or is_stdout(output))
+    to_stderr = output is None or is_stdout(output)  # the TA itself goes to stdout then
+    (_info if to_stderr else typer.echo)(table + ("\n\n" + justice if justice else ""), err=to_stderr)
     problem = certificate_problem(result, allow_imprecise)
     if problem:
         raise problem
