@@ -126,10 +126,10 @@ class LocalPool:
             started(index)
         for future in as_completed(futures):
             result, seconds = future.result()
+            yield futures[future], result, seconds  # said finished before the next is started
             if started and begun < len(payloads):  # a worker is free: the next task in order
                 started(begun)
                 begun += 1
-            yield futures[future], result, seconds
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
