@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
+from typer.core import TyperCommand
 
 from tactl import __version__
 from tactl.util import deadline
@@ -37,6 +38,15 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report a SIGINT
 EXIT_TERMINATED = 143  # SIGTERM
+
+class _Command(TyperCommand):
+    """Usage lines as Click writes them (``tactl check [OPTIONS] FILE``): Typer 0.28 puts a
+    required argument in braces (``{FILE}``), which reads like a set of choices."""
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p
+                for p in super().collect_usage_pieces(ctx)]
+
 
 app = typer.Typer(
     name="tactl",
@@ -162,7 +172,7 @@ def _start_clock(seconds: float | None) -> None:
     deadline.start(seconds)
 
 
-@app.command(short_help="Summarise an automaton (locations, rules, properties).", help="Summarise an automaton: parameters, resilience condition, locations (initial "
+@app.command(cls=_Command, short_help="Summarise an automaton (locations, rules, properties).", help="Summarise an automaton: parameters, resilience condition, locations (initial "
                   "ones marked), rules with guards and updates, and properties classified as safety "
                   "or liveness.")
 def show(
@@ -217,7 +227,7 @@ def _printed(loaded, form: str) -> str:
     return json.dumps(ta_to_json(loaded.ta), indent=2) + "\n" if form == "json" else print_ta(loaded.ta)
 
 
-@app.command(short_help="Print an automaton in canonical form.", help="Print an automaton in canonical form: a threshold automaton as ByMC .ta text "
+@app.command(cls=_Command, short_help="Print an automaton in canonical form.", help="Print an automaton in canonical form: a threshold automaton as ByMC .ta text "
                   "(re-reading it gives the same automaton), a receive automaton (.rta) as .rta "
                   "text.\n\nThe output format follows the output's extension: -o X.ta or X.rta "
                   "(text of the input's kind) or -o X.json (its JSON form); '-' is standard output. "
@@ -278,7 +288,7 @@ def fmt(
 _DOT_FORMATS = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
 
 
-@app.command(short_help="Draw an automaton (DOT, SVG, PNG, PDF).", help="Draw an automaton: locations as nodes (initial ones bold, with an entry arrow), "
+@app.command(cls=_Command, short_help="Draw an automaton (DOT, SVG, PNG, PDF).", help="Draw an automaton: locations as nodes (initial ones bold, with an entry arrow), "
                   "rules as edges labelled 'id: guard / updates'.")
 def dot(
     file: InputFile,
@@ -318,7 +328,7 @@ def _graphviz(text: str, fmt_: str, output: Path) -> bytes:
     return proc.stdout
 
 
-@app.command(short_help="Parse pseudocode (.alg) or Promela (.pml) into an .rta.", help="Parse pseudocode (.alg) or ByMC's Parametric Promela (.pml) into a receive threshold automaton (.rta): control-state "
+@app.command(cls=_Command, short_help="Parse pseudocode (.alg) or Promela (.pml) into an .rta.", help="Parse pseudocode (.alg) or ByMC's Parametric Promela (.pml) into a receive threshold automaton (.rta): control-state "
                   "extraction. A location is a reachable valuation of a process's finite state "
                   "at a point where it waits (wait until, an event loop's head, the end); a rule "
                   "is one step — receive, compute, send. Prints a table of the locations (name, "
@@ -381,7 +391,7 @@ def parse(
             _info(f"wrote {output}", err=True)
 
 
-@app.command(short_help="Translate a receive automaton (.rta) into a .ta.", help="Translate a receive threshold automaton (.rta) into a threshold automaton "
+@app.command(cls=_Command, short_help="Translate a receive automaton (.rta) into a .ta.", help="Translate a receive threshold automaton (.rta) into a threshold automaton "
                   "(.ta): receive guards become guards over sent messages by quantifier "
                   "elimination under the environment assumption of the declared fault model and "
                   "timing.\n\nEvery produced guard is certified by z3 (sound: RC and Env and the "
@@ -489,7 +499,7 @@ ParamOption = Annotated[Optional[list[str]], typer.Option(
     "--param", metavar="NAME=V", help="Fix a parameter value (repeatable), e.g. --param N=4.")]
 
 
-@app.command(short_help="Decide an automaton's properties for every n, t, f.", help="Decide the properties of an automaton for every parameter valuation that "
+@app.command(cls=_Command, short_help="Decide an automaton's properties for every n, t, f.", help="Decide the properties of an automaton for every parameter valuation that "
                   "satisfies its resilience condition: reachability safety, nested safety and "
                   "liveness under justice (ByMC's ELTL-FT; the class is shown per property). "
                   "Exit status: 0 all hold, 1 a property is violated, 2 bad input, 3 unknown, "
@@ -558,8 +568,7 @@ def check(
     define: DefineOption = None,
 ) -> None:
     # lazy: the checker and its engines load only for check
-    from tactl.engines.check import (ENGINES, SPIN_MODELS, CheckOptions, SelectionError, check_automaton,
-                                     report_json, report_text)
+    from tactl.engines.check import ENGINES, SPIN_MODELS, report_json, report_text
 
     if engine not in ENGINES:
         raise _usage_error(file, f"unknown engine '{engine}'; choose {', '.join(ENGINES)}")
@@ -575,6 +584,34 @@ def check(
     _set_verbosity(quiet, verbose, str(file))
     deadline.stop_on_signals()
     _start_clock(timeout)
+    shown = _progress_display(progress)
+    try:  # the live line ends however the command does
+        report = _check_file(file, shown, engine, model, partition, receive_mode, bmc, max_depth,
+                             memory_mb, allow_outside_rc, bound, max_states, timeout, as_json,
+                             properties, fixed, defines)
+    finally:
+        if shown is not None:
+            shown.stop()
+    if as_json:
+        typer.echo(json.dumps(report_json(report), indent=2))
+    else:
+        typer.echo(report_text(report))
+    if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
+        raise report.interrupted
+    raise typer.Exit(report.exit_code)
+
+
+def _check_file(file: Path, shown, engine: str, model: str, partition: bool, receive_mode: str,
+                bmc, max_depth, memory_mb, allow_outside_rc: bool, bound: int, max_states: int,
+                timeout, as_json: bool, properties, fixed: dict[str, int], defines: tuple[str, ...]):
+    """check's work between its options and its report: read (shown as an item, as verify
+    shows it), then decide every selected property."""
+    # lazy: the checker and its engines load only for check
+    from tactl.engines.check import CheckOptions, SelectionError, check_automaton
+    from tactl.util.progress import finished, phase, started
+
+    phase(shown, 1)
+    started(shown, file.name, "", "reading")
     try:
         with deadline.interruptible():
             result = _load(file, defines=defines)
@@ -588,6 +625,8 @@ def check(
                                "initial_configurations": "unknown", "warnings": [message],
                                "exit_code": EXIT_UNKNOWN}, indent=2))
         raise typer.Exit(EXIT_UNKNOWN) from None
+    finished(shown, file.name, f"{result.ta.name} ready ({len(result.ta.locations)} locations, "
+                               f"{len(result.ta.rules)} rules)")
     receive = result.receive  # a synchronous automaton's: the lock-step engine runs it
     not_checkable = result.not_checkable
     if engine == "spin" and model == "process":
@@ -604,21 +643,10 @@ def check(
                            not_checkable=not_checkable, refused=result.refused, model=model,
                            receive_automaton=receive, partition=partition, receive=receive_mode, bmc=bmc,
                            max_depth=max_depth, memory_mb=memory_mb)
-    shown = _progress_display(progress)
     try:
-        report = check_automaton(ta, result.path, options, shown)
+        return check_automaton(ta, result.path, options, shown)
     except SelectionError as e:
         raise _usage_error(file, str(e)) from None
-    finally:
-        if shown is not None:
-            shown.stop()
-    if as_json:
-        typer.echo(json.dumps(report_json(report), indent=2))
-    else:
-        typer.echo(report_text(report))
-    if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
-        raise report.interrupted
-    raise typer.Exit(report.exit_code)
 
 
 def _receive_automaton(file: Path, defines: tuple[str, ...] = ()):
@@ -650,7 +678,7 @@ def _without_rc(ta, receive, fixed: dict[str, int]):
 _TARGETS = ("smtlib", "promela", "nuxmv")
 
 
-@app.command(short_help="Write SMT-LIB, Promela or SMV for external tools.", help="Write an automaton's verification questions for an external tool.\n\n"
+@app.command(cls=_Command, short_help="Write SMT-LIB, Promela or SMV for external tools.", help="Write an automaton's verification questions for an external tool.\n\n"
                   "--to smtlib writes one standalone SMT-LIB2 file per property (one per branch when "
                   "its negation has a temporal '||': <name>.<property>.branchK.smt2) into the "
                   "directory OUT (OUT/<name>.<property>.smt2, logic QF_LIA): the very query 'tactl "
@@ -808,7 +836,7 @@ def _corpus_names(incomplete: str) -> list[str]:
     return [name for name in available_names(corpus_directory()) if name.startswith(incomplete)]
 
 
-@app.command(short_help="Verify algorithms end to end, with reports and cache.", help="Verify algorithms end to end: every pass from pseudocode (or .rta, or .ta) to a "
+@app.command(cls=_Command, short_help="Verify algorithms end to end, with reports and cache.", help="Verify algorithms end to end: every pass from pseudocode (or .rta, or .ta) to a "
                   "verdict per property, each pass output cached under .tactl-cache/ "
                   "(content-addressed: a comment edit re-uses the check results), independent "
                   "property checks in parallel (-j N, or a Dask cluster), and three reports: this "
@@ -978,7 +1006,7 @@ CacheDirOption = Annotated[Optional[Path], typer.Option("--cache-dir", metavar="
                                                        ".tactl-cache).")]
 
 
-@cache_app.command("stats", help="Entries and bytes in the cache.")
+@cache_app.command("stats", cls=_Command, help="Entries and bytes in the cache.")
 def cache_stats(cache_dir: CacheDirOption = None) -> None:
     # lazy: only this command needs it; --help starts without it
     from tactl.driver.cache import Cache, NotACache, default_directory
@@ -992,7 +1020,7 @@ def cache_stats(cache_dir: CacheDirOption = None) -> None:
         typer.echo(f"{k}: {v}")
 
 
-@cache_app.command("clear", help="Delete the cache's entries: only files the cache wrote (entries, "
+@cache_app.command("clear", cls=_Command, help="Delete the cache's entries: only files the cache wrote (entries, "
                                  "lineage notes, temporary files); anything else under the "
                                  "directory is kept, and symbolic links are never followed.")
 def cache_clear(cache_dir: CacheDirOption = None) -> None:
