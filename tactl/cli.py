@@ -149,6 +149,13 @@ def _load(path: Path, lower_divisions: bool = True, defines: tuple[str, ...] = (
     return result
 
 
+def _meant(word: str, known) -> str:
+    """``"; did you mean 'explicit'?"`` for a misspelt option value, else ``""``."""
+    from tactl.util.suggest import did_you_mean  # lazy: only when refusing a value
+
+    return did_you_mean(word, known)
+
+
 def _usage_error(path: Path | str, message: str) -> InputError:
     return InputError(Diagnostic(Severity.ERROR, message), str(path))
 
@@ -571,7 +578,8 @@ def check(
     from tactl.engines.check import ENGINES, SPIN_MODELS, report_json, report_text
 
     if engine not in ENGINES:
-        raise _usage_error(file, f"unknown engine '{engine}'; choose {', '.join(ENGINES)}")
+        raise _usage_error(file, f"unknown engine '{engine}'; choose {', '.join(ENGINES)}"
+                                 + _meant(engine, ENGINES))
     if model not in SPIN_MODELS:
         raise _usage_error(file, f"unknown model '{model}'; choose {' or '.join(SPIN_MODELS)}")
     if model != "counter" and engine != "spin":
@@ -720,7 +728,8 @@ def emit(
     define: DefineOption = None,
 ) -> None:
     if to not in _TARGETS:
-        raise _usage_error(file, f"unknown target '{to}'; choose one of {', '.join(_TARGETS)}")
+        raise _usage_error(file, f"unknown target '{to}'; choose one of {', '.join(_TARGETS)}"
+                                 + _meant(to, _TARGETS))
     defines = _defines(define, file)
     if to != "smtlib":
         return _emit_model(file, to, output, properties, _parameters(params, file), model, partition,
@@ -892,7 +901,8 @@ def verify(
     from tactl.report.verify import explain_lines, run_json, run_table
 
     if engine not in ENGINES:
-        raise _usage_error("verify", f"unknown engine '{engine}'; choose {', '.join(ENGINES)}")
+        raise _usage_error("verify", f"unknown engine '{engine}'; choose {', '.join(ENGINES)}"
+                                     + _meant(engine, ENGINES))
     targets = tuple(t.strip() for t in (emit or "").split(",") if t.strip())
     for t in targets:
         if t not in EMIT_TARGETS:
@@ -979,12 +989,10 @@ def _unknown_properties(result, options) -> None:
     known = {p.name for a in result.algorithms if a.loaded is not None for p in a.loaded.ta.properties}
     missing = [p for p in options.properties if p not in known]
     if missing and any(a.loaded is not None for a in result.algorithms):
-        from tactl.util.suggest import did_you_mean  # lazy: only for this refusal
-
         raise _usage_error("verify", f"no verified algorithm has the property "
                                      f"{', '.join(repr(m) for m in missing)}; known: "
                                      f"{', '.join(sorted(known)) or '(none)'}"
-                                     + (did_you_mean(missing[0], known) if len(missing) == 1 else ""))
+                                     + (_meant(missing[0], known) if len(missing) == 1 else ""))
 
 
 def _progress_display(progress: bool | None):

@@ -106,6 +106,11 @@ def test_did_you_mean_for_a_command_a_property_and_an_algorithm(cli):
     assert r.code == 2 and "did you mean 'relay'?" in r.err
     r = cli("verify", "strbb", "--no-progress")
     assert r.code == 2 and "did you mean 'strb'?" in r.err
+    r = cli("check", CORPUS / "strb" / "strb.ta", "--engine", "explict")
+    assert r.code == 2 and "did you mean 'explicit'?" in r.err
+    r = cli("emit", CORPUS / "strb" / "strb.ta", "--to", "smtlb", "-o", "x")
+    assert r.code == 2 and "did you mean 'smtlib'?" in r.err
+    assert "Possible options: --progress, --property" in cli("check", CORPUS / "strb" / "strb.ta", "--proprty", "x").err
 
 
 STRB = (CORPUS / "strb" / "strb.alg").read_text()

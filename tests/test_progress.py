@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 
+import pytest
 from conftest import CORPUS, REPO
 
 from tactl.util.progress import Progress
@@ -109,3 +110,23 @@ def test_the_lockstep_diameter_search_reports_each_depth():
     assert [int(d) for d, _ in depths] == list(range(len(depths)))  # each depth, in order
     assert all(answer == "not a diameter" for _, answer in depths[:-1])
     assert f"diameter {depths[-1][0]}" in out  # the depth the report states
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_executors_say_a_task_started_before_it_finishes_and_in_order(jobs):
+    """In this process exactly; in a pool as a worker frees (at most ``jobs`` running)."""
+    from tactl.driver.executors import executor_for
+
+    events: list[tuple[str, int]] = []
+    with executor_for(None, jobs) as executor:
+        for index, result, _ in executor.run(abs, [-1, -2, -3, -4, -5],
+                                             lambda i: events.append(("start", i))):
+            assert result == index + 1
+            events.append(("end", index))
+    starts = [i for kind, i in events if kind == "start"]
+    assert starts == [0, 1, 2, 3, 4]
+    running = 0
+    for kind, i in events:
+        running += 1 if kind == "start" else -1
+        assert 0 <= running <= jobs
+        assert kind == "start" or ("start", i) in events[:events.index((kind, i))]
