@@ -612,14 +612,16 @@ def check(
 def _check_file(file: Path, shown, engine: str, model: str, partition: bool, receive_mode: str,
                 bmc, max_depth, memory_mb, allow_outside_rc: bool, bound: int, max_states: int,
                 timeout, as_json: bool, properties, fixed: dict[str, int], defines: tuple[str, ...]):
-    """check's work between its options and its report: read (shown as an item, as verify
-    shows it), then decide every selected property."""
+    """check's work between its options and its report: read, then decide every selected
+    property. The reading is an item of the live line on a terminal (as verify shows it), not a
+    plain line: a bad input's error must be the first line of stderr (file:line:col first)."""
     # lazy: the checker and its engines load only for check
     from tactl.engines.check import CheckOptions, SelectionError, check_automaton
-    from tactl.util.progress import finished, phase, started
+    from tactl.util.progress import Live, finished, phase, started
 
-    phase(shown, 1)
-    started(shown, file.name, "", "reading")
+    reading = shown if isinstance(shown, Live) else None
+    phase(reading, 1)
+    started(reading, file.name, "", "reading")
     try:
         with deadline.interruptible():
             result = _load(file, defines=defines)
@@ -633,7 +635,7 @@ def _check_file(file: Path, shown, engine: str, model: str, partition: bool, rec
                                "initial_configurations": "unknown", "warnings": [message],
                                "exit_code": EXIT_UNKNOWN}, indent=2))
         raise typer.Exit(EXIT_UNKNOWN) from None
-    finished(shown, file.name, f"{result.ta.name} ready ({len(result.ta.locations)} locations, "
+    finished(reading, file.name, f"{result.ta.name} ready ({len(result.ta.locations)} locations, "
                                f"{len(result.ta.rules)} rules)")
     receive = result.receive  # a synchronous automaton's: the lock-step engine runs it
     not_checkable = result.not_checkable
