@@ -66,8 +66,10 @@ tools: graphviz
 	@bash tools/install_checkers.sh
 	@bash tools/install_browser.sh
 
+# 2>&1: the progress lines go where the table goes, so `make verify ALG=corpus > log` has them in
+# the log as the run goes on (stderr is then no terminal: one line per started and finished item)
 verify: $(STAMP) graphviz
-	@$(BIN)/tactl verify $(ALG) || { s=$$?; echo "tactl verify: exit status $$s (1 violated, 2 bad input, 3 unknown or unsupported)" >&2; exit $$s; }
+	@$(BIN)/tactl verify $(ALG) 2>&1 || { s=$$?; echo "tactl verify: exit status $$s (1 violated, 2 bad input, 3 unknown or unsupported)" >&2; exit $$s; }
 
 test: $(STAMP) tools
 	$(BIN)/python -m pytest

@@ -9,6 +9,7 @@ supported instead. Names, domains and thresholds are checked by the parse pass
 
 from __future__ import annotations
 
+import difflib
 import re
 from functools import cache
 from pathlib import Path
@@ -565,11 +566,52 @@ def _unsupported_statement(text: str, line: int) -> Diagnostic | None:
     word = m.group(2)
     col = len(m.group(1)) + 1
     return Diagnostic(Severity.ERROR, f"unsupported statement '{word}'; supported: "
-                      f"{SUPPORTED_STATEMENTS}", Span(line, col, line, col + len(word)))
+                      f"{SUPPORTED_STATEMENTS}{_meant(word)}", Span(line, col, line, col + len(word)))
 
 
 _WHAT = {"_NL": "end of line", "_INDENT": "indented block", "_DEDENT": "end of block",
-         "$END": "end of input", "NAME": "a name", "INT": "a number"}
+         "$END": "end of input", "NAME": "a name", "INT": "a number",
+         # terminals with several spellings: what a user writes, not the grammar's name
+         "CMP_OP": "a comparison (<, <=, ==, !=, >=, >)", "SUM_OP": "'+' or '-'",
+         "MUL_OP": "'*' or '/'", "AND": "'&&'", "OR": "'||'", "NOT": "'!'", "BOT": "'⊥'",
+         "ALWAYS_KW": "'always'", "EVENTUALLY_KW": "'eventually'", "IMPLIES": "'->'",
+         "ASSUMING": "'assuming'"}
+
+
+def _expected_word(terminal: str) -> str:
+    """How a syntax error names a token it expected: ``':'`` for COLON, ``'send'`` for SEND
+    (the literal a user writes), never a grammar name like ``cmp_op``."""
+    if terminal in _WHAT:
+        return _WHAT[terminal]
+    found = next((t for t in _parser().terminals if t.name == terminal), None)
+    if found is not None and found.pattern.type == "str":
+        return f"'{found.pattern.value}'"
+    return terminal.strip('"').lower()
+
+
+@cache
+def _words() -> frozenset[str]:
+    """Every keyword of the language (the grammar's words and the statements' first words)."""
+    literal = {t.pattern.value for t in _parser().terminals if t.pattern.type == "str"}
+    return frozenset({w for w in literal if w.isalpha()} | KEYWORDS |
+                     {"always", "eventually", "implies", "assuming", "bot"})
+
+
+def _meant(word: str) -> str:
+    """``"; did you mean 'receiving'?"`` for a misspelt keyword, else ``""``."""
+    if word in _words():
+        return ""
+    close = difflib.get_close_matches(word, sorted(_words()), n=2, cutoff=0.75)
+    return ("; did you mean " + " or ".join(f"'{c}'" for c in close) + "?") if close else ""
+
+
+def _word_before(text: str, line: int, col: int) -> str:
+    """The last word before column ``col`` of ``line`` (1-based), or ``""``."""
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines):
+        return ""
+    words = re.findall(r"[A-Za-z_][A-Za-z0-9_]*", lines[line - 1][:max(col - 1, 0)])
+    return words[-1] if words else ""
 
 
 def _syntax(e: UnexpectedInput, text: str) -> Diagnostic:
@@ -586,8 +628,8 @@ def _syntax(e: UnexpectedInput, text: str) -> Diagnostic:
     unsupported = _unsupported_statement(text, tok.line or line)
     if unsupported is not None:
         return unsupported
-    expected = sorted(_WHAT.get(x, x.strip('"').lower() if x.isupper() else x)
-                      for x in e.expected if not x.startswith("__"))[:8]
+    expected = sorted({_expected_word(x) for x in e.expected if not x.startswith("__")},
+                      key=lambda w: (w.startswith("'"), w))[:10]  # words first, then literals
     if tok.type == "_INDENT":
         what = "unexpected indentation"
     elif tok.type == "_DEDENT":
@@ -599,5 +641,7 @@ def _syntax(e: UnexpectedInput, text: str) -> Diagnostic:
     if tok.line is None or tok.type in ("_INDENT", "_DEDENT"):
         line = tok.line or line
     hint = f" (expected: {', '.join(expected)})" if expected else ""
-    return Diagnostic(Severity.ERROR, what + hint, Span(tok.line or line or 1,
+    meant = (_meant(str(tok)) if tok.type == "NAME" else "") or \
+        _meant(_word_before(text, tok.line or line, tok.column or col))
+    return Diagnostic(Severity.ERROR, what + hint + meant, Span(tok.line or line or 1,
                                                         tok.column or col or 1))

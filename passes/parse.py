@@ -78,6 +78,7 @@ from tactl.ir.expr import (
     to_text,
 )
 from tactl.ir.linear import int_symbols, to_z3
+from tactl.util.suggest import did_you_mean
 from tactl.ir.rta import (
     CRASH_LOCATION,
     CRASH_MODELS,
@@ -632,7 +633,8 @@ class _Eval:
                 raise _fail(f"'{t.name}' is a parameter: a process variable or value must stand "
                             "here (variables range over finite domains)", t.span)
             raise _fail(f"unknown name '{t.name}' (variables: "
-                        f"{', '.join(self.ctx.variables) or 'none'})", t.span)
+                        f"{', '.join(self.ctx.variables) or 'none'})"
+                        + did_you_mean(t.name, [*self.ctx.variables, *self.ctx.parameters]), t.span)
         if isinstance(t, A.NotValue):
             v = self.value(t.arg, th)
             if v not in A.BOOL:
@@ -656,8 +658,8 @@ class _Eval:
             if self.is_local(t, th):
                 raise _fail(f"'{t.name}' is a process variable or value: thresholds are linear "
                             "terms over parameters and received counts", t.span)
-            raise _fail(f"unknown name '{t.name}' (parameters: {', '.join(self.ctx.parameters)})",
-                        t.span)
+            raise _fail(f"unknown name '{t.name}' (parameters: {', '.join(self.ctx.parameters)})"
+                        + did_you_mean(t.name, self.ctx.parameters), t.span)
         if isinstance(t, A.Count):
             return sum((symbol(received(m).name) for m in self.matching(t.pattern, th)),
                        sympy.Integer(0))
@@ -693,7 +695,8 @@ class _Eval:
         candidates = [t for t in self.ctx.types if t.base == p.name]
         if not candidates:
             raise _fail(f"unknown message '{p.name}' (messages: "
-                        f"{', '.join(sorted({t.base for t in self.ctx.types})) or 'none'})", p.span)
+                        f"{', '.join(sorted({t.base for t in self.ctx.types})) or 'none'})"
+                        + did_you_mean(p.name, {t.base for t in self.ctx.types}), p.span)
         if p.parts is None or p.parts == (A.WILDCARD,):
             return [t.name for t in candidates]
         wanted = [x if isinstance(x, str) else self.value(x, th) for x in p.parts]
@@ -994,7 +997,8 @@ class _Explorer:
             if op == "assign":
                 if s.var not in self.ctx.variables:
                     raise _fail(f"assignment to undeclared variable '{s.var}' (variables: "
-                                f"{', '.join(self.ctx.variables) or 'none'})", s.var_span or s.span)
+                                f"{', '.join(self.ctx.variables) or 'none'})"
+                                + did_you_mean(s.var, self.ctx.variables), s.var_span or s.span)
                 domain = self.ctx.variables[s.var].domain
                 if isinstance(s.value, (A.Coin, A.Oracle)):
                     oracle = isinstance(s.value, A.Oracle)
@@ -1602,7 +1606,7 @@ def _pred(ctx: _Context, pred, state: dict, at_end: bool, crashed: bool = False)
             if t.name == A.DECIDED:
                 raise _fail("'decided' is only defined when the code has 'decide'", t.span)
             raise _fail(f"unknown variable '{t.name}' in a property (a predicate on one "
-                        f"process's variables: {known})", t.span)
+                        f"process's variables: {known})" + did_you_mean(t.name, known.split(", ")), t.span)
         raise _fail("a predicate compares process variables with values", _span_of(t))
 
     if isinstance(pred, A.Ref):

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
+from typer.core import TyperCommand
 
 from tactl import __version__
 from tactl.util import deadline
@@ -38,6 +39,15 @@ EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report a SIGINT
 EXIT_TERMINATED = 143  # SIGTERM
 
+class _Command(TyperCommand):
+    """Usage lines as Click writes them (``tactl check [OPTIONS] FILE``): Typer 0.28 puts a
+    required argument in braces (``{FILE}``), which reads like a set of choices."""
+
+    def collect_usage_pieces(self, ctx) -> list[str]:
+        return [p[1:-1] if p.startswith("{") and p.endswith("}") else p
+                for p in super().collect_usage_pieces(ctx)]
+
+
 app = typer.Typer(
     name="tactl",
     help="Threshold automata for fault-tolerant distributed algorithms: parse pseudocode (.alg) "
@@ -45,7 +55,7 @@ app = typer.Typer(
          "into them, decide their safety and liveness "
          "properties (ByMC's ELTL-FT) for every n, t, f, and emit the SMT-LIB queries.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
     # Click's plain help: rich's panels cost ~60 ms to import and render (issue 20) and cut option
     # names at 80 columns (issue 23)
@@ -80,6 +90,35 @@ def _defines(values: list[str] | None, file: Path | None) -> tuple[str, ...]:
     return names
 
 
+# -q and -v, global (tactl -q check …) or per command (tactl check -q …): what each hides or adds.
+#   -q, --quiet    stderr carries only warnings and errors: no progress, no 'wrote FILE' lines, no
+#                  notes or tables (parse's location table); standard output (the verdicts, the
+#                  automaton) is unchanged.
+#   -v, --verbose  progress with the engines' notes (each vacuity question, each explicit
+#                  instance, the parametric engine's branches and approximations); verify adds
+#                  --explain (each pass: from the cache or run, and why).
+_verbosity = {"quiet": False, "verbose": False}
+
+QuietOption = Annotated[bool, typer.Option(
+    "-q", "--quiet", help="Only verdicts, warnings and errors: no progress, notes or 'wrote' lines.")]
+VerboseOption = Annotated[bool, typer.Option(
+    "-v", "--verbose", help="Progress with the engines' notes (vacuity questions, instances, "
+                            "branches); verify: --explain.")]
+
+
+def _set_verbosity(quiet: bool, verbose: bool, where: str = "tactl") -> None:
+    quiet, verbose = quiet or _verbosity["quiet"], verbose or _verbosity["verbose"]
+    if quiet and verbose:
+        raise _usage_error(where, "give -q (quiet) or -v (verbose), not both")
+    _verbosity.update(quiet=quiet, verbose=verbose)
+
+
+def _info(message: str, err: bool = True) -> None:
+    """Something the user may want to know, but not a result, warning or error: -q hides it."""
+    if not _verbosity["quiet"]:
+        typer.echo(message, err=err)
+
+
 def _version(value: bool) -> None:
     if value:
         typer.echo(f"tactl {__version__}")
@@ -91,8 +130,12 @@ def _options(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
     debug: Annotated[bool, typer.Option("--debug", help="Show Python tracebacks of internal errors.")] = False,
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
 ) -> None:
     """Global options (see each command's --help)."""
+    _verbosity.update(quiet=False, verbose=False)  # one process may run several commands (tests)
+    _set_verbosity(quiet, verbose)
 
 
 def _load(path: Path, lower_divisions: bool = True, defines: tuple[str, ...] = ()) -> ReadResult:
@@ -104,6 +147,13 @@ def _load(path: Path, lower_divisions: bool = True, defines: tuple[str, ...] = (
     if result.warnings:
         typer.echo(result.render_warnings(), err=True)
     return result
+
+
+def _meant(word: str, known) -> str:
+    """``"; did you mean 'explicit'?"`` for a misspelt option value, else ``""``."""
+    from tactl.util.suggest import did_you_mean  # lazy: only when refusing a value
+
+    return did_you_mean(word, known)
 
 
 def _usage_error(path: Path | str, message: str) -> InputError:
@@ -129,7 +179,7 @@ def _start_clock(seconds: float | None) -> None:
     deadline.start(seconds)
 
 
-@app.command(help="Summarise an automaton: parameters, resilience condition, locations (initial "
+@app.command(cls=_Command, short_help="Summarise an automaton (locations, rules, properties).", help="Summarise an automaton: parameters, resilience condition, locations (initial "
                   "ones marked), rules with guards and updates, and properties classified as safety "
                   "or liveness.")
 def show(
@@ -184,7 +234,7 @@ def _printed(loaded, form: str) -> str:
     return json.dumps(ta_to_json(loaded.ta), indent=2) + "\n" if form == "json" else print_ta(loaded.ta)
 
 
-@app.command(help="Print an automaton in canonical form: a threshold automaton as ByMC .ta text "
+@app.command(cls=_Command, short_help="Print an automaton in canonical form.", help="Print an automaton in canonical form: a threshold automaton as ByMC .ta text "
                   "(re-reading it gives the same automaton), a receive automaton (.rta) as .rta "
                   "text.\n\nThe output format follows the output's extension: -o X.ta or X.rta "
                   "(text of the input's kind) or -o X.json (its JSON form); '-' is standard output. "
@@ -239,13 +289,13 @@ def fmt(
                                  "write elsewhere with -o")
     write_output(target, _printed(loaded, form))
     if not is_special(target):
-        typer.echo(f"wrote {target}", err=True)
+        _info(f"wrote {target}", err=True)
 
 
 _DOT_FORMATS = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
 
 
-@app.command(help="Draw an automaton: locations as nodes (initial ones bold, with an entry arrow), "
+@app.command(cls=_Command, short_help="Draw an automaton (DOT, SVG, PNG, PDF).", help="Draw an automaton: locations as nodes (initial ones bold, with an entry arrow), "
                   "rules as edges labelled 'id: guard / updates'.")
 def dot(
     file: InputFile,
@@ -271,7 +321,7 @@ def dot(
     fmt_ = _DOT_FORMATS[suffix]
     write_output(output, text if fmt_ is None else _graphviz(text, fmt_, output))
     if not is_special(output):
-        typer.echo(f"wrote {output}", err=True)
+        _info(f"wrote {output}", err=True)
 
 
 def _graphviz(text: str, fmt_: str, output: Path) -> bytes:
@@ -285,7 +335,7 @@ def _graphviz(text: str, fmt_: str, output: Path) -> bytes:
     return proc.stdout
 
 
-@app.command(help="Parse pseudocode (.alg) or ByMC's Parametric Promela (.pml) into a receive threshold automaton (.rta): control-state "
+@app.command(cls=_Command, short_help="Parse pseudocode (.alg) or Promela (.pml) into an .rta.", help="Parse pseudocode (.alg) or ByMC's Parametric Promela (.pml) into a receive threshold automaton (.rta): control-state "
                   "extraction. A location is a reachable valuation of a process's finite state "
                   "at a point where it waits (wait until, an event loop's head, the end); a rule "
                   "is one step — receive, compute, send. Prints a table of the locations (name, "
@@ -337,7 +387,7 @@ def parse(
         table = location_table(result)
     if warnings:
         typer.echo("\n".join(w.render(where, text) for w in warnings), err=True)
-    typer.echo(table, err=True)
+    _info(table, err=True)
     rta_text = (json.dumps(rta_to_json(rta), indent=2) + "\n" if form == "json"
                 else print_rta(rta, source_map=True))
     if output is None:
@@ -345,10 +395,10 @@ def parse(
     else:
         write_output(output, rta_text)
         if not is_special(output):
-            typer.echo(f"wrote {output}", err=True)
+            _info(f"wrote {output}", err=True)
 
 
-@app.command(help="Translate a receive threshold automaton (.rta) into a threshold automaton "
+@app.command(cls=_Command, short_help="Translate a receive automaton (.rta) into a .ta.", help="Translate a receive threshold automaton (.rta) into a threshold automaton "
                   "(.ta): receive guards become guards over sent messages by quantifier "
                   "elimination under the environment assumption of the declared fault model and "
                   "timing.\n\nEvery produced guard is certified by z3 (sound: RC and Env and the "
@@ -396,12 +446,13 @@ def translate(
     deadline.cancel()  # what follows only prints and writes the finished translation
     table = certificate_table(loaded.rta, result)
     justice = justice_section(loaded.rta, result)
-    typer.echo(table + ("\n\n" + justice if justice else ""), err=output is None or is_stdout(output))
+    to_stderr = output is None or is_stdout(output)  # the TA itself goes to stdout then
+    (_info if to_stderr else typer.echo)(table + ("\n\n" + justice if justice else ""), err=to_stderr)
     problem = certificate_problem(result, allow_imprecise)
     if problem:
         raise problem
     if loaded.rta.timing.value == "sync":
-        typer.echo("tactl: note: a synchronous automaton: its TA is marked 'timing sync;' (lock-step "
+        _info("tactl: note: a synchronous automaton: its TA is marked 'timing sync;' (lock-step "
                    "rounds), which the interleaving engines refuse; 'tactl check' on the .rta or "
                    ".alg runs the lock-step engine", err=True)
     if result.certificates and not all(c.precise for c in result.certificates):
@@ -416,7 +467,7 @@ def translate(
     else:
         write_output(output, text)
         if not is_special(output):
-            typer.echo(f"wrote {output}", err=True)
+            _info(f"wrote {output}", err=True)
     if refused:
         raise typer.Exit(EXIT_UNKNOWN)
 
@@ -445,16 +496,23 @@ def _parameters(values: list[str] | None, file: Path) -> dict[str, int]:
     return out
 
 
+ProgressOption = Annotated[Optional[bool], typer.Option(
+    "--progress/--no-progress", show_default=False,
+    help="Show what is being worked on, on stderr (default: on; a live line on a terminal, one "
+         "line per started and finished item otherwise; -q turns it off).")]
 PropertyOption = Annotated[Optional[list[str]], typer.Option(
     "-p", "--property", metavar="P", help="Only this property (repeat for several); default: all.")]
 ParamOption = Annotated[Optional[list[str]], typer.Option(
     "--param", metavar="NAME=V", help="Fix a parameter value (repeatable), e.g. --param N=4.")]
 
 
-@app.command(help="Decide the properties of an automaton for every parameter valuation that "
+@app.command(cls=_Command, short_help="Decide an automaton's properties for every n, t, f.", help="Decide the properties of an automaton for every parameter valuation that "
                   "satisfies its resilience condition: reachability safety, nested safety and "
-                  "liveness under justice (ByMC's ELTL-FT; the class is shown per property).\n\n"
-                  "The parametric engine (default) asks one SMT query per property (steady "
+                  "liveness under justice (ByMC's ELTL-FT; the class is shown per property). "
+                  "Exit status: 0 all hold, 1 a property is violated, 2 bad input, 3 unknown, "
+                  "unsupported or vacuous, 130/143 interrupted. How the engines decide: after "
+                  "the options.",
+             epilog="The parametric engine (default) asks one SMT query per property (steady "
                   "segments with cut points, z3): HOLDS means for all n, t, f; VIOLATED comes with "
                   "parameter values and a run that an independent simulator has replayed on the "
                   "negated specification — for liveness a lasso: a schedule, then a self-loop taken "
@@ -469,9 +527,7 @@ ParamOption = Annotated[Optional[list[str]], typer.Option(
                   "('assuming clean round') are read from the property, never from its name. "
                   "Every HOLDS says whether it is vacuous: the same engine asks whether any run "
                   "meets the property's antecedents (initially …, the p of [](p -> <>q), the "
-                  "justice); none does: HOLDS VACUOUSLY. Exit status: "
-                  "0 all hold, 1 a property is violated, 2 bad input, 3 something unknown "
-                  "(timeout), unsupported or holding vacuously, 130/143 interrupted.")
+                  "justice); none does: HOLDS VACUOUSLY.")
 def check(
     file: InputFile,
     properties: PropertyOption = None,
@@ -499,23 +555,23 @@ def check(
     bmc: Annotated[Optional[int], typer.Option("--bmc", min=1, metavar="K", help="nusmv: SAT-based "
                                                "bounded model checking up to K steps (violated or "
                                                "unknown, never holds).")] = None,
-    max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, help="spin: pan's search "
+    max_depth: Annotated[Optional[int], typer.Option("--max-depth", min=1, metavar="N", help="spin: pan's search "
                                                      "depth limit (-m).")] = None,
-    memory_mb: Annotated[Optional[int], typer.Option("--memory-mb", min=1, help="spin: pan's memory "
+    memory_mb: Annotated[Optional[int], typer.Option("--memory-mb", min=1, metavar="MB", help="spin: pan's memory "
                                                      "limit in MB.")] = None,
     allow_outside_rc: Annotated[bool, typer.Option("--allow-outside-rc", help="spin/nusmv/explicit: "
                                                    "check --param values that violate the "
                                                    "resilience condition (how its tightness "
                                                    "shows).")] = False,
-    bound: Annotated[int, typer.Option("--bound", min=0, max=10_000, help="Explicit engine: try every "
+    bound: Annotated[int, typer.Option("--bound", min=0, max=10_000, metavar="B", help="Explicit engine: try every "
                                        "free parameter from 0 to this value.")] = 7,
-    max_states: Annotated[int, typer.Option("--max-states", min=1, help="Explicit engine: give up "
+    max_states: Annotated[int, typer.Option("--max-states", min=1, metavar="N", help="Explicit engine: give up "
                                             "(unknown) after this many configurations.")] = 2_000_000,
     timeout: TimeoutOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
-    progress: Annotated[Optional[bool], typer.Option(
-        "--progress/--no-progress", help="Progress lines on stderr (default: when it is a terminal).",
-        show_default=False)] = None,
+    progress: ProgressOption = None,
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
     define: DefineOption = None,
     cex_svg: Annotated[Optional[Path], typer.Option(
         "--cex-svg", metavar="FILE", help="Also write the first counterexample as a space-time "
@@ -523,11 +579,11 @@ def check(
         "in their own colour. Nothing is written when nothing is violated.")] = None,
 ) -> None:
     # lazy: the checker and its engines load only for check
-    from tactl.engines.check import (ENGINES, SPIN_MODELS, CheckOptions, SelectionError, check_automaton,
-                                     report_json, report_text)
+    from tactl.engines.check import ENGINES, SPIN_MODELS, report_json, report_text
 
     if engine not in ENGINES:
-        raise _usage_error(file, f"unknown engine '{engine}'; choose {', '.join(ENGINES)}")
+        raise _usage_error(file, f"unknown engine '{engine}'; choose {', '.join(ENGINES)}"
+                                 + _meant(engine, ENGINES))
     if model not in SPIN_MODELS:
         raise _usage_error(file, f"unknown model '{model}'; choose {' or '.join(SPIN_MODELS)}")
     if model != "counter" and engine != "spin":
@@ -537,6 +593,7 @@ def check(
     receive_mode = _receive_mode(file, receive_steps)
     fixed = _parameters(params, file)
     defines = _defines(define, file)
+    _set_verbosity(quiet, verbose, str(file))
     if cex_svg is not None:
         from tactl.report.spacetime import output_problem  # lazy: only with --cex-svg
 
@@ -545,6 +602,39 @@ def check(
             raise _usage_error(cex_svg, problem)
     deadline.stop_on_signals()
     _start_clock(timeout)
+    shown = _progress_display(progress)
+    try:  # the live line ends however the command does
+        report, source = _check_file(file, shown, engine, model, partition, receive_mode, bmc, max_depth,
+                                     memory_mb, allow_outside_rc, bound, max_states, timeout, as_json,
+                                     properties, fixed, defines)
+    finally:
+        if shown is not None:
+            shown.stop()
+    if as_json:
+        typer.echo(json.dumps(report_json(report), indent=2))
+    else:
+        typer.echo(report_text(report))
+    if cex_svg is not None:
+        _write_cex_svg(cex_svg, report, source, file.suffix.lower().lstrip("."))
+    if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
+        raise report.interrupted
+    raise typer.Exit(report.exit_code)
+
+
+def _check_file(file: Path, shown, engine: str, model: str, partition: bool, receive_mode: str,
+                bmc, max_depth, memory_mb, allow_outside_rc: bool, bound: int, max_states: int,
+                timeout, as_json: bool, properties, fixed: dict[str, int], defines: tuple[str, ...]):
+    """check's work between its options and its report: read, then decide every selected
+    property. The reading is an item of the live line on a terminal (as verify shows it), not a
+    plain line: a bad input's error must be the first line of stderr (file:line:col first).
+    Returns the report and the input's text (``--cex-svg`` shows its lines)."""
+    # lazy: the checker and its engines load only for check
+    from tactl.engines.check import CheckOptions, SelectionError, check_automaton
+    from tactl.util.progress import Live, finished, phase, started
+
+    reading = shown if isinstance(shown, Live) else None
+    phase(reading, 1)
+    started(reading, file.name, "", "reading")
     try:
         with deadline.interruptible():
             result = _load(file, defines=defines)
@@ -558,7 +648,8 @@ def check(
                                "initial_configurations": "unknown", "warnings": [message],
                                "exit_code": EXIT_UNKNOWN}, indent=2))
         raise typer.Exit(EXIT_UNKNOWN) from None
-    show_progress = sys.stderr.isatty() if progress is None else progress
+    finished(reading, file.name, f"{result.ta.name} ready ({len(result.ta.locations)} locations, "
+                               f"{len(result.ta.rules)} rules)")
     receive = result.receive  # a synchronous automaton's: the lock-step engine runs it
     not_checkable = result.not_checkable
     if engine == "spin" and model == "process":
@@ -576,19 +667,9 @@ def check(
                            receive_automaton=receive, partition=partition, receive=receive_mode, bmc=bmc,
                            max_depth=max_depth, memory_mb=memory_mb)
     try:
-        report = check_automaton(ta, result.path, options,
-                                 (lambda msg: typer.echo(f"tactl: {msg}", err=True)) if show_progress else None)
+        return check_automaton(ta, result.path, options, shown), result.source or ""
     except SelectionError as e:
         raise _usage_error(file, str(e)) from None
-    if as_json:
-        typer.echo(json.dumps(report_json(report), indent=2))
-    else:
-        typer.echo(report_text(report))
-    if cex_svg is not None:
-        _write_cex_svg(cex_svg, report, result.source or "", file.suffix.lower().lstrip("."))
-    if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
-        raise report.interrupted
-    raise typer.Exit(report.exit_code)
 
 
 def _write_cex_svg(path: Path, report, source: str, kind: str) -> None:
@@ -599,7 +680,7 @@ def _write_cex_svg(path: Path, report, source: str, kind: str) -> None:
     if svg is not None:
         write_output(path, svg)
         message = f"wrote {path}: {message}"
-    typer.echo(f"tactl: {message}", err=True)
+    _info(f"tactl: {message}", err=True)
 
 
 def _receive_automaton(file: Path, defines: tuple[str, ...] = ()):
@@ -631,7 +712,7 @@ def _without_rc(ta, receive, fixed: dict[str, int]):
 _TARGETS = ("smtlib", "promela", "nuxmv")
 
 
-@app.command(help="Write an automaton's verification questions for an external tool.\n\n"
+@app.command(cls=_Command, short_help="Write SMT-LIB, Promela or SMV for external tools.", help="Write an automaton's verification questions for an external tool.\n\n"
                   "--to smtlib writes one standalone SMT-LIB2 file per property (one per branch when "
                   "its negation has a temporal '||': <name>.<property>.branchK.smt2) into the "
                   "directory OUT (OUT/<name>.<property>.smt2, logic QF_LIA): the very query 'tactl "
@@ -673,7 +754,8 @@ def emit(
     define: DefineOption = None,
 ) -> None:
     if to not in _TARGETS:
-        raise _usage_error(file, f"unknown target '{to}'; choose one of {', '.join(_TARGETS)}")
+        raise _usage_error(file, f"unknown target '{to}'; choose one of {', '.join(_TARGETS)}"
+                                 + _meant(to, _TARGETS))
     defines = _defines(define, file)
     if to != "smtlib":
         return _emit_model(file, to, output, properties, _parameters(params, file), model, partition,
@@ -705,7 +787,7 @@ def emit(
     for line in emitted["skipped"]:
         typer.echo(f"skipped {line}", err=True)
     for target in written:
-        typer.echo(f"wrote {target}", err=True)
+        _info(f"wrote {target}", err=True)
     if not written:
         typer.echo("tactl: nothing written: no property could be encoded", err=True)
         raise typer.Exit(EXIT_UNKNOWN)
@@ -778,10 +860,18 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
         typer.echo(text, nl=False)
         return
     write_output(output, text)
-    typer.echo(f"wrote {output}", err=True)
+    _info(f"wrote {output}", err=True)
 
 
-@app.command(help="Verify algorithms end to end: every pass from pseudocode (or .rta, or .ta) to a "
+def _corpus_names(incomplete: str) -> list[str]:
+    """Shell completion of verify's ALGORITHM: the corpus names (files and directories are
+    completed by the shell itself: the completion scripts fall back to them)."""
+    from tactl.driver.verify import available_names, corpus_directory  # lazy: only when completing
+
+    return [name for name in available_names(corpus_directory()) if name.startswith(incomplete)]
+
+
+@app.command(cls=_Command, short_help="Verify algorithms end to end, with reports and cache.", help="Verify algorithms end to end: every pass from pseudocode (or .rta, or .ta) to a "
                   "verdict per property, each pass output cached under .tactl-cache/ "
                   "(content-addressed: a comment edit re-uses the check results), independent "
                   "property checks in parallel (-j N, or a Dask cluster), and three reports: this "
@@ -795,6 +885,7 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
                   "Ctrl-C/SIGTERM (what was decided is printed, the rest as INTERRUPTED).")
 def verify(
     algorithms: Annotated[list[str], typer.Argument(metavar="ALGORITHM...", show_default=False,
+                                                   autocompletion=_corpus_names,
                                                    help="corpus names, directories or files")],
     properties: PropertyOption = None,
     engine: Annotated[str, typer.Option("--engine", metavar="E", help="parametric (all parameters) "
@@ -808,7 +899,7 @@ def verify(
                                                      help="Seconds per property check; what is "
                                                           "not decided by then is unknown (and "
                                                           "not cached).")] = None,
-    jobs: Annotated[int, typer.Option("-j", "--jobs", min=1, max=256, help="Property checks run in "
+    jobs: Annotated[int, typer.Option("-j", "--jobs", min=1, max=256, metavar="N", help="Property checks run in "
                                       "parallel in this many processes.")] = 1,
     executor: Annotated[Optional[str], typer.Option("--executor", metavar="dask://HOST:PORT",
                                                     help="Run the property checks on a Dask "
@@ -824,9 +915,9 @@ def verify(
                                           "the cache, and why.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the JSON report instead of the "
                                           "table.")] = False,
-    progress: Annotated[Optional[bool], typer.Option(
-        "--progress/--no-progress", help="Progress on stderr (default: when it is a terminal).",
-        show_default=False)] = None,
+    progress: ProgressOption = None,
+    quiet: QuietOption = False,
+    verbose: VerboseOption = False,
     define: DefineOption = None,
 ) -> None:
     # lazy: verify's driver, engines and reports load only for verify
@@ -836,7 +927,8 @@ def verify(
     from tactl.report.verify import explain_lines, run_json, run_table
 
     if engine not in ENGINES:
-        raise _usage_error("verify", f"unknown engine '{engine}'; choose {', '.join(ENGINES)}")
+        raise _usage_error("verify", f"unknown engine '{engine}'; choose {', '.join(ENGINES)}"
+                                     + _meant(engine, ENGINES))
     targets = tuple(t.strip() for t in (emit or "").split(",") if t.strip())
     for t in targets:
         if t not in EMIT_TARGETS:
@@ -857,15 +949,17 @@ def verify(
     options = VerifyOptions(tuple(properties or ()), engine, _parameters(params, Path("verify")),
                             targets, timeout, jobs, executor, cache_dir, not no_cache, report_dir,
                             _defines(define, None))
-    show = sys.stderr.isatty() if progress is None else progress
-    say, stop = _progress_display(show)
+    _set_verbosity(quiet, verbose, "verify")
+    explain = explain or _verbosity["verbose"]
+    shown = _progress_display(progress)
     deadline.stop_on_signals()
     try:
-        result = run_verify(files, options, say, "tactl verify " + " ".join(algorithms))
+        result = run_verify(files, options, shown, "tactl verify " + " ".join(algorithms))
     except ExecutorError as e:
         raise _usage_error("verify", str(e)) from None
     finally:
-        stop()
+        if shown is not None:
+            shown.stop()
     if not result.interrupted:
         _unknown_properties(result, options)
     for a in result.algorithms:
@@ -896,7 +990,7 @@ def verify(
         typer.echo("tactl: the reports were not written; the verdicts above stand", err=True)
         raise typer.Exit(EXIT_USAGE) from None
     if not as_json:
-        typer.echo(f"reports: {report_dir / 'report.html'}, {report_dir / 'report.json'}")
+        _info(f"reports: {report_dir / 'report.html'}, {report_dir / 'report.json'}", err=False)
     raise typer.Exit(result.exit_code)
 
 
@@ -923,27 +1017,18 @@ def _unknown_properties(result, options) -> None:
     if missing and any(a.loaded is not None for a in result.algorithms):
         raise _usage_error("verify", f"no verified algorithm has the property "
                                      f"{', '.join(repr(m) for m in missing)}; known: "
-                                     f"{', '.join(sorted(known)) or '(none)'}")
+                                     f"{', '.join(sorted(known)) or '(none)'}"
+                                     + (_meant(missing[0], known) if len(missing) == 1 else ""))
 
 
-def _progress_display(show: bool):
-    """A live status line (rich) on a terminal, plain lines otherwise, nothing when off."""
-    if not show:
-        return None, lambda: None
-    if sys.stderr.isatty():
-        # lazy: rich takes tens of ms to import; only a progress display on a terminal uses it
-        from rich.console import Console
+def _progress_display(progress: bool | None):
+    """check's and verify's progress (``tactl.util.progress``): on unless --no-progress or -q
+    (--progress wins over -q); a live line on a terminal, plain lines otherwise."""
+    # lazy: only check and verify show progress; --help starts without it
+    from tactl.util.progress import display
 
-        console = Console(stderr=True)
-        status = console.status("verifying")
-        status.start()
-
-        def say(message: str) -> None:
-            status.update(message)
-            console.print(message, highlight=False)
-
-        return say, status.stop
-    return (lambda message: typer.echo(f"tactl: {message}", err=True)), (lambda: None)
+    show = (not _verbosity["quiet"]) if progress is None else progress
+    return display(show, sys.stderr.isatty(), _verbosity["verbose"])
 
 
 cache_app = typer.Typer(help="The pass cache of tactl verify: statistics, or clear it.",
@@ -955,7 +1040,7 @@ CacheDirOption = Annotated[Optional[Path], typer.Option("--cache-dir", metavar="
                                                        ".tactl-cache).")]
 
 
-@cache_app.command("stats", help="Entries and bytes in the cache.")
+@cache_app.command("stats", cls=_Command, help="Entries and bytes in the cache.")
 def cache_stats(cache_dir: CacheDirOption = None) -> None:
     # lazy: only this command needs it; --help starts without it
     from tactl.driver.cache import Cache, NotACache, default_directory
@@ -969,7 +1054,7 @@ def cache_stats(cache_dir: CacheDirOption = None) -> None:
         typer.echo(f"{k}: {v}")
 
 
-@cache_app.command("clear", help="Delete the cache's entries: only files the cache wrote (entries, "
+@cache_app.command("clear", cls=_Command, help="Delete the cache's entries: only files the cache wrote (entries, "
                                  "lineage notes, temporary files); anything else under the "
                                  "directory is kept, and symbolic links are never followed.")
 def cache_clear(cache_dir: CacheDirOption = None) -> None:

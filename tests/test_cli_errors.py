@@ -67,7 +67,9 @@ def test_bad_input_reports_position_source_line_and_caret(cli, tmp_path, case):
 def test_missing_file_and_directory_and_non_utf8(cli, tmp_path):
     assert cli("show", tmp_path / "none.ta").err.strip() == f"{tmp_path / 'none.ta'}: cannot read: No such file or directory"
     (tmp_path / "d.ta").mkdir()
-    assert cli("show", tmp_path / "d.ta").err.strip() == f"{tmp_path / 'd.ta'}: is a directory, not a file"
+    assert cli("show", tmp_path / "d.ta").err.strip() == (
+        f"{tmp_path / 'd.ta'}: is a directory, not a file ('tactl verify {tmp_path / 'd.ta'}' "
+        "verifies every algorithm in a directory)")
     (tmp_path / "bin.ta").write_bytes(b"skel P {\n  \xff\xfe }")
     r = cli("show", tmp_path / "bin.ta")
     assert (r.code, r.err.strip()) == (2, f"{tmp_path / 'bin.ta'}:2:3: the file is not UTF-8 text")

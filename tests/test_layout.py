@@ -6,7 +6,8 @@ above; one comment may head a block of imports written together).
 The layers, lowest first; a module imports from its own layer and the layers below it only:
 
     ir       the typed IRs, their readers, printers and validators (imports nothing else of tactl)
-    util     helpers that know no automata: the deadline, careful file output, the version
+    util     helpers that know no automata: the deadline, careful file output, the version,
+             progress, did-you-mean
     passes   one module per pass (and the templates they render)
     engines  the checker and its engines, simulators and schedules
     driver   the passes declared and chained, the cache, inputs, translation, verify, executors

@@ -230,7 +230,7 @@ def _ready(proc: subprocess.Popen, name: str = "phase_king") -> None:
     """Wait (bounded) until verify has prepared ``name``: the checks start next."""
     deadline = time.monotonic() + 120
     for line in proc.stderr:  # --progress lines
-        if line.startswith(f"tactl: {name}: ") and " ready (" in line or time.monotonic() > deadline:
+        if f" {name}: " in line and " ready (" in line or time.monotonic() > deadline:
             break
     time.sleep(1.5)  # well inside the checks (phase king's take minutes)
 

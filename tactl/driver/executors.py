@@ -3,7 +3,10 @@ process pool (``-j N``), or on a Dask distributed scheduler (``--executor dask:/
 
 Every executor runs the same task function on the same serialised payloads and yields
 ``(index, result, seconds)`` as tasks finish, so the verdicts (and the cache entries the driver
-writes from them) do not depend on where they were computed.
+writes from them) do not depend on where they were computed. ``started(index)``, when given, is
+called as a task starts (the progress display names the task being worked on): exactly in this
+process; in a local pool as a worker is free for it (the pool takes tasks in submission order);
+never for a Dask cluster, which does not say when a task starts (its tasks show when finished).
 """
 
 from __future__ import annotations
@@ -95,9 +98,14 @@ def _timed(fn: Callable[[Any], Any], payload: Any) -> tuple[Any, float]:
     return result, time.perf_counter() - started
 
 
+Started = Callable[[int], None]
+
+
 class InProcess:
-    def run(self, fn, payloads: list[Any]) -> Iterator[tuple[int, Any, float]]:
+    def run(self, fn, payloads: list[Any], started: Started | None = None) -> Iterator[tuple[int, Any, float]]:
         for index, payload in enumerate(payloads):
+            if started:
+                started(index)
             result, seconds = _timed(fn, payload)
             yield index, result, seconds
 
@@ -107,14 +115,21 @@ class LocalPool:
     ``--timeout`` alarm (SIGALRM) works."""
 
     def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
         self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=worker_signals,
                                         initargs=(os.getpid(),))
 
-    def run(self, fn, payloads: list[Any]) -> Iterator[tuple[int, Any, float]]:
+    def run(self, fn, payloads: list[Any], started: Started | None = None) -> Iterator[tuple[int, Any, float]]:
         futures = {self.pool.submit(_timed, fn, p): i for i, p in enumerate(payloads)}
+        begun = min(self.jobs, len(payloads))
+        for index in range(begun if started else 0):
+            started(index)
         for future in as_completed(futures):
             result, seconds = future.result()
-            yield futures[future], result, seconds
+            yield futures[future], result, seconds  # said finished before the next is started
+            if started and begun < len(payloads):  # a worker is free: the next task in order
+                started(begun)
+                begun += 1
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
@@ -157,7 +172,7 @@ class DaskCluster:
         except (OSError, TimeoutError) as e:
             raise ExecutorError(f"cannot reach the Dask scheduler at {address}: {e}") from None
 
-    def run(self, fn, payloads: list[Any]) -> Iterator[tuple[int, Any, float]]:
+    def run(self, fn, payloads: list[Any], started: Started | None = None) -> Iterator[tuple[int, Any, float]]:
         # lazy: dask's distributed takes about a second to import; only --executor dask:// uses it
         from distributed import as_completed as dask_completed
 

@@ -408,6 +408,9 @@ def input_kind(path: str | Path) -> str:
     if is_stdin(path):
         return "stdin"
     suffix = Path(path).suffix.lower()
+    if Path(path).is_dir():  # tactl check corpus/strb: the user meant the whole directory
+        raise refusal(path, f"is a directory, not a file ('tactl verify {path}' verifies every "
+                            "algorithm in a directory)")
     if suffix not in KIND_BY_SUFFIX:
         raise refusal(path, f"unrecognised file type '{suffix or '(none)'}': tactl reads threshold "
                             "automata from .ta files (or their .json form), receive automata from "

@@ -27,6 +27,8 @@ from tactl.engines.result_json import revalidated
 from tactl.ir.eltl import classify
 from tactl.ir.errors import InputError
 from tactl.util import deadline
+from tactl.util import progress as shown
+from tactl.util.suggest import did_you_mean
 from tactl.util.fsutil import make_directory, write_output
 
 AUTOMATON_SUFFIXES = (".alg", ".pml", ".rta", ".ta")  # preferred in this order when one stem has several
@@ -94,7 +96,8 @@ def resolve(arguments: list[str], corpus: Path | None = None) -> list[Path]:
             if not matches:
                 names = available_names(corpus)
                 raise VerifyError(f"unknown algorithm '{arg}': not a file, a directory, or a name in "
-                                  f"{corpus}" + (f"; available: {', '.join(names)}" if names else ""))
+                                  f"{corpus}" + (f"; available: {', '.join(names)}" if names else "")
+                                  + did_you_mean(arg, names))
             out.extend(matches)
     return list(dict.fromkeys(out))
 
@@ -196,8 +199,10 @@ def verify(files: list[Path], options: VerifyOptions, progress: Callable[[str], 
     runs: list[AlgorithmRun] = []
     pending: list[tuple[AlgorithmRun, int, Any, Runner]] = []
     tasks: list[dict[str, Any]] = []
+    hits: list[tuple[AlgorithmRun, int]] = []
     interrupted = None
     try:
+        shown.phase(progress, len(files))
         for path in files:
             run, runner = _prepare(path, options, cache, cache_reason, progress)
             runs.append(run)
@@ -213,14 +218,20 @@ def verify(files: list[Path], options: VerifyOptions, progress: Callable[[str], 
                 slot = len(run.verdicts)
                 run.verdicts.append((found.value, "hit") if found.hit else (None, found.cache))  # type: ignore[arg-type]
                 if found.hit:
-                    _say(progress, run.name, found.value, "cache hit")
+                    hits.append((run, slot))  # said once the checks are counted
                 else:
                     pending.append((run, slot, found, runner))
                     tasks.append({"automaton": automaton, "path": run.path, "options": opts,
                                   "property": prop})
+        shown.phase(progress, sum(len(run.verdicts) for run in runs))
+        for run, slot in hits:
+            _say(progress, run.name, run.verdicts[slot][0], "hit")
         if tasks:
             with executor_for(options.executor, options.jobs) as executor:
-                for index, text, seconds in executor.run(check_task, [_sent(t) for t in tasks]):
+                def begin(index: int) -> None:
+                    shown.started(progress, _item(pending[index][0].name, tasks[index]["property"].name), "")
+
+                for index, text, seconds in executor.run(check_task, [_sent(t) for t in tasks], begin):
                     run, slot, found, runner = pending[index]
                     verdict = KINDS["verdict"].load(text, None)
                     runner.finish(found, verdict, seconds)  # the cache entry is whole (or absent)
@@ -277,10 +288,14 @@ def _stale(loaded, verdict: Verdict) -> str | None:
     return revalidated(loaded.ta, verdict.result)
 
 
+def _item(algorithm: str, prop: str) -> str:
+    return f"{algorithm}: {prop}"
+
+
 def _say(progress, name: str, verdict: Verdict, cache: str) -> None:
-    if progress:
-        r = verdict.result
-        progress(f"{name}: {r.name} {r.verdict.upper()} ({r.time_s:.2f} s, cache {cache})")
+    r = verdict.result
+    shown.finished(progress, _item(name, r.name), r.verdict.upper(), f"cache {cache}",
+                   f"{name}: {r.name} {r.verdict.upper()} ({r.time_s:.2f} s, cache {cache})")
 
 
 def _prepare(path: Path, options: VerifyOptions, cache: Cache | None, cache_reason: str,
@@ -289,16 +304,18 @@ def _prepare(path: Path, options: VerifyOptions, cache: Cache | None, cache_reas
     runner = Runner(cache, cache_reason=cache_reason, origin=str(path.resolve()))
     run = AlgorithmRun(path.stem, str(path), path.suffix.lstrip("."))
     run.records = runner.records
+    shown.started(progress, run.name, "", "reading")
     try:
         source, kind = read_source(str(path))
         run.loaded = runner.chain(source, kind, "checkable-ta", {"defines": options.defines})
         run.warnings.extend(d.render(run.loaded.path, run.loaded.source) for d in run.loaded.warnings)
-        if progress:
-            progress(f"{run.name}: {run.loaded.ta.name} ready "
-                     f"({len(run.loaded.ta.locations)} locations, {len(run.loaded.ta.rules)} rules)")
+        ready = (f"{run.loaded.ta.name} ready ({len(run.loaded.ta.locations)} locations, "
+                 f"{len(run.loaded.ta.rules)} rules)")
+        shown.finished(progress, run.name, ready, fallback=f"{run.name}: {ready}")
         _emit(run, runner, options)
     except InputError as e:
         run.error = str(e)
+        shown.finished(progress, run.name, "bad input")
     return run, runner
 
 

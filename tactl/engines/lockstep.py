@@ -54,6 +54,8 @@ from tactl.ir.rta import FaultModel, ReceiveTA, received
 from tactl.ir.ta import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Property
 from tactl.passes.lockstep import SyncInputError, SyncTA, SyncUnsupported, build, received_types
 from tactl.util import deadline
+from tactl.util import progress as shown
+from tactl.util.progress import Note
 
 ENGINE = "lockstep"
 MAX_DIAMETER = 6
@@ -291,14 +293,14 @@ class Diameter:
 _DIAMETERS: dict[tuple[ReceiveTA, tuple[tuple[str, int], ...]], Diameter] = {}
 
 
-def _diameter_of(rta: ReceiveTA, fixed: dict[str, int]) -> Diameter:
+def _diameter_of(rta: ReceiveTA, fixed: dict[str, int], progress: Note | None = None) -> Diameter:
     """The diameter (for the ``--param`` values ``fixed``), once per automaton in a process
     (every property of it needs it); a search stopped by the --timeout is not kept (more time
     may decide it), one that z3 gave up within its resource limit is (the same again)."""
     key = (rta, tuple(sorted(fixed.items())))
     found = _DIAMETERS.get(key)
     if found is None:
-        found = diameter(build(rta), fixed=fixed)
+        found = diameter(build(rta), fixed=fixed, progress=progress)
         if not found.timed_out:
             _DIAMETERS[key] = found
     return found
@@ -329,26 +331,35 @@ def phase_length(sta: SyncTA) -> int:
     return phase
 
 
-def diameter(sta: SyncTA, cap: int = MAX_DIAMETER, fixed: dict[str, int] | None = None) -> Diameter:
+def diameter(sta: SyncTA, cap: int = MAX_DIAMETER, fixed: dict[str, int] | None = None,
+             progress: Note | None = None) -> Diameter:
     """The smallest D ≤ cap such that every configuration reachable in (D + 1)·φ rounds is
     reachable within D·φ rounds, from any configuration satisfying the invariants (φ = 1) or any
     phase start (φ > 1: only initial locations populated; sync.md §2). D counts phases. With
     ``fixed`` (--param), for those parameter values only. The command's --timeout interrupts it
-    (``timed_out``)."""
+    (``timed_out``). ``progress`` hears of each depth as its query starts and ends."""
     started = time.perf_counter()
     queries: list[tuple[int, str, float]] = []
     phase = phase_length(sta)
     try:
         with deadline.interruptible():
-            return _diameter(sta, cap, fixed or {}, started, queries, phase)
+            return _diameter(sta, cap, fixed or {}, started, queries, phase, progress)
     except deadline.DeadlineExceeded:
         return Diameter(None, time.perf_counter() - started, queries,
                         timeout_reason() + " while searching the diameter", phase, timed_out=True)
 
 
+def _rounds(n: int) -> str:
+    return f"{n} round{'' if n == 1 else 's'}"
+
+
+_DEPTH_ANSWER = {"unsat": "a diameter", "sat": "not a diameter", "unknown": "not decided"}
+
+
 def _diameter(sta: SyncTA, cap: int, fixed: dict[str, int], started: float,
-              queries: list[tuple[int, str, float]], phase: int) -> Diameter:
+              queries: list[tuple[int, str, float]], phase: int, progress: Note | None = None) -> Diameter:
     for d in range(0, cap + 1):
+        shown.step(progress, f"diameter search: D = {_rounds(d * phase)} (at most {cap * phase}) ...")
         params = parameters(sta)
         outer = path(sta, (d + 1) * phase, "e", params)
         inner = path(sta, d * phase, "a", params)
@@ -364,6 +375,8 @@ def _diameter(sta: SyncTA, cap: int, fixed: dict[str, int], started: float,
         t0 = time.perf_counter()
         answer = s.check()
         queries.append((d, str(answer), time.perf_counter() - t0))
+        shown.step(progress, f"diameter search: D = {_rounds(d * phase)}: {_DEPTH_ANSWER[str(answer)]} "
+                             f"({queries[-1][2]:.2f} s)")
         if answer == z3.unsat:
             return Diameter(d * phase, time.perf_counter() - started, queries, phase=phase)
         if answer == z3.unknown:
@@ -530,7 +543,8 @@ def hypothesis_met(sta: SyncTA, prop: SyncProperty, depth: int,
 
 
 def check_rta(rta: ReceiveTA, properties: tuple[str, ...] = (), timeout_s: float | None = None,
-              fixed: dict[str, int] | None = None) -> tuple[list[PropertyResult], dict[str, Any]]:
+              fixed: dict[str, int] | None = None,
+              progress: Note | None = None) -> tuple[list[PropertyResult], dict[str, Any]]:
     """Every (selected) property of a synchronous receive automaton under lock-step semantics,
     for all parameter values satisfying the RC, or those with the ``--param`` values ``fixed``.
     ``timeout_s`` starts a deadline for this call unless the command already runs one. The
@@ -540,7 +554,7 @@ def check_rta(rta: ReceiveTA, properties: tuple[str, ...] = (), timeout_s: float
     if own_clock:
         deadline.start(timeout_s)
     try:
-        return _check_rta(rta, properties, fixed or {})
+        return _check_rta(rta, properties, fixed or {}, progress)
     finally:
         if own_clock:
             deadline.cancel()
@@ -554,8 +568,8 @@ def _scope(fixed: dict[str, int], d: Diameter) -> str:
     return f"all parameter values satisfying the resilience condition ({d.describe()})"
 
 
-def _check_rta(rta: ReceiveTA, properties: tuple[str, ...],
-               fixed: dict[str, int]) -> tuple[list[PropertyResult], dict[str, Any]]:
+def _check_rta(rta: ReceiveTA, properties: tuple[str, ...], fixed: dict[str, int],
+               progress: Note | None = None) -> tuple[list[PropertyResult], dict[str, Any]]:
     sta = build(rta)
     selected = list(_selected(sta, rta, properties))
     info: dict[str, Any] = {"locations": len(sta.locations), "rules": len(sta.rules), "diameter": None,
@@ -572,10 +586,11 @@ def _check_rta(rta: ReceiveTA, properties: tuple[str, ...],
         stop = str(e)
     d = Diameter(None, 0.0, [], stop or "")
     if stop is None and info["initial_configurations"] is not False:  # else all hold vacuously
-        d = _diameter_of(rta, fixed)
+        d = _diameter_of(rta, fixed, progress)
         info.update(diameter=d.value, phase=d.phase, diameter_s=round(d.seconds, 3),
                     diameter_queries=[list(q) for q in d.queries])
     results = []
+    shown.phase(progress, len(selected))
     for prop, spec in selected:
         if isinstance(spec, str):
             results.append(PropertyResult(prop.name, "safety", UNSUPPORTED, ENGINE, reason=spec))
@@ -589,6 +604,7 @@ def _check_rta(rta: ReceiveTA, properties: tuple[str, ...],
         if stop is not None or deadline.remaining() == 0:
             result.reason = stop or (timeout_reason() + " before this property was checked")
             continue
+        shown.started(progress, prop.name, f"checking {prop.name} (lock-step, {d.depth()} rounds)")
         try:
             with deadline.interruptible():
                 _check_property(sta, spec, d, fixed, result, replay)
@@ -597,6 +613,7 @@ def _check_rta(rta: ReceiveTA, properties: tuple[str, ...],
         except deadline.DeadlineExceeded:
             result.verdict, result.scope, result.reason = UNKNOWN, None, timeout_reason()
         result.time_s = time.perf_counter() - started
+        shown.finished(progress, prop.name, result.verdict.upper())
     return results, info
 
 

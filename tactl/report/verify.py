@@ -131,7 +131,9 @@ def run_table(run: Run) -> str:
             shown = INTERRUPTED if cache == INTERRUPTED else v.result.verdict
             counts[shown] = counts.get(shown, 0) + 1
     listed = ("holds", "holds vacuously", "violated", "unknown", "unsupported")
-    summary = ", ".join(f"{counts.get(k, 0)} {k}" for k in listed if k != "holds vacuously" or counts.get(k))
+    # counted as 'check' counts them: "3 hold, 0 violated" (the verdict word stays HOLDS)
+    summary = ", ".join(f"{counts.get(k, 0)} {k.replace('holds', 'hold')}" for k in listed
+                        if k != "holds vacuously" or counts.get(k))
     if run.interrupted:
         summary += (f", {counts.get(INTERRUPTED, 0)} interrupted "
                     f"({signal.Signals(run.interrupted).name}: the run stopped)")
