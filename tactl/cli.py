@@ -66,8 +66,8 @@ app = typer.Typer(
 InputFile = Annotated[Path, typer.Argument(
     metavar="FILE", help="a threshold automaton: .ta (ByMC format) or its .json form; a receive "
                          "automaton (.rta or its .json form) is translated first, pseudocode "
-                         "(.alg) parsed and translated; '-' reads standard input (the format is "
-                         "recognised from the text)",
+                         "(.alg) and ByMC's Parametric Promela (.pml) parsed and translated; '-' "
+                         "reads standard input (the format is recognised from the text)",
     show_default=False)]
 
 
@@ -345,7 +345,8 @@ def _graphviz(text: str, fmt_: str, output: Path) -> bytes:
                   "also reads an .alg (translate, check, emit, show, dot run this pass first).")
 def parse(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="pseudocode (.alg; '-' reads "
-                                         "standard input)", show_default=False)],
+                                         "standard input) or Parametric Promela (.pml)",
+                                         show_default=False)],
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="OUT",
                                                    help="Write the receive automaton here: X.rta "
                                                         "(text, with source-map comments), "
