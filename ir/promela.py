@@ -244,3 +244,59 @@ class PromelaModel:
     def line(self, n: int) -> str:
         lines = self.text.split("\n")
         return lines[n - 1].strip() if 0 < n <= len(lines) else ""
+
+
+# ------------------------------------------------------------------------------------ traversal
+# One definition of walking the tree, for every pass that reads it.
+
+
+def statements(stmts: tuple[Stmt, ...]):
+    """Every statement of ``stmts``, nested ones included (options, atomic blocks, labels)."""
+    for s in stmts:
+        yield s
+        if isinstance(s, (If, Do)):
+            for o in s.options:
+                yield from statements(o.body)
+        elif isinstance(s, Atomic):
+            yield from statements(s.body)
+        elif isinstance(s, Labelled):
+            yield from statements((s.stmt,))
+
+
+def statement_lists(stmts: tuple[Stmt, ...]):
+    """Every statement list of ``stmts``: itself, and the bodies of its options, atomic blocks and
+    labelled statements, nested ones included."""
+    yield stmts
+    for s in stmts:
+        if isinstance(s, (If, Do)):
+            for o in s.options:
+                yield from statement_lists(o.body)
+        elif isinstance(s, Atomic):
+            yield from statement_lists(s.body)
+        elif isinstance(s, Labelled):
+            yield from statement_lists((s.stmt,))
+
+
+def subexpressions(e: PExpr):
+    """``e`` and its operands, through unary and binary operators."""
+    yield e
+    if isinstance(e, PUnary):
+        yield from subexpressions(e.arg)
+    elif isinstance(e, PBinary):
+        yield from subexpressions(e.left)
+        yield from subexpressions(e.right)
+
+
+def variable_names(e: PExpr):
+    """The variable names in ``e``, calls' arguments included (``Proc:pc`` gives ``pc``)."""
+    if isinstance(e, PName):
+        yield e.name
+    elif isinstance(e, PQualified):
+        yield e.var
+    elif isinstance(e, PUnary):
+        yield from variable_names(e.arg)
+    elif isinstance(e, PBinary):
+        yield from variable_names(e.left)
+        yield from variable_names(e.right)
+    elif isinstance(e, PCall):
+        yield from variable_names(e.arg)

@@ -203,26 +203,11 @@ def _plinear(e: P.PExpr, defines: dict[str, int]) -> dict[str, int]:
     raise Refusal("expected a sum of names and constants here", e.span)
 
 
-def pexpr_names(e: P.PExpr):
-    """The variable names in ``e`` (``Proc:pc`` gives ``pc``)."""
-    if isinstance(e, P.PName):
-        yield e.name
-    elif isinstance(e, P.PQualified):
-        yield e.var
-    elif isinstance(e, P.PUnary):
-        yield from pexpr_names(e.arg)
-    elif isinstance(e, P.PBinary):
-        yield from pexpr_names(e.left)
-        yield from pexpr_names(e.right)
-    elif isinstance(e, P.PCall):
-        yield from pexpr_names(e.arg)
-
-
 def delivery(tr) -> Delivery | None:
     """The file's promised delivery: the ``in_transit``-shaped proposition its ``fairness``
     formula names (else any proposition of that shape)."""
     fairness = next((l for l in tr.m.ltls if l.name == "fairness"), None)
-    named = set(pexpr_names(fairness.formula)) if fairness else set()
+    named = set(P.variable_names(fairness.formula)) if fairness else set()
     props = sorted(tr.m.props, key=lambda p: p.name not in named)
     for p in props:
         e = p.expr

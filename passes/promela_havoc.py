@@ -67,25 +67,12 @@ def pair(h: P.Havoc, a: P.Stmt | None) -> tuple[str, P.PExpr]:
     return x.name, high[0]
 
 
-def _sequences(stmts: tuple[P.Stmt, ...]):
-    """Every statement list of ``stmts``: itself, and the bodies of options and atomic blocks."""
-    yield stmts
-    for s in stmts:
-        if isinstance(s, (P.If, P.Do)):
-            for o in s.options:
-                yield from _sequences(o.body)
-        elif isinstance(s, P.Atomic):
-            yield from _sequences(s.body)
-        elif isinstance(s, P.Labelled):
-            yield from _sequences((s.stmt,))
-
-
 def find_havocs(step: tuple[P.Stmt, ...], locals_: dict[str, int], linear, receive_var):
     """One ``receive_var(...)`` (a :class:`promela_multi.ReceiveVar`) per variable some havoc pair
     of ``step`` receives into; ``sites`` and ``assumes`` are the ids of its pairs' statements (the
     translator reads the havoc as the receive and skips the assume: it is the bound)."""
     sites: dict[str, list[tuple[P.Havoc, P.AssumeStmt, str, P.PExpr]]] = {}
-    for seq in _sequences(step):
+    for seq in P.statement_lists(step):
         for k, s in enumerate(seq):
             if isinstance(s, P.Havoc):
                 a = seq[k + 1] if k + 1 < len(seq) else None

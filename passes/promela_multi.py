@@ -67,16 +67,6 @@ def _conjuncts(e: P.PExpr) -> list[P.PExpr]:
     return [e]
 
 
-def _names(e: P.PExpr) -> set[str]:
-    if isinstance(e, P.PName):
-        return {e.name}
-    if isinstance(e, P.PUnary):
-        return _names(e.arg)
-    if isinstance(e, P.PBinary):
-        return _names(e.left) | _names(e.right)
-    return set()
-
-
 def _and(parts: list[P.PExpr]) -> P.PExpr | None:
     if not parts:
         return None
@@ -213,7 +203,7 @@ def _choice(s: P.If, nxt: str, locals_, shared, linear):
         before = len(guard_bounds)
         if guard is not None:
             for c in _conjuncts(guard):
-                if _names(c) & shared:
+                if set(P.variable_names(c)) & shared:
                     if not (delta == 1 and isinstance(c, P.PBinary) and c.op == "<"
                             and isinstance(c.left, P.PName) and c.left.name == rcv):
                         raise MultiRefusal(f"a receive choice may compare the shared counters only "

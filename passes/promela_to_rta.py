@@ -57,7 +57,6 @@ from tactl.ir.rta import (CRASH_LOCATION, Faults, FaultModel, Message, ReceiveRu
                           received_message)
 from tactl.ir.ta import Location, Origin, Property
 from tactl.passes import promela_faults
-from tactl.passes.promela_faults import pexpr_names as _names
 from tactl.passes.env import guaranteed_delivery, sent
 from tactl.passes import promela_multi as PM
 from tactl.passes import promela_havoc as PH
@@ -492,9 +491,9 @@ class _Translator:
                 raise _refuse("expected a condition on shared counters", e.span)
             return v
 
-        touched = {t.var for b in self.init_atomics for t in _walk(b.body) if isinstance(t, P.Incr)}
+        touched = {t.var for b in self.init_atomics for t in P.statements(b.body) if isinstance(t, P.Incr)}
         state = PM.initial_counters(self.init_atomics, at_least, evaluate, set(self.shared))
-        stepped = {t.var for t in _walk(self.step) if isinstance(t, (P.Incr, P.Assign))}
+        stepped = {t.var for t in P.statements(self.step) if isinstance(t, (P.Incr, P.Assign))}
         for c in sorted(touched):
             if c in stepped:
                 raise _refuse(f"the initialisation sets '{c}', which the step also changes: a send "
@@ -542,7 +541,7 @@ class _Translator:
             if key not in starts:
                 starts.append(key)
         self.init_only = sorted({c for cs in self.start_counts.values() for c in cs})
-        stepped = {t.var for t in _walk(self.step) if isinstance(t, (P.Incr, P.Assign))}
+        stepped = {t.var for t in P.statements(self.step) if isinstance(t, (P.Incr, P.Assign))}
         for c in self.init_only:
             if c in stepped or c in self.init_values:
                 raise _refuse(f"'{c}' is incremented by the initial 'if' and changed elsewhere",
@@ -704,7 +703,7 @@ class _Translator:
         ``nrcvd < nsnt`` this is tactl's clean_crash(F): at most F processes stop between steps,
         every message they sent is delivered (``file_crash_location`` checks the rest)."""
         self.file_crash: str | None = None
-        extra = sorted({t.var for t in _walk(self.step) if isinstance(t, P.Incr) and t.var in self.shared}
+        extra = sorted({t.var for t in P.statements(self.step) if isinstance(t, P.Incr) and t.var in self.shared}
                        - set(self.counters) - set(self.crash_of))
         if not extra:
             return None
@@ -712,8 +711,8 @@ class _Translator:
             raise _refuse(f"the step increments {', '.join(extra)} besides the send counters of its "
                           "receive bounds", self.proc.span)
         c = extra[0]
-        bounds = {x.right.name for t in _walk(self.step) if isinstance(t, P.Condition)
-                  for x in _subexprs(t.expr) if isinstance(x, P.PBinary) and x.op == "<"
+        bounds = {x.right.name for t in P.statements(self.step) if isinstance(t, P.Condition)
+                  for x in P.subexpressions(t.expr) if isinstance(x, P.PBinary) and x.op == "<"
                   and isinstance(x.left, P.PName) and x.left.name == c and isinstance(x.right, P.PName)}
         copies = self.linear(self.proc.copies)
         ns = [k for k in copies if k in self.params]
@@ -763,8 +762,8 @@ class _Translator:
         return [(s, t, p) for s, t, p in edges if t != dead]
 
     def file_crash_parameter(self) -> str:
-        return next(x.right.name for t in _walk(self.step) if isinstance(t, P.Condition)
-                    for x in _subexprs(t.expr) if isinstance(x, P.PBinary) and x.op == "<"
+        return next(x.right.name for t in P.statements(self.step) if isinstance(t, P.Condition)
+                    for x in P.subexpressions(t.expr) if isinstance(x, P.PBinary) and x.op == "<"
                     and isinstance(x.left, P.PName) and x.left.name == self.file_crash)
 
     def check_obligations(self, edges, starts) -> None:
@@ -913,11 +912,11 @@ class _Translator:
             env[r.next] = env[r.rcv] = _Frozen(r.counter)
             return [_Path(env, list(p.cond), list(p.sends), list(p.lines))], False
         if isinstance(s, P.AssumeStmt) and any(isinstance(e, P.PCall) or (isinstance(e, P.PName) and e.name in self.props_by_name)
-                                               for e in _subexprs(s.expr)):
+                                               for e in P.subexpressions(s.expr)):
             # over the global state (`assume(tx_inv)`): dropped once proved an invariant
             self.global_assumes.append(s)
             return [p], False
-        if isinstance(s, P.AssumeStmt) and not (set(_names(s.expr)) & set(self.shared)):
+        if isinstance(s, P.AssumeStmt) and not (set(P.variable_names(s.expr)) & set(self.shared)):
             g = self.value(s.expr, p.env, True)  # over locations and receive counts: a guard
             return self._guarded(p, g, line, s.span), False
         if isinstance(s, (P.AssumeStmt, P.AssertStmt)):
@@ -1067,7 +1066,7 @@ class _Translator:
         Such a proposition changes no verdict, so it is not an error; but saying nothing would let
         a user believe tactl read it (and be surprised when a formula that uses it is refused).
         One warning, at the first of them: ByMC's files all carry such auxiliary invariants."""
-        used = {name for ltl in self.m.ltls for name in _names(ltl.formula)}
+        used = {name for ltl in self.m.ltls for name in P.variable_names(ltl.formula)}
         unread: list[tuple[str, _Refuse, Span | None]] = []
         for name, prop in props.items():
             if name in used:
@@ -1122,7 +1121,7 @@ class _Translator:
         """The formula of ``ltl``; propositions over counters of the initial 'if' (one value for
         the run) are evaluated in the initial configuration (``promela_multi.shannon``)."""
         static = []
-        for name in dict.fromkeys(_names(ltl.formula)):
+        for name in dict.fromkeys(P.variable_names(ltl.formula)):
             if name in props and name not in static:
                 self.receive_at_start = True  # only which counters it reads matters here
                 try:
@@ -1220,7 +1219,7 @@ class _Translator:
     def holds(self, e: P.PExpr, key: tuple) -> bool:
         env = dict(zip(self.loc_vars(), key))
         qualified = _qualify(e, self.proc.name)
-        for name in _names(qualified):
+        for name in P.variable_names(qualified):
             if name in self.rvar_of and getattr(self, "receive_at_start", False) and \
                     not any(name == r.rcv and self.initial_if_sets(name) for r in self.rvars):
                 env[name] = self.locals[name]  # in the initial configuration: its declared value
@@ -1240,7 +1239,7 @@ class _Translator:
         the one every process starts with)."""
         stmts = (self.init_if,) if self.init_if else ()
         return any(isinstance(t, (P.Assign, P.Incr, P.Havoc)) and t.var == var
-                   for t in _walk(stmts + tuple(self.init_atomics)))
+                   for t in P.statements(stmts + tuple(self.init_atomics)))
 
     def fairness_note(self, ltl: P.Ltl, props: dict[str, P.AtomicProp], faults: Faults) -> Diagnostic:
         """Compare the file's fairness with the derived justice; the derived one is used. Each
@@ -1255,7 +1254,7 @@ class _Translator:
             guaranteed = guaranteed_delivery(faults.model, counter, faults.parameters,
                                              Name(faults.parameters[1]) if faults.model is FaultModel.SYMMETRIC else None)
             bounds = []
-            for name in _names(ltl.formula):
+            for name in P.variable_names(ltl.formula):
                 p = props.get(name)
                 e = p.expr if p else None
                 if isinstance(e, P.PCall) and e.func == "some" and isinstance(e.arg, P.PBinary) and \
@@ -1334,34 +1333,12 @@ def _qualify(e: P.PExpr, proc: str) -> P.PExpr:
     return e
 
 
-def _walk(stmts):
-    """Every statement of ``stmts``, nested ones included."""
-    for s in stmts:
-        yield s
-        if isinstance(s, (P.If, P.Do)):
-            for o in s.options:
-                yield from _walk(o.body)
-        elif isinstance(s, P.Atomic):
-            yield from _walk(s.body)
-        elif isinstance(s, P.Labelled):
-            yield from _walk((s.stmt,))
-
-
-def _subexprs(e: P.PExpr):
-    yield e
-    if isinstance(e, P.PUnary):
-        yield from _subexprs(e.arg)
-    elif isinstance(e, P.PBinary):
-        yield from _subexprs(e.left)
-        yield from _subexprs(e.right)
-
-
 def _defines_used(m: P.PromelaModel, proc: P.Proctype) -> set[str]:
     """Names of #defines that occur in the process or the propositions (naming locations)."""
     out: set[str] = set()
 
     def expr(e: P.PExpr) -> None:
-        out.update(_names(e))
+        out.update(P.variable_names(e))
 
     def stmts(ss) -> None:
         for s in ss:
