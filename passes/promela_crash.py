@@ -98,15 +98,11 @@ def crash_location(tr, edges, file_crash: str, crash_send: str, file_marker: str
             raise CrashRefusal(f"a crash step ('{file_crash}++') must be possible whatever the process "
                                "received", span)
     _partial_sends(tr, dying, others, {dead}, crash_send, {file_marker}, span)
-    tr.dead = dead
-    tr.valuations.remove(dead)
     meaning = ", ".join(f"{v} = {x}" for v, x in zip(tr.loc_vars(), dead))
-    tr.notes.append(Diagnostic(Severity.WARNING, (
-        f"crash faults: the location with {meaning}, entered by '{file_crash}++' under "
-        f"'{file_crash} < {tr.file_crash_parameter()}', is tactl's crash location CR; faults "
-        f"crash({tr.file_crash_parameter()}): at most that many processes stop, at any location; "
-        "a broadcast cut short reaches some receivers (the file's " +
-        ", ".join(f"'{c}'" for c in tr.crash_of) + ")"), span))
+    become_crash_location(tr, [dead], f"the location with {meaning}, entered by '{file_crash}++' under "
+                          f"'{file_crash} < {tr.file_crash_parameter()}', is",
+                          f"crash({tr.file_crash_parameter()}): at most that many processes stop, at any "
+                          "location; " + _cut_short(tr), span)
     return others
 
 
@@ -145,17 +141,29 @@ def unbounded_crash_location(tr, edges, crash_send: str) -> list:
         if p.cond and not tr.valid(conj(*p.cond)):
             raise CrashRefusal("a crash step must be possible whatever the process received", span)
     _partial_sends(tr, dying, others, set(dead), crash_send, set(), span)
-    tr.dead, tr.dead_all = dead[0], tuple(dead)
+    meaning = ", ".join(f"{lv[i]} = {k}" for i, k in zip(changed, key))
+    become_crash_location(tr, dead, f"the locations with {meaning} ({len(dead)} valuation(s) of the "
+                          "other local variables), entered by every crash step, are",
+                          "crash(F) with a new parameter 0 <= F <= N (the file bounds no crash count): "
+                          "a process may stop at any location; " + _cut_short(tr), span)
+    tr.dead_all = tuple(dead)
+    return others
+
+
+def become_crash_location(tr, dead: list[tuple], where: str, model: str, span) -> None:
+    """Make the valuations ``dead`` tactl's crash location CR (the translator's ``dead``, no
+    longer a location of their own) and say so in one note: which locations, and the fault model
+    they give (``where`` ends in 'is'/'are'). The one place every crash reading ends."""
+    tr.dead = dead[0]
     for d in dead:
         tr.valuations.remove(d)
-    meaning = ", ".join(f"{lv[i]} = {k}" for i, k in zip(changed, key))
-    tr.notes.append(Diagnostic(Severity.WARNING, (
-        f"crash faults: the locations with {meaning} ({len(dead)} valuation(s) of the other local "
-        f"variables), entered by every crash step, are tactl's crash location CR; faults "
-        f"crash(F) with a new parameter 0 <= F <= N (the file bounds no crash count): a process "
-        "may stop at any location, a broadcast cut short reaches some receivers (the file's " +
-        ", ".join(f"'{c}'" for c in tr.crash_of) + ")"), span))
-    return others
+    tr.notes.append(Diagnostic(Severity.WARNING, f"crash faults: {where} tactl's crash location CR; "
+                               f"faults {model}", span))
+
+
+def _cut_short(tr) -> str:
+    return ("a broadcast cut short reaches some receivers (the file's " +
+            ", ".join(f"'{c}'" for c in tr.crash_of) + ")")
 
 
 def _partial_sends(tr, dying, others, dead: set, crash_send: str, ignore: set, span) -> None:

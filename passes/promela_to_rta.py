@@ -751,14 +751,12 @@ class _Translator:
         if missing:
             raise _refuse(f"tactl's clean crashes may happen at every location; the file's cannot at "
                           f"{missing}", span)
-        self.dead = dead
-        self.valuations.remove(dead)
         meaning = ", ".join(f"{v} = {x}" for v, x in zip(self.loc_vars(), dead))
-        self.notes.append(Diagnostic(Severity.WARNING, (
-            f"crash faults: the location with {meaning}, entered by '{self.file_crash}++' under "
-            f"'{self.file_crash} < {self.file_crash_parameter()}', is tactl's crash location CR; "
-            f"faults clean_crash({self.file_crash_parameter()}): at most that many processes stop "
-            "between steps, at any location, and every message they sent is delivered"), span))
+        PC.become_crash_location(
+            self, [dead], f"the location with {meaning}, entered by '{self.file_crash}++' under "
+            f"'{self.file_crash} < {self.file_crash_parameter()}', is",
+            f"clean_crash({self.file_crash_parameter()}): at most that many processes stop between "
+            "steps, at any location, and every message they sent is delivered", span)
         return [(s, t, p) for s, t, p in edges if t != dead]
 
     def file_crash_parameter(self) -> str:
