@@ -11,6 +11,7 @@ Values of process variables are kept as their spelling (``"0"``, ``"1"``, ``"⊥
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from .errors import Span
 from .ta import Hypothesis
@@ -109,7 +110,64 @@ class Rounding:
     span: Span | None = _span()
 
 
-Term = Num | Ref | Const | Coin | Oracle | NotValue | Count | CountPred | Arith | Rounding
+# ---- sets over a finite domain (docs/alg.md, "Sets and quorum choice"; passes/alg_sets.py) ----
+
+@dataclass(frozen=True)
+class SetLit:
+    """``{}`` / ``∅`` / ``{0, w}``: a set of values."""
+
+    elements: tuple["Term", ...]
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class SetOp:
+    """``A ∪ B`` (``union``), ``A ∩ B`` (``intersect``), ``A \\ B`` (``minus``)."""
+
+    op: str  # "union" | "intersect" | "minus"
+    args: tuple["Term", "Term"]
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class SetBuilder:
+    """``{w : C(w)}``: every value ``w`` of its domain whose condition holds; the condition is a
+    receive condition, so a step forks per value (as ``if`` does)."""
+
+    placeholder: str
+    cond: "Cond"
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Card:
+    """``|S|``: the number of elements of a set (a small constant at every location)."""
+
+    arg: "Term"
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class MinMax:
+    """``min(S)`` / ``max(S)`` in the order of the set's element domain."""
+
+    kind: str  # "min" | "max"
+    arg: "Term"
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class Member:
+    """``x ∈ S`` (``x in S``); ``negated``: ``x ∉ S`` (``x not in S``)."""
+
+    elem: "Term"
+    set: "Term"
+    negated: bool = False
+    span: Span | None = _span()
+
+
+Term = (Num | Ref | Const | Coin | Oracle | NotValue | Count | CountPred | Arith | Rounding | SetLit
+        | SetOp | SetBuilder | Card | MinMax)
 
 WILDCARD = "*"
 QUESTION = "?"
@@ -168,7 +226,7 @@ class SentPred:
     span: Span | None = _span()
 
 
-Cond = Compare | Received | BoolOp | NotCond | SentPred | Term
+Cond = Compare | Received | BoolOp | NotCond | SentPred | Member | Term
 
 
 # ---- statements ----------------------------------------------------------------------------
@@ -201,6 +259,9 @@ class Wait:
     placeholder: str | None = None
     span: Span | None = _span()
     placeholder_span: Span | None = _span()
+    # `for some nonempty vals ⊆ S`: the placeholder ranges over the (nonempty) subsets of S
+    subset_of: "Term | None" = field(default=None, kw_only=True)
+    nonempty: bool = field(default=False, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -223,6 +284,8 @@ class Branch:
     body: tuple["Stmt", ...]
     span: Span | None = _span()
     placeholder_span: Span | None = _span()
+    subset_of: "Term | None" = field(default=None, kw_only=True)  # as in Wait
+    nonempty: bool = field(default=False, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -249,7 +312,18 @@ class Round:
     span: Span | None = _span()
 
 
-Stmt = Assign | Send | Decide | Wait | NextRound | Skip | If | Loop | Round
+@dataclass(frozen=True)
+class ForEach:
+    """``for each w in S: …`` — the body once per element of the set's value when the loop
+    starts, in the order of its element domain (a bounded iteration: S is finite)."""
+
+    var: str
+    set: Term
+    body: tuple["Stmt", ...]
+    span: Span | None = _span()
+
+
+Stmt = Assign | Send | Decide | Wait | NextRound | Skip | If | Loop | Round | ForEach
 
 
 # ---- declarations ----------------------------------------------------------------------------
@@ -270,6 +344,11 @@ class Variable:
     domain: tuple[str, ...]
     initial: str | None  # None: an input, chosen non-deterministically from the domain
     span: Span | None = _span()
+    # a set-valued variable (`set of {0, 1}`): its element domain; ``domain`` lists its subsets
+    # (spelled as passes/alg_sets.py encodes them)
+    elements: tuple[str, ...] | None = field(default=None, kw_only=True)
+    # an input chosen among these values only (`= {input}`: the singletons); None: the domain
+    inputs: tuple[str, ...] | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -337,8 +416,16 @@ def children(node) -> tuple:
         return tuple(p for p in node.parts or () if not isinstance(p, str))
     if isinstance(node, (BoolOp, Arith)):
         return node.args
-    if isinstance(node, (NotCond, NotValue, Rounding)):
+    if isinstance(node, (NotCond, NotValue, Rounding, Card, MinMax)):
         return (node.arg,)
+    if isinstance(node, SetLit):
+        return node.elements
+    if isinstance(node, SetOp):
+        return node.args
+    if isinstance(node, SetBuilder):
+        return (node.cond,)
+    if isinstance(node, Member):
+        return (node.elem, node.set)
     if isinstance(node, (Count, SentPred)):
         return (node.pattern,)
     return ()
@@ -351,3 +438,26 @@ def walk(node):
         x = stack.pop()
         yield x
         stack.extend(reversed(children(x)))
+
+
+# ---- set values: a set-valued variable's value is kept as one string, as every value is ------
+
+def encode_set(values, elements: tuple[str, ...]) -> str:
+    """``{0,1}``: a subset of ``elements`` as one value, its members in the domain's order (so
+    that equal sets are equal strings); the empty set is ``{}``."""
+    chosen = set(values)
+    return "{" + ",".join(e for e in elements if e in chosen) + "}"
+
+
+def decode_set(value: str) -> tuple[str, ...] | None:
+    """The members of an encoded set, or None if ``value`` is not a set."""
+    if not (value.startswith("{") and value.endswith("}")):
+        return None
+    inner = value[1:-1]
+    return tuple(inner.split(",")) if inner else ()
+
+
+def subsets(elements: tuple[str, ...]) -> tuple[str, ...]:
+    """Every subset of ``elements``, encoded, smallest first (the domain of a set variable)."""
+    return tuple(encode_set(c, elements) for k in range(len(elements) + 1)
+                 for c in combinations(elements, k))

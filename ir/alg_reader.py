@@ -236,6 +236,11 @@ class _Build:
 
     def variable(self, tree: Tree, domains: dict) -> A.Variable:
         name, vtype, *init = tree.children
+        if isinstance(vtype, Tree) and vtype.data == "type_set":
+            return self.set_variable(name, vtype, init, domains)
+        if init and init[0].data == "init_set_input":
+            raise _Refused(f"'{{input}}' initialises a set-valued variable: declare '{name}' as "
+                           "'set of {…}'", _span(init[0]))
         if isinstance(vtype, Tree) and vtype.data == "domain_set":
             dom = self.domain_set(vtype)
         elif isinstance(vtype, Tree) and vtype.data == "type_range":
@@ -271,6 +276,42 @@ class _Build:
                                f"{{{', '.join(dom)}}}", _span(init[0]))
         return A.Variable(str(name), dom, initial, span=_tok_span(name))
 
+    def set_variable(self, name: Token, vtype: Tree, init: list, domains: dict) -> A.Variable:
+        """``W: set of {0, 1} = {input}`` (a singleton of an input), ``= {}``/``∅``, ``= {0}``."""
+        of = vtype.children[-1]
+        if isinstance(of, Tree):
+            elements = self.domain_set(of)
+        else:
+            found = self.named_domain(of, domains)
+            if found is None:
+                raise _Refused(f"unknown domain '{of}' of the set variable '{name}': write "
+                               "'set of {0, 1}' or name a domain declared by 'domain'", _tok_span(of))
+            elements = found
+        if len(elements) > 6:
+            raise _Refused(f"set variable '{name}': at most 6 elements (its {2 ** len(elements)} "
+                           "subsets would each be a location)", _span(vtype))
+        dom = A.subsets(elements)
+        if not init:
+            return A.Variable(str(name), dom, A.encode_set((), elements), span=_tok_span(name),
+                              elements=elements)
+        kind = init[0].data
+        if kind == "init_set_input":
+            return A.Variable(str(name), dom, None, span=_tok_span(name), elements=elements,
+                              inputs=tuple(A.encode_set((e,), elements) for e in elements))
+        if kind == "init_input":
+            return A.Variable(str(name), dom, None, span=_tok_span(name), elements=elements)
+        value = self.term(init[0].children[0])
+        if not isinstance(value, A.SetLit):
+            raise _Refused(f"the set variable '{name}' starts as a set: '{{}}', '∅', '{{0}}' or "
+                           "'{input}' (a singleton of an input)", _span(init[0]))
+        members = [self.literal(e) for e in value.elements]
+        bad = [m for m in members if m not in elements]
+        if bad:
+            raise _Refused(f"initial value '{bad[0]}' of '{name}' is not in its element domain "
+                           f"{{{', '.join(elements)}}}", _span(init[0]))
+        return A.Variable(str(name), dom, A.encode_set(members, elements), span=_tok_span(name),
+                          elements=elements)
+
     def literal(self, value: A.Term) -> str:
         if isinstance(value, A.Num):
             return str(value.value)
@@ -294,7 +335,8 @@ class _Build:
             return A.Decide(self.term(ch[0]), span=s)
         if d == "wait_until":
             cond, placeholder = self.cond_q(ch[0])
-            return A.Wait(cond, placeholder, span=s, placeholder_span=self.placeholder_span(ch[0]))
+            return A.Wait(cond, placeholder, span=s, placeholder_span=self.placeholder_span(ch[0]),
+                          **self.subset(ch[0]))
         if d == "wait_for":
             amount, pattern = ch
             return A.Wait(A.Received(self.pattern(pattern), ">=", self.term(amount), span=s), span=s)
@@ -304,14 +346,15 @@ class _Build:
             return A.Skip(span=s)
         if d in ("if_", "upon"):
             first = A.Branch(*self.cond_q(ch[0]), self.block(ch[1]), span=s,
-                             placeholder_span=self.placeholder_span(ch[0]))
+                             placeholder_span=self.placeholder_span(ch[0]), **self.subset(ch[0]))
             branches = [first]
             orelse = None
             for extra in ch[2:]:
                 if extra.data == "elif_":
                     branches.append(A.Branch(*self.cond_q(extra.children[0]),
                                              self.block(extra.children[1]), span=_span(extra),
-                                             placeholder_span=self.placeholder_span(extra.children[0])))
+                                             placeholder_span=self.placeholder_span(extra.children[0]),
+                                             **self.subset(extra.children[0])))
                 else:
                     orelse = self.block(extra.children[0])
             return A.If(tuple(branches), orelse, upon=d == "upon", span=s)
@@ -319,6 +362,10 @@ class _Build:
             return A.Loop(self.block(ch[0]), span=s)
         if d == "round":
             return A.Round(self.block(ch[0]), span=s)
+        if d == "for_each":
+            var, each_set, body = [c for c in tree.children if not (isinstance(c, Token) and
+                                                                    c.type in ("FOR", "EACH"))]
+            return A.ForEach(str(var), self.term(each_set), self.block(body), span=s)
         if d in ("for_", "while_"):
             word = "for" if d == "for_" else "while"
             raise _Refused(f"'{word}' loops are not supported: tactl checks one round for every "
@@ -335,6 +382,14 @@ class _Build:
         cond = self.cond(tree.children[0])
         names = [c for c in tree.children[1:] if isinstance(c, Token) and c.type == "NAME"]
         return cond, (str(names[0]) if names else None)
+
+    def subset(self, tree: Tree) -> dict:
+        """``for some nonempty vals ⊆ S``: the keyword arguments of a Wait or Branch."""
+        if tree.data != "cond_subset":
+            return {}
+        return {"subset_of": self.term(tree.children[-1]),
+                "nonempty": any(isinstance(c, Token) and c.type == "NONEMPTY"
+                                for c in tree.children)}
 
     def placeholder_span(self, tree: Tree) -> Span | None:
         names = [c for c in tree.children[1:] if isinstance(c, Token) and c.type == "NAME"]
@@ -370,6 +425,9 @@ class _Build:
             return A.NotCond(self.cond(tree.children[-1]), span=s)
         if d == "cmp_chain":
             return self.compare(tree)
+        if d in ("member", "not_member"):
+            elem, of = [c for c in tree.children if not (isinstance(c, Token) and c.type == "NOT_KW")]
+            return A.Member(self.term(elem), self.term(of), d == "not_member", span=s)
         if d == "recv":
             _, pattern, quantity = tree.children[:3]
             op = ">="
@@ -440,6 +498,21 @@ class _Build:
             return arg if _ARITH.get(str(kids[0]), str(kids[0])) == "+" else A.Arith("neg", (arg,), span=s)
         if d in ("ceil", "floor"):
             return A.Rounding(d, self.term(kids[0]), span=s)
+        if d == "setlit":
+            return A.SetLit(tuple(self.term(k) for k in kids
+                                  if not (isinstance(k, Token) and k.type == "EMPTYSET")), span=s)
+        if d == "setbuilder":
+            return A.SetBuilder(str(kids[0]), self.cond(kids[1]), span=s)
+        if d == "minmax":
+            return A.MinMax(str(kids[0]), self.term(kids[1]), span=s)
+        if d == "card":
+            return A.Card(self.term(kids[0]), span=s)
+        if d == "set_op":
+            result = self.term(kids[0])
+            for op, arg in zip(kids[1::2], kids[2::2]):
+                name = {"∪": "union", "∩": "intersect", "∖": "minus"}.get(str(op), str(op))
+                result = A.SetOp(name, (result, self.term(arg)), span=s)
+            return result
         # A parenthesised condition where a term was expected: keep it as a condition; the
         # parse pass says where a condition cannot stand.
         return self.cond(tree)  # type: ignore[return-value]
@@ -492,6 +565,19 @@ class _Build:
             return A.NotCond(self.predicate(tree.children[-1]), span=_span(tree))
         if d == "p_sent":
             return A.SentPred(self.pattern(tree.children[-1]), span=_span(tree))
+        if d in ("p_member", "p_not_member"):
+            elem, of = [c for c in tree.children if not (isinstance(c, Token) and c.type == "NOT_KW")]
+            return A.Member(self.term(elem), self.term(of), d == "p_not_member", span=_span(tree))
+        if d == "p_card":
+            name, *rest = tree.children
+            terms: list[A.Term] = [A.Card(self.term(name), span=_tok_span(name))]
+            ops = []
+            for c in rest:
+                if isinstance(c, Token) and c.type == "CMP_OP":
+                    ops.append(_CMP.get(str(c), str(c)))
+                else:
+                    terms.append(self.term(c))
+            return A.Compare(tuple(ops), tuple(terms), span=_span(tree))
         return self.cond(tree.children[0])
 
 
