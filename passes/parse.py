@@ -94,6 +94,7 @@ from tactl.ir.rta import (
 )
 from tactl.ir.ta import Location, Origin, Property
 
+from . import alg_sets as S
 from .thresholds import NEGATE, ThresholdError, normalize, symbol
 
 
@@ -261,7 +262,7 @@ def _all_statements(stmts: Iterable[A.Stmt]) -> Iterable[A.Stmt]:
                 yield from _all_statements(b.body)
             if s.orelse:
                 yield from _all_statements(s.orelse)
-        elif isinstance(s, (A.Loop, A.Round)):
+        elif isinstance(s, (A.Loop, A.Round, A.ForEach)):
             yield from _all_statements(s.body)
 
 
@@ -410,6 +411,7 @@ class Instr:
     stmt: object = None
     target: int = -1  # branch: where the false case goes; jump/loop_back: where to go
     loop_end: int = -1  # loop_head: index after the loop
+    value: str | None = None  # each_item: the element it stands for
 
 
 def _compile(ctx: _Context) -> tuple[list[Instr], bool]:
@@ -476,6 +478,13 @@ def _compile(ctx: _Context) -> tuple[list[Instr], bool]:
             block(s.body, True)
             emit(Instr("loop_back", s, target=head))
             code[head] = replace(code[head], loop_end=len(code))
+        elif isinstance(s, A.ForEach):  # unrolled over the element domain (passes/alg_sets.py)
+            elements = S.check_for_each(ctx, s)
+            emit(Instr("each_begin", s))
+            for e in elements:
+                at = emit(Instr("each_item", s, value=e))
+                block(s.body, in_loop)
+                code[at] = replace(code[at], target=len(code))
         elif isinstance(s, A.Round):
             if state["round"]:
                 raise _fail("only one 'round:' is supported (tactl models one round)", s.span)
@@ -517,7 +526,7 @@ def _liveness(ctx: _Context, code: list[Instr], round_end: bool, observed: set[s
         ins = code[i]
         if ins.op in ("jump", "loop_back"):
             return [ins.target]
-        if ins.op == "branch":
+        if ins.op in ("branch", "each_item"):
             return [i + 1, ins.target]
         if ins.op == "end":
             return []
@@ -536,6 +545,8 @@ def _liveness(ctx: _Context, code: list[Instr], round_end: bool, observed: set[s
             return _cond_names(s.cond) & variables, set()
         if ins.op == "wait":
             return _cond_names(s.cond) & variables, set()
+        if ins.op == "each_begin":
+            return _cond_names(s.set) & variables, set()
         if ins.op == "end":
             return (set(variables) if round_end else set()), set()
         return set(), set()
@@ -640,13 +651,15 @@ class _Eval:
             if v not in A.BOOL:
                 raise _fail("'not' needs a Boolean value", t.span)
             return A.FALSE if v == A.TRUE else A.TRUE
+        if S.is_set_term(t):
+            return S.value(self, t, th)
         raise _fail("a value (variable, placeholder or constant) must stand here", _span_of(t))
 
     def is_local(self, t, th: _Thread) -> bool:
         if isinstance(t, A.Ref):
             return (t.name in th.bindings or t.name in self.ctx.variables or t.name == A.DECIDED
                     or t.name in self.ctx.symbols)
-        return isinstance(t, (A.Const, A.NotValue))
+        return isinstance(t, (A.Const, A.NotValue)) or S.is_set_term(t)
 
     # ---- arithmetic (symbolic) ----
     def arith(self, t, th: _Thread) -> sympy.Expr:
@@ -701,7 +714,7 @@ class _Eval:
             return [t.name for t in candidates]
         wanted = [x if isinstance(x, str) else self.value(x, th) for x in p.parts]
         out = [t.name for t in candidates if len(t.payload) == len(wanted) and all(
-            w == A.WILDCARD or w == v for w, v in zip(wanted, t.payload))]
+            w == A.WILDCARD or S.match_payload(w, v) for w, v in zip(wanted, t.payload))]
         return out
 
     def send_type(self, p: A.Pattern, th: _Thread) -> str:
@@ -723,6 +736,8 @@ class _Eval:
             return conj(*parts) if c.op == "and" else disj(*parts)
         if isinstance(c, A.NotCond):
             return _negate(self.cond(c.arg, th))
+        if isinstance(c, A.Member):
+            return BoolConst(S.member(self, c, th))
         if isinstance(c, A.Received):
             count = sum((symbol(received(m).name) for m in self.matching(c.pattern, th)),
                         sympy.Integer(0))
@@ -732,7 +747,19 @@ class _Eval:
         if isinstance(c, A.Compare):
             parts = []
             for (op, a, b) in zip(c.ops, c.terms, c.terms[1:]):
+                if isinstance(a, A.Card) != isinstance(b, A.Card) and not (
+                        self.is_local(a, th) and self.is_local(b, th)) and not isinstance(
+                        a if isinstance(b, A.Card) else b, A.Num):
+                    # |S| against a linear term over the parameters: a constant in a threshold
+                    x, y = (sympy.Integer(int(self.value(u, th))) if isinstance(u, A.Card)
+                            else self.arith(u, th) for u in (a, b))
+                    parts.append(self.compare(x, op, y, c.span))
+                    continue
                 if self.is_local(a, th) or self.is_local(b, th):
+                    local = S.local_compare(op, self.value(a, th), self.value(b, th), c.span)
+                    if local is not None:
+                        parts.append(BoolConst(local))
+                        continue
                     if op not in ("==", "!="):
                         raise _fail("process variables are compared with == and != only (their "
                                     "values are finite domains)", c.span)
@@ -884,7 +911,7 @@ class _Explorer:
         start = 0
         choices = []
         for v in self.ctx.variables.values():
-            choices.append([v.initial] if v.initial is not None else list(v.domain))
+            choices.append([v.initial] if v.initial is not None else list(v.inputs or v.domain))
         combinations = 1
         for c in choices:
             combinations *= len(c)
@@ -925,7 +952,8 @@ class _Explorer:
             else:  # `wait until C(w) for some w`: w is bound to a value that qualifies
                 holds, none = self.some_cases(th, A.Branch(
                     wait.cond, wait.placeholder, (), span=wait.span,
-                    placeholder_span=wait.placeholder_span))
+                    placeholder_span=wait.placeholder_span, subset_of=wait.subset_of,
+                    nonempty=wait.nonempty))
                 outcomes = [(b, True) for b in holds] + [(b, False) for b in none]
             for branch, value in outcomes:
                 if value:
@@ -994,6 +1022,14 @@ class _Explorer:
             op = ins.op
             s = ins.stmt
             th.pending = [(l, e) for l, e in th.pending if th.pc < e]
+            if op in ("assign", "branch", "send", "decide", "each_begin") and S.statement_terms(s) \
+                    and any(S.builder_key(b) not in th.bindings
+                            for x in S.statement_terms(s) for b in S.builders(x)):
+                forks = S.resolve_builders(self, th, s)
+                if not forks:
+                    return []
+                work.extend(forks[1:])
+                th = forks[0]
             if op == "assign":
                 if s.var not in self.ctx.variables:
                     raise _fail(f"assignment to undeclared variable '{s.var}' (variables: "
@@ -1021,7 +1057,7 @@ class _Explorer:
                         th.effect(s.span)
                     th.state[s.var] = values[0]
                 else:
-                    value = ev.value(s.value, th)
+                    value = S.canonical(ev.value(s.value, th), self.ctx.variables[s.var])
                     if value not in domain:
                         raise _fail(f"value '{value}' is outside the domain of '{s.var}' "
                                     f"{{{', '.join(domain)}}}", s.span)
@@ -1068,6 +1104,17 @@ class _Explorer:
                         return []
             elif op == "jump":
                 th.pc = ins.target
+            elif op == "each_begin":  # the set's value when the iteration starts
+                th.bindings[S.each_key(s)] = A.encode_set(S.members(ev, s.set, th),
+                                                          S.elements_of(self.ctx, s.set) or ())
+                th.pc += 1
+            elif op == "each_item":
+                if ins.value in A.decode_set(th.bindings[S.each_key(s)]):
+                    th.bindings[s.var] = ins.value
+                    th.taken(s.span, ins.target)
+                    th.pc += 1
+                else:
+                    th.pc = ins.target
             elif op == "loop_head":  # the code before the loop has run: stop at its head
                 return [self.finish(th, th.pc)]
             elif op == "loop_back":
@@ -1114,7 +1161,8 @@ class _Explorer:
         """The feasible ways ``C(w)`` holds for some value (with ``w`` bound to it) and the ways
         it holds for none — every combination of how each value's condition fails."""
         w = branch.placeholder
-        domain = self._placeholder_domain(branch)
+        domain = S.subset_domain(self.ev, branch, th) if branch.subset_of is not None \
+            else self._placeholder_domain(branch)
         conds = []
         for value in domain:
             b = th.fork()
@@ -1143,6 +1191,8 @@ class _Explorer:
                         domains.extend(shape.parts[i] for shape in self.ctx.alg.messages
                                        if shape.name == x.name and len(shape.parts) == len(x.parts)
                                        and not shape.tags[i])
+        if not domains and S.set_placeholder_domain(self.ctx, branch.cond, w):
+            domains.append(S.set_placeholder_domain(self.ctx, branch.cond, w))
         if not domains:
             raise _fail(f"'for some {w}': '{w}' must stand in a message payload of the "
                         f"condition, e.g. 'received (R, {w}) from … processes for some {w}'",
@@ -1179,7 +1229,7 @@ def parse_algorithm(alg: A.Algorithm) -> ParseResult:
     """Control-state extraction; every problem is an :class:`InputError` at its position."""
     try:
         return _parse(alg)
-    except _Fail as e:
+    except (_Fail, S.SetFail) as e:
         # A problem of the whole program (its state space) is reported where the code begins.
         span = e.span or next((s.span for s in alg.program if getattr(s, "span", None)), None) \
             or Span(1, 1)
@@ -1284,6 +1334,8 @@ def _component_text(c: str, value: str) -> str | None:
         return f"sent{c[len(SENT):]}" if value == A.TRUE else None
     if c == A.DECIDED:
         return None if value == A.BOTTOM else "D" + _ident(value)
+    if A.decode_set(value) is not None:  # a set: W01 for {0, 1}; the empty set is "not set"
+        return (c + "".join(_ident(x) for x in A.decode_set(value))) if value != "{}" else None
     if value == A.TRUE:
         return c
     if value in (A.FALSE, A.BOTTOM):  # "not set": a name mentions what is set
@@ -1607,6 +1659,11 @@ def _pred(ctx: _Context, pred, state: dict, at_end: bool, crashed: bool = False)
                 raise _fail("'decided' is only defined when the code has 'decide'", t.span)
             raise _fail(f"unknown variable '{t.name}' in a property (a predicate on one "
                         f"process's variables: {known})" + did_you_mean(t.name, known.split(", ")), t.span)
+        if S.is_set_term(t):  # |W|, {0, 1}, W ∪ X, min(W): computed from the kept values
+            for x in A.walk(t):
+                if isinstance(x, A.Ref):
+                    value(x)  # unknown names and crashed processes are refused as above
+            return _Eval(ctx).value(t, _Thread(0, dict(state)))
         raise _fail("a predicate compares process variables with values", _span_of(t))
 
     if isinstance(pred, A.Ref):
@@ -1622,10 +1679,20 @@ def _pred(ctx: _Context, pred, state: dict, at_end: bool, crashed: bool = False)
     if isinstance(pred, A.Compare):
         ok = True
         for op, a, b in zip(pred.ops, pred.terms, pred.terms[1:]):
+            local = S.local_compare(op, value(a), value(b), pred.span)
+            if local is not None:
+                ok = ok and local
+                continue
             if op not in ("==", "!="):
                 raise _fail("process variables are compared with == and != only", pred.span)
             ok = ok and ((value(a) == value(b)) == (op == "=="))
         return ok
+    if isinstance(pred, A.Member):
+        got = A.decode_set(value(pred.set))
+        if got is None:
+            raise _fail("'∈' tests membership in a set: this is not a set variable",
+                        _span_of(pred.set) or pred.span)
+        return (value(pred.elem) in got) != pred.negated
     if isinstance(pred, A.SentPred):
         if crashed:
             raise _fail("a crashed process has no sent messages: ask 'crashed' alone", pred.span)
