@@ -661,7 +661,7 @@ _WHAT = {"_NL": "end of line", "_INDENT": "indented block", "_DEDENT": "end of b
          "CMP_OP": "a comparison (<, <=, ==, !=, >=, >)", "SUM_OP": "'+' or '-'",
          "MUL_OP": "'*' or '/'", "AND": "'&&'", "OR": "'||'", "NOT": "'!'", "BOT": "'⊥'",
          "ALWAYS_KW": "'always'", "EVENTUALLY_KW": "'eventually'", "IMPLIES": "'->'",
-         "ASSUMING": "'assuming'"}
+         "ASSUMING": "'assuming'", "SETOP": "'∪' or '∩'", "MINMAX": "'min' or 'max'"}
 
 
 def _expected_word(terminal: str) -> str:
