@@ -261,6 +261,18 @@ def match_payload(wanted: str, actual: str) -> bool:
     return actual in got if got is not None else wanted == actual
 
 
+def check_send(ev, p: A.Pattern, th) -> None:
+    """A send names one message: a set payload is refused with what to write instead."""
+    for part in p.parts or ():
+        if isinstance(part, str):
+            continue
+        if A.decode_set(ev.value(part, th)) is not None:
+            name = part.name if isinstance(part, A.Ref) else "S"
+            raise SetFail(f"a send names one message, and '{_text(part)}' is a set: send one "
+                          f"message per value, 'for each w in {name}: send ({p.name}, w) to all'",
+                          getattr(part, "span", None) or p.span)
+
+
 # ================================================================================ forking
 
 def builders(node) -> list[A.SetBuilder]:

@@ -541,10 +541,8 @@ def _liveness(ctx: _Context, code: list[Instr], round_end: bool, observed: set[s
             return (_cond_names(s.pattern) & variables) | sent_flags(s.pattern), set()
         if ins.op == "decide":  # reads 'decided' too: deciding again is refused (irrevocable)
             return (_cond_names(s.value) & variables) | {A.DECIDED}, {A.DECIDED}
-        if ins.op == "branch":
-            return _cond_names(s.cond) & variables, set()
-        if ins.op == "wait":
-            return _cond_names(s.cond) & variables, set()
+        if ins.op in ("branch", "wait"):  # and the set a quorum choice takes subsets of
+            return (_cond_names(s.cond) | _cond_names(s.subset_of or A.Const(""))) & variables, set()
         if ins.op == "each_begin":
             return _cond_names(s.set) & variables, set()
         if ins.op == "end":
@@ -722,6 +720,7 @@ class _Eval:
             raise _fail("'*' stands for any payload when counting received messages; a send "
                         "names one message", p.span)
         names = self.matching(p, th)
+        S.check_send(self, p, th)
         if len(names) != 1:
             shapes = ", ".join(_shape_text(s) for s in self.ctx.alg.messages if s.name == p.name)
             wanted = [x if isinstance(x, str) else self.value(x, th) for x in (p.parts or ())]

@@ -62,7 +62,18 @@ def test_alg_rules_are_equivalent_to_the_hand_written_rta(alg):
     assert not stale, f"{alg}: explained differences that no longer differ: {stale}"
 
 
-@pytest.mark.parametrize("alg", ALGS)
+def _verdict_params():
+    """Every corpus .alg; one whose correspondence says ``"slow": true`` (DBFT: 14 properties,
+    about 25 s) runs with ``-m slow`` — tests/test_alg_sets.py checks part of it in the default
+    suite."""
+    out = []
+    for alg in ALGS:
+        slow = correspondence(CORPUS / f"{alg}.alg").get("slow", False)
+        out.append(pytest.param(alg, id=alg, marks=[pytest.mark.slow] if slow else []))
+    return out
+
+
+@pytest.mark.parametrize("alg", _verdict_params())
 def test_alg_properties_get_the_verdicts_of_the_hand_written_rta(alg):
     path = CORPUS / f"{alg}.alg"
     spec = correspondence(path)
