@@ -110,7 +110,7 @@ _QUANT = {"at least": ">=", "more than": ">", "at most": "<=", "fewer than": "<"
 
 SUPPORTED_STATEMENTS = ("assignment 'x := value', 'send M to all', 'decide v', 'wait until COND', "
                         "'wait for K messages M', 'if/elif/else', 'upon COND:', 'loop forever:', "
-                        "'round:', 'next round', 'skip'")
+                        "'round:', 'next round', 'skip', 'for each w in SET:'")
 
 
 def _value_of(tok: Token) -> str:
@@ -372,7 +372,8 @@ class _Build:
                            "number of processes, so the round structure must be explicit — write "
                            "one round as 'round:' (the round end carries the variables over), or "
                            "an event loop as 'loop forever:'; a 'send' inside an iteration loop "
-                           "would send an unbounded number of messages", s)
+                           "would send an unbounded number of messages (the one iteration "
+                           "allowed is over a finite set: 'for each w in W:')", s)
         raise _Refused(f"unsupported statement; supported: {SUPPORTED_STATEMENTS}", s)
 
     def block(self, tree: Tree) -> tuple[A.Stmt, ...]:

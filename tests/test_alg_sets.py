@@ -163,6 +163,24 @@ def test_properties_read_sets():
     assert props["d"] == "[](W1 == 0 && W01 == 0)"
 
 
+def test_a_cardinality_against_a_parameter_term_is_a_threshold():
+    rta = _rta(HEADER + """messages (M, {0, 1})
+variables
+  W: set of {0, 1} = {0, 1}
+  x: bool = false
+send (M, 0) to all
+wait until received (M, *) from n - t processes
+if |W| <= t:
+  x := true
+properties
+  p: always (no x)
+""")
+    guards = {r.target: to_text(r.guard) for r in rta.rules if r.source.startswith("waitM")
+              and r.source != r.target}
+    assert guards == {"x": "received(M0) + received(M1) >= n - t && t >= 2",
+                      "done": "received(M0) + received(M1) >= n - t && t < 2"}, guards
+
+
 def test_dbft_safety_verdicts_in_the_default_suite(cli):
     """The full set of DBFT's expected verdicts runs with -m slow (tests/test_alg_corpus.py);
     the decision lock, agreement and validity are checked here on every run."""
@@ -176,48 +194,39 @@ def test_dbft_safety_verdicts_in_the_default_suite(cli):
 
 # ---- weakened corpus files: violated, with the counterexample in pseudocode lines ---------------
 
-def _weakened(tmp_path, corpus_file: str, old: str, new: str):
+def _violated_lines(tmp_path, cli, corpus_file: str, old: str, new: str, prop: str,
+                    simulator: str) -> list[str]:
+    """Check ``prop`` of the corpus file with ``old`` replaced by ``new``: it must be VIOLATED
+    with a replayed counterexample; the pseudocode lines the counterexample prints."""
     text = (CORPUS / corpus_file).read_text()
     assert old in text, f"{corpus_file} no longer contains {old!r}"
     path = tmp_path / corpus_file.split("/")[-1]
     path.write_text(text.replace(old, new))
-    return path
-
-
-def _pseudocode_lines(out: str) -> list[str]:
-    return re.findall(r'line \d+ "[^"]*"', out.split("in the pseudocode", 1)[1])
+    res = cli("check", "--no-progress", "-p", prop, path)
+    assert res.code == 1, res.out + res.err
+    assert "VIOLATED" in res.out and f"replayed by the {simulator}" in res.out
+    return re.findall(r'line \d+ "[^"]*"', res.out.split("in the pseudocode", 1)[1])
 
 
 def test_floodset_with_a_weakened_threshold_violates_agreement(tmp_path, cli):
     # a received value is adopted only when two processes sent it: after a clean round a
     # process with W = {1} that heard 0 from one process keeps W = {1}
-    path = _weakened(tmp_path, "floodset/floodset.alg", "from at least 1 process}",
-                     "from at least 2 processes}")
-    res = cli("check", "--no-progress", "-p", "agreement", path)
-    assert res.code == 1, res.out + res.err
-    assert "VIOLATED" in res.out and "replayed by the lock-step simulator" in res.out
-    lines = _pseudocode_lines(res.out)
+    lines = _violated_lines(tmp_path, cli, "floodset/floodset.alg", "from at least 1 process}",
+                            "from at least 2 processes}", "agreement", "lock-step simulator")
     assert 'line 33 "for each w in W:"' in lines
     assert 'line 34 "send (M, w) to all"' in lines
 
 
 def test_floodmin_k2_with_two_crashes_in_the_round_violates_2_set_agreement(tmp_path, cli):
-    path = _weakened(tmp_path, "floodmin/floodmin_k2.alg", "round with at most 1 crash",
-                     "round with at most 2 crashes")
-    res = cli("check", "--no-progress", "-p", "k2_agreement", path)
-    assert res.code == 1, res.out + res.err
-    assert "VIOLATED" in res.out and "replayed by the lock-step simulator" in res.out
-    lines = _pseudocode_lines(res.out)
+    lines = _violated_lines(tmp_path, cli, "floodmin/floodmin_k2.alg", "round with at most 1 crash",
+                            "round with at most 2 crashes", "k2_agreement", "lock-step simulator")
     assert ('line 35 "best := min({best} ∪ {w : received (M, w) from at least 1 process})"'
             in lines)
 
 
 def test_dbft_with_resilience_n_greater_than_2t_violates_the_decision_lock(tmp_path, cli):
-    path = _weakened(tmp_path, "dbft/dbft.alg", "resilience n > 3t", "resilience n > 2t")
-    res = cli("check", "--no-progress", "-p", "lock0", path)
-    assert res.code == 1, res.out + res.err
-    assert "VIOLATED" in res.out and "replayed by the simulator" in res.out
-    lines = _pseudocode_lines(res.out)
+    lines = _violated_lines(tmp_path, cli, "dbft/dbft.alg", "resilience n > 3t", "resilience n > 2t",
+                            "lock0", "simulator")
     assert any(x.startswith('line 52 "if not ended and aux != ⊥ and received (AUX, vals) from '
                             'n - t distinct processes') for x in lines), lines
     assert 'line 58 "decide v"' in lines  # a process decides 0 …
