@@ -91,9 +91,29 @@ def elements_of(ctx, t, depth: int = 0) -> tuple[str, ...] | None:
                 if e not in out:
                     out.append(e)
         return tuple(out) if out or any(_is_set(a) for a in t.args) else None
-    if isinstance(t, A.SetLit):
-        return ()  # the literal's values are its elements; they are checked where used
+    if isinstance(t, A.SetLit):  # the values its elements can take
+        out = []
+        for e in t.elements:
+            for v in _values_of(ctx, e):
+                if v not in out:
+                    out.append(v)
+        return tuple(out)
     return None
+
+
+def _values_of(ctx, e) -> tuple[str, ...]:
+    """The values an element of a set literal can take (a constant, a variable's domain; a
+    placeholder's is not known here, so every value the algorithm mentions)."""
+    if isinstance(e, A.Num):
+        return (str(e.value),)
+    if isinstance(e, A.Const):
+        return (e.value,)
+    if isinstance(e, A.Ref):
+        if e.name in ctx.variables:
+            return ctx.variables[e.name].domain
+        if e.name in ctx.symbols:
+            return (e.name,)
+    return _order(ctx)
 
 
 def _is_set(t) -> bool:

@@ -163,6 +163,18 @@ def test_properties_read_sets():
     assert props["d"] == "[](W1 == 0 && W01 == 0)"
 
 
+def test_for_each_over_a_literal_and_a_union_in_the_element_order():
+    rta = _rta(HEADER + """timing sync
+messages (M, {0, 1, 2})
+variables
+  W: set of {0, 1, 2} = {2}
+round:
+  for each w in {0} ∪ W:
+    send (M, w) to all
+""")
+    assert [set(r.sends) for r in rta.rules] == [{"M0", "M2"}]
+
+
 def test_a_cardinality_against_a_parameter_term_is_a_threshold():
     rta = _rta(HEADER + """messages (M, {0, 1})
 variables
