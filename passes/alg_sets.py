@@ -257,15 +257,17 @@ def member(ev, c: A.Member, th) -> bool:
     return (ev.value(c.elem, th) in members(ev, c.set, th)) != c.negated
 
 
-def local_compare(op: str, va: str, vb: str, span) -> bool | None:
-    """A comparison of two concrete values involving sets or numbers (``|S| >= 2``); None when
-    neither is a set and the plain equality applies."""
+def local_compare(op: str, a, b, va: str, vb: str, span) -> bool | None:
+    """A comparison of the terms ``a``, ``b`` with the concrete values ``va``, ``vb`` involving
+    sets (as sets) or a cardinality (as numbers: ``|S| >= 2``); None when neither is involved and
+    the plain equality of values applies."""
     sa, sb = A.decode_set(va), A.decode_set(vb)
     if sa is not None or sb is not None:
         if op not in ("==", "!="):
             raise SetFail("sets are compared with == and != only", span)
         return (sa is not None and sb is not None and set(sa) == set(sb)) == (op == "==")
-    if op in ("<", "<=", ">", ">=") and _int(va) is not None and _int(vb) is not None:
+    card = isinstance(a, A.Card) or isinstance(b, A.Card)
+    if card and op in ("<", "<=", ">", ">=") and _int(va) is not None and _int(vb) is not None:
         a, b = _int(va), _int(vb)
         return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
     return None

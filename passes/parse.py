@@ -756,7 +756,7 @@ class _Eval:
                     parts.append(self.compare(x, op, y, c.span))
                     continue
                 if self.is_local(a, th) or self.is_local(b, th):
-                    local = S.local_compare(op, self.value(a, th), self.value(b, th), c.span)
+                    local = S.local_compare(op, a, b, self.value(a, th), self.value(b, th), c.span)
                     if local is not None:
                         parts.append(BoolConst(local))
                         continue
@@ -1679,7 +1679,7 @@ def _pred(ctx: _Context, pred, state: dict, at_end: bool, crashed: bool = False)
     if isinstance(pred, A.Compare):
         ok = True
         for op, a, b in zip(pred.ops, pred.terms, pred.terms[1:]):
-            local = S.local_compare(op, value(a), value(b), pred.span)
+            local = S.local_compare(op, a, b, value(a), value(b), pred.span)
             if local is not None:
                 ok = ok and local
                 continue
