@@ -321,6 +321,25 @@ def statement_terms(s) -> list:
     return []
 
 
+_BUILDERS: dict[int, tuple[object, tuple[A.SetBuilder, ...]]] = {}
+
+
+def statement_builders(s) -> tuple[A.SetBuilder, ...]:
+    """The set-builders statement ``s`` evaluates, remembered per statement object (the
+    extraction asks at every instruction it executes; most statements have none)."""
+    hit = _BUILDERS.get(id(s))
+    if hit is None or hit[0] is not s:
+        if len(_BUILDERS) > 10_000:  # a long-running process parses many programs
+            _BUILDERS.clear()
+        hit = _BUILDERS[id(s)] = (s, tuple(b for x in statement_terms(s) for b in builders(x)))
+    return hit[1]
+
+
+def unresolved(th, s) -> bool:
+    """Whether ``s`` evaluates a set-builder this step has not decided yet."""
+    return any(builder_key(b) not in th.bindings for b in statement_builders(s))
+
+
 def resolve_builders(explorer, th, s) -> list:
     """Fork ``th`` on the set-builders ``s`` evaluates: one thread per feasible combination of
     which values' conditions hold, each with the resulting sets bound."""

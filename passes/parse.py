@@ -1022,9 +1022,7 @@ class _Explorer:
             op = ins.op
             s = ins.stmt
             th.pending = [(l, e) for l, e in th.pending if th.pc < e]
-            if op in ("assign", "branch", "send", "decide", "each_begin") and S.statement_terms(s) \
-                    and any(S.builder_key(b) not in th.bindings
-                            for x in S.statement_terms(s) for b in S.builders(x)):
+            if op in ("assign", "branch", "send", "decide", "each_begin") and S.unresolved(th, s):
                 forks = S.resolve_builders(self, th, s)
                 if not forks:
                     return []
