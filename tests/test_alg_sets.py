@@ -245,6 +245,22 @@ def test_dbft_with_resilience_n_greater_than_2t_violates_the_decision_lock(tmp_p
     assert 'line 56 "est := v"' in lines  # … while another ends the round with est = 1
 
 
+def test_dbft_lock_agrees_with_the_explicit_engine_for_small_parameters(tmp_path, cli):
+    """Differential: the explicit engine (one instance, every run) gives the parametric verdicts
+    of the decision lock — holds for n = 4, t = f = 1; violated for n = 3, t = f = 1 once the
+    resilience condition is weakened to n > 2t."""
+    small = ["--engine", "explicit", "--param", "t=1", "--param", "f=1"]
+    ok = cli("check", "--no-progress", *small, "--param", "n=4", "-p", "lock0",
+             CORPUS / "dbft" / "dbft.alg")
+    assert ok.code == 0 and "HOLDS" in ok.out, ok.out + ok.err
+    weak = tmp_path / "dbft.alg"
+    weak.write_text((CORPUS / "dbft" / "dbft.alg").read_text().replace("resilience n > 3t",
+                                                                      "resilience n > 2t"))
+    bad = cli("check", "--no-progress", *small, "--param", "n=3", "-p", "lock0", weak)
+    assert bad.code == 1 and "VIOLATED" in bad.out and "replayed by the simulator" in bad.out, \
+        bad.out + bad.err
+
+
 # ---- bad input: file:line:col, exit 2 ----------------------------------------------------------
 
 BAD = {
