@@ -175,6 +175,31 @@ round:
     assert [set(r.sends) for r in rta.rules] == [{"M0", "M2"}]
 
 
+def test_let_vals_be_the_values_received_from_more_than_t_of_them():
+    # "upon receiving n - t messages, let vals be the values received from more than t of them"
+    states = {}
+    result = parse_algorithm(parse_alg(HEADER + """messages (M, {0, 1})
+variables
+  vals: set of {0, 1} = ∅
+send (M, 0) to all
+wait until received (M, *) from n - t distinct processes
+vals := {w : received (M, w) from more than t processes}
+properties
+  p: always (no vals == {0, 1})
+""", "t.alg"))
+    values = {info.name: dict(info.values)["vals"] for info in result.locations}
+    for r in result.rta.rules:
+        if r.source.startswith("waitM") and r.source != r.target:
+            states[values[r.target]] = to_text(r.guard)
+    # n - t > 2t messages: more than t of them carry 0 or 1, so vals = {} is pruned (z3), and
+    # the literals the others imply are dropped from the guards
+    assert states == {
+        "{0}": "received(M0) + received(M1) >= n - t && received(M1) <= t",
+        "{1}": "received(M0) + received(M1) >= n - t && received(M0) <= t",
+        "{0,1}": "received(M0) + received(M1) >= n - t && received(M0) > t && received(M1) > t",
+    }, states
+
+
 def test_a_cardinality_against_a_parameter_term_is_a_threshold():
     rta = _rta(HEADER + """messages (M, {0, 1})
 variables
