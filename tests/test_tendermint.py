@@ -46,6 +46,14 @@ def test_agreement_holds_and_every_outcome_is_reachable():
     assert all(results[p].counterexample.replayed for p in SANITY)
 
 
+def test_a_round_need_not_end_without_gossip():
+    """roundEnds is violated (NOTES.md): a process decides before it prevotes, on a faulty
+    precommit, and the rest wait for votes that never come — the lasso replays."""
+    result = verdicts(TENDERMINT.read_text(encoding="utf-8"), ("roundEnds",))["roundEnds"]
+    assert result.verdict == VIOLATED and result.counterexample.replayed
+    assert result.counterexample.parameters["f"] >= 1
+
+
 def _lmcs20_text() -> str | None:
     if not LMCS20.is_dir():
         return None
@@ -63,7 +71,7 @@ def test_same_verdicts_as_the_lmcs20_model():
     expected = {r.name: r.verdict for r in report.results}
     ours = {name: r.verdict for name, r in verdicts(TENDERMINT.read_text(encoding="utf-8")).items()}
     assert set(expected) == set(SAFETY + SANITY)
-    assert ours == expected
+    assert {name: ours[name] for name in expected} == expected
 
 
 @pytest.mark.parametrize("old, new", [
