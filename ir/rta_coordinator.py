@@ -34,6 +34,10 @@ from .errors import Span
 from .rta import ReceiveTA, Timing
 
 
+# a coordinator that acts after the start, or in every phase (king, queen), is lock-step's
+_SYNC_HINT = "; a coordinator of later rounds or phases needs lock-step rounds ('timing sync;')"
+
+
 def coordinator_locations(rta: ReceiveTA) -> tuple[str, ...]:
     """The sources of rules that send a coordinator message, in the order of the locations."""
     coordinator = set(rta.coordinator)
@@ -70,14 +74,14 @@ def shape_problems(rta: ReceiveTA) -> list[tuple[str, Span | None]]:
             out.append((f"location {loc} sends a coordinator message, so it is a coordinator "
                         "location; in an asynchronous automaton the coordinator starts there: "
                         f"declare {loc} initial (the translation counts the correct coordinator "
-                        "in the initial configuration)", span))
+                        f"in the initial configuration){_SYNC_HINT}", span))
     held = set(locations)
     for r in rta.rules:
         sent = [m for m in r.sends if m in coordinator]
         if r.target in held and not (r.is_self_loop and not r.sends):
             out.append((f"rule {r.id} enters the coordinator location {r.target}: a coordinator "
                         "location is where the coordinator starts (only a self-loop that sends "
-                        "nothing may return to it)", r.span))
+                        f"nothing may return to it){_SYNC_HINT}", r.span))
         elif r.source in held and not r.is_self_loop and len(sent) != 1:
             what = "no coordinator message" if not sent else f"{len(sent)} coordinator messages"
             out.append((f"rule {r.id} leaves the coordinator location {r.source} and sends {what}: "

@@ -266,6 +266,7 @@ def test_the_coordinator_declaration_round_trips_and_is_checked(cli, tmp_path):
     # asynchronous coordinators are one round's (docs/alg.md, "Coordinator messages in
     # asynchronous rounds"): a queen's locations, entered every phase, are refused with the reason
     assert r.code == 2 and "in an asynchronous automaton the coordinator starts there" in r.err
+    assert "needs lock-step rounds ('timing sync;')" in r.err
 
 
 KING = (CORPUS / "phase_king" / "phase_king.rta").read_text()
