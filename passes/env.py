@@ -117,6 +117,11 @@ Choices:
   coupling, as a Promela file states one bound per counter); sync is refused (no lock-step
   meaning given). ``passes/promela_faults.py`` says which Promela files become which model and
   which of the file's delivery guarantees are accepted.
+* **Coordinator, async** (``coordinator K0, K1;`` with ``timing async``, byzantine only): one
+  round's coordinator. A coordinator type K gets ``rcv_K <= ns_K + cf`` in place of ``+ f`` and
+  ``Σ_K rcv_K <= 1``, with the parameter ``cf`` (the coordinator is faulty, ``cf <= f``), the
+  initial constraint ``Σ κ[coordinator locations] == 1 - cf`` and guaranteed(K) = ns_K
+  (``passes/coordinator.py`` has the encoding and why it is exact).
 * **Omission, sync** needs correct and faulty senders counted apart (``ns_correct_M <= rcv``);
   tactl refuses it with a message rather than assume something unsound.
 """
