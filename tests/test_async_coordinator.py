@@ -5,8 +5,9 @@ RC, the initial constraint, the Env in the guards, certificates); differentially
 engine and the parametric engine on the translated TA against an *oracle* that reads the receive
 automaton directly — it places the coordinator as a process of its own (or none, when it is
 faulty) and decides each receive guard by enumerating the receive counts the fault model
-allows, without quantifier elimination, initial constraints or the invariant; and end to end
-through the CLI (shape errors with positions, exit 2).
+allows, without quantifier elimination, initial constraints or the invariant; liveness with the
+parametric and the explicit engine; the emitted SMT-LIB solved by z3; and end to end through the
+CLI (shape errors with positions, exit 2).
 """
 
 from __future__ import annotations
@@ -272,6 +273,33 @@ def test_liveness_under_a_correct_coordinator_holds_and_fails_without_one():
     assert verdicts == {"term": VIOLATED, "term_cc": HOLDS}
     (lasso,) = [r for r in report.results if r.name == "term"]
     assert lasso.counterexample.replayed and lasso.counterexample.parameters["cf"] == 1
+
+
+def test_explicit_liveness_agrees_at_small_parameters():
+    ta = translate(rta_of(FOLLOW)).ta
+    options = CheckOptions(engine=explicit.ENGINE, properties=("term", "term_cc"),
+                           parameters={"n": 4, "t": 1, "f": 1})
+    verdicts = {r.name: r.verdict for r in check_automaton(ta, "follow", options).results}
+    assert verdicts == {"term": VIOLATED, "term_cc": HOLDS}
+
+
+def test_emitted_smtlib_gives_the_parametric_verdicts(cli, tmp_path):
+    import z3  # lazy: only this test solves the emitted files itself
+
+    source = tmp_path / "follow.rta"
+    source.write_text(FOLLOW, encoding="utf-8")
+    out = tmp_path / "smt"
+    assert cli("emit", source, "--to", "smtlib", "-o", out).code == 0
+    ta = translate(rta_of(FOLLOW)).ta
+    answers = {}
+    for prop in ("agree", "agree_cc", "noEquivocationSeen", "noDecide1"):
+        solver = z3.Solver()
+        solver.add(z3.parse_smt2_file(str(out / f"follow.{prop}.smt2")))
+        answers[prop] = solver.check()
+        question = reach_query(ta, next(p for p in ta.properties if p.name == prop))
+        expected = parametric.check(ta, question).verdict
+        assert answers[prop] == (z3.unsat if expected == HOLDS else z3.sat), prop
+    assert answers["agree"] == z3.sat and answers["agree_cc"] == z3.unsat
 
 
 def test_spin_process_model_refuses_coordinator_messages():
