@@ -39,6 +39,7 @@ from .rta import (
     justice_name,
     received_message,
 )
+from .rta_coordinator import is_async_coordinator, shape_problems
 from .ta import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Property
 from .validate import ExpressionChecks
 
@@ -167,9 +168,12 @@ class _Checker(ExpressionChecks):
         for name in self.rta.coordinator:
             if name not in names:
                 self.sink.error(f"coordinator message '{name}' is not declared in 'messages'", self.rta.span)
-        if self.rta.coordinator and self.rta.timing is not Timing.SYNC:
-            self.sink.error("'coordinator' (messages of a round's king or queen) needs lock-step "
-                            "rounds: declare 'timing sync;'", self.rta.span)
+        if is_async_coordinator(self.rta) and self.rta.faults.model is not FaultModel.BYZANTINE:
+            self.sink.error("'coordinator' in an asynchronous automaton is modelled under byzantine "
+                            f"faults only, not {self.rta.faults.model.value} (a crashing coordinator "
+                            "that reaches some receivers only is not modelled)", self.rta.span)
+        for problem, span in shape_problems(self.rta):  # ir/rta_coordinator.py
+            self.sink.error(problem, span or self.rta.span)
 
     def reserved(self, name: str, what: str, span: Span | None) -> None:
         """Refuse a name the translation gives to something it adds to the TA: the counters of
@@ -310,7 +314,9 @@ class _Checker(ExpressionChecks):
             self.sink.error(f"property '{p.name}': unknown hypothesis 'assuming {h.text()}'; write "
                             "'assuming clean round', 'assuming round with at most K crashes' or "
                             "'assuming correct coordinator'", span)
-        elif self.rta.timing is not Timing.SYNC:
+        elif self.rta.timing is not Timing.SYNC and not (
+                h.kind == CORRECT_COORDINATOR and is_async_coordinator(self.rta)):
+            # (an asynchronous coordinator's is the premise cf == 0: passes/coordinator.py)
             self.sink.error(f"property '{p.name}': a hypothesis ('assuming {h.text()}') is about "
                             "lock-step rounds, which only synchronous automata (timing sync) have; "
                             "it is not supported for an asynchronous automaton", span)

@@ -86,6 +86,9 @@ def _validity(rta: ReceiveTA, translation: Translation, timeout_s: float):
     # the TA's: the RTA's parameters and RC with those the fault model adds (passes/env.py)
     base = [to_z3(a, sym) for a in translation.ta.assumptions]
     base += [sym(x) >= 0 for x in (*translation.ta.parameters, *translation.ta.shared)]
+    # invariants of every reachable configuration (an asynchronous coordinator's Σ ns_K <= 1 - cf,
+    # passes/coordinator.py): a guard need only be sound and precise where a run can be
+    base += [to_z3(e, sym) for e in translation.environment.invariants]
 
     # Rules that share a guard ask the same claim: DBFT's 248 rules ask 357 distinct claims in
     # 1,060 calls (issue 21). Definite answers are remembered by the claim's z3 id (terms are

@@ -29,6 +29,7 @@ from tactl.ir.expr import BoolConst, Compare, Expr, IntConst, Name, conj, summat
 from tactl.ir.linear import LinearAtom
 from tactl.ir.rta import CRASH_LOCATION, ReceiveRule, ReceiveTA, receive_variables, received_message
 from tactl.ir.ta import Location, Origin, Property, Rule, ThresholdAutomaton, Update
+from tactl.passes.coordinator import assuming_correct
 from tactl.passes.env import (
     CRASHED,
     UNSENT,
@@ -100,7 +101,9 @@ def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
     justice = derive_justice(rta, env, context)
     # A synchronous property's hypothesis (``assuming clean round``) stays in the receive automaton
     # (.rta, its JSON): the lock-step engine checks that; the .ta carries the formula only.
-    properties = tuple(replace(p, hypothesis=None) for p in rta.properties)
+    # An asynchronous coordinator's 'assuming correct coordinator' is the premise cf == 0.
+    properties = tuple(replace(p, hypothesis=None, formula=assuming_correct(p, env.coordinator_faulty))
+                       for p in rta.properties)
     if justice is not None:
         properties, justice = under_justice(properties, justice)
     ta = _assemble(rta, env, shared, guards, properties)
@@ -176,6 +179,7 @@ def _assemble(rta: ReceiveTA, env: Environment, shared: tuple[str, ...],
                                  if len(initial) > 1 else Name(initial[0]), env.processes)]
     inits += [Compare("==", Name(loc.name), IntConst(0)) for loc in locations if loc.name not in initial]
     inits += [Compare("==", Name(v), IntConst(0)) for v in shared]
+    inits += env.inits  # an asynchronous coordinator: Σ κ[C] == 1 - cf (passes/coordinator.py)
     rules: list[Rule] = []
 
     def add(source: str, target: str, guard: Expr, increments: list[str],

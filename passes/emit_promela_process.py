@@ -142,6 +142,10 @@ def unsupported_fault_model(rta: ReceiveTA) -> str | None:
     model's per-receiver environment does not have, so it refuses them rather than check another
     model than the counter system's."""
     model = rta.faults.model
+    if rta.coordinator:
+        return ("SPIN's process model does not model coordinator messages (one coordinator per "
+                "round, forged only if it is faulty: passes/coordinator.py); use the counter "
+                "model or another engine")
     if model is FaultModel.BOUND:
         return ("SPIN's process model does not model the fault model 'bound' (a receive bound and "
                 "delivery stated as expressions, not as faulty processes); use the counter model "

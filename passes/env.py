@@ -117,6 +117,11 @@ Choices:
   coupling, as a Promela file states one bound per counter); sync is refused (no lock-step
   meaning given). ``passes/promela_faults.py`` says which Promela files become which model and
   which of the file's delivery guarantees are accepted.
+* **Coordinator, async** (``coordinator K0, K1;`` with ``timing async``, byzantine only): one
+  round's coordinator. A coordinator type K gets ``rcv_K <= ns_K + cf`` in place of ``+ f`` and
+  ``Σ_K rcv_K <= 1``, with the parameter ``cf`` (the coordinator is faulty, ``cf <= f``), the
+  initial constraint ``Σ κ[coordinator locations] == 1 - cf`` and guaranteed(K) = ns_K
+  (``passes/coordinator.py`` has the encoding and why it is exact).
 * **Omission, sync** needs correct and faulty senders counted apart (``ns_correct_M <= rcv``);
   tactl refuses it with a message rather than assume something unsound.
 """
@@ -129,6 +134,8 @@ from dataclasses import dataclass
 from tactl.ir.expr import Compare, Expr, IntConst, Mul, Name, Or, summation
 from tactl.ir.linear import linearize
 from tactl.ir.rta import CRASH_COUNTER, CRASH_LOCATION, CRASH_MODELS, FaultModel, ReceiveTA, Timing, received
+from tactl.ir.rta_coordinator import is_async_coordinator
+from tactl.passes.coordinator import FAULTY_COORDINATOR, encoding
 
 PARTIAL_SEND_MODELS = (FaultModel.CRASH, FaultModel.HYBRID)
 # models whose unmodelled faulty senders a receiver counts per receiver (`+ f`, `faulty(M)`)
@@ -189,6 +196,12 @@ class Environment:
     # clean_crash(fc, fnc): fnc, the bound of crashes that lose a pending broadcast (counted in
     # nunsent); None for every other model
     unsent_bound: str | None = None
+    # initial constraints the model adds (an asynchronous coordinator: Σ κ[C] == 1 - cf) and
+    # facts true in every reachable configuration that certificates may assume (Σ ns_K <= 1 - cf);
+    # passes/coordinator.py
+    inits: tuple[Expr, ...] = ()
+    invariants: tuple[Expr, ...] = ()
+    coordinator_faulty: str | None = None  # cf of an asynchronous coordinator
 
     def guaranteed_count(self, message: str) -> Expr | None:
         """How many ``message``s every correct receiver eventually has (None: no fairness)."""
@@ -221,6 +234,13 @@ def environment(rta: ReceiveTA) -> Environment:
     processes: Expr = Name(n) if unmodelled is None else summation(Name(n), [("-", Name(unmodelled))])
     partial = model in PARTIAL_SEND_MODELS
     added, assumed, symmetric = fault_parameters(rta)
+    coordinator = None
+    if is_async_coordinator(rta):  # one round's coordinator (passes/coordinator.py)
+        if model is not FaultModel.BYZANTINE:
+            raise UnsupportedEnvironment("an asynchronous coordinator is modelled under byzantine "
+                                         f"faults only, not {model.value}")
+        coordinator = encoding(rta, fresh_name(rta, FAULTY_COORDINATOR, set(added)), sent)
+        added, assumed = (*added, coordinator.parameter), (*assumed, *coordinator.assumptions)
     unsent = params[1] if model is FaultModel.CLEAN_CRASH and len(params) == 2 else None
     # message types whose faulty senders are shared with other types of their kind
     kinds = [members for members in rta.kinds().values() if len(members) >= 2] if byzantine else []
@@ -231,7 +251,9 @@ def environment(rta: ReceiveTA) -> Environment:
         upper: list[tuple[str, Expr]] = []
         if partial:
             upper.append(("+", Name(sent_by_crashing(msg.name))))
-        if msg.name in in_kind:
+        if coordinator is not None and msg.name in coordinator.messages:
+            upper.append(("+", coordinator.bound()))
+        elif msg.name in in_kind:
             upper.append(("+", faulty(msg.name)))
         elif byzantine is not None:
             upper.append(("+", Name(byzantine)))
@@ -245,6 +267,8 @@ def environment(rta: ReceiveTA) -> Environment:
                 out.append(Compare("<=", bound, rcv))
             else:
                 out.append(Compare("<=", Name(sent(msg.name)), rcv))
+    if coordinator is not None:
+        out += coordinator.constraints
     auxiliary: list[str] = []
     for members in kinds:
         out += [Compare(">=", faulty(m), IntConst(0)) for m in members]
@@ -255,7 +279,9 @@ def environment(rta: ReceiveTA) -> Environment:
         (m.name, guaranteed_delivery(model, m.name, params, symmetric.get(m.name)))
         for m in rta.messages)
     return Environment(processes, crash, partial, tuple(out), tuple(auxiliary), guaranteed,
-                       added, assumed, unsent)
+                       tuple(added), tuple(assumed), unsent,
+                       *((coordinator.inits, coordinator.invariants, coordinator.parameter)
+                         if coordinator else ()))
 
 
 def may_be_negative(term: Expr) -> bool:

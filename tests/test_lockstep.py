@@ -263,7 +263,10 @@ def test_the_coordinator_declaration_round_trips_and_is_checked(cli, tmp_path):
     assert r.code == 2 and "coordinator message 'Q9' is not declared" in r.err
     bad.write_text(QUEEN.replace("timing sync;", "timing async;"))
     r = cli("check", bad)
-    assert r.code == 2 and "'coordinator' (messages of a round's king or queen) needs lock-step" in r.err
+    # asynchronous coordinators are one round's (docs/alg.md, "Coordinator messages in
+    # asynchronous rounds"): a queen's locations, entered every phase, are refused with the reason
+    assert r.code == 2 and "in an asynchronous automaton the coordinator starts there" in r.err
+    assert "needs lock-step rounds ('timing sync;')" in r.err
 
 
 KING = (CORPUS / "phase_king" / "phase_king.rta").read_text()

@@ -1,0 +1,105 @@
+"""One-round Tendermint (corpus/tendermint/tendermint.rta): the proposal as an asynchronous
+coordinator message (passes/coordinator.py).
+
+Agreement holds for all n > 3t and the reachability sanity properties are violated, as in the
+LMCS 2020 one-round model (compared when its file is on this machine); weakening a quorum or
+the resilience condition breaks agreement with a replayed counterexample; and the translated
+TA agrees with the receive-automaton oracle of tests/test_async_coordinator.py at n = 4.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPUS
+from tactl.engines import explicit
+from tactl.engines.check import CheckOptions, check_automaton
+from tactl.engines.result import HOLDS, VIOLATED
+from tactl.ir.rta_reader import read_rta
+from tactl.ir.safety import ReachQuery, reach_query
+from tactl.ir.ta_reader import read_ta
+from tactl.passes.eliminate import translate
+from test_async_coordinator import instances, oracle_violated
+
+TENDERMINT = CORPUS / "tendermint" / "tendermint.rta"
+# konnov/fault-tolerant-benchmarks as fetched on the development machine (a bare mirror): read
+# in place with git, never copied into the repository
+LMCS20 = Path("/work/.mirror/konnov+fault-tolerant-benchmarks/repo")
+LMCS20_FILE = "lmcs20/tendermint-1round-safety.ta"
+SAFETY = ("agreement0", "agreement1")
+SANITY = ("noDecide0", "noDecide1", "noNoDecision", "noPrevote", "noPrecommit")
+
+
+def verdicts(text: str, properties: tuple[str, ...] = ()) -> dict[str, object]:
+    ta = translate(read_rta(text).rta).ta
+    report = check_automaton(ta, "tendermint", CheckOptions(properties=properties))
+    return {r.name: r for r in report.results}
+
+
+def test_agreement_holds_and_every_outcome_is_reachable():
+    results = verdicts(TENDERMINT.read_text(encoding="utf-8"))
+    assert {p: results[p].verdict for p in SAFETY} == dict.fromkeys(SAFETY, HOLDS)
+    assert {p: results[p].verdict for p in SANITY} == dict.fromkeys(SANITY, VIOLATED)
+    assert all(results[p].counterexample.replayed for p in SANITY)
+
+
+def test_a_round_need_not_end_without_gossip():
+    """roundEnds is violated (NOTES.md): a process decides before it prevotes, on a faulty
+    precommit, and the rest wait for votes that never come — the lasso replays."""
+    result = verdicts(TENDERMINT.read_text(encoding="utf-8"), ("roundEnds",))["roundEnds"]
+    assert result.verdict == VIOLATED and result.counterexample.replayed
+    assert result.counterexample.parameters["f"] >= 1
+
+
+def _lmcs20_text() -> str | None:
+    if not LMCS20.is_dir():
+        return None
+    shown = subprocess.run(["git", "-C", str(LMCS20), "show", f"HEAD:{LMCS20_FILE}"],
+                           capture_output=True, text=True, timeout=60)
+    return shown.stdout if shown.returncode == 0 else None
+
+
+def test_same_verdicts_as_the_lmcs20_model():
+    text = _lmcs20_text()
+    if text is None:
+        pytest.skip(f"{LMCS20}:{LMCS20_FILE} is not on this machine")
+    theirs = read_ta(text, "tendermint-1round-safety.ta").ta
+    report = check_automaton(theirs, "lmcs20", CheckOptions())
+    expected = {r.name: r.verdict for r in report.results}
+    ours = {name: r.verdict for name, r in verdicts(TENDERMINT.read_text(encoding="utf-8")).items()}
+    assert set(expected) == set(SAFETY + SANITY)
+    assert {name: ours[name] for name in expected} == expected
+
+
+@pytest.mark.parametrize("old, new", [
+    (">= n - t", ">= t + 1"),            # quorums of t + 1 instead of n - t (2t + 1 at n = 3t + 1)
+    ("n > 3 * t;", "n > 2 * t;"),        # resilience n > 2t
+])
+def test_a_weakened_variant_violates_agreement_with_a_replayed_counterexample(old, new):
+    text = TENDERMINT.read_text(encoding="utf-8")
+    assert old in text
+    results = verdicts(text.replace(old, new), ("agreement0",))
+    result = results["agreement0"]
+    assert result.verdict == VIOLATED
+    cex = result.counterexample
+    assert cex.replayed
+    # breaking agreement takes an equivocating (faulty) proposer or faulty voters
+    assert cex.parameters["f"] >= 1
+
+
+def test_the_translation_agrees_with_the_receive_automaton_oracle_at_n_4():
+    rta = read_rta(TENDERMINT.read_text(encoding="utf-8")
+                   .replace("agreement0: [](DECIDE0 != 0 -> [](DECIDE1 == 0));",
+                            "agreement0: [](DECIDE0 == 0 || DECIDE1 == 0);")).rta
+    ta = translate(rta).ta
+    small = [p for p in instances(4) if p["n"] == 4 and p["t"] == 1]
+    for prop in ta.properties:
+        question = reach_query(ta, prop)
+        if not isinstance(question, ReachQuery):
+            continue
+        for params in small:
+            got = explicit.check(ta, question, params, bound=4, max_states=200_000)
+            assert (got.verdict == VIOLATED) == oracle_violated(rta, question, params), (prop.name, params)
