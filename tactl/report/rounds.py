@@ -22,8 +22,8 @@ ASSUMPTIONS = (
     "runs the same body; decided processes keep running it); a round-rigid adversary (for "
     "safety, round-rigid schedules are no restriction; for termination, the schedule is "
     "round-rigid and fair — weak adversaries reduce to it (Bertrand, Lazić, Widder, VMCAI 2021) — "
-    "and the coins tossed in a round are independent of the adversary's choices in it); a strong "
-    "adaptive adversary is not covered")
+    "and it does not see a round's coin outcomes before the round ends — nothing in the round reads "
+    "them); fair coins; a strong adaptive adversary is not covered")
 
 
 @dataclass(frozen=True)
