@@ -686,7 +686,7 @@ def _check_file(file: Path, shown, engine: str, model: str, partition: bool, rec
 def _round_structure(file: Path, source: str):
     """The ``rounds carrying v:`` structure of an ``.alg`` input (passes/rounds.py), or None:
     check states the multi-round conclusion after the one-round verdicts."""
-    if file.suffix.lower() != ".alg" or "carrying" not in source:
+    if file.suffix.lower() != ".alg":
         return None
     from tactl.report.rounds import round_structure  # lazy: the .alg reader, only for .alg
 

@@ -265,3 +265,17 @@ def test_the_verdicts_are_random19s_for_every_corresponding_property(path):
               **_verdicts(liveness, [m for k, m in mapping.items() if k in live])}
     for mine, their in mapping.items():
         assert expected[mine] == theirs[their], (path.stem, mine, their, theirs[their])
+
+
+def test_verify_states_the_conclusion_in_its_table_and_report(cli, tmp_path):
+    out = tmp_path / "report"
+    r = cli("verify", CRASH, "--no-cache", "--report-dir", out, "-p", "validity_0",
+            "-p", "validity_1")
+    assert r.code == 0, r.out + r.err
+    assert "benor_rounds_crash: multi-round conclusion (rounds carrying v;" in r.out
+    assert "  validity in every round: CONCLUDED" in r.out
+    assert "  agreement in every round: NOT CONCLUDED: agreement_0 not checked" in r.out
+    [alg] = json.loads((out / "report.json").read_text())["algorithms"]
+    claims = {c["claim"]: c["concluded"] for c in alg["multi_round"]["conclusions"]}
+    assert claims == {"agreement in every round": False, "validity in every round": True,
+                      "termination with probability 1": False}

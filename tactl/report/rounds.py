@@ -112,6 +112,16 @@ def conclusion_lines(s: RoundStructure, results: list[PropertyResult]) -> list[s
     return lines
 
 
+def summary_lines(name: str, s: RoundStructure, results: list[PropertyResult]) -> list[str]:
+    """``tactl verify``'s table: one line per claim, the obligations named only when missing."""
+    lines = [f"{name}: multi-round conclusion (rounds carrying {s.carried}; docs/alg.md, "
+             "\"Multi-round algorithms\"):"]
+    for c in conclusions(s, results):
+        lines.append(f"  {c.claim}: " + ("CONCLUDED" if c.concluded
+                                         else f"NOT CONCLUDED: {'; '.join(c.missing)}"))
+    return lines
+
+
 def conclusion_json(s: RoundStructure, results: list[PropertyResult]) -> dict:
     """The conclusion in ``tactl check --json``'s report."""
     return {"carried": s.carried, "assumptions": ASSUMPTIONS,
@@ -123,4 +133,6 @@ def conclusion_json(s: RoundStructure, results: list[PropertyResult]) -> dict:
 
 def round_structure(source: str, path: str) -> RoundStructure | None:
     """The round structure of an ``.alg`` text that was already read once (so it parses)."""
+    if "carrying" not in source:  # no `rounds carrying` block: nothing to read again
+        return None
     return structure(parse_alg(source, path))
