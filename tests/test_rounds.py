@@ -23,6 +23,7 @@ from tactl.report.rounds import conclusions
 ROUNDS = CORPUS / "benor_rounds"
 CRASH = ROUNDS / "benor_rounds_crash.alg"
 BYZ = ROUNDS / "benor_rounds.alg"
+RABC = ROUNDS / "rabc_crash.alg"
 RANDOM19 = Path(os.environ.get("TACTL_RANDOM19", Path.home() / ".cache/tactl/benchmarks/random19"))
 OBLIGATIONS = ["validity_0", "validity_1", "agreement_0", "agreement_1", "round_termination",
                "decide_or_flip", "unanimity_0", "unanimity_1"]
@@ -69,7 +70,9 @@ def _check(cli, path, *extra):
     return r, verdicts
 
 
-@pytest.mark.parametrize("path", [CRASH, BYZ], ids=lambda p: p.stem)
+# rabc_crash's verdicts are also checked by test_alg_corpus (its correspondence): here only with -m slow
+@pytest.mark.parametrize("path", [CRASH, BYZ, pytest.param(RABC, marks=pytest.mark.slow)],
+                         ids=lambda p: p.stem)
 def test_ben_or_over_all_rounds_every_obligation_holds_and_all_is_concluded(cli, path):
     r, verdicts = _check(cli, path)
     assert r.code == 0, r.out + r.err
@@ -114,6 +117,23 @@ def test_weakened_byzantine_resilience_violates_validity_and_withholds_conclusio
     assert re.search(r'line \d+ "send \(R, v\) to all"', r.out)
     assert "agreement in every round: NOT CONCLUDED:" in r.out
     assert "validity in every round: NOT CONCLUDED: validity_0 VIOLATED" in r.out
+
+
+def test_weakened_rabc_resilience_violates_unanimity_and_withholds_termination(cli, tmp_path):
+    """Bracha's Protocol 2 with n > 2t instead of n > 3t: a unanimous round need not decide (a
+    process that counts only n - t = 2t (d, v) messages adopts v without deciding) — a liveness
+    violation, a replayed lasso in pseudocode lines, and no termination conclusion."""
+    weak = tmp_path / "weak.alg"
+    weak.write_text(RABC.read_text().replace("resilience n > 3t,", "resilience n > 2t,"))
+    r, verdicts = _check(cli, weak)
+    assert r.code == 1
+    assert verdicts["unanimity_0"] == verdicts["unanimity_1"] == "VIOLATED"
+    assert verdicts["agreement_0"] == verdicts["round_termination"] == "HOLDS"
+    assert "counterexample lasso" in r.out and "replayed by the simulator" in r.out
+    assert re.search(r'line \d+ "decide w"', r.out)
+    assert ("termination with probability 1: NOT CONCLUDED: unanimity_0 VIOLATED; "
+            "unanimity_1 VIOLATED") in r.out
+    assert "agreement in every round: CONCLUDED" in r.out
 
 
 def test_the_json_report_carries_the_conclusion(cli):
@@ -252,7 +272,7 @@ def _verdicts(path: Path, names) -> dict[str, str]:
     return {r.name: r.verdict for r in check_automaton(loaded.ta, str(path), options).results}
 
 
-@pytest.mark.parametrize("path", [CRASH, BYZ], ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", [CRASH, BYZ, RABC], ids=lambda p: p.stem)
 def test_the_verdicts_are_random19s_for_every_corresponding_property(path):
     spec = _correspondence(path)["random19"]
     safety, liveness = RANDOM19 / spec["safety"], RANDOM19 / spec["liveness"]
