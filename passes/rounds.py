@@ -91,7 +91,8 @@ def structure(alg: A.Algorithm) -> RoundStructure | None:
         raise RoundsError(f"'decide' can decide {undecidable[0]}, which is not a value of the "
                           f"carried variable '{carried.name}': the obligations relate a decision "
                           "to the value a process carries into the next round", at)
-    used = {v.name for v in alg.variables}
+    used = {v.name for v in alg.variables} | set(alg.parameters) | {
+        x for v in alg.variables for x in v.domain} | {x for d in alg.domains.values() for x in d}
     tossed = next(n for n in ("tossed", *(f"tossed_{i}" for i in range(1, len(used) + 2)))
                   if n not in used)
     tosses = any(isinstance(s, A.Assign) and s.var == carried.name and isinstance(s.value, A.Coin)

@@ -299,3 +299,14 @@ def test_verify_states_the_conclusion_in_its_table_and_report(cli, tmp_path):
     claims = {c["claim"]: c["concluded"] for c in alg["multi_round"]["conclusions"]}
     assert claims == {"agreement in every round": False, "validity in every round": True,
                       "termination with probability 1": False}
+
+
+def test_the_coin_flag_takes_a_free_name_and_user_properties_are_kept(tmp_path, cli):
+    text = _alg(extra="  tossed: bool = false") + "properties\n  mine: eventually (all done)\n"
+    path = tmp_path / "a.alg"
+    path.write_text(text)
+    s = structure(parse_alg(text, str(path)))
+    assert s.tossed == "tossed_1"
+    assert any("tossed_1" in o.text for o in s.obligations)
+    r = cli("check", "-q", path, "--property", "mine", "--property", "decide_or_flip")
+    assert "  mine " in r.out and "  decide_or_flip " in r.out
