@@ -146,9 +146,32 @@ def _check_program(alg: A.Algorithm, block: A.Round) -> None:
         if isinstance(s, A.Round):
             raise RoundsError("a round inside 'rounds carrying …:' (the block is one round)",
                               s.span)
+        for node in _read_by(s):
+            if isinstance(node, A.Ref) and node.name == A.DECIDED:
+                raise RoundsError("the round reads 'decided': the one-round automaton starts "
+                                  "every process undecided, but a process that decided in an "
+                                  "earlier round runs the next rounds decided, so it could take "
+                                  "other branches than the ones checked (decided processes must "
+                                  "run the same round)", node.span or getattr(s, "span", None))
         if isinstance(s, A.Assign) and isinstance(s.value, A.Oracle):
             raise RoundsError("an oracle inside 'rounds carrying …:': the termination argument "
                               "needs every undetermined choice to be a fair coin", s.span)
+
+
+def _read_by(s):
+    """The terms and conditions statement ``s`` itself reads (not those of nested blocks)."""
+    if isinstance(s, A.If):
+        parts = [b.cond for b in s.branches]
+    elif isinstance(s, A.Wait):
+        parts = [s.cond]
+    elif isinstance(s, (A.Assign, A.Decide)):
+        parts = [s.value]
+    elif isinstance(s, A.Send):
+        parts = [s.pattern]
+    else:
+        parts = []
+    for p in parts:
+        yield from A.walk(p)
 
 
 def _carried(alg: A.Algorithm, block: A.Round) -> A.Variable:

@@ -216,11 +216,13 @@ def test_what_the_reduction_does_not_cover_is_refused_at_its_position(cli, tmp_p
     assert "Traceback" not in r.err
 
 
-def test_an_event_loop_or_a_statement_outside_the_round_is_refused(cli, tmp_path):
+def test_an_event_loop_a_read_of_decided_or_a_statement_outside_the_round_is_refused(cli, tmp_path):
     looped = _alg().replace("  send (R, v) to all\n", "  loop forever:\n    skip\n", 1)
     outside = _alg().replace("rounds carrying v:", "skip\nrounds carrying v:")
     clash = _alg() + "properties\n  validity_0: always (no decided == 0)\n"
+    reads = _alg().replace("  send (R, v) to all\n", "  if decided == ⊥:\n    send (R, v) to all\n", 1)
     for text, line, message in [(looped, 11, "'loop forever' inside"),
+                                (reads, 11, "the round reads 'decided'"),
                                 (outside, 10, "a statement outside"),
                                 (clash, 19, "name of a generated round obligation")]:
         path = tmp_path / "a.alg"
