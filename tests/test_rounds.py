@@ -274,9 +274,15 @@ def _verdicts(path: Path, names) -> dict[str, str]:
     return {r.name: r.verdict for r in check_automaton(loaded.ta, str(path), options).results}
 
 
-@pytest.mark.parametrize("path", [CRASH, BYZ, RABC], ids=lambda p: p.stem)
-def test_the_verdicts_are_random19s_for_every_corresponding_property(path):
-    spec = _correspondence(path)["random19"]
+def _random19_cases():
+    return [pytest.param(path, i, id=f"{path.stem}-{entry['safety'][2:-3]}")
+            for path in (CRASH, BYZ, RABC)
+            for i, entry in enumerate(_correspondence(path)["random19"])]
+
+
+@pytest.mark.parametrize("path, index", _random19_cases())
+def test_the_verdicts_are_random19s_for_every_corresponding_property(path, index):
+    spec = _correspondence(path)["random19"][index]
     safety, liveness = RANDOM19 / spec["safety"], RANDOM19 / spec["liveness"]
     if not (safety.exists() and liveness.exists()):
         pytest.skip(f"{RANDOM19} absent (make random19 fetches the random19 automata)")
