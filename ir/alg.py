@@ -306,10 +306,15 @@ class Loop:
 
 @dataclass(frozen=True)
 class Round:
-    """``round:`` — one round of a multi-round algorithm; its end carries the variables over."""
+    """``round:`` — one round of a multi-round algorithm; its end carries the variables over.
+    ``rounds carrying v:`` (``carrying`` = ("v",)): the round of a repeated algorithm whose
+    carried variables are the next round's input; tactl generates the round-rigid obligations
+    (``passes/rounds.py``)."""
 
     body: tuple["Stmt", ...]
+    carrying: tuple[str, ...] = ()
     span: Span | None = _span()
+    carrying_spans: tuple[Span | None, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -404,6 +409,19 @@ class Algorithm:
             out.append(text)
             break
         return " ".join(x for x in out if x)
+
+
+def statements(stmts):
+    """Every statement of ``stmts`` and of the blocks inside them, in order."""
+    for s in stmts:
+        yield s
+        if isinstance(s, If):
+            for b in s.branches:
+                yield from statements(b.body)
+            if s.orelse:
+                yield from statements(s.orelse)
+        elif isinstance(s, (Loop, Round, ForEach)):
+            yield from statements(s.body)
 
 
 def children(node) -> tuple:

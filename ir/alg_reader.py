@@ -326,7 +326,8 @@ class _Build:
         d = tree.data
         s = _span(tree)
         ch = [c for c in tree.children if not (isinstance(c, Token) and c.type in (
-            "SEND", "DECIDE", "WAIT", "NEXT", "SKIP", "IF", "UPON", "LOOP", "ROUND", "WHILE"))]
+            "SEND", "DECIDE", "WAIT", "NEXT", "SKIP", "IF", "UPON", "LOOP", "ROUND", "WHILE",
+            "ROUNDS", "CARRYING"))]
         if d == "assign":
             return A.Assign(str(ch[0]), self.term(ch[1]), span=s, var_span=_tok_span(ch[0]))
         if d == "send":
@@ -366,6 +367,10 @@ class _Build:
             var, each_set, body = [c for c in tree.children if not (isinstance(c, Token) and
                                                                     c.type in ("FOR", "EACH"))]
             return A.ForEach(str(var), self.term(each_set), self.block(body), span=s)
+        if d == "rounds":  # rounds carrying v, w: block
+            *names, body = ch
+            return A.Round(self.block(body), tuple(str(n) for n in names), span=s,
+                           carrying_spans=tuple(_tok_span(n) for n in names))
         if d in ("for_", "while_"):
             word = "for" if d == "for_" else "while"
             raise _Refused(f"'{word}' loops are not supported: tactl checks one round for every "
@@ -639,7 +644,7 @@ def parse_alg(text: str, path: str = "<input>") -> A.Algorithm:
 
 KEYWORDS = {"algorithm", "parameters", "resilience", "faults", "timing", "messages", "domain",
             "variables", "properties", "send", "decide", "wait", "next", "skip", "if", "elif",
-            "else", "upon", "loop", "round", "for", "while"}
+            "else", "upon", "loop", "round", "rounds", "for", "while"}
 
 
 def _unsupported_statement(text: str, line: int) -> Diagnostic | None:

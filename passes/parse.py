@@ -95,6 +95,7 @@ from tactl.ir.rta import (
 from tactl.ir.ta import Location, Origin, Property
 
 from . import alg_sets as S
+from .rounds import RoundsError, expand as expand_rounds
 from .thresholds import NEGATE, ThresholdError, normalize, symbol
 
 
@@ -256,15 +257,7 @@ def _is_number(x: str) -> bool:
 
 
 def _all_statements(stmts: Iterable[A.Stmt]) -> Iterable[A.Stmt]:
-    for s in stmts:
-        yield s
-        if isinstance(s, A.If):
-            for b in s.branches:
-                yield from _all_statements(b.body)
-            if s.orelse:
-                yield from _all_statements(s.orelse)
-        elif isinstance(s, (A.Loop, A.Round, A.ForEach)):
-            yield from _all_statements(s.body)
+    return A.statements(stmts)
 
 
 # ================================================================================ domains
@@ -1226,8 +1219,8 @@ class ParseResult:
 def parse_algorithm(alg: A.Algorithm) -> ParseResult:
     """Control-state extraction; every problem is an :class:`InputError` at its position."""
     try:
-        return _parse(alg)
-    except (_Fail, S.SetFail) as e:
+        return _parse(expand_rounds(alg))
+    except (_Fail, S.SetFail, RoundsError) as e:
         # A problem of the whole program (its state space) is reported where the code begins.
         span = e.span or next((s.span for s in alg.program if getattr(s, "span", None)), None) \
             or Span(1, 1)

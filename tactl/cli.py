@@ -611,10 +611,20 @@ def check(
     finally:
         if shown is not None:
             shown.stop()
+    rounds = _round_structure(file, source)
     if as_json:
-        typer.echo(json.dumps(report_json(report), indent=2))
+        data = report_json(report)
+        if rounds is not None:
+            from tactl.report.rounds import conclusion_json  # lazy: only for `rounds carrying`
+
+            data["multi_round"] = conclusion_json(rounds, report.results)
+        typer.echo(json.dumps(data, indent=2))
     else:
         typer.echo(report_text(report))
+        if rounds is not None:
+            from tactl.report.rounds import conclusion_lines  # lazy: only for `rounds carrying`
+
+            typer.echo("\n".join(conclusion_lines(rounds, report.results)))
     if cex_svg is not None:
         _write_cex_svg(cex_svg, report, source, file.suffix.lower().lstrip("."))
     if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
@@ -671,6 +681,16 @@ def _check_file(file: Path, shown, engine: str, model: str, partition: bool, rec
         return check_automaton(ta, result.path, options, shown), result.source or ""
     except SelectionError as e:
         raise _usage_error(file, str(e)) from None
+
+
+def _round_structure(file: Path, source: str):
+    """The ``rounds carrying v:`` structure of an ``.alg`` input (passes/rounds.py), or None:
+    check states the multi-round conclusion after the one-round verdicts."""
+    if file.suffix.lower() != ".alg":
+        return None
+    from tactl.report.rounds import round_structure  # lazy: the .alg reader, only for .alg
+
+    return round_structure(source, str(file))
 
 
 def _write_cex_svg(path: Path, report, source: str, kind: str) -> None:

@@ -14,6 +14,7 @@ from tactl.engines.check import _result_json
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY
 from tactl.ir.expr import to_text
 from tactl.passes.emit_dot import emit_dot
+from tactl.report.rounds import conclusion_json, round_structure, summary_lines
 from tactl.report.spacetime import counterexample_diagram, diagram_svg, fault_parameters
 from tactl.report.statement import statement
 from tactl.util.version import __version__
@@ -61,10 +62,20 @@ def algorithm_json(run: AlgorithmRun, with_svg: bool = False) -> dict[str, Any]:
                           **_what_was_checked(run, v.result, with_svg)} for v, cache in run.verdicts]
     for v, _ in run.verdicts:
         warnings.extend(v.warnings)
+    rounds = _rounds(run)
+    if rounds is not None:
+        out["multi_round"] = conclusion_json(rounds, [v.result for v, _ in run.verdicts])
     out["outputs"] = dict(run.outputs)
     out["warnings"] = list(dict.fromkeys(warnings))
     out["exit_code"] = run.exit_code
     return out
+
+
+def _rounds(run: AlgorithmRun):
+    """The ``rounds carrying`` structure of an ``.alg`` run (tactl/report/rounds.py), or None."""
+    if run.kind != "alg" or run.error or run.interrupted or not run.loaded.source:
+        return None
+    return round_structure(run.loaded.source, run.path)
 
 
 def _what_was_checked(run: AlgorithmRun, result, with_svg: bool) -> dict[str, Any]:
@@ -141,6 +152,10 @@ def run_table(run: Run) -> str:
     lines.append(f"{summary}{f', {bad} with bad input' if bad else ''} "
                  f"({len(run.algorithms)} algorithm{'s' if len(run.algorithms) != 1 else ''}, "
                  f"{run.wall_s:.2f} s)")
+    for a in run.algorithms:
+        rounds = _rounds(a)
+        if rounds is not None:
+            lines.extend(summary_lines(a.name, rounds, [v.result for v, _ in a.verdicts]))
     return "\n".join(lines)
 
 
