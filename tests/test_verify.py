@@ -252,7 +252,7 @@ def test_resolve_names_directories_and_files():
     assert resolve([str(CORPUS / "benor")]) == [CORPUS / "benor" / "benor.alg",
                                                CORPUS / "benor" / "benor_crash.alg"]
     everything = resolve([str(CORPUS)])
-    assert CORPUS / "strb" / "strb.alg" in everything and len(everything) == 23
+    assert CORPUS / "strb" / "strb.alg" in everything and len(everything) == 25
     assert CORPUS / "phase_king" / "phase_king.rta" in everything  # no .alg: the .rta
     assert CORPUS / "floodset" / "floodset.alg" in everything  # the .alg, not its .rta
     assert all(p.suffix in (".alg", ".rta", ".ta") for p in everything)
