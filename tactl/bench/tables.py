@@ -322,13 +322,15 @@ def alg_table(timeout_s: float) -> bool:
     """The pseudocode corpus: parse + translate + certify in this process (the issue's bar is
     < 10 s in total), then a whole ``tactl check X.alg`` process per file for verdicts, wall time
     (start-up included) and peak memory."""
-    header = f"{'pseudocode':<28} {'lines':>5} {'locs':>4} {'rules':>5} {'TA rules':>8} " \
+    paths = sorted((REPO / "corpus").glob("*/*.alg"))
+    width = max([28] + [len(p.parent.name + '/' + p.name) for p in paths])  # every name fits
+    header = f"{'pseudocode':<{width}} {'lines':>5} {'locs':>4} {'rules':>5} {'TA rules':>8} " \
              f"{'parse s':>7} {'transl s':>8} {'cert s':>6} {'certified':<9} {'verdicts':<34} " \
              f"{'check s':>7} {'peak MB':>7}"
     print("\n" + header)
     print("-" * len(header))
     total, ok = 0.0, True
-    for path in sorted((REPO / "corpus").glob("*/*.alg")):
+    for path in paths:
         text = path.read_text()
         start = time.perf_counter()
         rta = parse_algorithm(parse_alg(text, str(path))).rta
@@ -349,7 +351,7 @@ def alg_table(timeout_s: float) -> bool:
         except (ValueError, KeyError):
             verdicts = f"exit {code}"
         ok &= code in (0, 1, 3)
-        print(f"{path.parent.name + '/' + path.name:<28} {text.count(chr(10)):>5} "
+        print(f"{path.parent.name + '/' + path.name:<{width}} {text.count(chr(10)):>5} "
               f"{len(rta.locations):>4} {len(rta.rules):>5} {len(tr.ta.rules):>8} "
               f"{parsed - start:>7.2f} {translated - parsed:>8.2f} {end - translated:>6.2f} "
               f"{'all' if good else 'NOT ALL':<9} {verdicts:<34} {wall:>7.2f} {peak:>7.1f}", flush=True)
