@@ -23,6 +23,7 @@ COIN_VALUES = ("0", "1")
 DECIDED = "decided"  # the variable `decide v` sets; ⊥ until the process decides
 DONE = "done"  # the predicate "the process has finished (its round)"
 CRASHED = "crashed"  # the predicate "the process has crashed" (crash fault models)
+COORDINATOR = "coordinator"  # the built-in Boolean "this process is the phase's coordinator"
 
 
 def _span() -> Span | None:
@@ -145,6 +146,8 @@ class Received:
     op: str
     amount: Term
     span: Span | None = _span()
+    # `received M from coordinator`: the coordinator's M arrived (count >= 1, at most one)
+    from_coordinator: bool = False
 
 
 @dataclass(frozen=True)
@@ -247,6 +250,7 @@ class Round:
 
     body: tuple["Stmt", ...]
     span: Span | None = _span()
+    number: int | None = None  # `round K:` (a phase of several rounds); None for `round:`
 
 
 Stmt = Assign | Send | Decide | Wait | NextRound | Skip | If | Loop | Round
@@ -262,6 +266,7 @@ class MessageShape:
     parts: tuple[tuple[str, ...], ...]  # per position, its possible values (a tag: one value)
     tags: tuple[bool, ...]  # per position: a fixed tag (D, ?) rather than a domain
     span: Span | None = _span()
+    coordinator: bool = False  # declared `from coordinator`: only the phase's coordinator sends it
 
 
 @dataclass(frozen=True)
