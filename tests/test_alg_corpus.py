@@ -62,7 +62,13 @@ def test_alg_rules_are_equivalent_to_the_hand_written_rta(alg):
     assert not stale, f"{alg}: explained differences that no longer differ: {stale}"
 
 
-@pytest.mark.parametrize("alg", ALGS)
+# About 90 s a side (phase king's agreement): its rule equivalence above and the checks at small
+# parameters in tests/test_alg_phases.py stay in the default suite.
+SLOW_VERDICTS = {"phase_king/phase_king"}
+
+
+@pytest.mark.parametrize("alg", [pytest.param(a, marks=pytest.mark.slow) if a in SLOW_VERDICTS
+                                 else a for a in ALGS])
 def test_alg_properties_get_the_verdicts_of_the_hand_written_rta(alg):
     path = CORPUS / f"{alg}.alg"
     spec = correspondence(path)
