@@ -111,7 +111,7 @@ _QUANT = {"at least": ">=", "more than": ">", "at most": "<=", "fewer than": "<"
 
 SUPPORTED_STATEMENTS = ("assignment 'x := value', 'send M to all', 'decide v', 'wait until COND', "
                         "'wait for K messages M', 'if/elif/else', 'upon COND:', 'loop forever:', "
-                        "'round:', 'next round', 'skip'")
+                        "'round:', 'round 1:' … 'round K:', 'next round', 'skip'")
 
 
 def _value_of(tok: Token) -> str:
