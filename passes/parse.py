@@ -9,6 +9,10 @@ stop points are the places where a process waits for messages:
 * the head of ``loop forever:`` (an event loop: the process waits for some handler to fire);
 * the end of the program or of the ``round:`` (finished; at a round end the variables carry over
   to the next round, which the one-round automaton does not model);
+* in a phase of numbered rounds (``round 1:`` … ``round K:``, synchronous), the start of each
+  round: the end of round k is the start of round k + 1 and the end of round K the start of round
+  1, the live-variable analysis runs around the phase, and a process that reads ``coordinator``
+  learns whether it is the coordinator at the end of the round before (``passes/phases.py``);
 * the start, unless the program begins with a stop point (then that point is the start).
 
 **One step** (one rule) is: receive some messages, then compute and send without receiving
