@@ -253,3 +253,16 @@ def test_explicit_rounds_give_the_alg_and_the_hand_written_rta_the_same_verdicts
     assert set(ours) == set(spec["properties"])
     for mine, hand in spec["properties"].items():
         assert ours[mine] == theirs[hand], (name, mine, ours[mine], theirs[hand])
+
+
+@pytest.mark.parametrize("messages, body, where, message", [
+    ("(M, {0, 1})", "round 1:\n  if coordinator: v := 1\n", "10:6", "no message is declared"),
+    ("(M, {0, 1}), (K, {0, 1}) from coordinator from coordinator", "round 1:\n  skip\n", "6:23",
+     "written once"),
+])
+def test_coordinator_declarations_are_checked_at_their_position(cli, tmp_path, messages, body,
+                                                                where, message):
+    path = tmp_path / "decl.alg"
+    path.write_text(HEAD.replace("(M, {0, 1}), (K, {0, 1}) from coordinator", messages) + body)
+    r = cli("parse", path)
+    assert r.code == 2 and f"decl.alg:{where}:" in r.err and message in r.err, r.err
