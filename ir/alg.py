@@ -24,6 +24,7 @@ COIN_VALUES = ("0", "1")
 DECIDED = "decided"  # the variable `decide v` sets; ⊥ until the process decides
 DONE = "done"  # the predicate "the process has finished (its round)"
 CRASHED = "crashed"  # the predicate "the process has crashed" (crash fault models)
+COORDINATOR = "coordinator"  # the built-in Boolean "this process is the phase's coordinator"
 
 
 def _span() -> Span | None:
@@ -203,6 +204,8 @@ class Received:
     op: str
     amount: Term
     span: Span | None = _span()
+    # `received M from coordinator`: the coordinator's M arrived (count >= 1, at most one)
+    from_coordinator: bool = False
 
 
 @dataclass(frozen=True)
@@ -315,6 +318,7 @@ class Round:
     carrying: tuple[str, ...] = ()
     span: Span | None = _span()
     carrying_spans: tuple[Span | None, ...] = field(default=(), compare=False, repr=False)
+    number: int | None = None  # `round K:` (a phase of several rounds); None for `round:`
 
 
 @dataclass(frozen=True)
@@ -341,6 +345,7 @@ class MessageShape:
     parts: tuple[tuple[str, ...], ...]  # per position, its possible values (a tag: one value)
     tags: tuple[bool, ...]  # per position: a fixed tag (D, ?) rather than a domain
     span: Span | None = _span()
+    coordinator: bool = False  # declared `from coordinator`: only the phase's coordinator sends it
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
@@ -110,7 +111,8 @@ _QUANT = {"at least": ">=", "more than": ">", "at most": "<=", "fewer than": "<"
 
 SUPPORTED_STATEMENTS = ("assignment 'x := value', 'send M to all', 'decide v', 'wait until COND', "
                         "'wait for K messages M', 'if/elif/else', 'upon COND:', 'loop forever:', "
-                        "'round:', 'next round', 'skip', 'for each w in SET:'")
+                         "'round:', 'round 1:' … 'round K:', 'rounds carrying v:', 'next round', 'skip', "
+                         "'for each w in SET:'")
 
 
 def _value_of(tok: Token) -> str:
@@ -213,6 +215,11 @@ class _Build:
         return domains.get(name)
 
     def message(self, tree: Tree, domains: dict) -> A.MessageShape:
+        if tree.data == "msg_coordinator":  # `M from coordinator` (docs/alg.md, "Phases and …")
+            inner = self.message(tree.children[0], domains)
+            if inner.coordinator:
+                raise _Refused("'from coordinator' is written once", _span(tree))
+            return replace(inner, coordinator=True, span=_span(tree))
         if tree.data == "msg_plain":
             return A.MessageShape(str(tree.children[0]), (), (), span=_span(tree))
         name, *parts = tree.children
@@ -371,6 +378,8 @@ class _Build:
             *names, body = ch
             return A.Round(self.block(body), tuple(str(n) for n in names), span=s,
                            carrying_spans=tuple(_tok_span(n) for n in names))
+        if d == "round_n":
+            return A.Round(self.block(ch[1]), span=s, number=int(ch[0]))
         if d in ("for_", "while_"):
             word = "for" if d == "for_" else "while"
             raise _Refused(f"'{word}' loops are not supported: tactl checks one round for every "
@@ -441,6 +450,9 @@ class _Build:
             if len(quantity.children) == 2:
                 op = _QUANT[" ".join(str(quantity.children[0]).split())]
             return A.Received(self.pattern(pattern), op, self.term(amount_tree), span=s)
+        if d == "recv_coordinator":  # at most one coordinator message: "received" is ">= 1"
+            return A.Received(self.pattern(tree.children[1]), ">=", A.Num(1, span=s), span=s,
+                              from_coordinator=True)
         return self.term(tree)
 
     def compare(self, tree: Tree) -> A.Compare:

@@ -447,8 +447,9 @@ def kinds_table(workdir: Path, timeout_s: float) -> bool:
 
 SYNC_INPUTS = ("corpus/floodmin/floodmin.rta", "corpus/floodmin/floodmin.alg",
                "corpus/floodmin/floodmin_k2.rta", "corpus/floodset/floodset.rta",
-               "corpus/rb_sync/rb_sync.rta", "corpus/phase_queen/phase_queen.rta",
-               "corpus/phase_king/phase_king.rta")
+               "corpus/rb_sync/rb_sync.rta", "corpus/rb_sync/rb_sync.alg",
+               "corpus/phase_queen/phase_queen.rta", "corpus/phase_queen/phase_queen.alg",
+               "corpus/phase_king/phase_king.rta", "corpus/phase_king/phase_king.alg")
 
 
 def sync_table(timeout_s: float) -> bool:
