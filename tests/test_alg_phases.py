@@ -220,19 +220,27 @@ def test_numbered_rounds_in_an_asynchronous_algorithm_are_refused(cli, tmp_path)
     assert r.code == 2 and "async.alg:9:1:" in r.err and "need 'timing sync'" in r.err
 
 
-def test_an_asynchronous_coordinator_is_emitted_for_the_translation_to_refuse(cli, tmp_path):
-    """The async semantics of coordinators is another branch's: the front end emits the
-    declaration and the .rta validator refuses it until that lands."""
+def test_an_asynchronous_coordinator_from_pseudocode_is_checked(cli, tmp_path):
+    """The front end chooses the coordinator among the initial locations of an asynchronous
+    algorithm, and the translation's one-round coordinator semantics (passes/coordinator.py)
+    reads it: with a correct coordinator everyone adopts its one value; a faulty one (cf = 1)
+    equivocates, and the counterexample is printed in pseudocode lines."""
     text = HEAD.replace("timing sync", "timing async") + (
         "if coordinator:\n  send (K, v) to all\n"
-        "wait until received (K, w) from coordinator for some w\nv := w\n")
+        "wait until received (K, w) from coordinator for some w\nv := w\n"
+        "properties\n"
+        "  same assuming correct coordinator: always (no (done and v == 0) or no (done and v == 1))\n"
+        "  same_any: always (no (done and v == 0) or no (done and v == 1))\n")
     rta = _rta(text)
     assert rta.coordinator == ("K0", "K1")
-    assert set(rta.initial) == {"v0", "v1", "coord_v0", "coord_v1"}  # chosen at the start
+    assert {"v0", "v1", "coord_v0", "coord_v1"} <= set(rta.initial)  # chosen at the start
     path = tmp_path / "acoord.alg"
     path.write_text(text)
-    r = cli("parse", path)
-    assert r.code == 2 and "needs lock-step rounds" in r.err, r.err
+    r = cli("check", path, "--property", "same")
+    assert r.code == 0 and "HOLDS" in r.out, r.out + r.err
+    r = cli("check", path, "--property", "same_any")
+    assert r.code == 1 and "VIOLATED" in r.out and "replayed" in r.out, r.out + r.err
+    assert 'line 12 "v := w"' in r.out or "line 11" in r.out, r.out
 
 
 # ---- differential: the explicit lock-step engine on the .alg and on the hand-written .rta ----
