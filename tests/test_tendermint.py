@@ -9,6 +9,7 @@ TA agrees with the receive-automaton oracle of tests/test_async_coordinator.py a
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
@@ -103,3 +104,40 @@ def test_the_translation_agrees_with_the_receive_automaton_oracle_at_n_4():
         for params in small:
             got = explicit.check(ta, question, params, bound=4, max_states=200_000)
             assert (got.verdict == VIOLATED) == oracle_violated(rta, question, params), (prop.name, params)
+
+
+# ---- the pseudocode (corpus/tendermint/tendermint.alg; tests/test_alg_corpus.py compares its
+# rules and verdicts with tendermint.rta) ----
+
+TENDERMINT_ALG = CORPUS / "tendermint" / "tendermint.alg"
+
+
+def _lines_of(text: str, code: str) -> list[int]:
+    """The 1-based numbers of the lines whose code (comment stripped) is ``code``: the
+    counterexample quotes each as `line N "code"`."""
+    return [number for number, line in enumerate(text.splitlines(), 1)
+            if line.split("#")[0].strip() == code]
+
+
+@pytest.mark.parametrize("old, new", [
+    ("from n - t processes", "from t + 1 processes"),  # every quorum t + 1 instead of n - t
+    ("resilience n > 3t", "resilience n > 2t"),        # resilience n > 2t
+])
+def test_a_weakened_pseudocode_violates_agreement_in_pseudocode_lines(cli, tmp_path, old, new):
+    """Agreement breaks when a quorum or the resilience condition is weakened; `tactl check`
+    prints the replayed run as the .alg lines the processes executed: precommits of a value are
+    sent, and processes decide at a `decide w` (one in each of the three steps)."""
+    text = TENDERMINT_ALG.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "weak.alg"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    r = cli("check", path, "--property", "agreement0")
+    assert r.code == 1 and "VIOLATED" in r.out and "(replayed by the simulator)" in r.out, r.out + r.err
+    assert "in the pseudocode" in r.out
+    [precommit] = _lines_of(text, "send (PRECOMMIT, w) to all")
+    assert f'line {precommit} "send (PRECOMMIT, w) to all"' in r.out, r.out
+    decides = _lines_of(text, "decide w")
+    assert len(decides) == 3
+    assert any(f'line {d} "decide w"' in r.out for d in decides), r.out
+    # breaking agreement takes a faulty process (an equivocating proposer or a double voter)
+    assert re.search(r"with n=\d+, t=\d+, f=[1-9]", r.out), r.out
