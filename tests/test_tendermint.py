@@ -5,6 +5,8 @@ Agreement holds for all n > 3t and the reachability sanity properties are violat
 LMCS 2020 one-round model (compared when its file is on this machine); weakening a quorum or
 the resilience condition breaks agreement with a replayed counterexample; and the translated
 TA agrees with the receive-automaton oracle of tests/test_async_coordinator.py at n = 4.
+The pseudocode (tendermint.alg) weakened the same way prints its counterexample in its lines, and
+agrees with the .rta under the explicit engine at n = 4.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS
+from tactl.driver.inputs import load_automaton
 from tactl.engines import explicit
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, VIOLATED
@@ -141,3 +144,28 @@ def test_a_weakened_pseudocode_violates_agreement_in_pseudocode_lines(cli, tmp_p
     assert any(f'line {d} "decide w"' in r.out for d in decides), r.out
     # breaking agreement takes a faulty process (an equivocating proposer or a double voter)
     assert re.search(r"with n=\d+, t=\d+, f=[1-9]", r.out), r.out
+
+
+def test_the_pseudocode_and_the_rta_agree_under_the_explicit_engine_at_n_4(tmp_path):
+    """A differential check by another engine than the corpus test's parametric one: every
+    instance n = 4, t = 1 (f, cf in 0..1) explored on the TA from the .alg and the TA from the
+    .rta, for the five sanity properties (reachable on both) and agreement in its plain safety
+    form (never both decisions; unreachable on both)."""
+    plain = "agreement: always (no decided == 0 or no decided == 1)"
+    alg = tmp_path / "tendermint.alg"
+    alg.write_text(TENDERMINT_ALG.read_text(encoding="utf-8")
+                   .replace("properties\n", f"properties\n  {plain}\n"), encoding="utf-8")
+    ours = load_automaton(alg).ta
+    theirs = translate(read_rta(TENDERMINT.read_text(encoding="utf-8").replace(
+        "specifications (8) {", "specifications (9) {\n    agreement: [](DECIDE0 == 0 || DECIDE1 == 0);"
+    )).rta).ta
+    expected = {"agreement": HOLDS, **dict.fromkeys(SANITY, VIOLATED)}
+    queries = {name: {p.name: reach_query(ta, p) for p in ta.properties if p.name in expected}
+               for name, ta in (("alg", ours), ("rta", theirs))}
+    assert set(queries["alg"]) == set(queries["rta"]) == set(expected)
+    for params in (p for p in instances(4) if p["n"] == 4 and p["t"] == 1):
+        for prop, verdict in expected.items():
+            got = {name: explicit.check(ta, queries[name][prop], params, bound=4,
+                                        max_states=200_000).verdict
+                   for name, ta in (("alg", ours), ("rta", theirs))}
+            assert got["alg"] == got["rta"] == verdict, (prop, params, got)
