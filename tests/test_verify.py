@@ -253,8 +253,10 @@ def test_resolve_names_directories_and_files():
                                                CORPUS / "benor" / "benor_crash.alg"]
     everything = resolve([str(CORPUS)])
     assert CORPUS / "strb" / "strb.alg" in everything and len(everything) == 25
-    assert CORPUS / "phase_king" / "phase_king.rta" in everything  # no .alg: the .rta
-    assert CORPUS / "floodset" / "floodset.alg" in everything  # the .alg, not its .rta
+    # every corpus directory now has its pseudocode: the .alg, never its hand-written .rta
+    assert CORPUS / "phase_king" / "phase_king.alg" in everything
+    assert CORPUS / "floodset" / "floodset.alg" in everything
+    assert not any(p.suffix == ".rta" for p in everything)
     assert all(p.suffix in (".alg", ".rta", ".ta") for p in everything)
 
 
