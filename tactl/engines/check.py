@@ -648,6 +648,8 @@ def pseudocode_steps(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
         rule = ta.rules[s.rule]
         who = f"{s.factor} process{'' if s.factor == 1 else 'es'}"
         what = rule.origin.describe() if rule.origin else "(a step the translation added)"
+        # a step whose code skipped every statement (the non-coordinators' `if coordinator:`)
+        what = what or "reach the next stop point without executing a statement"
         move = f"{rule.source} -> {rule.target}"
         mark = "*" if n > len(cex.schedule) else ""
         if rule.origin and rule.origin.lines:
