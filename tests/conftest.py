@@ -54,6 +54,17 @@ def cli(capsys):
     return run
 
 
+def reach_questions(ta):
+    """(property, reachability question) for every property of ``ta`` that has one: the safety
+    properties the engines are compared on (liveness and unsupported shapes are skipped)."""
+    from tactl.ir.safety import ReachQuery, reach_query  # lazy: conftest imports no tactl at load
+
+    for prop in ta.properties:
+        question = reach_query(ta, prop)
+        if isinstance(question, ReachQuery):
+            yield prop, question
+
+
 def check_ta_files() -> list[Path]:
     """Our small automata with known verdicts (an ``expect:`` line in the header comment)."""
     return sorted((DATA / "check").glob("*.ta"))

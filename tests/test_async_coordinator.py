@@ -16,6 +16,7 @@ import itertools
 
 import pytest
 
+from conftest import reach_questions
 from tactl.engines import explicit, parametric
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED
@@ -239,10 +240,7 @@ def test_explicit_and_parametric_agree_with_the_receive_automaton_oracle(name):
     rta = rta_of(AUTOMATA[name])
     ta = translate(rta).ta
     compared = 0
-    for prop in ta.properties:
-        question = reach_query(ta, prop)
-        if not isinstance(question, ReachQuery):
-            continue
+    for prop, question in reach_questions(ta):
         par = parametric.check(ta, question)
         assert par.verdict in (HOLDS, VIOLATED), (prop.name, par.reason)
         if par.verdict == VIOLATED:

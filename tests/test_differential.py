@@ -12,10 +12,9 @@ import os
 
 import pytest
 
-from conftest import CORPUS, check_ta_files, isola18_params
+from conftest import CORPUS, check_ta_files, isola18_params, reach_questions
 from tactl.engines import explicit, parametric
 from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED
-from tactl.ir.safety import ReachQuery, reach_query
 from tactl.ir.ta import ThresholdAutomaton
 from tactl.ir.ta_reader import read_ta, read_ta_file
 from tactl.passes.encode_steady import unsupported_reason
@@ -29,10 +28,7 @@ def agree(ta: ThresholdAutomaton, bound: int = BOUND) -> int:
     """Compare the engines on every safety property; returns how many were compared."""
     assert unsupported_reason(ta) is None
     compared = 0
-    for prop in ta.properties:
-        question = reach_query(ta, prop)
-        if not isinstance(question, ReachQuery):
-            continue
+    for prop, question in reach_questions(ta):
         par = parametric.check(ta, question)
         exp = explicit.check(ta, question, {}, bound=bound, max_states=MAX_STATES)
         context = (prop.name, par.verdict, exp.verdict, exp.reason)

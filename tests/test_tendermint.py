@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS
+from conftest import CORPUS, reach_questions
 from tactl.driver.inputs import load_automaton
 from tactl.engines import explicit
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, VIOLATED
 from tactl.ir.rta_reader import read_rta
-from tactl.ir.safety import ReachQuery, reach_query
+from tactl.ir.safety import reach_query
 from tactl.ir.ta_reader import read_ta
 from tactl.passes.eliminate import translate
 from test_async_coordinator import instances, oracle_violated
@@ -100,10 +100,7 @@ def test_the_translation_agrees_with_the_receive_automaton_oracle_at_n_4():
                             "agreement0: [](DECIDE0 == 0 || DECIDE1 == 0);")).rta
     ta = translate(rta).ta
     small = [p for p in instances(4) if p["n"] == 4 and p["t"] == 1]
-    for prop in ta.properties:
-        question = reach_query(ta, prop)
-        if not isinstance(question, ReachQuery):
-            continue
+    for prop, question in reach_questions(ta):
         for params in small:
             got = explicit.check(ta, question, params, bound=4, max_states=200_000)
             assert (got.verdict == VIOLATED) == oracle_violated(rta, question, params), (prop.name, params)
