@@ -16,11 +16,13 @@ properties, proved for every such split, carry over to every round by induction:
   the fault model's justice);
 * ``decide_or_flip``: every process ends the round, and the processes that end it without tossing
   the coin all hold the same value (a ghost flag marks the processes whose carried value came
-  from the coin: random19's ``p-*.ta`` stops them at the coin location instead);
+  from the coin and was not overwritten since: random19's ``p-*.ta`` stops them at the coin
+  location instead);
 * ``unanimity_w``: all processes start the round with ``w`` ⇒ all decide ``w`` in it.
 
 This pass checks that the reduction covers the program (or refuses it at its position) and
-returns the algorithm with the ghost flag and the generated properties added; the parse pass then
+returns the algorithm with the ghost flag and the generated properties added (the premises the
+termination argument assumes are checked on the extracted automaton: ``passes/round_premises``); the parse pass then
 extracts the one-round automaton as usual and the normal engines check the obligations.
 ``tactl.report.rounds`` states the multi-round conclusion from their verdicts.
 """
@@ -227,13 +229,17 @@ def _decide_values(alg: A.Algorithm) -> tuple[str, ...]:
 # ---- the coin flag --------------------------------------------------------------------------
 
 def _with_flag(s, carried: str, flag: str):
-    """``v := coin`` becomes ``v := coin; tossed := true`` (the flag is never read by the code:
-    it only lets decide_or_flip tell a tossed value from an adopted one)."""
+    """``v := coin`` becomes ``v := coin; tossed := true`` and every other assignment to ``v``
+    becomes ``v := …; tossed := false`` (the flag is never read by the code: it only lets
+    decide_or_flip tell a tossed value from an adopted one). The flag means "v holds this
+    round's coin toss and nothing overwrote it": a value written over a toss (``v := coin toss;
+    v := 0``, finding A2) is no coin's, so decide_or_flip must count its process among those
+    that hold one value; a flag left set would let a deterministic value pass as a fair coin."""
     if isinstance(s, A.If):
         return replace(s, branches=tuple(replace(b, body=_block(b.body, carried, flag))
                                          for b in s.branches),
                        orelse=_block(s.orelse, carried, flag) if s.orelse is not None else None)
-    if isinstance(s, (A.Loop, A.Round)):
+    if isinstance(s, (A.Loop, A.Round, A.ForEach)):
         return replace(s, body=_block(s.body, carried, flag))
     return s
 
@@ -242,8 +248,9 @@ def _block(stmts, carried: str, flag: str):
     out = []
     for s in stmts:
         out.append(_with_flag(s, carried, flag))
-        if isinstance(s, A.Assign) and s.var == carried and isinstance(s.value, A.Coin):
-            out.append(A.Assign(flag, A.Const(A.TRUE), span=s.span, var_span=s.var_span))
+        if isinstance(s, A.Assign) and s.var == carried:
+            tossed = A.TRUE if isinstance(s.value, A.Coin) else A.FALSE
+            out.append(A.Assign(flag, A.Const(tossed), span=s.span, var_span=s.var_span))
     return tuple(out)
 
 

@@ -944,7 +944,7 @@ def verify(
     # lazy: verify's driver, engines and reports load only for verify
     from tactl.engines.check import ENGINES
     from tactl.driver.executors import ExecutorError
-    from tactl.driver.verify import EMIT_TARGETS, VerifyError, VerifyOptions, resolve, verify as run_verify
+    from tactl.driver.verify import EMIT_TARGETS, FAILED, VerifyError, VerifyOptions, resolve, verify as run_verify
     from tactl.report.verify import explain_lines, run_json, run_table
 
     if engine not in ENGINES:
@@ -1004,12 +1004,19 @@ def verify(
         typer.echo(f"tactl: interrupted: the verdicts above were decided before the "
                    f"{signal.Signals(result.interrupted).name}; the cache holds only whole entries",
                    err=True)
+    failed = [(a.name, v.result) for a in result.algorithms for v, cache in a.verdicts
+              if cache == FAILED]  # a worker raised or died: the run exits 4
+    if failed:
+        typer.echo(f"tactl: internal error: {len(failed)} check{'s' if len(failed) != 1 else ''} "
+                   f"not decided ({failed[0][0]}: {failed[0][1].name}: "
+                   f"{failed[0][1].reason.removeprefix('internal error: ')}); the other verdicts "
+                   "above stand", err=True)
     try:
         _write_reports(result, report_dir, with_svg=not result.interrupted)
     except InputError as e:
         typer.echo(e.render(), err=True)
         typer.echo("tactl: the reports were not written; the verdicts above stand", err=True)
-        raise typer.Exit(EXIT_USAGE) from None
+        raise typer.Exit(EXIT_INTERNAL if failed else EXIT_USAGE) from None
     if not as_json:
         _info(f"reports: {report_dir / 'report.html'}, {report_dir / 'report.json'}", err=False)
     raise typer.Exit(result.exit_code)
@@ -1091,10 +1098,17 @@ def cache_clear(cache_dir: CacheDirOption = None) -> None:
                + (f"; kept {kept} file{'s' if kept != 1 else ''} the cache did not write" if kept else ""))
 
 
-def _certificate_error() -> type[Exception]:
-    from tactl.driver.translation import CertificateError  # lazy: translation loads z3 and the passes
+class _NeverRaised(Exception):
+    """Stands for an exception class whose module was never loaded (so nothing raised it)."""
 
-    return CertificateError
+
+def _certificate_error() -> type[Exception]:
+    """The translation's CertificateError if its module is loaded, else a class nothing raises.
+    Never an import: main() evaluates this in an ``except`` clause for every exception, and an
+    import there, while a MemoryError still holds the memory, raised a second MemoryError that
+    escaped main with a traceback and exit status 1 (finding D3)."""
+    module = sys.modules.get("tactl.driver.translation")
+    return getattr(module, "CertificateError", _NeverRaised)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -1108,6 +1122,8 @@ def main(argv: list[str] | None = None) -> int:
             typer.echo("tactl: interrupted", err=True)
             return deadline.interrupted_status()  # 143 if it was SIGTERM
         return e.code if isinstance(e.code, int) else (EXIT_OK if e.code is None else EXIT_USAGE)
+    except (MemoryError, RecursionError) as e:  # first: the clauses below may allocate or import
+        return _exhausted(e, debug)
     except TactlError as e:
         typer.echo(e.render(), err=True)
         return EXIT_USAGE
@@ -1138,9 +1154,44 @@ def main(argv: list[str] | None = None) -> int:
     return EXIT_OK
 
 
+def _exhausted(error: MemoryError | RecursionError, debug: bool) -> int:
+    """Out of memory or stack: free what the failed computation holds (its frames live on in the
+    traceback) before saying so in one line, written without Typer (which allocates)."""
+    if debug:
+        traceback.print_exception(error)
+    error.__traceback__ = None
+    error.__context__ = error.__cause__ = None
+    what = "out of memory" if isinstance(error, MemoryError) else str(error) or "recursion too deep"
+    _last_words(f"tactl: internal error: {type(error).__name__}: {what}"
+                + ("" if debug else " (run with --debug for details)"))
+    return EXIT_INTERNAL
+
+
+def _last_words(line: str) -> None:
+    """One line on stderr even when Python's streams cannot be used (out of memory, closed)."""
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except BaseException:  # noqa: BLE001 - the stream failed: the file descriptor remains
+        try:
+            os.write(2, line.encode("utf-8", "replace") + b"\n")
+        except OSError:
+            pass
+
+
 def run() -> None:
-    """The ``tactl`` console script."""
-    _exit(main())
+    """The ``tactl`` console script. main() maps every outcome to a status; should its own
+    handling fail (memory still exhausted while reporting a MemoryError, an interrupt while
+    reporting), the status is still 4 (or the interrupt's), never Python's 1 with a traceback."""
+    try:
+        code = main()
+    except KeyboardInterrupt:
+        _last_words("tactl: interrupted")
+        os._exit(deadline.interrupted_status())
+    except BaseException as e:  # noqa: BLE001 - the handler of the last line of defence failed
+        _last_words(f"tactl: internal error: {type(e).__name__} while reporting an error")
+        os._exit(EXIT_INTERNAL)
+    _exit(code)
 
 
 def _exit(code: int) -> None:

@@ -12,18 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS
+from conftest import CORPUS, DATA
 from tactl.driver.inputs import load_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED, PropertyResult
 from tactl.ir.alg_reader import parse_alg
 from tactl.passes.rounds import structure
-from tactl.report.rounds import conclusions
+from tactl.report.rounds import conclusions, round_structure
 
 ROUNDS = CORPUS / "benor_rounds"
 CRASH = ROUNDS / "benor_rounds_crash.alg"
 BYZ = ROUNDS / "benor_rounds.alg"
 RABC = ROUNDS / "rabc_crash.alg"
+OVERWRITTEN = DATA / "rounds" / "coin_overwritten.alg"  # finding A2: `v := 0` after the toss
 RANDOM19 = Path(os.environ.get("TACTL_RANDOM19", Path.home() / ".cache/tactl/benchmarks/random19"))
 OBLIGATIONS = ["validity_0", "validity_1", "agreement_0", "agreement_1", "round_termination",
                "decide_or_flip", "unanimity_0", "unanimity_1"]
@@ -152,7 +153,7 @@ def _result(name: str, verdict: str) -> PropertyResult:
 
 
 def test_a_conclusion_uses_only_plain_holds():
-    s = _structure(CRASH)
+    s = round_structure(CRASH.read_text(), str(CRASH))
     base = {n: HOLDS for n in OBLIGATIONS}
     for name, verdict in [("decide_or_flip", UNKNOWN), ("unanimity_1", HOLDS_VACUOUSLY),
                           ("round_termination", VIOLATED)]:
@@ -163,6 +164,73 @@ def test_a_conclusion_uses_only_plain_holds():
         assert got["agreement in every round"].concluded
     got = conclusions(s, [_result(n, v) for n, v in base.items()])
     assert all(c.concluded and not c.missing for c in got)
+
+
+# ------------------------------------------------------- the premises of the argument
+
+def test_an_overwritten_coin_violates_decide_or_flip_and_withholds_termination(cli):
+    """Finding A2: `v := 0` right after `v := coin toss`. The ghost flag is cleared by the
+    overwrite, so decide_or_flip sees the processes that adopted 1 and those left with 0 and is
+    violated with a replayed run; the premise is reported with its line."""
+    r, verdicts = _check(cli, OVERWRITTEN)
+    assert r.code == 1, r.out + r.err
+    assert verdicts["decide_or_flip"] == "VIOLATED"
+    assert "replayed by the simulator" in r.out
+    assert re.search(r'line \d+ "v := coin toss"; line \d+ "v := 0"', r.out)
+    line = next(ln for ln in r.out.splitlines() if ln.startswith("  termination with probability 1:"))
+    assert line.startswith("  termination with probability 1: NOT CONCLUDED: decide_or_flip VIOLATED; "
+                           "premise not shown: no statement overwrites a tossed value of 'v'")
+    assert 'line 35 "v := 0" overwrites the toss at line 34 "v := coin toss"' in line
+    assert "agreement in every round: CONCLUDED" in r.out  # safety does not rest on the coin
+
+
+def test_the_json_report_states_each_premise_and_how_it_was_checked(cli):
+    r = cli("check", "-q", OVERWRITTEN, "--json", "-p", "validity_0")
+    data = json.loads(r.out)["multi_round"]
+    premises = {p["name"]: p for p in data["premises"]}
+    assert list(premises) == ["coin_values", "not_overwritten", "not_read", "decidable"]
+    assert all(p["checked"] for p in premises.values())
+    assert premises["not_overwritten"]["shown"] is False
+    assert 'line 35 "v := 0"' in premises["not_overwritten"]["why"]
+    assert all(premises[n]["shown"] for n in ("coin_values", "not_read", "decidable"))
+    term = {c["claim"]: c for c in data["conclusions"]}["termination with probability 1"]
+    assert term["premises"] == list(premises) and term["concluded"] is False
+    assert any(m.startswith("premise not shown: no statement overwrites") for m in term["missing"])
+
+
+@pytest.mark.parametrize("path", [CRASH, BYZ, RABC], ids=lambda p: p.stem)
+def test_the_corpus_shows_every_premise(path):
+    multi = round_structure(path.read_text(), str(path))
+    assert [(p.name, p.shown, p.why) for p in multi.premises] == [
+        (n, True, "") for n in ("coin_values", "not_overwritten", "not_read", "decidable")]
+
+
+@pytest.mark.parametrize("values, decide, tail, premise, why", [
+    ("{0, 2}", "decide w", "", "coin_values",
+     'the toss at line 17 "v := coin toss" from waitR_v0 gives v = 0, never 2'),
+    ("{0, 1}", "decide w", "  wait until received (C, *) from n - t processes\n  v := 1\n",
+     "not_overwritten", 'line 19 "v := 1" overwrites a tossed value'),
+    ("{0, 1}", "decide w", "  send (C, v) to all\n", "not_read",
+     'the step of the toss at line 17 "v := coin toss" from waitR_v0 sends by the outcome (C0 / C1)'),
+    ("{0, 1}", "decide w", "  wait until received (R, *) from n - t processes\n", "not_read",
+     'is a step after a toss: line 18 "wait until received (R, *) from n - t processes"'),
+    ("{0, 1}", "decide 0", "", "decidable", "no location has decided = 1"),
+], ids=["coin-gives-one-value", "overwritten-later", "sent-by-outcome", "step-after-toss",
+        "value-never-decided"])
+def test_a_premise_not_shown_withholds_termination_with_its_evidence(values, decide, tail, premise,
+                                                                    why):
+    text = _alg(decide=decide).replace("messages (R, {0, 1})", "messages (R, {0, 1}), (C, {0, 1})")
+    text = text.replace("{0, 1}", values) + tail  # HEADER, below
+    multi = round_structure(text, "a.alg")
+    failed = [p for p in multi.premises if not p.shown]
+    assert [p.name for p in failed] == [premise]
+    assert why in failed[0].why
+    holds = [_result(o.name, HOLDS) for o in multi.structure.obligations]
+    got = {c.claim: c for c in conclusions(multi, holds)}
+    term = got["termination with probability 1"]
+    assert not term.concluded
+    assert term.missing == (f"premise not shown: {failed[0].statement} ({failed[0].why})",)
+    assert got["agreement in every round"].concluded and got["validity in every round"].concluded
 
 
 # ---------------------------------------------------------------------------- refusals
@@ -307,6 +375,10 @@ def test_verify_states_the_conclusion_in_its_table_and_report(cli, tmp_path):
     claims = {c["claim"]: c["concluded"] for c in alg["multi_round"]["conclusions"]}
     assert claims == {"agreement in every round": False, "validity in every round": True,
                       "termination with probability 1": False}
+    assert all(p["shown"] for p in alg["multi_round"]["premises"])
+    html = (out / "report.html").read_text()
+    assert "<h3>Multi-round conclusion</h3>" in html and "NOT SHOWN" not in html
+    assert "no statement overwrites a tossed value of &#39;v&#39; before the round ends" in html
 
 
 def test_the_coin_flag_takes_a_free_name_and_user_properties_are_kept(tmp_path, cli):

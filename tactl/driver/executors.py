@@ -15,19 +15,61 @@ import ipaddress
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable, Iterator
 
+from tactl.util import deadline
 from tactl.util.deadline import worker_signals
 
 
 class ExecutorError(ValueError):
     pass
+
+
+@dataclass(frozen=True)
+class TaskFailed:
+    """What an executor yields for a task that returned no result: it raised in its worker, or
+    the process running it died (a signal: SIGKILL from the out-of-memory killer, a segfault).
+    The driver shows the check as an internal error and the run exits 4 — never a verdict, and
+    never a silent exit 0, 1 or 3 with the other checks' verdicts."""
+
+    reason: str
+
+
+def _failure(error: BaseException, workers=()) -> TaskFailed:
+    """The one-line reason of a task's failure (``workers``: the pool's processes, whose exit
+    codes name the signal that killed one). A stop signal's consequence is re-raised: an
+    interrupted run is reported as interrupted, not as failed tasks."""
+    if deadline.interruption(error) is not None or not isinstance(error, Exception):
+        raise error
+    if isinstance(error, BrokenProcessPool):
+        for w in workers:  # the pool is ending them: wait (briefly) for their exit codes
+            w.join(timeout=2)
+        signals = sorted({-w.exitcode for w in workers if (w.exitcode or 0) < 0})
+        if len(signals) > 1 and signal.SIGTERM in signals:
+            signals.remove(signal.SIGTERM)  # the pool ends the other workers once one died
+        names = ", ".join(_signal_name(n) for n in signals) or "an unknown cause"
+        return TaskFailed(f"a worker process of the pool died ({names}"
+                          + (": the out-of-memory killer sends SIGKILL" if signal.SIGKILL in signals
+                             else "") + ") while this check ran or waited for a worker")
+    lines = str(error).strip().splitlines()  # a worker's traceback text: its last line says it
+    what = "out of memory" if isinstance(error, MemoryError) else lines[-1][:300] if lines else ""
+    return TaskFailed(f"{type(error).__name__} in the worker" + (f": {what}" if what else ""))
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 DASK_SCHEME = "dask://"
@@ -121,11 +163,16 @@ class LocalPool:
 
     def run(self, fn, payloads: list[Any], started: Started | None = None) -> Iterator[tuple[int, Any, float]]:
         futures = {self.pool.submit(_timed, fn, p): i for i, p in enumerate(payloads)}
+        # the processes, kept: a broken pool forgets them, and their exit codes name the signal
+        workers = list((getattr(self.pool, "_processes", None) or {}).values())
         begun = min(self.jobs, len(payloads))
         for index in range(begun if started else 0):
             started(index)
         for future in as_completed(futures):
-            result, seconds = future.result()
+            try:
+                result, seconds = future.result()
+            except BaseException as error:  # noqa: BLE001 - _failure re-raises interrupts
+                result, seconds = _failure(error, workers), 0.0
             yield futures[future], result, seconds  # said finished before the next is started
             if started and begun < len(payloads):  # a worker is free: the next task in order
                 started(begun)
@@ -154,6 +201,9 @@ def in_subprocess(fn: Callable[[Any], Any], payload: Any) -> Any:
     job = {"function": f"{fn.__module__}:{fn.__qualname__}", "payload": payload}
     done = subprocess.run([sys.executable, "-m", "tactl.driver.executors"], input=json.dumps(job),
                           capture_output=True, text=True, check=False)
+    if done.returncode < 0:  # killed: the out-of-memory killer sends SIGKILL
+        raise RuntimeError(f"task {job['function']}: its process was killed by "
+                           f"{_signal_name(-done.returncode)}")
     if done.returncode != 0:
         raise RuntimeError(f"task {job['function']} failed (exit {done.returncode}): {done.stderr[-2000:]}")
     return json.loads(done.stdout)
@@ -180,7 +230,11 @@ class DaskCluster:
         self.futures = futures
         index = {f.key: i for i, f in enumerate(futures)}
         for future in dask_completed(futures):
-            result, seconds = future.result()
+            try:
+                result, seconds = future.result()
+            except BaseException as error:  # noqa: BLE001 - _failure re-raises interrupts
+                # in_subprocess's RuntimeError (the task's process died or raised), KilledWorker
+                result, seconds = _failure(error), 0.0
             yield index[future.key], result, seconds
 
     def close(self) -> None:

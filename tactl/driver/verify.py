@@ -19,7 +19,7 @@ from types import SimpleNamespace
 from typing import Any, Callable
 
 from tactl.driver.cache import Cache, CacheUnavailable, default_directory
-from tactl.driver.executors import executor_for
+from tactl.driver.executors import TaskFailed, executor_for
 from tactl.driver.pipeline import KINDS, PASSES, PassRecord, Runner, Verdict, read_source
 from tactl.engines.result import (HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED,
                                   PropertyResult)
@@ -40,6 +40,7 @@ SMV_BOUND = 7  # --emit nuxmv without --param: parameters range over 0..7 (as th
 
 
 INTERRUPTED = "interrupted"  # the cache status of a check that an interrupt left undecided
+FAILED = "internal error"  # the cache status of a check whose worker raised or died (exit 4)
 
 
 class VerifyError(ValueError):
@@ -139,6 +140,8 @@ class AlgorithmRun:
 
     @property
     def exit_code(self) -> int:
+        if any(cache == FAILED for _, cache in self.verdicts):
+            return 4  # a check did not run to its end: what the others say is not the answer
         if self.error:
             return 2
         verdicts = {v.result.verdict for v, _ in self.verdicts}
@@ -161,7 +164,7 @@ class Run:
         if self.interrupted:
             return 128 + self.interrupted  # 130 (SIGINT) or 143 (SIGTERM), as shells report them
         codes = [a.exit_code for a in self.algorithms]
-        for code in (2, 1, 3):
+        for code in (4, 2, 1, 3):
             if code in codes:
                 return code
         return 0
@@ -233,6 +236,11 @@ def verify(files: list[Path], options: VerifyOptions, progress: Callable[[str], 
 
                 for index, text, seconds in executor.run(check_task, [_sent(t) for t in tasks], begin):
                     run, slot, found, runner = pending[index]
+                    if isinstance(text, TaskFailed):  # nothing cached: the check never ended
+                        run.verdicts[slot] = (_undecided(run, tasks[index], f"internal error: {text.reason}"),
+                                              FAILED)  # the run exits 4 (AlgorithmRun.exit_code)
+                        _say(progress, run.name, run.verdicts[slot][0], FAILED)
+                        continue
                     verdict = KINDS["verdict"].load(text, None)
                     runner.finish(found, verdict, seconds)  # the cache entry is whole (or absent)
                     run.verdicts[slot] = (verdict, found.cache)
@@ -259,10 +267,7 @@ def _mark_interrupted(runs: list[AlgorithmRun], files: list[Path], pending, task
     reason = f"interrupted ({name}) before it was decided"
     for (run, slot, _, _), task in zip(pending, tasks):
         if run.verdicts[slot][0] is None:
-            prop = task["property"]
-            kind = classify(run.loaded.ta.expand(prop.formula)).value  # safety or liveness
-            result = PropertyResult(prop.name, kind, UNKNOWN, task["options"]["engine"], reason=reason)
-            run.verdicts[slot] = (Verdict(result), INTERRUPTED)
+            run.verdicts[slot] = (_undecided(run, task, reason), INTERRUPTED)
     for run in runs:  # properties never looked up (the interrupt came while preparing them)
         run.verdicts = [v for v in run.verdicts if v[0] is not None]
     reached = {run.path for run in runs}
@@ -271,6 +276,14 @@ def _mark_interrupted(runs: list[AlgorithmRun], files: list[Path], pending, task
             runs.append(AlgorithmRun(path.stem, str(path), path.suffix.lstrip("."), interrupted=True,
                                      warnings=[f"interrupted ({name}) before this algorithm was read: "
                                                "nothing was checked"]))
+
+
+def _undecided(run: AlgorithmRun, task: dict[str, Any], reason: str) -> Verdict:
+    """The verdict shown for a check that was not decided (an interrupt, or its worker raised
+    or died): unknown, with the reason, never a holds."""
+    prop = task["property"]
+    kind = classify(run.loaded.ta.expand(prop.formula)).value  # safety or liveness
+    return Verdict(PropertyResult(prop.name, kind, UNKNOWN, task["options"]["engine"], reason=reason))
 
 
 def _check_options(options: VerifyOptions, prop: str) -> dict[str, Any]:

@@ -220,6 +220,9 @@ class AlgorithmView:
     outputs: tuple[tuple[str, str], ...]
     error: str = ""  # bad input: the diagnostic (file:line:col, source line, caret)
     source: tuple[tuple[str, str], ...] = ()  # the input file, numbered lines (.alg, .rta, .pml)
+    # ``rounds carrying``: (claim, concluded, why not) and (premise, shown, evidence) rows
+    claims: tuple[tuple[str, bool, str], ...] = ()
+    premises: tuple[tuple[str, bool, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -295,7 +298,21 @@ def algorithm_view(alg: Mapping[str, Any], anchor: str) -> AlgorithmView:
         warnings=tuple(str(w) for w in alg.get("warnings") or []),
         outputs=tuple((str(k), str(v)) for k, v in (alg.get("outputs") or {}).items()),
         error=str(alg.get("error") or ""),
+        **multi_round_rows(alg.get("multi_round")),
     )
+
+
+def multi_round_rows(multi: Mapping[str, Any] | None) -> dict[str, tuple]:
+    """The multi-round conclusion of report.json (tactl/report/rounds.py) as the page's rows: each
+    claim, concluded or why not, and each premise of the termination argument, shown or why not."""
+    if not multi:
+        return {}
+    return {"claims": tuple((str(c.get("claim", "")), bool(c.get("concluded")),
+                             "; ".join(map(str, c.get("missing") or [])))
+                            for c in multi.get("conclusions") or []),
+            "premises": tuple((str(p.get("statement", "")), bool(p.get("shown")),
+                               str(p.get("why") or p.get("checked") or ""))
+                              for p in multi.get("premises") or [])}
 
 
 def automaton_summary(automaton: Mapping[str, Any] | None) -> str:

@@ -9,7 +9,7 @@ import signal
 import subprocess
 from typing import Any
 
-from tactl.driver.verify import INTERRUPTED, AlgorithmRun, Run
+from tactl.driver.verify import FAILED, INTERRUPTED, AlgorithmRun, Run
 from tactl.engines.check import _result_json
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY
 from tactl.ir.expr import to_text
@@ -129,17 +129,18 @@ def run_table(run: Run) -> str:
         for v, cache in a.verdicts:
             r = v.result
             assuming = f" assuming {r.details['hypothesis']}" if r.details.get("hypothesis") else ""
-            shown = "INTERRUPTED" if cache == INTERRUPTED else r.verdict.upper() + assuming  # never a verdict
+            undecided = cache in (INTERRUPTED, FAILED)
+            shown = cache.upper() if undecided else r.verdict.upper() + assuming  # never a verdict
             rows.append((a.name, r.name, r.formula_class or r.kind, shown,
-                         "-" if cache == INTERRUPTED else vacuity_cell(r), r.engine,
-                         "-" if cache == INTERRUPTED else f"{r.time_s:.2f} s", cache))
+                         "-" if undecided else vacuity_cell(r), r.engine,
+                         "-" if undecided else f"{r.time_s:.2f} s", cache))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
     counts: dict[str, int] = {}
     for a in run.algorithms:
         for v, cache in a.verdicts:
-            shown = INTERRUPTED if cache == INTERRUPTED else v.result.verdict
+            shown = cache if cache in (INTERRUPTED, FAILED) else v.result.verdict
             counts[shown] = counts.get(shown, 0) + 1
     listed = ("holds", "holds vacuously", "violated", "unknown", "unsupported")
     # counted as 'check' counts them: "3 hold, 0 violated" (the verdict word stays HOLDS)
@@ -148,6 +149,8 @@ def run_table(run: Run) -> str:
     if run.interrupted:
         summary += (f", {counts.get(INTERRUPTED, 0)} interrupted "
                     f"({signal.Signals(run.interrupted).name}: the run stopped)")
+    if counts.get(FAILED):
+        summary += f", {counts[FAILED]} not decided (internal error)"
     bad = sum(1 for a in run.algorithms if a.error)
     lines.append(f"{summary}{f', {bad} with bad input' if bad else ''} "
                  f"({len(run.algorithms)} algorithm{'s' if len(run.algorithms) != 1 else ''}, "
