@@ -654,6 +654,17 @@ class _Thread:
 class _Eval:
     def __init__(self, ctx: _Context) -> None:
         self.ctx = ctx
+        # message name -> where the code first counts several of its instances as one sum
+        # (``received (AUX, vals)``, ``(AUX, *)``): checked against the kinds once the rules are
+        # known (``_sums_count_processes``)
+        self.sums: dict[str, Span | None] = {}
+
+    def counted(self, p: A.Pattern, th: _Thread, span: Span | None) -> sympy.Expr:
+        """The received count a pattern stands for: the sum of its matching instances."""
+        names = self.matching(p, th)
+        if len(names) > 1:
+            self.sums.setdefault(p.name, span)
+        return sum((symbol(received(m).name) for m in names), sympy.Integer(0))
 
     # ---- values (local) ----
     def value(self, t, th: _Thread) -> str:
@@ -706,8 +717,7 @@ class _Eval:
             raise _fail(f"unknown name '{t.name}' (parameters: {', '.join(self.ctx.parameters)})"
                         + did_you_mean(t.name, self.ctx.parameters), t.span)
         if isinstance(t, A.Count):
-            return sum((symbol(received(m).name) for m in self.matching(t.pattern, th)),
-                       sympy.Integer(0))
+            return self.counted(t.pattern, th, t.span)
         if isinstance(t, A.Arith):
             args = [self.arith(a, th) for a in t.args]
             if t.op == "neg":
@@ -772,8 +782,7 @@ class _Eval:
         if isinstance(c, A.Member):
             return BoolConst(S.member(self, c, th))
         if isinstance(c, A.Received):
-            count = sum((symbol(received(m).name) for m in self.matching(c.pattern, th)),
-                        sympy.Integer(0))
+            count = self.counted(c.pattern, th, c.span)
             if count == 0:
                 return self.compare(sympy.Integer(0), c.op, self.arith(c.amount, th), c.span)
             return self.compare(count, c.op, self.arith(c.amount, th), c.span)
@@ -1332,6 +1341,7 @@ def _parse(alg: A.Algorithm) -> ParseResult:
     _coordinator_sends(ctx, ex, edges, points)
     names, infos = _names(ctx, ex, points, keys, alg)
     locations = tuple(Location(names[k], origin=_location_origin(alg, infos[k])) for k in keys)
+    _sums_count_processes(ctx, ex, edges)
     rules = _rules(ctx, ex, alg, edges, names, points)
     properties = tuple(_property(ctx, ex, p, keys, names, points, set(initial)) for p in alg.properties)
     kinds = _kinds(ctx, ex, edges)
@@ -1369,6 +1379,40 @@ def _kinds(ctx: _Context, ex: _Explorer, edges) -> set[str]:
     has every process send one of them, wrong when a correct process may send several (the
     binary-value broadcast's ``(B, 0)`` and ``(B, 1)``): then a faulty one may too, and its
     instances stay separate messages."""
+    several = _sent_several(ctx, ex, edges)
+    base = {t.name: t.base for t in ctx.types}
+    coordinator = {b for t, b in base.items() if t in ctx.layout.coordinator_types}
+    return {k for k in ctx.kinds if k not in several and k not in coordinator}
+
+
+def _sums_count_processes(ctx: _Context, ex: _Explorer, edges) -> None:
+    """Refuse a sum of instances that does not count distinct senders.
+
+    ``received (AUX, vals) from K processes`` and ``received (AUX, *) …`` are read as the sum of
+    the instances' receive counts. A receiver's counts are per instance, so the sum counts a
+    sender once per instance it sent: it is the number of distinct senders exactly when no
+    process sends two instances — for correct processes, when the instances form a kind (the
+    code sends at most one per round, ``_sent_several``); a faulty one is then bounded per kind
+    by the Env. When a correct process may send two instances, the sum may count it twice and
+    the guard holds with fewer distinct senders than K: a run the program does not have (a
+    spurious violation, or a guard that fires too early). No linear form of the per-instance
+    counts says "K distinct senders" then (a process that sent both is indistinguishable from
+    two that sent one each), so the construct is refused at its position."""
+    several = _sent_several(ctx, ex, edges)
+    for name, span in ex.ev.sums.items():
+        if name in several:
+            instances = ", ".join(t.name for t in ctx.types if t.base == name)
+            raise _fail(f"this counts the processes that sent some instance of '{name}' as the sum "
+                        f"of the instances' counts ({instances}), but a correct process may send "
+                        f"several instances of '{name}' in one round, and the sum would count it "
+                        "once per instance, not once: tactl cannot count distinct senders here. "
+                        f"Count one instance at a time (e.g. 'received ({name}, v) from …'), or send one "
+                        "instance per round (then the instances form a kind and the sum is exact)",
+                        span)
+
+
+def _sent_several(ctx: _Context, ex: _Explorer, edges) -> set[str]:
+    """The message names of which a correct process may send two instances in one round."""
     base = {t.name: t.base for t in ctx.types}
 
     def flags(values) -> set[str]:
@@ -1381,8 +1425,7 @@ def _kinds(ctx: _Context, ex: _Explorer, edges) -> set[str]:
         # (kept while another send of the name may follow) and what the step sends
         sent = [base[m] for m in flags(before) | set(o.sends) | flags(after)]
         several |= {b for b in sent if sent.count(b) > 1}
-    coordinator = {b for t, b in base.items() if t in ctx.layout.coordinator_types}
-    return {k for k in ctx.kinds if k not in several and k not in coordinator}
+    return several
 
 
 def _stop_points(ctx: _Context, code: list[Instr]) -> dict[int, StopPoint]:
