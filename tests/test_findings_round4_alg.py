@@ -86,3 +86,164 @@ def test_a_sum_over_a_kind_is_still_read_as_the_sum(cli, tmp_path):
     result = cli("check", _write(tmp_path, "kind.alg", text), "--json")
     assert result.code == 0, result.out + result.err
     assert {p["name"]: p["verdict"] for p in _report(result)["properties"]} == {"nofin": "holds"}
+
+
+A4_HEADER = """\
+algorithm EagerRB
+parameters n, t, f
+resilience n > 2t, t >= f, f >= 0
+faults crash(f)
+timing async
+
+messages DATA
+
+variables
+  v: {0, 1} = input
+  delivered: bool = false
+
+"""
+A4_PROPERTIES = """
+properties
+  validity: initially (all v == 1) -> eventually (all delivered)
+  uniform_agreement: always ((some delivered) -> eventually (all delivered))
+"""
+# A4: deliver on the first DATA and relay in the same step (the loop runs to quiescence)
+A4_LOOP = """\
+loop forever:
+  if v == 1:
+    send DATA to all
+  upon receiving DATA from at least 1 process:
+    v := 1
+  upon receiving DATA from at least 1 process:
+    delivered := true
+"""
+# A4b: the relay is a step of its own, so a crash can fall between delivering and relaying
+A4B_SPLIT = """\
+if v == 1:
+  send DATA to all
+wait until received DATA from at least 1 process
+delivered := true
+wait until true
+send DATA to all
+"""
+
+
+def _verdicts(result) -> dict[str, dict]:
+    return {p["name"]: p for p in _report(result)["properties"]}
+
+
+@pytest.mark.parametrize("code", [A4_LOOP, A4B_SPLIT], ids=["A4", "A4b"])
+def test_a_uniform_property_sees_a_process_that_delivered_and_crashed(cli, tmp_path, code):
+    result = cli("check", _write(tmp_path, "a4.alg", A4_HEADER + code + A4_PROPERTIES), "--json")
+    assert result.code == 1, result.out + result.err
+    props = _verdicts(result)
+    assert props["validity"]["verdict"] == "holds"
+    uniform = props["uniform_agreement"]
+    assert uniform["verdict"] == "violated"
+    cex = uniform["counterexample"]
+    assert cex["replayed"] is True
+    assert cex["parameters"]["n"] <= 5 and cex["parameters"]["f"] <= 2
+    # the run ends with a crashed process that kept 'delivered'
+    assert cex["configurations"][-1]["locations"]["CR_delivered"] >= 1, cex["configurations"][-1]
+
+
+def test_the_non_uniform_agreement_still_holds(cli, tmp_path):
+    """Only processes that have not crashed (A4: deliver and relay in one step): a process that
+    delivered without crashing has relayed in full, so everyone delivers. (In A4b a process may
+    deliver, and crash later before relaying: then the premise held and the property fails —
+    'not crashed' is a property of the moment, not 'correct for the whole run'.)"""
+    text = A4_HEADER + A4_LOOP + A4_PROPERTIES.replace(
+        "(some delivered)", "(some (delivered and not crashed))")
+    result = cli("check", _write(tmp_path, "a4.alg", text), "--json")
+    assert result.code == 0, result.out + result.err
+    assert {p["verdict"] for p in _verdicts(result).values()} == {"holds"}
+
+
+MID_STEP = """\
+algorithm MidStep
+parameters n, t, f
+resilience n > t, t >= f, f >= 0
+faults crash(f)
+timing async
+
+messages GO
+
+variables
+  v: {0, 1} = input
+  x: bool = false
+  y: bool = false
+
+if v == 1:
+  x := true
+  send GO to all
+  y := true
+wait until received GO from at least 1 process
+y := true
+
+properties
+  # a process that ran its first step has both x and y, unless it crashed between them
+  never_x_alone: always (no (x and not y))
+  # with the state forgotten (or only the step's ends kept) this would hold: x without y is a
+  # state inside the step only
+  never_x_alone_crashed: always (no (crashed and x and not y))
+  # a process that crashed in the middle of the step still counts; only crashed ones can
+  counted: always (count (x) <= count (y))
+  bounded: always (count (x) <= count (y) + f)
+"""
+
+
+def test_a_crash_between_two_statements_keeps_the_state_reached_there(cli, tmp_path):
+    """``x := true`` then ``send`` then ``y := true``: a process may crash after the send with x
+    set and y not, a state neither the step's source nor its target has; the broadcast it made
+    reaches some receivers only."""
+    path = _write(tmp_path, "mid.alg", MID_STEP)
+    result = cli("parse", path, "-o", tmp_path / "mid.rta")
+    assert result.code == 0, result.err
+    rta = (tmp_path / "mid.rta").read_text()
+    declared = re.search(r"crash locations ([^;]*);", rta).group(1).split(", ")
+    assert sorted(declared) == ["CR", "CR_x", "CR_x_y", "CR_y"], rta  # one per (x, y) kept
+    # the crash after the send, before 'y := true': partial GO, x kept, y not
+    assert re.search(r"\d+: v1 -> CR_x send GO;", rta), rta
+    result = cli("check", path, "--json")
+    props = _verdicts(result)
+    assert result.code == 1
+    for name in ("never_x_alone", "never_x_alone_crashed", "counted"):
+        assert props[name]["verdict"] == "violated", props[name]
+        assert props[name]["counterexample"]["replayed"] is True
+        assert props[name]["counterexample"]["configurations"][-1]["locations"]["CR_x"] >= 1
+    assert props["bounded"]["verdict"] == "holds"
+
+
+def test_hand_written_rta_keep_the_one_crash_location(cli, tmp_path):
+    """A .rta's properties name locations: its crashes go to CR, as before."""
+    from conftest import CORPUS
+    from tactl.driver.inputs import load_automaton
+
+    ta = load_automaton(CORPUS / "frb" / "frb.rta").ta
+    assert [loc.name for loc in ta.locations if loc.name.startswith("CR")] == ["CR"]
+
+
+def test_crash_sections_round_trip_through_text_and_json(tmp_path):
+    from tactl.driver.inputs import read_automaton
+    from tactl.ir.rta_json import rta_from_json, rta_to_json
+    from tactl.ir.rta_printer import print_rta
+    from tactl.ir.rta_reader import read_rta
+
+    rta = read_automaton(_write(tmp_path, "mid.alg", MID_STEP)).rta
+    assert rta.crash_locations and rta.crash_rules
+    assert read_rta(print_rta(rta)).rta == rta
+    assert rta_from_json(json.loads(json.dumps(rta_to_json(rta)))) == rta
+
+
+def test_crash_rules_are_refused_outside_an_asynchronous_crash_model():
+    from tactl.ir.errors import InputError
+    from tactl.ir.rta_reader import read_rta
+
+    text = """rta R { parameters n, t, f; assumptions { n > 3 * t; } faults byzantine(f);
+      timing async; messages M; locations A, B; initial A;
+      rules { 0: A -> B when (received(M) >= 1); }
+      crash locations CR_x; crash rules { 0: A -> CR_x; } }"""
+    with pytest.raises(InputError, match="crash locations and crash rules need"):
+        read_rta(text)
+    with pytest.raises(InputError, match="a crash rule enters a crash location"):
+        read_rta(text.replace("byzantine", "crash").replace("0: A -> CR_x", "0: A -> B"))
