@@ -247,3 +247,19 @@ def test_crash_rules_are_refused_outside_an_asynchronous_crash_model():
         read_rta(text)
     with pytest.raises(InputError, match="a crash rule enters a crash location"):
         read_rta(text.replace("byzantine", "crash").replace("0: A -> CR_x", "0: A -> B"))
+
+
+def test_frb_is_not_a_uniform_reliable_broadcast(cli, tmp_path):
+    """corpus/frb states ISOLA'18's relay over processes that have not crashed (holds); read
+    uniformly — a crashed process that accepted counts — it is violated: the broadcaster sends
+    and accepts in one step and crashes in it, its broadcast reaching nobody."""
+    from conftest import CORPUS
+
+    text = (CORPUS / "frb" / "frb.alg").read_text()
+    assert "relay: always ((some (accept and not crashed))" in text
+    uniform = text.replace("(some (accept and not crashed))", "(some accept)")
+    result = cli("check", _write(tmp_path, "frb.alg", uniform), "--json")
+    assert result.code == 1, result.out + result.err
+    relay = _verdicts(result)["relay"]
+    assert relay["verdict"] == "violated" and relay["counterexample"]["replayed"] is True
+    assert relay["counterexample"]["configurations"][-1]["locations"]["CR_accept"] == 1
