@@ -157,6 +157,16 @@ class ReceiveTA:
     # (section, name, span) of each name of `parameters` and `initial` as written, for diagnostics.
     declared_at: tuple[tuple[str, str, Span], ...] = field(default=(), compare=False, repr=False,
                                                            kw_only=True)
+    # Crash locations that keep a crashed process's state (crash models, asynchronous): one per
+    # valuation of what the properties read (``CR_v1_delivered``), entered only by
+    # ``crash_rules`` — ``source -> CR_x when (guard) send M``: a process at ``source`` crashes
+    # (at most the crash parameter do) in a state the properties see as ``CR_x``, after sending
+    # ``M`` to some receivers only (``nsf_M``). The parse pass of ``.alg`` writes them
+    # (passes/parse.py, "Crashed processes keep their state"); empty, the translation adds the
+    # one location ``CR`` that forgets the state, entered from every location (hand-written
+    # ``.rta``: their properties name locations, CR among them).
+    crash_locations: tuple[Location, ...] = field(default=(), kw_only=True)
+    crash_rules: tuple[ReceiveRule, ...] = field(default=(), kw_only=True)
 
     def message(self, name: str) -> Message | None:
         return next((m for m in self.messages if m.name == name), None)
@@ -204,7 +214,8 @@ _FORMULA_NODES = (Not, Always, Eventually, And, Or, Implies)
 def justice_name(rta: ReceiveTA) -> str:
     """The name of the derived justice in ``rta``'s specifications: the first of ``fair``,
     ``fair_``, … that is none of its parameters, locations or the names a crash model adds."""
-    taken = {*rta.parameters, *(loc.name for loc in rta.locations), CRASH_LOCATION, CRASH_COUNTER}
+    taken = {*rta.parameters, *(loc.name for loc in (*rta.locations, *rta.crash_locations)),
+             CRASH_LOCATION, CRASH_COUNTER}
     name = JUSTICE_NAME
     while name in taken:
         name += "_"

@@ -24,7 +24,8 @@ Json = dict[str, Any]
 
 def rta_to_json(rta: ReceiveTA) -> Json:
     doc = _rta_to_json(rta)
-    origins = {loc.name: origin_to_json(loc.origin) for loc in rta.locations if loc.origin}
+    origins = {loc.name: origin_to_json(loc.origin)
+               for loc in (*rta.locations, *rta.crash_locations) if loc.origin}
     if origins:
         doc["location_origins"] = origins
     return doc
@@ -44,15 +45,26 @@ def _rta_to_json(rta: ReceiveTA) -> Json:
         **({"coordinator": list(rta.coordinator)} if rta.coordinator else {}),
         "locations": [loc.name for loc in rta.locations],
         "initial": list(rta.initial),
-        "rules": [_with_origin({"id": r.id, "from": r.source, "to": r.target,
-                                "guard": expr_to_json(r.guard), "sends": list(r.sends),
-                                **({"choice": r.choice} if r.choice else {})}, r.origin)
-                  for r in rta.rules],
+        "rules": [_rule_to_json(r) for r in rta.rules],
+        **({"crash_locations": [loc.name for loc in rta.crash_locations],
+            "crash_rules": [_rule_to_json(r) for r in rta.crash_rules]} if rta.crash_locations else {}),
         "properties": [_with_origin({"name": p.name, "formula": expr_to_json(p.formula),
                                      **({"hypothesis": p.hypothesis.text()} if p.hypothesis else {})},
                                     p.origin)
                        for p in rta.properties],
     }
+
+
+def _rule_to_json(r: ReceiveRule) -> Json:
+    return _with_origin({"id": r.id, "from": r.source, "to": r.target,
+                         "guard": expr_to_json(r.guard), "sends": list(r.sends),
+                         **({"choice": r.choice} if r.choice else {})}, r.origin)
+
+
+def _rule_from_json(r: Json) -> ReceiveRule:
+    return ReceiveRule(_int(r["id"]), _str(r["from"]), _str(r["to"]), expr_from_json(r["guard"]),
+                       tuple(map(_str, r["sends"])), r.get("choice"),
+                       origin=origin_from_json(r.get("origin")))
 
 
 _NAMES = js.list_of(js.name)
@@ -90,6 +102,10 @@ def _location_origins(value: Any, path: str) -> None:
         ORIGIN(v, js._at(path, k))
 
 
+_RULES = js.list_of(js.Obj({"id": js.natural, "from": js.name, "to": js.name,
+                            "guard": js.expression(js.FORMULA, receive=True), "sends": _NAMES},
+                           {"origin": ORIGIN, "choice": js.one_of(*CHOICE_MARKS)}))
+
 SHAPE = js.Obj(
     required={
         "format": js.string, "version": js.integer, "name": js.name, "parameters": _NAMES,
@@ -99,12 +115,9 @@ SHAPE = js.Obj(
         "timing": js.one_of(*(t.value for t in Timing)),
         "messages": js.list_of(js.Obj({"name": js.name}, {"kind": js.optional(js.name)})),
         "locations": _NAMES, "initial": _NAMES,
-        "rules": js.list_of(js.Obj({"id": js.natural, "from": js.name, "to": js.name,
-                                    "guard": js.expression(js.FORMULA, receive=True),
-                                    "sends": _NAMES},
-                                   {"origin": ORIGIN, "choice": js.one_of(*CHOICE_MARKS)})),
+        "rules": _RULES,
     },
-    optional={"properties": js.list_of(js.Obj({"name": js.name, "formula": _specification},
+    optional={"crash_locations": _NAMES, "crash_rules": _RULES,"properties": js.list_of(js.Obj({"name": js.name, "formula": _specification},
                                               {"origin": ORIGIN, "hypothesis": js.string})),
               "location_origins": _location_origins, "coordinator": js.list_of(js.name)})
 
@@ -131,11 +144,10 @@ def _rta_from_json(doc: Json) -> ReceiveTA:
         locations=tuple(Location(_str(name), origin=origin_from_json(
             doc.get("location_origins", {}).get(name))) for name in doc["locations"]),
         initial=tuple(map(_str, doc["initial"])),
-        rules=tuple(ReceiveRule(_int(r["id"]), _str(r["from"]), _str(r["to"]),
-                                expr_from_json(r["guard"]), tuple(map(_str, r["sends"])),
-                                r.get("choice"),
-                                origin=origin_from_json(r.get("origin")))
-                    for r in doc["rules"]),
+        rules=tuple(map(_rule_from_json, doc["rules"])),
+        crash_locations=tuple(Location(_str(name), origin=origin_from_json(
+            doc.get("location_origins", {}).get(name))) for name in doc.get("crash_locations", [])),
+        crash_rules=tuple(map(_rule_from_json, doc.get("crash_rules", []))),
         properties=tuple(Property(_str(p["name"]), expr_from_json(p["formula"]),
                                   None if p.get("hypothesis") is None else
                                   Hypothesis.read(_str(p["hypothesis"])),

@@ -1,7 +1,7 @@
 """Canonical ``.rta`` text of a receive threshold automaton; it re-reads to an equal IR.
 
 Sections come in a fixed order (parameters, assumptions, faults, timing, messages, locations,
-initial, rules, specifications). Message types are printed in IR order, one statement per run of
+initial, rules, crash locations and crash rules, specifications). Message types are printed in IR order, one statement per run of
 types with the same kind (``messages A, B;`` or ``kind P: C, D;``), so that the order survives a
 round trip. A guard ``true`` is left out, as is an empty ``send``. The output has no comments, except the source map
 of a generated automaton when asked for.
@@ -37,23 +37,15 @@ def print_rta(rta: ReceiveTA, source_map: bool = False) -> str:
     if rta.coordinator:
         out.append(f"{_INDENT}coordinator {', '.join(rta.coordinator)};")
     if rta.locations:
-        if source_map and any(loc.origin for loc in rta.locations):
-            width = max(len(loc.name) for loc in rta.locations)
-            for loc in rta.locations:
-                if loc.origin:
-                    out.append(f"{_INDENT}{_comment(f'{loc.name:<{width}}  {loc.origin.describe()}')}")
-        out.append(f"{_INDENT}locations {', '.join(loc.name for loc in rta.locations)};")
+        out.extend(_locations("locations", rta.locations, source_map))
     if rta.initial:
         out.append(f"{_INDENT}initial {', '.join(rta.initial)};")
     out.append("")
-    lines: list[str] = []
-    for r in rta.rules:
-        if source_map and r.origin:
-            lines.append(_comment(r.origin.describe()))
-        lines.append(_rule(r))
-    out.append(f"{_INDENT}rules ({len(rta.rules)}) {{")
-    out.extend(_INDENT * 2 + line for line in lines)
-    out.append(f"{_INDENT}}}")
+    out.extend(_rules("rules", rta.rules, source_map))
+    if rta.crash_locations:
+        out.append("")
+        out.extend(_locations("crash locations", rta.crash_locations, source_map))
+        out.extend(_rules("crash rules", rta.crash_rules, source_map))
     if rta.properties:
         out.append("")
         specs: list[str] = []
@@ -67,6 +59,27 @@ def print_rta(rta: ReceiveTA, source_map: bool = False) -> str:
         out.append(f"{_INDENT}}}")
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+def _locations(keyword: str, locations, source_map: bool) -> list[str]:
+    """``locations A, B;`` (or ``crash locations …``), each origin in a comment before it."""
+    out = []
+    if source_map and any(loc.origin for loc in locations):
+        width = max(len(loc.name) for loc in locations)
+        out += [f"{_INDENT}{_comment(f'{loc.name:<{width}}  {loc.origin.describe()}')}"
+                for loc in locations if loc.origin]
+    return [*out, f"{_INDENT}{keyword} {', '.join(loc.name for loc in locations)};"]
+
+
+def _rules(keyword: str, rules, source_map: bool) -> list[str]:
+    """``rules (k) { … }`` (or ``crash rules``), each origin in a comment before its rule."""
+    lines: list[str] = []
+    for r in rules:
+        if source_map and r.origin:
+            lines.append(_comment(r.origin.describe()))
+        lines.append(_rule(r))
+    return [f"{_INDENT}{keyword} ({len(rules)}) {{", *(_INDENT * 2 + line for line in lines),
+            f"{_INDENT}}}"]
 
 
 def _block(keyword: str, lines: list[str]) -> list[str]:

@@ -165,6 +165,12 @@ class _Build(ExprBuild):
     def rules(self, ch):
         return ("rules", [c for c in ch if isinstance(c, ReceiveRule)])
 
+    def crash_locations(self, ch):
+        return ("crash_locations", [Location(str(t), span=_tok_span(t)) for t in ch])
+
+    def crash_rules(self, ch):
+        return ("crash_rules", [c for c in ch if isinstance(c, ReceiveRule)])
+
     def spec(self, ch):
         hypothesis = Hypothesis.read(str(ch[2]), _tok_span(ch[2])) if len(ch) == 4 else None
         return Property(str(ch[0]), _condition(ch[-1]), hypothesis, span=_tok_span(ch[0]))
@@ -177,7 +183,7 @@ class _Build(ExprBuild):
         head = _tok_span(name_tok)
         parts: dict[str, list] = {k: [] for k in (
             "parameters", "assumptions", "messages", "locations", "initial", "rules", "properties",
-            "coordinator")}
+            "coordinator", "crash_locations", "crash_rules")}
         problems: list[Diagnostic] = []
         faults: Faults | None = None
         timing: Timing | None = None
@@ -245,7 +251,8 @@ class _Build(ExprBuild):
             messages=tuple(parts["messages"]), locations=tuple(parts["locations"]),
             initial=tuple(n for n, _ in parts["initial"]), rules=tuple(parts["rules"]),
             properties=tuple(parts["properties"]), span=head, declared_at=tuple(declared),
-            coordinator=tuple(parts["coordinator"]))
+            coordinator=tuple(parts["coordinator"]),
+            crash_locations=tuple(parts["crash_locations"]), crash_rules=tuple(parts["crash_rules"]))
 
 
 # ------------------------------------------------------------------------------------ entry points
@@ -253,7 +260,7 @@ class _Build(ExprBuild):
 
 def rta_expressions(rta: ReceiveTA):
     yield from rta.assumptions
-    yield from (r.guard for r in rta.rules)
+    yield from (r.guard for r in (*rta.rules, *rta.crash_rules))
     yield from (p.formula for p in rta.properties)
 
 

@@ -83,6 +83,10 @@ class _Checker(ExpressionChecks):
         # specifications may also name what a crash model adds to the TA
         self.generated = {CRASH_LOCATION, CRASH_COUNTER} - self.locations - self.parameters \
             if rta.faults.model in CRASH_MODELS else set()
+        # crash locations that keep the state (ir/rta.py): named by specifications, replacing CR
+        self.crashed = {loc.name for loc in rta.crash_locations}
+        if self.crashed:
+            self.generated = (self.generated - {CRASH_LOCATION}) | self.crashed
         self.messages = {m.name for m in rta.messages}
         self.justice = justice_name(rta) if rta.timing is Timing.ASYNC else None
         self.bare: set[int] = set()  # ids of the names standing as conditions in the expression
@@ -125,6 +129,7 @@ class _Checker(ExpressionChecks):
             self.expression(e, {"parameter"}, "the resilience condition")
         self.initial()
         self.rules()
+        self.crash_rules()
         self.properties()
 
     # ---------------------------------------------------------------------------- declarations
@@ -139,6 +144,9 @@ class _Checker(ExpressionChecks):
         for loc in self.rta.locations:
             self.claim(seen, loc.name, "location", loc.span)
             self.reserved(loc.name, "location", loc.span)
+        for loc in self.rta.crash_locations:
+            self.claim(seen, loc.name, "crash location", loc.span)
+            self.reserved(loc.name, "crash location", loc.span)
         messages: dict[str, Span | None] = {}
         names = {m.name for m in self.rta.messages}
         warned: set[str] = set()
@@ -270,6 +278,27 @@ class _Checker(ExpressionChecks):
             self.location_ref(r.target, r.target_span or r.span)
             self.expression(r.guard, {"parameter", "received"}, "a rule guard")
             self.sends(r)
+
+    def crash_rules(self) -> None:
+        """``crash rules``: from a location into a crash location; sends (partial ones) only where
+        a crash may cut a broadcast short (crash, hybrid), asynchronous crash models only."""
+        model = self.rta.faults.model
+        if (self.rta.crash_locations or self.rta.crash_rules) and (
+                model not in CRASH_MODELS or self.rta.timing is not Timing.ASYNC):
+            self.sink.error("crash locations and crash rules need an asynchronous crash fault model "
+                            f"(crash, clean_crash, hybrid), not {model.value} {self.rta.timing.value}",
+                            self.rta.span)
+            return
+        for r in self.rta.crash_rules:
+            self.location_ref(r.source, r.source_span or r.span)
+            if r.target not in self.crashed:
+                self.sink.error(f"a crash rule enters a crash location, not '{r.target}'"
+                                + suggest(r.target, self.crashed), r.target_span or r.span)
+            self.expression(r.guard, {"parameter", "received"}, "a rule guard")
+            self.sends(r)
+            if r.sends and model is FaultModel.CLEAN_CRASH:
+                self.sink.error("a clean crash falls between steps: a crash rule sends nothing",
+                                r.span)
 
     def sends(self, r: ReceiveRule) -> None:
         spans = r.send_spans or (r.span,) * len(r.sends)

@@ -64,6 +64,7 @@ class Translation:
     guards: tuple[GuardTranslation, ...]
     environment: Environment
     justice: Justice | None = None  # None: no fairness (synchronous timing)
+    crash_guards: tuple[GuardTranslation, ...] = ()  # of the RTA's crash rules, in their order
 
 
 def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
@@ -78,8 +79,8 @@ def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
     shared = env.shared(messages)
     context = GuardContext(rta, shared)
     env_cases = environment_cases(env)
-    guards = []
-    for rule in rta.rules:
+
+    def eliminated(rule: ReceiveRule) -> GuardTranslation:
         disjuncts, exact = [], True
         for conjunct in guard_dnf(rule.guard):
             for env_atoms in env_cases:
@@ -96,8 +97,10 @@ def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
                 if shadow.atoms is not None and list(shadow.atoms) not in disjuncts:
                     disjuncts.append(list(shadow.atoms))
         kept = context.simplify(disjuncts)
-        guards.append(GuardTranslation(rule.id, rule.guard,
-                                       tuple(context.render(d) for d in kept), exact))
+        return GuardTranslation(rule.id, rule.guard, tuple(context.render(d) for d in kept), exact)
+
+    guards = [eliminated(rule) for rule in rta.rules]
+    crash_guards = [eliminated(rule) for rule in rta.crash_rules]
     justice = derive_justice(rta, env, context)
     # A synchronous property's hypothesis (``assuming clean round``) stays in the receive automaton
     # (.rta, its JSON): the lock-step engine checks that; the .ta carries the formula only.
@@ -106,11 +109,11 @@ def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
                        for p in rta.properties)
     if justice is not None:
         properties, justice = under_justice(properties, justice)
-    ta = _assemble(rta, env, shared, guards, properties)
+    ta = _assemble(rta, env, shared, guards, properties, crash_guards)
     if justice is not None and justice.used:
         ta, stutter = with_stutter(ta)
         justice = replace(justice, stutter=stutter)
-    return Translation(ta, tuple(guards), env, justice)
+    return Translation(ta, tuple(guards), env, justice, tuple(crash_guards))
 
 
 def environment_cases(env: Environment) -> list[list[LinearAtom]]:
@@ -165,14 +168,18 @@ def _connected(conjunct: list[LinearAtom], env_atoms: list[LinearAtom],
 
 
 def _assemble(rta: ReceiveTA, env: Environment, shared: tuple[str, ...],
-              guards: list[GuardTranslation], properties: tuple[Property, ...]) -> ThresholdAutomaton:
+              guards: list[GuardTranslation], properties: tuple[Property, ...],
+              crash_guards: list[GuardTranslation]) -> ThresholdAutomaton:
     locations = list(rta.locations)
     crash = env.crash_bound is not None
     crash_loc = CRASH_LOCATION
     taken = {loc.name for loc in locations} | set(rta.parameters) | set(shared)
     while crash and crash_loc in taken:  # CR, else CR_, CR__, …: never a name the user has
         crash_loc += "_"
-    if crash:
+    kept = crash and bool(rta.crash_locations)  # crash locations that keep the state (ir/rta.py)
+    if kept:
+        locations += rta.crash_locations
+    elif crash:
         locations.append(Location(crash_loc))
     initial = [n for n in rta.initial]
     inits: list[Expr] = [Compare("==", summation(Name(initial[0]), [("+", Name(n)) for n in initial[1:]])
@@ -188,24 +195,34 @@ def _assemble(rta: ReceiveTA, env: Environment, shared: tuple[str, ...],
         rules.append(Rule(len(rules), source, target, guard, updates, origin=origin))
 
     below_bound = Compare("<", Name(CRASHED), Name(env.crash_bound)) if crash else None
+    # clean_crash(fc, fnc): a crash before a step that would send loses that broadcast (to
+    # all); at most fnc crashes do (passes/env.py, **Clean crash**)
+    pending = {r.source for r in rta.rules if r.sends and not r.is_self_loop} \
+        if env.unsent_bound else set()
+    unsent = Compare("<", Name(UNSENT), Name(env.unsent_bound)) if env.unsent_bound else None
     for rule, g in zip(rta.rules, guards):
         for guard in g.send_guards:
             add(rule.source, rule.target, guard, [sent(m) for m in rule.sends], rule.origin)
-            if env.partial_sends and rule.sends and below_bound is not None:
+            if env.partial_sends and rule.sends and below_bound is not None and not kept:
                 crashing = None if rule.origin is None else replace(
                     rule.origin, text="crashes while executing " + rule.origin.describe())
                 add(rule.source, crash_loc, conj(*(g for g in (guard, below_bound) if g != BoolConst(True))),
                     [CRASHED, *(sent_by_crashing(m) for m in rule.sends)], crashing)
-    if below_bound is not None:
-        # clean_crash(fc, fnc): a crash before a step that would send loses that broadcast (to
-        # all); at most fnc crashes do (passes/env.py, **Clean crash**)
-        pending = {r.source for r in rta.rules if r.sends and not r.is_self_loop} \
-            if env.unsent_bound else set()
+    if kept and below_bound is not None:
+        # the parse pass's crash rules: between steps (no sends) or in the middle of a step,
+        # its broadcasts so far reaching some receivers only (nsf_M)
+        for rule, g in zip(rta.crash_rules, crash_guards):
+            lost = rule.source in pending and not rule.sends
+            for guard in g.send_guards:
+                add(rule.source, rule.target,
+                    conj(*(x for x in (guard, below_bound, unsent if lost else None)
+                           if x is not None and x != BoolConst(True))),
+                    [CRASHED, *([UNSENT] if lost else []),
+                     *(sent_by_crashing(m) for m in rule.sends if env.partial_sends)], rule.origin)
+    elif below_bound is not None:
         for loc in rta.locations:
             if loc.name in pending:
-                add(loc.name, crash_loc, conj(below_bound, Compare("<", Name(UNSENT),
-                                                                   Name(env.unsent_bound))),
-                    [CRASHED, UNSENT])
+                add(loc.name, crash_loc, conj(below_bound, unsent), [CRASHED, UNSENT])
             else:
                 add(loc.name, crash_loc, below_bound, [CRASHED])
     return ThresholdAutomaton(

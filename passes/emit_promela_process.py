@@ -153,6 +153,10 @@ def unsupported_fault_model(rta: ReceiveTA) -> str | None:
     if model is FaultModel.SYMMETRIC:
         return ("SPIN's process model does not model symmetric faults (the same fs faulty messages "
                 "delivered to every receiver); use the counter model or another engine")
+    if rta.crash_locations:
+        return ("SPIN's process model has one crash location that forgets a crashed process's "
+                f"state; this automaton's crash locations keep it ({rta.crash_locations[0].name}, "
+                "…: ir/rta.py): use the counter model or another engine")
     if model is FaultModel.CLEAN_CRASH and len(rta.faults.parameters) == 2:
         return ("SPIN's process model does not model clean_crash(fc, fnc) (fnc broadcasts lost for "
                 "every receiver); use clean_crash(f), the counter model or another engine")

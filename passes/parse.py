@@ -620,11 +620,23 @@ class _Thread:
     # The choices the step made (the rule's mark in the .rta, ir/rta.py CHOICE_MARKS): "coin"
     # once it tossed a coin, "oracle" once an oracle gave a value other than the variable's.
     choice: str | None = None
+    # Crash models: the states the step passes through, as (kept values, sends, literals, lines
+    # so far) — where a process that crashes between two statements stops (_crash_steps)
+    trail: list[tuple[tuple, int, int, int]] = field(default_factory=list)
 
     def fork(self) -> "_Thread":
         return _Thread(self.pc, dict(self.state), dict(self.bindings), dict(self.literals),
                        list(self.sends), list(self.lines), list(self.loop_seen),
-                       list(self.pending), self.effects, self.pass_start, self.choice)
+                       list(self.pending), self.effects, self.pass_start, self.choice,
+                       list(self.trail))
+
+    def mark(self, kept: tuple[str, ...]) -> None:
+        """Record the state between two statements (crash models): what the properties read,
+        and how much of the step (sends, receive conditions, lines) lies before this point."""
+        point = (tuple(self.state.get(c) for c in kept), len(self.sends), len(self.literals),
+                 len(self.lines))
+        if not self.trail or self.trail[-1][:2] != point[:2]:
+            self.trail.append(point)
 
     def chose(self, oracle: bool, changed: bool) -> None:
         """Record a coin toss or an oracle's output; an oracle that changed the value makes the
@@ -654,6 +666,17 @@ class _Thread:
 class _Eval:
     def __init__(self, ctx: _Context) -> None:
         self.ctx = ctx
+        # message name -> where the code first counts several of its instances as one sum
+        # (``received (AUX, vals)``, ``(AUX, *)``): checked against the kinds once the rules are
+        # known (``_sums_count_processes``)
+        self.sums: dict[str, Span | None] = {}
+
+    def counted(self, p: A.Pattern, th: _Thread, span: Span | None) -> sympy.Expr:
+        """The received count a pattern stands for: the sum of its matching instances."""
+        names = self.matching(p, th)
+        if len(names) > 1:
+            self.sums.setdefault(p.name, span)
+        return sum((symbol(received(m).name) for m in names), sympy.Integer(0))
 
     # ---- values (local) ----
     def value(self, t, th: _Thread) -> str:
@@ -706,8 +729,7 @@ class _Eval:
             raise _fail(f"unknown name '{t.name}' (parameters: {', '.join(self.ctx.parameters)})"
                         + did_you_mean(t.name, self.ctx.parameters), t.span)
         if isinstance(t, A.Count):
-            return sum((symbol(received(m).name) for m in self.matching(t.pattern, th)),
-                       sympy.Integer(0))
+            return self.counted(t.pattern, th, t.span)
         if isinstance(t, A.Arith):
             args = [self.arith(a, th) for a in t.args]
             if t.op == "neg":
@@ -772,8 +794,7 @@ class _Eval:
         if isinstance(c, A.Member):
             return BoolConst(S.member(self, c, th))
         if isinstance(c, A.Received):
-            count = sum((symbol(received(m).name) for m in self.matching(c.pattern, th)),
-                        sympy.Integer(0))
+            count = self.counted(c.pattern, th, c.span)
             if count == 0:
                 return self.compare(sympy.Integer(0), c.op, self.arith(c.amount, th), c.span)
             return self.compare(count, c.op, self.arith(c.amount, th), c.span)
@@ -910,11 +931,14 @@ class _Outcome:
     literals: dict[str, tuple[Expr, bool]]
     lines: list[int]
     choice: str | None = None  # the rule's mark: "coin", "oracle" (see _Thread.choice)
+    trail: tuple[tuple[tuple, int, int, int], ...] = ()  # see _Thread.trail
 
 
 class _Explorer:
-    def __init__(self, ctx: _Context, code: list[Instr], live: list[set[str]], round_end: bool):
+    def __init__(self, ctx: _Context, code: list[Instr], live: list[set[str]], round_end: bool,
+                 kept: tuple[str, ...] | None = None):
         self.ctx = ctx
+        self.kept = kept  # crash models: the components a crashed process keeps (_crash_view)
         self.code = code
         self.live = live
         self.round_end = round_end
@@ -1057,12 +1081,14 @@ class _Explorer:
 
     def finish(self, th: _Thread, pc: int) -> _Outcome:
         return _Outcome(pc, self.key(pc, th.state)[1], tuple(th.sends), th.literals, th.lines,
-                        th.choice)
+                        th.choice, tuple(th.trail))
 
     def run(self, th: _Thread, work: list[_Thread]) -> list[_Outcome]:
         """Run ``th`` to its next stop point; forks go to ``work``."""
         ev = self.ev
         while True:
+            if self.kept is not None:
+                th.mark(self.kept)
             ins = self.code[th.pc]
             op = ins.op
             s = ins.stmt
@@ -1311,6 +1337,9 @@ def _parse(alg: A.Algorithm) -> ParseResult:
     start_live = live[0] | initially
     live = [l if i else start_live for i, l in enumerate(live)]
     ex = _Explorer(ctx, code, live, round_end)
+    view = _crash_view(ctx, everywhere)
+    if view is not None:
+        ex.kept = tuple(c for c in ex.components if c in view[0])
     points = _stop_points(ctx, code)
 
     initial = ex.initial()
@@ -1332,8 +1361,13 @@ def _parse(alg: A.Algorithm) -> ParseResult:
     _coordinator_sends(ctx, ex, edges, points)
     names, infos = _names(ctx, ex, points, keys, alg)
     locations = tuple(Location(names[k], origin=_location_origin(alg, infos[k])) for k in keys)
+    _sums_count_processes(ctx, ex, edges)
     rules = _rules(ctx, ex, alg, edges, names, points)
-    properties = tuple(_property(ctx, ex, p, keys, names, points, set(initial)) for p in alg.properties)
+    crash = _crash_steps(ctx, ex, alg, keys, edges, names, points, view[1]) if view else _Crash(
+        (), (), [CrashState(CRASH_LOCATION, {}, False, alg.timing == "async")]
+        if FaultModel(alg.fault_model) in CRASH_MODELS else [])
+    properties = tuple(_property(ctx, ex, p, keys, names, points, set(initial), crash.states)
+                       for p in alg.properties)
     kinds = _kinds(ctx, ex, edges)
     model = FaultModel(alg.fault_model)
     rta = ReceiveTA(
@@ -1341,8 +1375,9 @@ def _parse(alg: A.Algorithm) -> ParseResult:
         faults=Faults(model, ctx.alg.fault_parameters), timing=Timing(alg.timing),
         messages=tuple(Message(t.name, t.base if t.base in kinds else None) for t in ctx.types),
         locations=locations, initial=tuple(names[k] for k in initial), rules=rules,
-        properties=properties, coordinator=ctx.layout.coordinator_types)
-    return ParseResult(rta, tuple(infos[k] for k in keys))
+        properties=properties, coordinator=ctx.layout.coordinator_types,
+        crash_locations=crash.locations, crash_rules=crash.rules)
+    return ParseResult(rta, (*(infos[k] for k in keys), *crash.infos))
 
 
 def _coordinator_sends(ctx: _Context, ex: _Explorer, edges, points) -> None:
@@ -1369,6 +1404,40 @@ def _kinds(ctx: _Context, ex: _Explorer, edges) -> set[str]:
     has every process send one of them, wrong when a correct process may send several (the
     binary-value broadcast's ``(B, 0)`` and ``(B, 1)``): then a faulty one may too, and its
     instances stay separate messages."""
+    several = _sent_several(ctx, ex, edges)
+    base = {t.name: t.base for t in ctx.types}
+    coordinator = {b for t, b in base.items() if t in ctx.layout.coordinator_types}
+    return {k for k in ctx.kinds if k not in several and k not in coordinator}
+
+
+def _sums_count_processes(ctx: _Context, ex: _Explorer, edges) -> None:
+    """Refuse a sum of instances that does not count distinct senders.
+
+    ``received (AUX, vals) from K processes`` and ``received (AUX, *) …`` are read as the sum of
+    the instances' receive counts. A receiver's counts are per instance, so the sum counts a
+    sender once per instance it sent: it is the number of distinct senders exactly when no
+    process sends two instances — for correct processes, when the instances form a kind (the
+    code sends at most one per round, ``_sent_several``); a faulty one is then bounded per kind
+    by the Env. When a correct process may send two instances, the sum may count it twice and
+    the guard holds with fewer distinct senders than K: a run the program does not have (a
+    spurious violation, or a guard that fires too early). No linear form of the per-instance
+    counts says "K distinct senders" then (a process that sent both is indistinguishable from
+    two that sent one each), so the construct is refused at its position."""
+    several = _sent_several(ctx, ex, edges)
+    for name, span in ex.ev.sums.items():
+        if name in several:
+            instances = ", ".join(t.name for t in ctx.types if t.base == name)
+            raise _fail(f"this counts the processes that sent some instance of '{name}' as the sum "
+                        f"of the instances' counts ({instances}), but a correct process may send "
+                        f"several instances of '{name}' in one round, and the sum would count it "
+                        "once per instance, not once: tactl cannot count distinct senders here. "
+                        f"Count one instance at a time (e.g. 'received ({name}, v) from …'), or send one "
+                        "instance per round (then the instances form a kind and the sum is exact)",
+                        span)
+
+
+def _sent_several(ctx: _Context, ex: _Explorer, edges) -> set[str]:
+    """The message names of which a correct process may send two instances in one round."""
     base = {t.name: t.base for t in ctx.types}
 
     def flags(values) -> set[str]:
@@ -1381,8 +1450,7 @@ def _kinds(ctx: _Context, ex: _Explorer, edges) -> set[str]:
         # (kept while another send of the name may follow) and what the step sends
         sent = [base[m] for m in flags(before) | set(o.sends) | flags(after)]
         several |= {b for b in sent if sent.count(b) > 1}
-    coordinator = {b for t, b in base.items() if t in ctx.layout.coordinator_types}
-    return {k for k in ctx.kinds if k not in several and k not in coordinator}
+    return several
 
 
 def _stop_points(ctx: _Context, code: list[Instr]) -> dict[int, StopPoint]:
@@ -1620,6 +1688,133 @@ def _guard(solver: _Solver, paths: list[dict[str, tuple[Expr, bool]]]) -> Expr:
     return guard
 
 
+# ================================================================================ crashes
+
+@dataclass(frozen=True)
+class CrashState:
+    """A crash location and what a process there kept: the values the properties read, and
+    whether it had finished (``done``)."""
+
+    name: str
+    state: dict
+    done: bool
+    # False for lock-step rounds' one crash location, which passes/lockstep.py models apart
+    # (crashed processes there keep no state): a predicate sees it only when it names 'crashed'
+    seen: bool = True
+
+
+@dataclass(frozen=True)
+class _Crash:
+    locations: tuple[Location, ...]
+    rules: tuple[ReceiveRule, ...]
+    states: list[CrashState]  # what properties quantify over besides the locations
+    infos: tuple[LocationInfo, ...] = ()
+
+
+def _crash_view(ctx: _Context, observed: set[str]) -> tuple[set[str], bool] | None:
+    """What a crashed process keeps, for an asynchronous crash model whose properties read the
+    state: (the components the properties read, whether they read ``done``); None otherwise —
+    then the translation's one location CR is exact (nothing a property reads tells crashed
+    processes apart)."""
+    if FaultModel(ctx.alg.fault_model) not in CRASH_MODELS or ctx.alg.timing != "async":
+        return None
+    raw: set[str] = set()
+    for p in ctx.alg.properties:
+        _formula_names(p.formula, False, raw, set())
+    done = A.DONE in raw
+    return (set(observed), done) if observed or done else None
+
+
+def _crash_steps(ctx: _Context, ex: _Explorer, alg: A.Algorithm, keys, edges, names, points,
+                 reads_done: bool) -> _Crash:
+    """Crashed processes keep their state (docs/alg.md, "Fault models").
+
+    A process may crash between two steps, or — crash and hybrid, not clean_crash — between two
+    statements of a step, after which the broadcasts the step made so far reached some receivers
+    only (``nsf_M``). The crashed process keeps the state it had at that point; the properties
+    see it through the values they read, so there is one crash location per such valuation
+    (``CR_v1_delivered``), as the literature's crash automata have (FloodMin's c0/c1), and a
+    crash rule per (source location, crash location, sends made), guarded by the receive
+    conditions the step decided before that point (``_Thread.mark`` records them). Two crash
+    points of one path with the same valuation and the same conditions decided keep only the one
+    with more sends: its partial sends may reach nobody, so it has every run of the other."""
+    kept = ex.kept or ()
+    partial = FaultModel(alg.fault_model) in (FaultModel.CRASH, FaultModel.HYBRID)
+
+    def state_of(key) -> tuple:
+        pc, values = key
+        full = dict(zip(ex.components, values))
+        return (tuple(full.get(c) for c in kept), reads_done and points[pc].kind == "end")
+
+    valuations: dict[tuple, None] = {}
+    for k in keys:
+        valuations.setdefault(state_of(k))
+    options: dict[tuple, list[tuple[dict, list[int]]]] = {}  # (src, valuation, sends) -> paths
+    if partial:
+        for src, tgt, o in edges:
+            literals = list(o.literals.items())
+            points_of = [((values, False), o.sends[:n], n_lits, o.lines[:n_lines])
+                         for values, n, n_lits, n_lines in o.trail]
+            points_of.append((state_of(tgt), o.sends, len(literals), o.lines))
+            best: dict[tuple, tuple] = {}
+            for valuation, sends, n_lits, lines in points_of:
+                if valuation == state_of(src) and not sends:
+                    continue  # the crash before the step (the location's crash rule)
+                key = (valuation, n_lits)
+                if key not in best or len(sends) > len(best[key][0]):
+                    best[key] = (sends, lines)
+            for (valuation, n_lits), (sends, lines) in best.items():
+                valuations.setdefault(valuation)
+                group = options.setdefault((names[src], valuation, tuple(sorted(sends))), [])
+                group.append((dict(literals[:n_lits]), list(lines)))
+    crash_names = _crash_names(ctx, ex, kept, list(valuations), set(names.values()))
+    locations, infos, states = [], [], []
+    for valuation, name in crash_names.items():
+        values, done = valuation
+        shown = [(c, v) for c, v in zip(kept, values) if v is not None and not c.startswith(SENT)]
+        sent = tuple(c[len(SENT):] for c, v in zip(kept, values) if c.startswith(SENT) and v == A.TRUE)
+        point = "crashed" + (" after finishing" if done else "")
+        info = LocationInfo(name, point, tuple(shown), sent, None)
+        infos.append(info)
+        locations.append(Location(name, origin=_location_origin(alg, info)))
+        states.append(CrashState(name, {c: v for c, v in zip(kept, values) if v is not None}, done))
+    rules: list[ReceiveRule] = []
+    for k in keys:
+        text = f"crashes at {names[k]}, between steps"
+        rules.append(ReceiveRule(len(rules), names[k], crash_names[state_of(k)], BoolConst(True),
+                                 origin=Origin(alg.path, (), text)))
+    for (src, valuation, sends), paths in options.items():
+        guard = _guard(ex.solver, [lits for lits, _ in paths])
+        if guard == BoolConst(False):
+            continue
+        lines = sorted({n for _, ls in paths for n in ls})
+        done_lines = "; ".join(f'line {n} "{alg.line(n)}"' for n in lines)
+        text = (f"{done_lines} — crashing right after it" if lines else "crashes") + \
+            ", in the middle of the step" + (
+            f" (what it sent of {', '.join(sends)} reaches some receivers only)" if sends else "")
+        rules.append(ReceiveRule(len(rules), src, crash_names[valuation], guard, sends,
+                                 origin=Origin(alg.path, tuple(lines), text)))
+    return _Crash(tuple(locations), tuple(rules), states, tuple(infos))
+
+
+def _crash_names(ctx: _Context, ex: _Explorer, kept: tuple[str, ...], valuations: list[tuple],
+                 taken: set[str]) -> dict[tuple, str]:
+    """``CR_`` and the name fragments of what the crashed process kept (``CR_v1_delivered``,
+    ``CR_D0_done``; ``CR`` when nothing it kept is set): a name says what the process kept."""
+    taken = taken | set(ctx.parameters) | {t.name for t in ctx.types} | set(ctx.kinds) | {
+        "fair", "ncrashed"}
+    out: dict[tuple, str] = {}
+    for valuation in valuations:
+        values, done = valuation
+        parts = [t for c, v in zip(kept, values) if v is not None and (t := _component_text(c, v))]
+        name = "_".join([CRASH_LOCATION, *parts, *(["done"] if done else [])])
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        out[valuation] = name
+    return out
+
+
 # ================================================================================ properties
 
 def _formula_names(f: A.FormulaNode, under_initially: bool, out_all: set, out_init: set) -> None:
@@ -1662,13 +1857,22 @@ def _sent_types(ctx: _Context, pred: A.SentPred) -> list[str]:
 
 
 def _property(ctx: _Context, ex: _Explorer, p: A.PropertyDecl, keys, names, points,
-              initial: set) -> Property:
+              initial: set, crashed: list[CrashState]) -> Property:
+    """``some P`` / ``no P`` / ``count (P)`` range over every process, crashed ones with the
+    state they kept (``crashed``: the crash locations); ``all P`` over the processes that have
+    not crashed — and the crashed ones too when ``P`` names ``crashed`` (``all (crashed or
+    done)``). An ``initially`` condition never sees a crashed process (none has crashed yet)."""
     def holds_at(pred, key) -> bool:
         pc, values = key
         if values is None:
             return False
         state = {c: v for c, v in zip(ex.components, values) if v is not None}
         return _pred(ctx, pred, state, points[pc].kind == "end")
+
+    def crashed_holds(pred, c: CrashState) -> bool:
+        if not c.seen and A.CRASHED not in _cond_names(pred):
+            return False
+        return _pred(ctx, pred, c.state, c.done, crashed=True)
 
     def go(f: A.FormulaNode, init: bool) -> Expr:
         op = f.op
@@ -1680,13 +1884,12 @@ def _property(ctx: _Context, ex: _Explorer, p: A.PropertyDecl, keys, names, poin
                 raise _fail(f"'{A.CRASHED}' needs a crash fault model (crash, clean_crash, "
                             "hybrid): here no process crashes", f.span)
             sat = [k for k in where if holds_at(f.args[0], k)]
-            if A.CRASHED in _cond_names(f.args[0]) and crash_model:
-                # The crash location the translation adds (never a generated name: CR is reserved).
-                crash = (CRASH_LOCATION, None)
-                label = {**label, crash: CRASH_LOCATION}
-                where = [*where, crash]
-                if _pred(ctx, f.args[0], {}, False, crashed=True):
-                    sat = [*sat, crash]
+            if not init:
+                gone = [(c.name, None) for c in crashed]
+                label = {**label, **{k: k[0] for k in gone}}
+                sat += [k for k, c in zip(gone, crashed) if crashed_holds(f.args[0], c)]
+                if A.CRASHED in _cond_names(f.args[0]):
+                    where = [*where, *gone]
             if op == "some":
                 return disj(*(Compare("!=", Name(label[k]), IntConst(0)) for k in sat))
             if op == "no":
@@ -1695,10 +1898,12 @@ def _property(ctx: _Context, ex: _Explorer, p: A.PropertyDecl, keys, names, poin
         if op == "cmp":
             def count(c: A.CountPred) -> sympy.Expr:
                 where = [k for k in keys if not init or k in initial]
-                return sum((symbol(names[k]) for k in where if holds_at(c.pred, k)),
-                           sympy.Integer(0))
+                gone = [] if init else [x.name for x in crashed if crashed_holds(c.pred, x)]
+                return sum((*(symbol(names[k]) for k in where if holds_at(c.pred, k)),
+                            *map(symbol, gone)), sympy.Integer(0))
 
-            return conj(*_chain_exprs(ctx, f.args[0], {}, count, set(names.values())))
+            return conj(*_chain_exprs(ctx, f.args[0], {}, count,
+                                      {*names.values(), *(x.name for x in crashed)}))
         if op == "true":
             return BoolConst(True)
         if op == "false":
@@ -1742,7 +1947,8 @@ def _temporal(f: A.FormulaNode) -> bool:
 
 def _pred(ctx: _Context, pred, state: dict, at_end: bool, crashed: bool = False) -> bool:
     """Whether a process with the kept values ``state`` satisfies ``pred`` (``crashed``: the
-    process has crashed; it then has no values, so only ``crashed`` itself may be asked)."""
+    process has crashed, keeping ``state``; in lock-step rounds it keeps nothing, so only
+    ``crashed`` itself may be asked there)."""
     known = ", ".join([*ctx.variables, *([A.DECIDED] if ctx.decides else []), A.DONE,
                        *([A.CRASHED] if FaultModel(ctx.alg.fault_model) in CRASH_MODELS else [])])
 
@@ -1753,7 +1959,7 @@ def _pred(ctx: _Context, pred, state: dict, at_end: bool, crashed: bool = False)
             return t.value
         if isinstance(t, A.Ref):
             if t.name in ctx.variables or (t.name == A.DECIDED and ctx.decides):
-                if crashed:
+                if crashed and t.name not in state:  # lock-step rounds: nothing kept
                     raise _fail(f"a crashed process has no '{t.name}': ask 'crashed' alone "
                                 "(e.g. 'no crashed')",
                                 t.span)
@@ -1799,7 +2005,7 @@ def _pred(ctx: _Context, pred, state: dict, at_end: bool, crashed: bool = False)
                         _span_of(pred.set) or pred.span)
         return (value(pred.elem) in got) != pred.negated
     if isinstance(pred, A.SentPred):
-        if crashed:
+        if crashed and not state:  # lock-step rounds: nothing kept
             raise _fail("a crashed process has no sent messages: ask 'crashed' alone", pred.span)
         return any(state.get(SENT + m) == A.TRUE for m in _sent_types(ctx, pred))
     if isinstance(pred, A.NotCond):

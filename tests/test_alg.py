@@ -236,11 +236,18 @@ def test_crashed_processes_in_properties():
         "properties\n  a: always (no crashed) -> eventually (all v == 1)\n"
         "  b: always (some crashed -> some v == 0)\n")
     specs = {p.name: to_text(p.formula) for p in parse(text).rta.properties}
-    assert specs == {"a": "[](CR == 0) -> <>(v0 == 0)", "b": "[](CR != 0 -> v0 != 0)"}
+    # a crashed process keeps its state: one crash location per value of v, which 'some v == 0'
+    # sees too ('all' ranges over the processes that have not crashed)
+    assert specs == {"a": "[](CR_v0 == 0 && CR_v1 == 0) -> <>(v0 == 0)",
+                     "b": "[]((CR_v0 != 0 || CR_v1 != 0) -> (v0 != 0 || CR_v0 != 0))"}
     with pytest.raises(InputError, match="needs a crash fault model"):
         parse(text.replace("crash(f)", "byzantine(f)"))
-    with pytest.raises(InputError, match="a crashed process has no 'v'"):
-        parse(text.replace("some crashed -> some v == 0", "some (v == 0 and crashed)"))
+    both = parse(text.replace("some crashed -> some v == 0", "some (v == 0 and crashed)")).rta
+    assert to_text(both.properties[1].formula) == "[](CR_v0 != 0)"
+    # properties that read nothing of the state keep the one crash location CR
+    plain = parse(text.replace("some crashed -> some v == 0", "some crashed").replace(
+        "eventually (all v == 1)", "eventually (no crashed)")).rta
+    assert plain.crash_locations == () and "CR != 0" in to_text(plain.properties[1].formula)
 
 
 # ------------------------------------------------------------------------- source maps

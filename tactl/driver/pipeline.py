@@ -353,7 +353,8 @@ PASSES: tuple[Pass, ...] = (
     Pass("read-rta-json", 1, "rta-json", "rta", _read_rta_json, cached=False),
     Pass("read-ta", 1, "ta-text", "ta", _read_ta, cached=False),
     Pass("read-ta-json", 1, "ta-json", "ta", _read_ta_json, cached=False),
-    Pass("parse", 2, "alg-text", "rta", _parse),
+    # parse 3: crash locations that keep the state, sums over instances that are no kind refused
+    Pass("parse", 3, "alg-text", "rta", _parse),
     # parse-promela 2: a file's own fault model (bound), several receive variables, havoc, cpp,
     # the -D defines; translate 3: justice max(0, g), bound's Env (an entry of an older version
     # would be a different model under the same key: bump whenever a pass's output changes)
