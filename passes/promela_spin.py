@@ -109,6 +109,9 @@ class _Rewriter:
             if m:
                 raise RewriteError(why, self.line_of(m.start()))
         items = list(_top_level(masked))
+        for start, end, kind in items:  # the valuation first: nothing else means anything outside it
+            if kind == "assume":
+                self.resilience(self.text[start:end], start)
         copies = self.proctypes(items)
         out = list(self.text)
         props: dict[str, int] = {}
@@ -127,11 +130,6 @@ class _Rewriter:
             if kind == "symbolic":
                 pending.append((start, end, ""))
             elif kind == "assume":
-                cond = body[body.index("(") + 1: body.rindex(")")]
-                value = _evaluate(cond, self.line_of(start))
-                if not value:
-                    raise RewriteError(f"the valuation violates the resilience condition "
-                                       f"'assume({' '.join(cond.split())})'", self.line_of(start))
                 pending.append((start, end, ""))
             elif kind == "atomic":
                 m = re.match(r"atomic\s+([A-Za-z_]\w*)\s*=\s*(.*);\s*$", body, re.DOTALL)
@@ -173,6 +171,13 @@ class _Rewriter:
         blocks = "".join((f'# {p.line} "{self.source}"\n' if p.line else "")
                          + f"ltl {p.name} {{ {p.formula} }}\n" for p in properties)
         return SpinModel(text + "\n" + blocks, tuple(properties), copies, fairness, tuple(self.rewrites))
+
+    def resilience(self, body: str, start: int) -> None:
+        """A top-level ``assume(e);`` must hold at the valuation."""
+        cond = body[body.index("(") + 1: body.rindex(")")]
+        if not _evaluate(cond, self.line_of(start)):
+            raise RewriteError(f"the valuation violates the resilience condition "
+                               f"'assume({' '.join(cond.split())})'", self.line_of(start))
 
     def proctypes(self, items) -> dict[str, int]:
         """Each proctype's number of processes, in declaration order (SPIN's pids)."""
@@ -262,6 +267,16 @@ def _top_level(masked: str):
                         yield i, i + head.end(), "proctype"
                         i += head.end()
                         continue
+                elif kind == "assume":  # ByMC's assume(...) needs no ';'
+                    paren = masked.find("(", i)
+                    close = _matching(masked, paren) if paren >= 0 else None
+                    if close is None:
+                        raise RewriteError("'assume(' is not closed")
+                    end = close + 1
+                    following = re.match(r"\s*;", masked[end:])
+                    yield i, end + (following.end() if following else 0), kind
+                    i = end
+                    continue
                 else:
                     semi = masked.find(";", i)
                     if semi < 0:

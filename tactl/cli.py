@@ -641,6 +641,8 @@ def _check_source_pml(file: Path, fixed: dict[str, int], defines: tuple[str, ...
     from tactl.engines.spin_source import ValuationError, check_source  # lazy: only this engine
     from tactl.report.source import source_json, source_text  # lazy: as above
 
+    if not file.is_file():
+        raise _usage_error(file, "no such file")
     deadline.stop_on_signals()
     _start_clock(timeout)
     try:
