@@ -10,12 +10,16 @@ search for a violating run, which is replayed before it is reported.
   strongly connected set of product nodes that fulfils every pending ``eventually`` and is
   **just** is an infinite violating run (a lasso).
 * **Justice** on a cycle (docs/alg.md, domain.md §4b, as the interpreter states it): every
-  pending message (except an omission-faulty sender's) is delivered — pending messages only
-  leave by delivery, so a just cycle has none; every process that has not crashed and is not
-  Byzantine takes a step or is unable to at some point of the cycle; coins are fair: from a
-  state the cycle visits, every outcome of a coin toss the cycle's processes make there is taken
-  (strong fairness, by removing states that break it and splitting the rest again, as
-  Emerson–Lei). Oracles and faulty processes get no fairness.
+  message from a correct sender (also one that crashed after sending) to a receiver that has not
+  crashed is eventually delivered, except an omission-faulty sender's; every process that has not
+  crashed and is not Byzantine keeps taking steps while it can. Receipts happen in steps
+  (``tactl.source.system``) and sender sets only grow, so on a cycle nothing is received: a just
+  cycle is one where each such process either moves and has no message pending that must reach
+  it, or does not move and cannot move even after receiving every such message
+  (:meth:`System.idle`). Coins are fair: from a state the cycle visits, every outcome of a coin
+  toss a process makes there (after the same receipt) is taken (strong fairness, by removing
+  states that break it and splitting the rest again, as Emerson–Lei). Oracles and faulty
+  processes get no fairness.
 * **Replay** (:func:`replay`) re-executes a run from its initial state with the interpreter:
   each step must be one of the state's transitions with the same target, a lasso's loop must end
   where it starts and be just, and the property is evaluated again on the replayed states by
@@ -264,9 +268,10 @@ def _sccs(nodes: set[int], succ) -> list[list[int]]:
 
 def _fair_lasso(system: System, product: _Product) -> Run | None:
     expanded = {u for u, s in enumerate(product.succ) if s is not None}
+    banned: set[tuple[int, int]] = set()  # coin tosses a just cycle cannot make (u, edge index)
 
     def succ(u: int):
-        return [v for v, *_ in product.succ[u]]
+        return [v for k, (v, *_) in enumerate(product.succ[u]) if (u, k) not in banned]
 
     todo = [expanded]
     while todo:
@@ -275,83 +280,85 @@ def _fair_lasso(system: System, product: _Product) -> Run | None:
             cset = set(comp)
             if len(comp) == 1 and comp[0] not in succ(comp[0]):
                 continue
-            unfair = {u for u in comp if not _coins_stay(product, u, cset)}
-            if unfair:
-                rest = cset - unfair
-                if rest:
-                    todo.append(rest)
+            newly = {e for u in comp for e in _tosses_leaving(product, u, cset)} - banned
+            if newly:  # a toss with an outcome outside: the cycle must not make it there
+                banned |= newly
+                todo.append(cset)
                 continue
-            plan = _requirements(system, product, comp, cset)
+            plan = _requirements(system, product, comp, cset, banned)
             if plan is not None:
-                return _lasso(product, comp, cset, plan)
+                return _lasso(product, comp, cset, plan, banned)
     return None
 
 
-def _coin_groups(product: _Product, u: int) -> dict[tuple, list[int]]:
-    groups: dict[tuple, list[int]] = {}
-    for v, label, _, _ in product.succ[u]:
+def _tosses_leaving(product: _Product, u: int, cset: set[int]) -> list[tuple[int, int]]:
+    """The edges of the coin tosses at ``u`` some outcome of which leaves ``cset``."""
+    tosses: dict[tuple, list[int]] = {}
+    for k, (v, label, _, _) in enumerate(product.succ[u]):
         if label.kind == "step" and label.coins and not label.crashed:
-            groups.setdefault((label.process, label.coins), []).append(v)
-    return groups
+            tosses.setdefault((label.process, label.got), []).append(k)
+    out = []
+    for edges in tosses.values():
+        if any(product.succ[u][k][0] not in cset for k in edges):
+            out.extend((u, k) for k in edges)
+    return out
 
 
-def _coins_stay(product: _Product, u: int, cset: set[int]) -> bool:
-    return all(any(v in cset for v in targets) for targets in _coin_groups(product, u).values())
-
-
-def _requirements(system: System, product: _Product, comp: list[int], cset: set[int]):
+def _requirements(system: System, product: _Product, comp: list[int], cset: set[int],
+                  banned: set[tuple[int, int]]):
     """What a just, accepting cycle in ``comp`` must visit (edges as (u, index)), or None if no
     cycle in it is just and accepting."""
     graph = product.graph
     g0 = graph.states[product.nodes[comp[0]][0]]
-    if system.required(g0):
-        return None  # a message that is never delivered
     plan: list[tuple[int, int | None]] = []
+    def inside(u: int):
+        return [(k, e) for k, e in enumerate(product.succ[u]) if e[0] in cset and (u, k) not in banned]
+
     for f in product.closure:
-        edge = next(((u, k) for u in comp for k, (v, _, nxt, ful) in enumerate(product.succ[u])
-                     if v in cset and (f not in nxt or f in ful)), None)
+        edge = next(((u, k) for u in comp for k, (v, _, nxt, ful) in inside(u)
+                     if f not in nxt or f in ful), None)
         if edge is None:
             return None
         plan.append(edge)
+    required = system.required(g0)
     for pid in system.alive(g0):
-        edge = next(((u, k) for u in comp for k, (v, label, _, _) in enumerate(product.succ[u])
-                     if v in cset and label.kind == "step" and label.process == pid), None)
+        edge = next(((u, k) for u in comp for k, (v, label, _, _) in inside(u)
+                     if label.kind == "step" and label.process == pid), None)
         if edge is not None:
+            if any(r == pid for _, r, _ in required):
+                return None  # it moves forever and never receives a message it must
             plan.append(edge)
-            continue
-        idle = next((u for u in comp if not system.outcomes(graph.states[product.nodes[u][0]], pid)),
-                    None)
-        if idle is None:
-            return None  # always able to move, never moves
-        plan.append((idle, None))
-    for u in comp:
-        for targets in _coin_groups(product, u).values():
-            k = next(k for k, (v, *_) in enumerate(product.succ[u]) if v in cset and v in targets)
-            plan.append((u, k))
+        elif not system.idle(g0, pid):
+            return None  # it could move (after its messages arrive) and never does
+    for u in comp:  # every outcome of every toss the cycle may make
+        for k, (v, label, _, _) in inside(u):
+            if label.kind == "step" and label.coins and not label.crashed:
+                plan.append((u, k))
     return plan
 
 
-def _lasso(product: _Product, comp: list[int], cset: set[int], plan) -> Run:
+def _lasso(product: _Product, comp: list[int], cset: set[int], plan, banned) -> Run:
     entry = min(comp, key=lambda u: len(product.path_to(u)[0]))
     nodes, labels = product.path_to(entry)
     loop_at = len(nodes) - 1
     here = entry
     steps: list[tuple[int, Label]] = []
     for u, k in plan:
-        for v, label in _inside_path(product, here, u, cset):
+        for v, label in _inside_path(product, here, u, cset, banned):
             steps.append((v, label))
         here = u
         if k is not None:
             v, label, _, _ = product.succ[u][k]
             steps.append((v, label))
             here = v
-    back = _inside_path(product, here, entry, cset)
+    back = _inside_path(product, here, entry, cset, banned)
     steps.extend(back)
     if not steps:  # a one-node cycle: its self-loop
-        k = next(k for k, (v, *_) in enumerate(product.succ[entry]) if v == entry)
+        k = next(k for k, (v, *_) in enumerate(product.succ[entry]) if v == entry
+                 and (entry, k) not in banned)
         steps.append((entry, product.succ[entry][k][1]))
     elif steps[-1][0] != entry:
-        steps.extend(_inside_path(product, steps[-1][0], entry, cset))
+        steps.extend(_inside_path(product, steps[-1][0], entry, cset, banned))
     graph = product.graph
     states = [graph.states[product.nodes[u][0]] for u in nodes]
     labels = list(labels)
@@ -362,15 +369,17 @@ def _lasso(product: _Product, comp: list[int], cset: set[int], plan) -> Run:
     return Run(states, labels, loop_at)
 
 
-def _inside_path(product: _Product, src: int, dst: int, cset: set[int]) -> list[tuple[int, Label]]:
+def _inside_path(product: _Product, src: int, dst: int, cset: set[int],
+                 banned: set[tuple[int, int]]) -> list[tuple[int, Label]]:
+    """A shortest path from ``src`` to ``dst`` inside ``cset``, avoiding banned tosses."""
     if src == dst:
         return []
     prev: dict[int, tuple[int, Label]] = {src: (src, STUTTER)}
     queue = deque([src])
     while queue:
         u = queue.popleft()
-        for v, label, _, _ in product.succ[u]:
-            if v in cset and v not in prev:
+        for k, (v, label, _, _) in enumerate(product.succ[u]):
+            if v in cset and v not in prev and (u, k) not in banned:
                 prev[v] = (u, label)
                 if v == dst:
                     queue.clear()
@@ -399,7 +408,8 @@ def replay(system: System, formula: A.FormulaNode, run: Run) -> tuple[bool, str]
                 return False, f"step {i + 1}: a stutter changes the state"
             continue
         if not any(l2.kind == label.kind and l2.process == label.process and l2.sender == label.sender
-                   and l2.type == label.type and h2 == h for l2, h2 in system.successors(g)):
+                   and l2.type == label.type and l2.got == label.got and h2 == h
+                   for l2, h2 in system.successors(g)):
             return False, f"step {i + 1} ({label.kind}) is not a transition of the program there"
     ev = Evaluator(system)
     if run.loop is None:
@@ -419,23 +429,26 @@ def replay(system: System, formula: A.FormulaNode, run: Run) -> tuple[bool, str]
 
 
 def _unjust(system: System, run: Run) -> str:
+    """Why the loop of ``run`` is not just, or "" (the justice of the module docstring)."""
     loop_states = run.states[run.loop:-1]
     loop_labels = run.labels[run.loop:]
-    for g in loop_states:
-        if system.required(g):
-            return "a message stays undelivered forever on the loop"
-    for pid in system.alive(loop_states[0]):
+    g0 = loop_states[0]
+    for pid in system.alive(g0):
         moves = any(label.kind == "step" and label.process == pid for label in loop_labels)
-        if not moves and all(system.outcomes(g, pid) for g in loop_states):
-            return f"process {pid} can move at every state of the loop and never does"
-    for g in loop_states:
+        if moves and any(r == pid for _, r, _ in system.required(g0)):
+            return f"process {pid} moves on the loop and never receives a message that must reach it"
+        if not moves and not system.idle(g0, pid):
+            return f"process {pid} could move on the loop (after its messages arrive) and never does"
+    for i, g in enumerate(loop_states):
         for pid in system.alive(g):
-            outcomes = [o for o in system.outcomes(g, pid) if o.coins and not o.crashed]
-            for coins in {o.coins for o in outcomes}:
-                taken = any(run.states[run.loop + i] == g and label.kind == "step"
-                            and label.process == pid and label.coins == coins
-                            for i, label in enumerate(loop_labels))
-                if not taken:
-                    return (f"process {pid} tosses a coin on the loop and the outcome "
-                            f"{', '.join(coins)} never comes")
+            tosses: dict[frozenset, set] = {}
+            for got, o in system.outcomes(g, pid):
+                if o.coins and not o.crashed:
+                    tosses.setdefault(got, set()).add(o.coins)
+            for got, outcomes in tosses.items():
+                taken = {label.coins for j, label in enumerate(loop_labels)
+                         if loop_states[j] == g and label.kind == "step" and label.process == pid
+                         and label.got == got}
+                if taken and taken != outcomes:
+                    return (f"process {pid} tosses a coin on the loop and an outcome never comes")
     return ""

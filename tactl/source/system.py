@@ -6,8 +6,18 @@ not delivered (sender, receiver, type), the crashed processes (which KEEP their 
 read it), and the run's fixed choices (the coordinator; clean crashes that lost a broadcast;
 symmetric-faulty broadcasts made).
 
-Transitions (asynchronous): a process's step (``tactl.source.step``), the delivery of one pending
-message, and what the fault model allows:
+Transitions (asynchronous): a process's step (``tactl.source.step``), preceded by the receipt of
+any set of the messages pending to it and of messages faulty processes may forge for it; and what
+the fault model adds (crashes, symmetric broadcasts). Deliveries are not transitions of their
+own, and that loses no run: a delivery changes only the receiver's sender sets, which only the
+receiver's own steps read (properties read variables, ``decided``, ``sent``, ``done``,
+``crashed``), and no other transition disables it, so in any run every delivery can be moved to
+just before the receiver's next step (or dropped if it takes none) without changing what any
+step does or what any property sees. For the same reason, of two receipt sets S ⊂ S' whose steps
+have the same effect (new variables, position, decision, sends), only S is kept: the state after
+S' is the state after S followed by the receipt of S' ∖ S at the next step. Justice is stated
+accordingly (``tactl.source.search``): a process that never moves again must be unable to move
+even after receiving every message that must reach it (:meth:`System.idle`).
 
 * ``byzantine(f)``: processes n-f..n-1 are faulty; at any time one may make any correct receiver
   receive any message type from it, once per type, and once per *kind* (the instances of one
@@ -39,6 +49,7 @@ from . import program as P
 from .errors import SourceError
 from .step import Context, Local, Outcome, initial_locals, step
 
+MAX_RECEIVE_ATOMS = 14  # 2^14 receipts tried per step at most
 FAULT_MODELS = ("byzantine", "crash", "omission", "symmetric", "clean_crash", "hybrid")
 
 
@@ -53,8 +64,8 @@ class Global(NamedTuple):
 
 @dataclass(frozen=True)
 class Label:
-    """What a transition does: ``step`` (process, its outcome), ``deliver``/``forge``/``drop``
-    (sender, receiver, type), ``crash`` (process), ``broadcast`` (sender, type), ``stutter``."""
+    """What a transition does: ``step`` (process, what it receives first, its outcome), ``crash``
+    (process), ``broadcast`` (a symmetric-faulty sender, type), ``stutter``."""
 
     kind: str
     process: int = -1
@@ -63,6 +74,7 @@ class Label:
     outcome: Outcome | None = field(default=None, compare=False)
     crashed: bool = False
     coins: tuple = ()
+    got: frozenset = frozenset()  # a step: what the process receives first, (sender, type)
 
 
 STUTTER = Label("stutter")
@@ -72,7 +84,7 @@ STUTTER = Label("stutter")
 class Faults:
     model: str
     stateless: tuple[int, ...] = ()  # Byzantine or symmetric-faulty: no state
-    forge: bool = False  # Byzantine: may deliver anything
+    forge: bool = False  # Byzantine: forges messages for any receiver
     symmetric_senders: tuple[int, ...] = ()
     crashes: int = 0
     mid_step: bool = False
@@ -169,35 +181,86 @@ class System:
                        g.coordinator if g.coordinator >= 0 and g.procs[g.coordinator] is not None
                        else None)
 
-    def outcomes(self, g: Global, pid: int) -> list[Outcome]:
+    def outcomes(self, g: Global, pid: int) -> list[tuple[frozenset, Outcome]]:
+        """Every step of ``pid`` from ``g``, each with what it receives first: a set of pending
+        messages to it and of messages Byzantine processes forge for it, as (sender, type).
+        Only ⊆-minimal sets per effect are kept (see the module docstring)."""
         ctx = self.context(g)
-        key = (pid, g.procs[pid], ctx.receivers, ctx.crash_ok, ctx.coordinator == pid)
+        local = g.procs[pid]
+        pend = tuple(sorted((s, ti) for (s, r, ti) in g.pending if r == pid))
+        key = (pid, local, pend, ctx.receivers, ctx.crash_ok, ctx.coordinator == pid, g.coordinator)
         found = self._cache.get(key)
         if found is None:
-            found = step(ctx, pid, g.procs[pid])
-            if len(self._cache) > 200_000:
+            found = self._receive_and_step(ctx, g, pid, pend)
+            if len(self._cache) > 100_000:
                 self._cache.clear()
             self._cache[key] = found
         return found
+
+    def _receive_and_step(self, ctx: Context, g: Global, pid: int, pend: tuple) -> list:
+        local = g.procs[pid]
+        forgeable = [(b, m.index) for b in (self.faults.stateless if self.faults.forge else ())
+                     for m in self.prog.types if self.may_forge(g, b, pid, m)]
+        atoms = list(pend) + forgeable
+        if len(atoms) > MAX_RECEIVE_ATOMS:
+            raise SourceError(f"process {pid} could receive {len(atoms)} different messages in one "
+                              f"step: beyond what the interpreter enumerates ({MAX_RECEIVE_ATOMS}); "
+                              "try smaller parameters")
+        subsets = sorted(range(1 << len(atoms)), key=lambda mask: bin(mask).count("1"))
+        kept: list[tuple[int, tuple]] = []
+        out: list[tuple[frozenset, Outcome]] = []
+        for mask in subsets:
+            got = [atoms[i] for i in range(len(atoms)) if mask >> i & 1]
+            if not self._valid_receipt(g, pid, got):
+                continue
+            rcv = list(local.rcv)
+            for sender, ti in got:
+                rcv[ti] = rcv[ti] | {sender}
+            receiving = local._replace(rcv=tuple(rcv))
+            for o in step(ctx, pid, receiving):
+                effect = (o.local._replace(rcv=()), o.sends, o.crashed)
+                if any(e == effect and (m & mask) == m for m, e in kept):
+                    continue
+                kept.append((mask, effect))
+                out.append((frozenset(got), o))
+        return out
+
+    def _valid_receipt(self, g: Global, pid: int, got: list) -> bool:
+        """Forged messages respect the kinds (a faulty sender once per kind) and a receiver gets
+        at most one coordinator message."""
+        if not got:
+            return True
+        rcv = g.procs[pid].rcv
+        seen: set = set()
+        coord = sum(1 for m in self.prog.types if m.coordinator and rcv[m.index])
+        for sender, ti in got:
+            m = self.prog.types[ti]
+            if m.coordinator:
+                coord += 1
+            if sender in self.faults.stateless and self.faults.forge:
+                group = m.name if m.name in self.kinds else ti
+                if (sender, group) in seen:
+                    return False
+                seen.add((sender, group))
+        return coord <= 1
+
+    def idle(self, g: Global, pid: int) -> bool:
+        """Whether ``pid`` cannot move even after receiving every message that must reach it
+        (justice: such a process may wait forever)."""
+        local = g.procs[pid]
+        rcv = list(local.rcv)
+        for (s, r, ti) in self.required(g):
+            if r == pid:
+                rcv[ti] = rcv[ti] | {s}
+        return not step(self.context(g), pid, local._replace(rcv=tuple(rcv)))
 
     def successors(self, g: Global) -> list[tuple[Label, Global]]:
         out: list[tuple[Label, Global]] = []
         alive = self.alive(g)
         for pid in alive:
-            for o in self.outcomes(g, pid):
-                out.append((Label("step", pid, outcome=o, crashed=o.crashed, coins=o.coins),
-                            self.apply_step(g, pid, o)))
-        for (s, r, ti) in sorted(g.pending):
-            out.append((Label("deliver", r, s, ti), self._receive(g, s, r, ti, pending=True)))
-            if s in self.faults.omission:
-                out.append((Label("drop", r, s, ti), g._replace(pending=g.pending - {(s, r, ti)})))
-        if self.faults.forge:
-            for b in self.faults.stateless:
-                for r in alive:
-                    for m in self.prog.types:
-                        if self.may_forge(g, b, r, m):
-                            out.append((Label("forge", r, b, m.index),
-                                        self._receive(g, b, r, m.index, pending=False)))
+            for got, o in self.outcomes(g, pid):
+                out.append((Label("step", pid, outcome=o, crashed=o.crashed, coins=o.coins, got=got),
+                            self.apply_step(g, pid, o, got)))
         for b in self.faults.symmetric_senders:
             for m in self.prog.types:
                 if self.may_broadcast(g, b, m):
@@ -212,10 +275,10 @@ class System:
                 out.append((Label("crash", pid), self._crash(g, pid, lost=int(lossy))))
         return out
 
-    def apply_step(self, g: Global, pid: int, o: Outcome) -> Global:
+    def apply_step(self, g: Global, pid: int, o: Outcome, got: frozenset = frozenset()) -> Global:
         procs = list(g.procs)
         procs[pid] = o.local
-        pending = set(g.pending)
+        pending = set(g.pending) - {(s, pid, ti) for s, ti in got}
         alive = self.alive(g)
         for ti, receivers in o.sends:
             for r in (alive if receivers is None else receivers):
@@ -227,22 +290,14 @@ class System:
         return g._replace(crashed=g.crashed | {pid}, lost=g.lost + lost,
                           pending=frozenset(x for x in g.pending if x[1] != pid))
 
-    def _receive(self, g: Global, s: int, r: int, ti: int, pending: bool) -> Global:
-        local = g.procs[r]
-        rcv = list(local.rcv)
-        rcv[ti] = rcv[ti] | {s}
-        procs = list(g.procs)
-        procs[r] = local._replace(rcv=tuple(rcv))
-        return g._replace(procs=tuple(procs),
-                          pending=g.pending - {(s, r, ti)} if pending else g.pending)
-
     def _same_kind(self, m: P.MsgType) -> tuple[P.MsgType, ...]:
         return self.prog.types_named(m.name) if m.name in self.kinds else (m,)
 
     def may_forge(self, g: Global, b: int, r: int, m: P.MsgType) -> bool:
+        """Whether ``b`` may still make ``r`` receive ``m`` (once per type, once per kind; a
+        coordinator message only from a faulty coordinator, one per receiver)."""
         rcv = g.procs[r].rcv
         if m.coordinator:
-            # only a faulty coordinator forges, and a receiver gets one coordinator message
             return g.coordinator == b and not any(rcv[x.index] for x in self.prog.types if x.coordinator)
         return all(b not in rcv[x.index] for x in self._same_kind(m))
 
