@@ -536,7 +536,9 @@ def check(
                                         help="parametric (SMT, all parameters), explicit (state "
                                              "enumeration, fixed small parameters), spin or nusmv "
                                              "(the external model checkers on one instance: every "
-                                             "--param given).")] = "parametric",
+                                             "--param given), or source (the reference interpreter "
+                                             "of an .alg program: every run at the --param values, "
+                                             "no translation).")] = "parametric",
     params: ParamOption = None,
     model: Annotated[str, typer.Option("--model", metavar="M", help="spin: 'counter' (one counter "
                                        "per location, from any TA) or 'process' (one Promela "
@@ -579,12 +581,17 @@ def check(
         "diagram (SVG): lanes of processes, steps downwards, messages as arrows, faulty senders "
         "in their own colour. Nothing is written when nothing is violated.")] = None,
 ) -> None:
+    if engine == SOURCE_ENGINE:  # the reference interpreter: no translation, no automaton
+        _set_verbosity(quiet, verbose, str(file))
+        deadline.stop_on_signals()
+        _start_clock(timeout)
+        _check_source(file, _parameters(params, file), tuple(properties or ()), max_states, as_json)
     # lazy: the checker and its engines load only for check
     from tactl.engines.check import ENGINES, SPIN_MODELS, report_json, report_text
 
     if engine not in ENGINES:
         raise _usage_error(file, f"unknown engine '{engine}'; choose {', '.join(ENGINES)}"
-                                 + _meant(engine, ENGINES))
+                                 f" or {SOURCE_ENGINE}" + _meant(engine, (*ENGINES, SOURCE_ENGINE)))
     if model not in SPIN_MODELS:
         raise _usage_error(file, f"unknown model '{model}'; choose {' or '.join(SPIN_MODELS)}")
     if model != "counter" and engine != "spin":
@@ -630,6 +637,65 @@ def check(
     if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
         raise report.interrupted
     raise typer.Exit(report.exit_code)
+
+
+SOURCE_ENGINE = "source"
+SOURCE_MAX_STATES = 300_000  # the source engine's --max-states when the option keeps its default
+
+
+def _read_alg(file: Path):
+    """The pseudocode IR of an .alg file (the interpreter reads nothing else)."""
+    from tactl.ir.alg_reader import parse_alg  # lazy: only the interpreter's commands
+    from tactl.ir.source import label, read_text
+
+    if file.suffix.lower() != ".alg":
+        raise _usage_error(file, "the reference interpreter runs pseudocode: give an .alg file")
+    text = read_text(file)
+    return parse_alg(text, label(file)), text
+
+
+def _check_source(file: Path, params: dict[str, int], properties: tuple[str, ...], max_states: int,
+                  as_json: bool) -> None:
+    """``check --engine source``: every run of the program at the --param values (tactl.source)."""
+    # lazy: the interpreter loads only for its engine
+    from tactl.source.check import check_algorithm
+    from tactl.source.errors import SourceError, as_input_error
+    from tactl.source.report import report_json as source_json, report_text as source_text
+
+    alg, text = _read_alg(file)
+    try:
+        report = check_algorithm(alg, params, str(file), properties,
+                                 SOURCE_MAX_STATES if max_states == 2_000_000 else max_states)
+    except SourceError as e:
+        raise as_input_error(e, str(file), text) from None
+    typer.echo(json.dumps(source_json(report), indent=2) if as_json else source_text(report))
+    raise typer.Exit(report.exit_code)
+
+
+@app.command(cls=_Command, name="run", short_help="One random run of an .alg program, as pseudocode lines.",
+             help="Run an .alg program once at fixed parameters with the reference interpreter "
+                  "(the program as written, no translation): concrete processes 0..n-1, a random "
+                  "schedule (steps, receipts, faulty messages, crashes, coin outcomes) drawn with "
+                  "--seed; each step printed as the pseudocode lines the process executes, then "
+                  "the final states. Same seed, same run. Every parameter must be given (--param); "
+                  "values violating the resilience condition are refused (exit 2).")
+def run_command(
+    file: InputFile,
+    params: ParamOption = None,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the random schedule.")] = 0,
+    steps: Annotated[int, typer.Option("--steps", min=0, max=1_000_000, metavar="K",
+                                       help="At most this many steps.")] = 50,
+) -> None:
+    # lazy: the interpreter loads only for its command
+    from tactl.source.errors import SourceError, as_input_error
+    from tactl.source.run import random_run, run_text
+
+    alg, text = _read_alg(file)
+    try:
+        result = random_run(alg, _parameters(params, file), seed, steps)
+    except SourceError as e:
+        raise as_input_error(e, str(file), text) from None
+    typer.echo(run_text(result, str(file)))
 
 
 def _check_file(file: Path, shown, engine: str, model: str, partition: bool, receive_mode: str,

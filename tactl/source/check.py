@@ -53,6 +53,7 @@ class SourceReport:
     faults: str = ""
     explore_s: float = 0.0
     system: System | None = None
+    plain_states: int = 0  # states of the unreduced graph, if a liveness property needed it
 
     @property
     def exit_code(self) -> int:
@@ -97,11 +98,12 @@ def make_system(alg: A.Algorithm, params: dict[str, int], kinds: frozenset[str] 
     return System(prog, params, faults, frozenset(prog.payload_names()) if kinds is None else kinds)
 
 
-def explore(alg: A.Algorithm, params: dict[str, int], max_states: int) -> tuple[System, Graph]:
+def explore(alg: A.Algorithm, params: dict[str, int], max_states: int,
+            symmetric: bool = True) -> tuple[System, Graph]:
     """The state graph, with the message kinds decided from the runs (module docstring)."""
     system = make_system(alg, params)
     while True:
-        graph = build(system, max_states)
+        graph = build(system, max_states, symmetric)
         wrong = graph.two_instances & system.kinds
         if not wrong:
             return system, graph
@@ -123,18 +125,33 @@ def check_algorithm(alg: A.Algorithm, params: dict[str, int], path: str,
                           not_kinds=tuple(sorted(set(system.prog.payload_names()) - system.kinds)),
                           faults=system.faults.words(), explore_s=time.monotonic() - started,
                           system=system)
+    plain: list[Graph] = []  # built when a liveness property needs it
+
+    def plain_graph() -> Graph:
+        if not plain:
+            plain.append(build(system, max_states, symmetric=False))
+            report.plain_states = len(plain[0].states)
+        return plain[0]
+
     for prop in selected:
-        report.results.append(_check_property(system, graph, prop))
+        report.results.append(_check_property(system, graph, prop, plain_graph))
     return report
 
 
-def _check_property(system: System, graph: Graph, prop: A.PropertyDecl) -> Result:
+def _decide(system: System, graph: Graph, formula: A.FormulaNode, plain_graph):
+    verdict = check(system, graph, formula)
+    if verdict.verdict == "plain":
+        verdict = check(system, plain_graph(), formula)
+    return verdict
+
+
+def _check_property(system: System, graph: Graph, prop: A.PropertyDecl, plain_graph) -> Result:
     started = time.monotonic()
     kind = "liveness" if is_liveness(prop.formula) else "safety"
     if prop.hypothesis is not None:
         return Result(prop.name, kind, UNSUPPORTED, reason=f"'assuming {prop.hypothesis.text()}' "
                       "is a hypothesis of lock-step rounds, which the interpreter does not run")
-    verdict = check(system, graph, prop.formula)
+    verdict = _decide(system, graph, prop.formula, plain_graph)
     result = Result(prop.name, kind, verdict.verdict, reason=verdict.reason)
     if verdict.verdict == VIOLATED and verdict.run is not None:
         ok, message = replay(system, prop.formula, verdict.run)
@@ -148,7 +165,7 @@ def _check_property(system: System, graph: Graph, prop: A.PropertyDecl) -> Resul
         if test is None:
             result.vacuity = "no antecedent"
         else:
-            vac = check(system, graph, test)
+            vac = _decide(system, graph, test, plain_graph)
             if vac.verdict == HOLDS:
                 result.verdict = HOLDS_VACUOUSLY
                 result.reason = "no run meets the antecedent (the property with its consequent " \

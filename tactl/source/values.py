@@ -189,7 +189,11 @@ def matching(env: Env, pattern: A.Pattern) -> list[MsgType]:
     out = []
     parts = [p if isinstance(p, str) else value(env, p) for p in pattern.parts or ()]
     for m in env.prog.types:
-        if m.name != pattern.name or len(m.values) != len(parts):
+        if m.name != pattern.name:
+            continue
+        # a trailing `*` matches the rest of a longer payload: (P, *) counts (P, 0, D) and (P, ?)
+        if len(m.values) != len(parts) and not (parts and parts[-1] == A.WILDCARD
+                                                 and len(parts) <= len(m.values)):
             continue
         ok = True
         for want, have in zip(parts, m.values):
