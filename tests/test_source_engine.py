@@ -48,7 +48,7 @@ def test_check_source_text_report(cli):
     assert "source interpreter at n=4, t=1, f=1" in r.out
     for name, kind in (("unforgeability", "safety"), ("correctness", "liveness"), ("relay", "liveness")):
         assert f"{name:<14}  {kind:<13}  HOLDS" in r.out
-    assert r.out.count("at n=4, t=1, f=1 (every run explored:") == 3
+    assert r.out.count("at n=4, t=1, f=1 (every run explored: ") == 3
     assert "3 hold, 0 violated, 0 unknown, 0 unsupported" in r.out
 
 

@@ -97,7 +97,8 @@ def run_lines(system: System, run: Run) -> list[str]:
 
 
 def scope_text(report: SourceReport) -> str:
-    return f"at {report.valuation} (every run explored: {report.states} states)"
+    return (f"at {report.valuation} (every run explored: {report.states} states up to renaming "
+            "the correct processes)")
 
 
 def report_text(report: SourceReport) -> str:

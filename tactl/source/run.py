@@ -34,7 +34,8 @@ def random_run(alg: A.Algorithm, params: dict[str, int], seed: int, steps: int) 
         moves = system.successors(g)
         if not moves:
             run.stopped = ("no process can move and no message is on its way" if not g.pending
-                           else "no process can move")
+                           else "no process can move: receiving the messages on their way would "
+                                "change nothing")
             break
         # a kind of move first (a step of some process, a crash, a faulty broadcast), then one
         # of its moves: a process with many receipt choices does not crowd out the others
