@@ -210,6 +210,8 @@ SLOW_VALUATIONS = {
     "c1cs/c1cs.alg": {"n": 4, "t": 1, "f": 1},
     "cc/cc.alg": {"n": 3, "t": 1, "f": 1},
     "cf1s/cf1s.alg": {"n": 4, "t": 1, "f": 1},
+    # rounds carrying v: the obligations the interpreter generates, by their names
+    "benor_rounds/benor_rounds_crash.alg": {"n": 3, "t": 1, "f": 0},
 }
 # (file, property) -> (the right verdict, why the translation's differs): checked against the
 # right answer, not the parametric engine, until the translation fixes land.
@@ -251,6 +253,12 @@ def test_known_translation_mistakes_are_listed(cli, name, params):
     if name.startswith("A4"):
         pytest.skip("n=5 with two crashes: covered by test_a4_crashed_processes_keep_their_state")
     _agree(cli, path, params)
+
+
+def test_rounds_carrying_checks_the_generated_obligations():
+    report = _check(CORPUS / "benor_rounds" / "benor_rounds_crash.alg", 300_000,
+                    ("validity_0", "unanimity_1"), n=3, t=1, f=0)
+    assert {r.name: r.verdict for r in report.results} == {"validity_0": HOLDS, "unanimity_1": HOLDS}
 
 
 def test_vacuous_premise_on_the_parameters():

@@ -20,6 +20,7 @@ from tactl.ir.errors import Span
 from .errors import SourceError
 from .formula import antecedent_test, is_liveness
 from .program import Program, compile_program
+from .rounds import with_obligations
 from .search import Graph, Run, build, check, replay
 from .system import System, faults_of
 from .values import Env, truth
@@ -93,7 +94,8 @@ def check_parameters(alg: A.Algorithm, params: dict[str, int]) -> None:
 
 def make_system(alg: A.Algorithm, params: dict[str, int], kinds: frozenset[str] | None = None) -> System:
     check_parameters(alg, params)
-    prog = compile_program(alg)
+    alg, tossed = with_obligations(alg)
+    prog = compile_program(alg, tossed)
     faults = faults_of(alg, params)
     return System(prog, params, faults, frozenset(prog.payload_names()) if kinds is None else kinds)
 
@@ -114,6 +116,7 @@ def check_algorithm(alg: A.Algorithm, params: dict[str, int], path: str,
                     properties: tuple[str, ...] = (),
                     max_states: int = DEFAULT_MAX_STATES) -> SourceReport:
     started = time.monotonic()
+    alg, _ = with_obligations(alg)  # `rounds carrying v`: the obligations are its properties
     selected = [p for p in alg.properties if not properties or p.name in properties]
     unknown = [p for p in properties if p not in {q.name for q in alg.properties}]
     if unknown:

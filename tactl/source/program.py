@@ -142,6 +142,7 @@ class Program:
     var_names: tuple[str, ...]
     variables: dict[str, A.Variable]
     rounds_carrying: tuple[str, ...] = ()
+    tossed: str | None = None  # `rounds carrying v`: the ghost "v's value is a coin outcome"
 
     def types_named(self, name: str) -> tuple[MsgType, ...]:
         return tuple(m for m in self.types if m.name == name)
@@ -270,7 +271,7 @@ class _Compiler:
             j.target = len(self.code)
 
 
-def compile_program(alg: A.Algorithm) -> Program:
+def compile_program(alg: A.Algorithm, tossed: str | None = None) -> Program:
     if alg.timing == "sync":
         raise SourceError("timing sync (lock-step rounds) is not run by the reference interpreter "
                           "yet: it runs asynchronous programs", alg.spans.get("timing value"))
@@ -281,4 +282,4 @@ def compile_program(alg: A.Algorithm) -> Program:
         j.target = end
     carrying = next((s.carrying for s in alg.program if isinstance(s, A.Round) and s.carrying), ())
     return Program(alg, c.code, message_types(alg), tuple(v.name for v in alg.variables),
-                   {v.name: v for v in alg.variables}, carrying)
+                   {v.name: v for v in alg.variables}, carrying, tossed)

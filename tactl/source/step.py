@@ -264,6 +264,15 @@ def _maybe_crash(ctx: Context, local: Local, m: _Micro, outcomes: list) -> None:
 
 
 def _assign(ctx: Context, env: Env, stmt: A.Assign, m: _Micro) -> list[_Micro]:
+    forks = _assign_value(ctx, env, stmt, m)
+    prog = ctx.prog
+    if prog.tossed and prog.rounds_carrying and stmt.var == prog.rounds_carrying[0]:
+        for f in forks:  # the ghost: the carried variable's current value is a coin outcome
+            f.vals[prog.tossed] = A.TRUE if isinstance(stmt.value, A.Coin) else A.FALSE
+    return forks
+
+
+def _assign_value(ctx: Context, env: Env, stmt: A.Assign, m: _Micro) -> list[_Micro]:
     var = ctx.prog.variables.get(stmt.var)
     if var is None:
         raise SourceError(f"'{stmt.var}' is not a declared variable", stmt.var_span or stmt.span)
