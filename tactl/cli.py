@@ -569,7 +569,8 @@ def check(
     bound: Annotated[int, typer.Option("--bound", min=0, max=10_000, metavar="B", help="Explicit engine: try every "
                                        "free parameter from 0 to this value.")] = 7,
     max_states: Annotated[int, typer.Option("--max-states", min=1, metavar="N", help="Explicit engine: give up "
-                                            "(unknown) after this many configurations.")] = 2_000_000,
+                                            "(unknown) after this many configurations (source "
+                                            "engine: global states, default 300,000).")] = 2_000_000,
     timeout: TimeoutOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
     progress: ProgressOption = None,

@@ -143,6 +143,8 @@ class Program:
     variables: dict[str, A.Variable]
     rounds_carrying: tuple[str, ...] = ()
     tossed: str | None = None  # `rounds carrying v`: the ghost "v's value is a coin outcome"
+    # (id(condition), placeholder) -> (its domain, the condition: kept alive so the id stays its)
+    placeholder_domains: dict = field(default_factory=dict, repr=False)
 
     def types_named(self, name: str) -> tuple[MsgType, ...]:
         return tuple(m for m in self.types if m.name == name)

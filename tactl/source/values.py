@@ -285,7 +285,16 @@ def truth(env: Env, c) -> bool:
 def placeholder_domain(prog: Program, cond, name: str) -> tuple[str, ...]:
     """The values a placeholder ``w`` ranges over in ``cond``: the payload domain where ``w``
     stands in a message pattern, the element domain of a set it is compared with or tested for
-    membership in, the domain of a variable it is compared with (docs/alg.md)."""
+    membership in, the domain of a variable it is compared with (docs/alg.md). Computed once per
+    condition (the program's conditions live as long as the program)."""
+    key = (id(cond), name)
+    found_before = prog.placeholder_domains.get(key)
+    if found_before is None:
+        found_before = prog.placeholder_domains[key] = (_placeholder_domain(prog, cond, name), cond)
+    return found_before[0]
+
+
+def _placeholder_domain(prog: Program, cond, name: str) -> tuple[str, ...]:
     found: list[str] = []
 
     def add(values) -> None:
