@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from tactl.ir import alg as A
-from tactl.ir.errors import Span
 
 from .errors import SourceError
 from .formula import antecedent_test, is_liveness
@@ -179,7 +178,3 @@ def _check_property(system: System, graph: Graph, prop: A.PropertyDecl, plain_gr
                 result.vacuity = "vacuity unknown"
     result.time_s = time.monotonic() - started
     return result
-
-
-def error_span(alg: A.Algorithm) -> Span | None:
-    return alg.spans.get("parameters")
