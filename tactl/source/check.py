@@ -11,13 +11,14 @@ again without it (until no such name is left). The report says which names were 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from tactl.ir import alg as A
 
 from .errors import SourceError
 from .formula import antecedent_test, is_liveness
+from .lockstep import SyncSystem, with_hypothesis
 from .program import Program, compile_program
 from .rounds import with_obligations
 from .search import Graph, Run, build, check, replay
@@ -96,7 +97,8 @@ def make_system(alg: A.Algorithm, params: dict[str, int], kinds: frozenset[str] 
     alg, tossed = with_obligations(alg)
     prog = compile_program(alg, tossed)
     faults = faults_of(alg, params)
-    return System(prog, params, faults, frozenset(prog.payload_names()) if kinds is None else kinds)
+    kind = SyncSystem if alg.timing == "sync" else System
+    return kind(prog, params, faults, frozenset(prog.payload_names()) if kinds is None else kinds)
 
 
 def explore(alg: A.Algorithm, params: dict[str, int], max_states: int,
@@ -108,7 +110,7 @@ def explore(alg: A.Algorithm, params: dict[str, int], max_states: int,
         wrong = graph.two_instances & system.kinds
         if not wrong:
             return system, graph
-        system = System(system.prog, params, system.faults, system.kinds - wrong)
+        system = type(system)(system.prog, params, system.faults, system.kinds - wrong)
 
 
 def check_algorithm(alg: A.Algorithm, params: dict[str, int], path: str,
@@ -150,9 +152,18 @@ def _decide(system: System, graph: Graph, formula: A.FormulaNode, plain_graph):
 def _check_property(system: System, graph: Graph, prop: A.PropertyDecl, plain_graph) -> Result:
     started = time.monotonic()
     kind = "liveness" if is_liveness(prop.formula) else "safety"
+    formula = prop.formula
+    sync = isinstance(system, SyncSystem)
+    if sync and kind == "liveness":
+        return Result(prop.name, kind, UNSUPPORTED, reason="liveness in lock-step rounds is not "
+                      "checked by the interpreter yet (safety is)")
     if prop.hypothesis is not None:
-        return Result(prop.name, kind, UNSUPPORTED, reason=f"'assuming {prop.hypothesis.text()}' "
-                      "is a hypothesis of lock-step rounds, which the interpreter does not run")
+        formula = with_hypothesis(formula, prop.hypothesis) if sync else None
+        if formula is None:
+            return Result(prop.name, kind, UNSUPPORTED, reason=f"'assuming "
+                          f"{prop.hypothesis.text()}' is run by the interpreter on 'always P' in "
+                          "lock-step rounds only")
+    prop = replace(prop, formula=formula)
     verdict = _decide(system, graph, prop.formula, plain_graph)
     result = Result(prop.name, kind, verdict.verdict, reason=verdict.reason)
     if verdict.verdict == VIOLATED and verdict.run is not None:

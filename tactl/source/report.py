@@ -20,6 +20,8 @@ def describe_step(system: System, label: Label, before: Global) -> str:
     prog = system.prog
     if label.kind == "stutter":
         return "nothing happens"
+    if label.kind == "round":
+        return label.note
     if label.kind == "crash":
         return f"process {label.process} crashes"
     if label.kind == "broadcast":

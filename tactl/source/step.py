@@ -118,8 +118,9 @@ def enabled(ctx: Context, pid: int, local: Local) -> bool:
     return bool(step(ctx, pid, local))
 
 
-def step(ctx: Context, pid: int, local: Local) -> list[Outcome]:
-    """Every outcome of a step of process ``pid`` from ``local`` (empty: it cannot move)."""
+def step(ctx: Context, pid: int, local: Local, rounds: bool = False) -> list[Outcome]:
+    """Every outcome of a step of process ``pid`` from ``local`` (empty: it cannot move).
+    ``rounds`` (lock-step): a round is a step even when it changes nothing."""
     code = ctx.prog.code
     ins = code[local.pc]
     start = _Micro(local.pc, dict(zip(ctx.prog.var_names, local.vals)), local.decided,
@@ -152,7 +153,7 @@ def step(ctx: Context, pid: int, local: Local) -> list[Outcome]:
         if len(outcomes) > MAX_OUTCOMES:
             raise SourceError(f"a step of this program has more than {MAX_OUTCOMES} outcomes",
                               ins.span)
-    return [o for o in outcomes if o.crashed or o.sends or o.local != local]
+    return [o for o in outcomes if rounds or o.crashed or o.sends or o.local != local]
 
 
 def _binding_text(binding: dict) -> str:

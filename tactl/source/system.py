@@ -61,6 +61,7 @@ class Global(NamedTuple):
     coordinator: int  # the coordinator's id (-1: none declared)
     lost: int  # clean crashes that lost a broadcast
     broadcasts: frozenset  # symmetric-faulty broadcasts made: (sender, type index)
+    rounds: int = 0  # lock-step: which hypotheses a past round met (HYPOTHESIS_BITS)
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,7 @@ class Label:
     crashed: bool = False
     coins: tuple = ()
     got: frozenset = frozenset()  # a step: what the process receives first, (sender, type)
+    note: str = field(default="", compare=False)  # a lock-step round, in words
 
 
 STUTTER = Label("stutter")
