@@ -281,13 +281,16 @@ class _Checker(ExpressionChecks):
 
     def crash_rules(self) -> None:
         """``crash rules``: from a location into a crash location; sends (partial ones) only where
-        a crash may cut a broadcast short (crash, hybrid), asynchronous crash models only."""
+        a crash may cut a broadcast short (crash, hybrid), crash fault models only; in lock-step
+        rounds (crash, timing sync) a crashed process keeps its round's start: no guard, no sends
+        (passes/lockstep.py checks that)."""
         model = self.rta.faults.model
-        if (self.rta.crash_locations or self.rta.crash_rules) and (
+        sync_crash = model is FaultModel.CRASH and self.rta.timing is Timing.SYNC
+        if (self.rta.crash_locations or self.rta.crash_rules) and not sync_crash and (
                 model not in CRASH_MODELS or self.rta.timing is not Timing.ASYNC):
-            self.sink.error("crash locations and crash rules need an asynchronous crash fault model "
-                            f"(crash, clean_crash, hybrid), not {model.value} {self.rta.timing.value}",
-                            self.rta.span)
+            self.sink.error("crash locations and crash rules need a crash fault model (crash, "
+                            "clean_crash, hybrid; crash only in lock-step rounds), not "
+                            f"{model.value} {self.rta.timing.value}", self.rta.span)
             return
         for r in self.rta.crash_rules:
             self.location_ref(r.source, r.source_span or r.span)

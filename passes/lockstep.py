@@ -12,8 +12,13 @@ What this pass adds, per fault model:
   crashes during the coming round; it sends ℓ's messages to an arbitrary subset of receivers,
   then stops (``CRASHED``). Every rule ℓ → ℓ' gets a twin ℓ → CR_ℓ' with the same guard (the
   process will crash in the next round), ``CR_ℓ → CRASHED`` and ``CRASHED → CRASHED`` are
-  unguarded, and at most f processes are crashing or crashed. A process may also crash in the
-  first round: the twins of initial locations are initial. Env per message type M:
+  unguarded, and at most f processes are crashing or crashed. A crashed process keeps the state
+  it had at the start of the round in which it crashed (docs/alg.md, "Fault models"): when the
+  receive automaton has crash locations (``crash_locations``; unguarded crash rules
+  ``ℓ -> CRASHED_x``, one target per location; the .alg translation makes one per class of
+  locations that the properties' ``some``/``no``/``count`` predicates tell apart), ``CR_ℓ``
+  enters ℓ's crash location instead of ``CRASHED``, and the properties count it there. A
+  process may also crash in the first round: the twins of initial locations are initial. Env per message type M:
   ``sent_M <= received(M) <= sent_M + crashing_M`` with ``sent_M`` the processes in a location
   that sends M (never counting this round's crashing ones) and ``crashing_M`` their twins.
 * **byzantine(f)**: n − f correct processes; ``sent_M <= received(M) <= sent_M + f``, and for a
@@ -32,9 +37,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tactl.ir.expr import BoolConst, Expr, Name, Sum
-from tactl.ir.rta import FaultModel, ReceiveTA, receive_variables
+from tactl.ir.rta import CRASH_LOCATION, FaultModel, ReceiveTA, receive_variables
 
 CRASHED = "CRASHED"
+
 CRASHING_PREFIX = "CR_"
 
 
@@ -72,7 +78,7 @@ class SyncTA:
     messages: tuple[str, ...]
     kinds: dict[str, tuple[str, ...]] = field(default_factory=dict)
     crashing: dict[str, str] = field(default_factory=dict)  # CR_ℓ -> ℓ
-    crashed: str | None = None
+    crashed: tuple[str, ...] = ()  # the crash locations: CRASHED, or the receive automaton's
     coordinator: tuple[str, ...] = ()  # message types only a round's coordinator sends
 
     @property
@@ -81,8 +87,21 @@ class SyncTA:
         return tuple(l for l in self.correct if set(self.sends.get(l, ())) & set(self.coordinator))
 
     @property
+    def counted(self) -> dict[str, tuple[str, ...]]:
+        """What a property's names count: a location ℓ of the receive automaton the processes
+        holding it that have not crashed (ℓ and its crashing twin); a crash location the crashed
+        processes that kept its state; without crash locations ``CR`` (the name the asynchronous
+        translation gives crashed processes, what ``crashed`` in an .alg property reads) counts
+        ``CRASHED``."""
+        out = {l: self.holding(l) for l in self.correct}
+        out.update({c: (c,) for c in self.crashed})
+        if self.crashed == (CRASHED,) and CRASH_LOCATION not in out:
+            out[CRASH_LOCATION] = (CRASHED,)
+        return out
+
+    @property
     def correct(self) -> tuple[str, ...]:
-        return tuple(l for l in self.locations if l not in self.crashing and l != self.crashed)
+        return tuple(l for l in self.locations if l not in self.crashing and l not in self.crashed)
 
     def holding(self, location: str) -> tuple[str, ...]:
         """The STA locations whose processes are in the receive automaton's state ``location``
@@ -125,20 +144,44 @@ def build(rta: ReceiveTA) -> SyncTA:
         raise SyncUnsupported("a coordinator (king or queen) is modelled under byzantine faults only")
     taken = set(locations) | set(rta.parameters)
     crashing = {CRASHING_PREFIX + l: l for l in locations}
-    clash = sorted((set(crashing) | {CRASHED}) & taken)
+    kept = _kept(rta, locations)
+    crashed = tuple(dict.fromkeys(kept.values()))
+    clash = sorted((set(crashing) & taken) | (set(crashed) & (taken | set(crashing))))
     if clash:
         raise SyncInputError(f"the names {', '.join(clash)} are used by the crash model's locations")
     for r in list(rules):
         rules.append(SyncRule(len(rules), r.source, CRASHING_PREFIX + r.target, r.guard,
                               f"r{r.receive_rule}': {r.source} -> {CRASHING_PREFIX}{r.target} "
                               f"(crashes in the next round)", r.receive_rule))
-    for twin in crashing:
-        rules.append(SyncRule(len(rules), twin, CRASHED, BoolConst(True), f"{twin} -> {CRASHED} (crashes)"))
-    rules.append(SyncRule(len(rules), CRASHED, CRASHED, BoolConst(True), f"{CRASHED} stays crashed"))
-    all_locations = locations + tuple(crashing) + (CRASHED,)
+    for twin, loc in crashing.items():
+        rules.append(SyncRule(len(rules), twin, kept[loc], BoolConst(True), f"{twin} -> {kept[loc]} (crashes)"))
+    for c in crashed:
+        rules.append(SyncRule(len(rules), c, c, BoolConst(True), f"{c} stays crashed"))
+    all_locations = locations + tuple(crashing) + crashed
     initial = tuple(rta.initial) + tuple(CRASHING_PREFIX + l for l in rta.initial)
     return SyncTA(rta.name, rta.parameters, rta.assumptions, model, f, Name(n), all_locations,
-                  initial, tuple(rules), sends, messages, {}, crashing, CRASHED)
+                  initial, tuple(rules), sends, messages, {}, crashing, crashed)
+
+
+def _kept(rta: ReceiveTA, locations: tuple[str, ...]) -> dict[str, str]:
+    """Location ℓ -> the crash location of a process that crashes in a round it started in ℓ:
+    the target of ℓ's crash rule, or the one ``CRASHED`` when the automaton has no crash
+    locations (no property tells crashed processes apart)."""
+    if not rta.crash_locations:
+        return dict.fromkeys(locations, CRASHED)
+    kept: dict[str, str] = {}
+    for r in rta.crash_rules:
+        if r.guard != BoolConst(True) or kept.get(r.source, r.target) != r.target:
+            raise SyncInputError(
+                f"in lock-step rounds a crash location keeps the state of the round's start: the "
+                f"crash rules of a location are unguarded and enter one crash location (rule "
+                f"{r.id}: {r.source} -> {r.target})")
+        kept[r.source] = r.target  # its sends: the crashing twin's, to some receivers only
+    missing = [l for l in locations if l not in kept]
+    if missing:
+        raise SyncInputError(f"the locations {', '.join(missing)} have no crash rule (in lock-step "
+                             "rounds every location needs one)")
+    return kept
 
 
 def received_types(sta: SyncTA, guards) -> list[str]:

@@ -1363,9 +1363,12 @@ def _parse(alg: A.Algorithm) -> ParseResult:
     locations = tuple(Location(names[k], origin=_location_origin(alg, infos[k])) for k in keys)
     _sums_count_processes(ctx, ex, edges)
     rules = _rules(ctx, ex, alg, edges, names, points)
-    crash = _crash_steps(ctx, ex, alg, keys, edges, names, points, view[1]) if view else _Crash(
-        (), (), [CrashState(CRASH_LOCATION, {}, False, alg.timing == "async")]
-        if FaultModel(alg.fault_model) in CRASH_MODELS else [])
+    if FaultModel(alg.fault_model) in CRASH_MODELS and alg.timing == "sync":
+        crash = _lockstep_crashes(ctx, ex, alg, keys, edges, names, points)
+    else:
+        crash = _crash_steps(ctx, ex, alg, keys, edges, names, points, view[1]) if view else _Crash(
+            (), (), [CrashState(CRASH_LOCATION, {}, False)]
+            if FaultModel(alg.fault_model) in CRASH_MODELS else [])
     properties = tuple(_property(ctx, ex, p, keys, names, points, set(initial), crash.states)
                        for p in alg.properties)
     kinds = _kinds(ctx, ex, edges)
@@ -1698,9 +1701,6 @@ class CrashState:
     name: str
     state: dict
     done: bool
-    # False for lock-step rounds' one crash location, which passes/lockstep.py models apart
-    # (crashed processes there keep no state): a predicate sees it only when it names 'crashed'
-    seen: bool = True
 
 
 @dataclass(frozen=True)
@@ -1797,6 +1797,72 @@ def _crash_steps(ctx: _Context, ex: _Explorer, alg: A.Algorithm, keys, edges, na
     return _Crash(tuple(locations), tuple(rules), states, tuple(infos))
 
 
+def _lockstep_crashes(ctx: _Context, ex: _Explorer, alg: A.Algorithm, keys, edges, names,
+                      points) -> _Crash:
+    """Crashed processes keep their state in lock-step rounds too (docs/alg.md, "Fault models"):
+    a process that crashes in a round keeps the state it started the round in (a location).
+    passes/lockstep.py gives a crashed process one location; it has to keep what the
+    properties' predicates read of it, so the locations are grouped by which of those predicates
+    a crashed process there satisfies, and each group is one crash location (crash rules
+    ``ℓ -> CRASHED_ℓ``, unguarded: one sending nothing, and under ``crash`` one sending what ℓ
+    sends, its round's messages reaching some receivers only — the asynchronous translation's
+    reading of the same automaton, as a hand-written one's crash rules). When no predicate tells them apart (``some (not crashed
+    and P)`` only) there is one group: the receive automaton has no crash locations, as a
+    hand-written one, and a property names crashed processes ``CR`` (passes/lockstep.py counts
+    its one ``CRASHED`` there)."""
+    preds = [p for prop in alg.properties for p in _crash_read_predicates(prop.formula)]
+
+    def state_of(key) -> tuple[dict, bool]:
+        pc, values = key
+        return {c: v for c, v in zip(ex.components, values) if v is not None}, points[pc].kind == "end"
+
+    groups: dict[tuple, list] = {}
+    for k in keys:
+        state, done = state_of(k)
+        groups.setdefault(tuple(_pred(ctx, p, state, done, crashed=True) for p in preds), []).append(k)
+    if len(groups) == 1:
+        state, done = state_of(keys[0])
+        return _Crash((), (), [CrashState(CRASH_LOCATION, state, done)])
+    taken = set(names.values()) | set(ctx.parameters) | {CRASH_LOCATION}
+    partial = FaultModel(alg.fault_model) is FaultModel.CRASH
+    sends = {src: tuple(sorted(set(o.sends))) for src, _, o in edges}
+    locations, infos, states, rules = [], [], [], []
+    for members in groups.values():
+        name = f"CRASHED_{names[members[0]]}"
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        state, done = state_of(members[0])
+        common = [(c, v) for c, v in state.items() if all(state_of(k)[0].get(c) == v for k in members)]
+        info = LocationInfo(name, "crashed in a round started at " + ", ".join(names[k] for k in members),
+                            tuple((c, v) for c, v in common if not c.startswith(SENT)), (), None)
+        infos.append(info)
+        locations.append(Location(name, origin=_location_origin(alg, info)))
+        states.append(CrashState(name, state, done))
+        for k in members:
+            for sent in dict.fromkeys(((), *((sends[k],) if partial else ()))):
+                rules.append(ReceiveRule(len(rules), names[k], name, BoolConst(True), sent, origin=Origin(
+                    alg.path, (), f"crashes in a round started at {names[k]}, keeping its state"
+                    + (f" (what it sent of {', '.join(sent)} reaches some receivers only)" if sent else ""))))
+    return _Crash(tuple(locations), tuple(rules), states, tuple(infos))
+
+
+def _crash_read_predicates(f: A.FormulaNode) -> Iterable:
+    """The predicates of ``some``/``no``/``all``/``count`` outside ``initially``: those that may
+    see a crashed process."""
+    if f.op == "initially":
+        return
+    if f.op in ("some", "all", "no"):
+        yield f.args[0]
+        return
+    if f.op == "cmp":
+        yield from (x.pred for x in A.walk(f.args[0]) if isinstance(x, A.CountPred))
+        return
+    for a in f.args:
+        if isinstance(a, A.FormulaNode):
+            yield from _crash_read_predicates(a)
+
+
 def _crash_names(ctx: _Context, ex: _Explorer, kept: tuple[str, ...], valuations: list[tuple],
                  taken: set[str]) -> dict[tuple, str]:
     """``CR_`` and the name fragments of what the crashed process kept (``CR_v1_delivered``,
@@ -1870,8 +1936,6 @@ def _property(ctx: _Context, ex: _Explorer, p: A.PropertyDecl, keys, names, poin
         return _pred(ctx, pred, state, points[pc].kind == "end")
 
     def crashed_holds(pred, c: CrashState) -> bool:
-        if not c.seen and A.CRASHED not in _cond_names(pred):
-            return False
         return _pred(ctx, pred, c.state, c.done, crashed=True)
 
     def go(f: A.FormulaNode, init: bool) -> Expr:

@@ -220,14 +220,10 @@ SLOW_VALUATIONS = {
 }
 # (file, property) -> (the right verdict, why the translation's differs): checked against the
 # right answer, not the parametric engine, until the translation fixes land.
-KNOWN_TRANSLATION_MISTAKES = {
-    # `some P` sees a crashed process's last state (docs/alg.md: crashed processes keep their
-    # variables), so a process that crashed in round 1 with its input still held makes
-    # `some W == {1}` true after the clean round; the lock-step translation forgets crashed
-    # processes, and the papers' agreement speaks of the processes that do not crash.
-    ("floodset.alg", "agreement"): (VIOLATED, "`some` includes crashed processes"),
-    ("floodmin.alg", "agreement"): (VIOLATED, "`some` includes crashed processes"),
-    ("floodmin_k2.alg", "k2_agreement"): (VIOLATED, "`some` includes crashed processes"),
+KNOWN_TRANSLATION_MISTAKES: dict[tuple[str, str], tuple[str, str]] = {
+    # none left: the lock-step translation keeps a crashed process's state as the interpreter
+    # does (passes/lockstep.py), and FloodSet/FloodMin state agreement among the processes that
+    # have not crashed, as the papers do
 }
 
 
@@ -270,13 +266,43 @@ def test_rounds_carrying_checks_the_generated_obligations():
 
 
 def test_lock_step_rounds_with_a_clean_round_hypothesis(cli):
-    """floodset at f = 0: every round is clean, and agreement holds after the first."""
-    r = cli("check", CORPUS / "floodset" / "floodset.alg", "--engine", "source", "--param", "n=3",
-            "--param", "t=1", "--param", "f=0")
-    assert r.code == 0 and "agreement  safety         HOLDS" in r.out
-    r = cli("check", CORPUS / "floodset" / "floodset.alg", "--engine", "source", "--param", "n=3",
-            "--param", "t=1", "--param", "f=1", "-p", "agreement")
-    assert r.code == 1 and "process 2 crashes, its messages reaching nobody" in r.out
+    """floodset at f = 0: every round is clean, and agreement holds after the first; at f = 1
+    too, among the processes that have not crashed (the corpus's agreement)."""
+    for f in (0, 1):
+        r = cli("check", CORPUS / "floodset" / "floodset.alg", "--engine", "source", "--param",
+                "n=3", "--param", "t=1", "--param", f"f={f}")
+        assert r.code == 0 and "agreement  safety         HOLDS" in r.out
+
+
+# corpus FloodMin's round with other properties: `uniform` reads crashed processes too (a process
+# that crashed in round 1 keeps its input), `alive` only those that have not crashed; `count`
+# counts crashed processes with the state they kept (`kept`: one that crashed holding 1).
+CRASH_KEEPS_STATE = """\
+  uniform assuming clean round: always (no best == 0 or no best == 1)
+  alive assuming clean round: \\
+    always (no (not crashed and best == 0) or no (not crashed and best == 1))
+  validity1: initially (no best == 1) -> always (no best == 1)
+  counted: always count (crashed) <= f
+  kept: always count ((crashed and best == 1)) == 0
+"""
+
+
+def test_lock_step_crashed_processes_keep_their_state(cli, tmp_path):
+    """Issue 31 (A4) in lock-step rounds: the translation keeps a crashed process's state as the
+    interpreter does, so the uniform agreement is VIOLATED by both (each run replayed by its
+    engine) and the agreement of the processes that have not crashed HOLDS for both."""
+    path = tmp_path / "keeps.alg"
+    program = (CORPUS / "floodmin" / "floodmin.alg").read_text(encoding="utf-8")
+    path.write_text(program[:program.index("properties\n")] + "properties\n" + CRASH_KEEPS_STATE,
+                    encoding="utf-8")
+    want = {"uniform": "violated", "alive": "holds", "validity1": "holds", "counted": "holds",
+            "kept": "violated"}
+    parametric = json.loads(cli("check", path, "--json").out)
+    assert {p["name"]: p["verdict"] for p in parametric["properties"]} == want
+    r = cli("check", path, "--param", "n=3", "--param", "t=1", "--param", "f=1")
+    assert "CRASHED_best" in r.out and "replayed by the lock-step simulator" in r.out
+    report = _check(path, 300_000, n=3, t=1, f=1)
+    assert {x.name: x.verdict for x in report.results} == want
 
 
 def test_vacuous_premise_on_the_parameters():

@@ -150,7 +150,7 @@ def invariants(sta: SyncTA, kappa: dict[str, Any], params: dict[str, Any]) -> An
     out = [v >= 0 for v in kappa.values()]
     out.append(z3.Sum(list(kappa.values())) == to_z3(sta.processes, _lookup(params)))
     if sta.crashing:
-        faulty = [kappa[l] for l in sta.crashing] + [kappa[sta.crashed]]
+        faulty = [kappa[l] for l in (*sta.crashing, *sta.crashed)]
         out.append(z3.Sum(faulty) <= params[sta.faults])
     if sta.coordinator:
         out.append(z3.Sum([kappa[l] for l in sta.coordinators] or [z3.IntVal(0)]) <= 1)
@@ -223,10 +223,11 @@ def path(sta: SyncTA, rounds: int, tag: str, params: dict[str, Any]) -> Path:
 
 def state_formula(sta: SyncTA, e: Expr, kappa: dict[str, Any], params: dict[str, Any]) -> Any:
     """A property's state formula over one configuration: a location ℓ of the receive automaton
-    counts the processes holding ℓ that have not crashed (ℓ and its crashing twin)."""
+    counts the processes holding ℓ that have not crashed (ℓ and its crashing twin); a crash
+    location the crashed processes that kept its state (``SyncTA.counted``)."""
     table: dict[str, Any] = dict(params)
-    for l in sta.correct:
-        table[l] = z3.Sum([kappa[x] for x in sta.holding(l)])
+    for name, counted in sta.counted.items():
+        table[name] = z3.Sum([kappa[x] for x in counted])
     return to_z3(e, _lookup(table))
 
 
@@ -420,7 +421,7 @@ def read_property(sta: SyncTA, prop: Property) -> SyncProperty | str:
             continue
         if _temporal(part):
             return f"nested temporal operators are not supported in lock-step checking: {to_text(formula)}"
-        unknown = {n.name for n in names(part)} - set(sta.correct) - set(sta.parameters)
+        unknown = {n.name for n in names(part)} - {*sta.counted, *sta.parameters}
         if unknown:
             return f"'{sorted(unknown)[0]}' is not a location or parameter of the receive automaton"
     h = prop.hypothesis

@@ -70,8 +70,8 @@ def enabled(sta: SyncTA, rule: SyncRule, conf: dict[str, int], params: dict[str,
 
 def state_holds(sta: SyncTA, e: Expr, conf: dict[str, int], params: dict[str, int]) -> bool:
     env = dict(params)
-    for l in sta.correct:
-        env[l] = sum(conf[x] for x in sta.holding(l))
+    for name, counted in sta.counted.items():
+        env[name] = sum(conf[x] for x in counted)
     return holds(e, env)
 
 
@@ -80,7 +80,7 @@ def invariant_problem(sta: SyncTA, conf: dict[str, int], params: dict[str, int])
         return "a negative counter"
     if sum(conf.values()) != evaluate(sta.processes, params):
         return f"{sum(conf.values())} processes, not {evaluate(sta.processes, params)}"
-    if sta.crashing and sum(conf[l] for l in sta.crashing) + conf[sta.crashed] > params[sta.faults]:
+    if sta.crashing and sum(conf[l] for l in (*sta.crashing, *sta.crashed)) > params[sta.faults]:
         return f"more than {sta.faults} = {params[sta.faults]} crashing or crashed processes"
     if sta.coordinator and sum(conf[l] for l in sta.coordinators) > 1:
         return "more than one coordinator"
