@@ -325,6 +325,17 @@ def _decided(value: Verdict) -> bool:
     return value.result.verdict != UNKNOWN and value.result.vacuity != VACUITY_UNKNOWN
 
 
+SOURCE_OPTIONS = ("property", "parameters", "max_states")
+
+
+def _check_source(src: Source, options: Mapping[str, Any]) -> Verdict:
+    """The reference interpreter on the program itself (``--engine source``): no translation."""
+    # lazy: the interpreter loads only for --engine source
+    from tactl.driver.source_check import check_source_alg
+
+    return Verdict(check_source_alg(src.text, src.path, options))
+
+
 def _emit_smtlib(loaded: ReadResult, options: Mapping[str, Any]) -> dict[str, Any]:
     # lazy: the SMT-LIB emitter (jinja2) loads only when a chain emits
     from tactl.driver.emitters import smtlib_files
@@ -362,6 +373,8 @@ PASSES: tuple[Pass, ...] = (
     Pass("translate", 3, "rta", "ta", _translate),
     Pass("lower", 1, "ta", "checkable-ta", _lower, cached=False),
     Pass("check", 3, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),  # 3: vacuity; lock-step hypotheses as written
+    # the reference interpreter reads the pseudocode itself: its key is the text, not the TA
+    Pass("check-source", 1, "alg-text", "verdict", _check_source, SOURCE_OPTIONS, storable=_decided),
     Pass("emit-smtlib", 1, "checkable-ta", "smtlib", _emit_smtlib, ("properties", "parameters")),
     Pass("emit-promela", 1, "checkable-ta", "promela", _emit_promela, ("properties", "parameters")),
     Pass("emit-nuxmv", 1, "checkable-ta", "smv", _emit_nuxmv, ("properties", "parameters", "smv_bound")),
