@@ -370,7 +370,8 @@ def _prepare(path: Path, options: VerifyOptions, cache: Cache | None, cache_reas
 
 
 def _nothing_to_interpret(run: AlgorithmRun, options: VerifyOptions) -> None:
-    """--engine source on an automaton (.rta, .ta): every property unsupported, with the reason."""
+    """--engine source on an automaton (.rta, .ta), or on Promela (SPIN's reading is not a verify
+    pass yet): every property unsupported, with the reason, never a holds."""
     from tactl.driver.source_check import no_source  # lazy: only for --engine source
 
     for prop in run.loaded.ta.properties:
