@@ -1002,7 +1002,9 @@ def verify(
     properties: PropertyOption = None,
     engine: Annotated[str, typer.Option("--engine", metavar="E", help="parametric (all parameters) "
                                         "or explicit (--param, small instances); spin/nusmv run "
-                                        "the counter model at the --param values.")] = "parametric",
+                                        "the counter model at the --param values; source runs "
+                                        "the .alg program itself (the reference interpreter) "
+                                        "at the --param values.")] = "parametric",
     params: ParamOption = None,
     emit: Annotated[Optional[str], typer.Option("--emit", metavar="T,...", help="Also write target "
                                                 "models beside the report: promela, smtlib, nuxmv "
@@ -1038,9 +1040,12 @@ def verify(
     from tactl.driver.verify import EMIT_TARGETS, FAILED, VerifyError, VerifyOptions, resolve, verify as run_verify
     from tactl.report.verify import explain_lines, run_json, run_table
 
-    if engine not in ENGINES:
+    if engine not in (*ENGINES, SOURCE_ENGINE):
         raise _usage_error("verify", f"unknown engine '{engine}'; choose {', '.join(ENGINES)}"
-                                     + _meant(engine, ENGINES))
+                                     f" or {SOURCE_ENGINE}" + _meant(engine, (*ENGINES, SOURCE_ENGINE)))
+    if engine == SOURCE_ENGINE and emit:
+        raise _usage_error("verify", "--emit writes the translated automaton's models; "
+                                     "--engine source translates nothing")
     targets = tuple(t.strip() for t in (emit or "").split(",") if t.strip())
     for t in targets:
         if t not in EMIT_TARGETS:

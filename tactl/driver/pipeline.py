@@ -163,6 +163,9 @@ KINDS: dict[str, IRKind] = {k.name: k for k in (
     IRKind("checkable-ta", "threshold automaton with divisions eliminated", _dump_ta, _load_ta,
            _semantic_ta),
     IRKind("verdict", "verdict of one property", _dump_verdict, _load_verdict, _never),
+    # its own kind, so that the chains to "verdict" stay the translation's (plan is breadth-first)
+    IRKind("source-verdict", "verdict of one property by the reference interpreter", _dump_verdict,
+           _load_verdict, _never),
     IRKind("promela", "Promela model", lambda v: v, lambda t, b: t, _never),
     IRKind("smv", "SMV model", lambda v: v, lambda t, b: t, _never),
     IRKind("smtlib", "SMT-LIB2 queries", lambda v: json.dumps(v), lambda t, b: json.loads(t), _never),
@@ -325,6 +328,17 @@ def _decided(value: Verdict) -> bool:
     return value.result.verdict != UNKNOWN and value.result.vacuity != VACUITY_UNKNOWN
 
 
+SOURCE_OPTIONS = ("property", "parameters", "max_states")
+
+
+def _check_source(src: Source, options: Mapping[str, Any]) -> Verdict:
+    """The reference interpreter on the program itself (``--engine source``): no translation."""
+    # lazy: the interpreter loads only for --engine source
+    from tactl.driver.source_check import check_source_alg
+
+    return Verdict(check_source_alg(src.text, src.path, options))
+
+
 def _emit_smtlib(loaded: ReadResult, options: Mapping[str, Any]) -> dict[str, Any]:
     # lazy: the SMT-LIB emitter (jinja2) loads only when a chain emits
     from tactl.driver.emitters import smtlib_files
@@ -362,6 +376,8 @@ PASSES: tuple[Pass, ...] = (
     Pass("translate", 3, "rta", "ta", _translate),
     Pass("lower", 1, "ta", "checkable-ta", _lower, cached=False),
     Pass("check", 3, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),  # 3: vacuity; lock-step hypotheses as written
+    # the reference interpreter reads the pseudocode itself: its key is the text, not the TA
+    Pass("check-source", 1, "alg-text", "source-verdict", _check_source, SOURCE_OPTIONS, storable=_decided),
     Pass("emit-smtlib", 1, "checkable-ta", "smtlib", _emit_smtlib, ("properties", "parameters")),
     Pass("emit-promela", 1, "checkable-ta", "promela", _emit_promela, ("properties", "parameters")),
     Pass("emit-nuxmv", 1, "checkable-ta", "smv", _emit_nuxmv, ("properties", "parameters", "smv_bound")),

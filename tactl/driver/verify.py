@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from tactl.driver.cache import Cache, CacheUnavailable, default_directory
 from tactl.driver.executors import TaskFailed, executor_for
-from tactl.driver.pipeline import KINDS, PASSES, PassRecord, Runner, Verdict, read_source
+from tactl.driver.pipeline import KINDS, PASSES, PassRecord, Runner, Source, Verdict, read_source
 from tactl.engines.result import (HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED,
                                   PropertyResult)
 from tactl.engines.result_json import revalidated
@@ -38,6 +38,10 @@ EMIT_TARGETS = {"promela": ("emit-promela", ".pml"), "nuxmv": ("emit-nuxmv", ".s
 
 SMV_BOUND = 7  # --emit nuxmv without --param: parameters range over 0..7 (as the explicit engine's)
 
+
+SOURCE_ENGINE = "source"  # the reference interpreter (tactl/driver/source_check.py)
+SOURCE_PASS = "check-source"
+SOURCE_MAX_STATES = 300_000  # as check --engine source's default
 
 INTERRUPTED = "interrupted"  # the cache status of a check that an interrupt left undecided
 FAILED = "internal error"  # the cache status of a check whose worker raised or died (exit 4)
@@ -130,6 +134,9 @@ class AlgorithmRun:
     path: str
     kind: str
     loaded: Any = None  # the checkable ReadResult
+    program: Any = None  # --engine source: the pseudocode the interpreter runs (a pipeline Source)
+    program_properties: list[Any] = field(default_factory=list)  # its SourceProperty list
+    program_parameters: dict[str, int] = field(default_factory=dict)  # the valuation it runs at
     verdicts: list[tuple[Verdict, str]] = field(default_factory=list)  # (verdict, cache status)
     records: list[PassRecord] = field(default_factory=list)
     outputs: dict[str, str] = field(default_factory=dict)
@@ -176,10 +183,31 @@ class Run:
 def check_task(payload: dict[str, Any]) -> str:
     """One property check, anywhere: a serialised checkable automaton in, a serialised verdict
     out (the unit the process pool and the Dask executor run)."""
+    if "program" in payload:  # --engine source: the program's text, run by the interpreter
+        value = Source(payload["path"], payload["program"])
+        return KINDS["verdict"].dump(_pass(SOURCE_PASS).run(value, payload["options"]))
     check = _pass("check")
     before = SimpleNamespace(path=payload["path"], source="", warnings=[])
     loaded = KINDS["checkable-ta"].load(payload["automaton"], before)
     return KINDS["verdict"].dump(check.run(loaded, payload["options"]))
+
+
+def _checks(run: "AlgorithmRun", options: VerifyOptions):
+    """Each property check of ``run`` to look up or send to a worker: (pass, its input, the
+    property, its options, what travels to the worker, what validates a cache hit)."""
+    if run.program is not None:  # --engine source on pseudocode: the interpreter, no automaton
+        for prop in run.program_properties:
+            if not options.properties or prop.name in options.properties:
+                yield (_pass(SOURCE_PASS), run.program, prop, _source_options(options, prop.name),
+                       {"program": run.program.text}, None)
+        return
+    if options.engine == SOURCE_ENGINE:  # an automaton: nothing to interpret (_prepare said so)
+        return
+    automaton = KINDS["checkable-ta"].dump(run.loaded)  # what travels to a worker, once
+    for prop in run.loaded.ta.properties:
+        if not options.properties or prop.name in options.properties:
+            yield (_pass("check"), run.loaded, prop, _check_options(options, prop.name),
+                   {"automaton": automaton}, lambda v, loaded=run.loaded: _stale(loaded, v))
 
 
 def _pass(name: str):
@@ -211,21 +239,15 @@ def verify(files: list[Path], options: VerifyOptions, progress: Callable[[str], 
             runs.append(run)
             if run.error:
                 continue
-            automaton = KINDS["checkable-ta"].dump(run.loaded)  # what travels to a worker, once
-            for prop in run.loaded.ta.properties:
-                if options.properties and prop.name not in options.properties:
-                    continue
-                opts = _check_options(options, prop.name)
-                found = runner.lookup(_pass("check"), run.loaded, opts, prop.name,
-                                      validate=lambda v, loaded=run.loaded: _stale(loaded, v))
+            for step, value, prop, opts, payload, validate in _checks(run, options):
+                found = runner.lookup(step, value, opts, prop.name, validate=validate)
                 slot = len(run.verdicts)
                 run.verdicts.append((found.value, "hit") if found.hit else (None, found.cache))  # type: ignore[arg-type]
                 if found.hit:
                     hits.append((run, slot))  # said once the checks are counted
                 else:
                     pending.append((run, slot, found, runner))
-                    tasks.append({"automaton": automaton, "path": run.path, "options": opts,
-                                  "property": prop})
+                    tasks.append({**payload, "path": run.path, "options": opts, "property": prop})
         shown.phase(progress, sum(len(run.verdicts) for run in runs))
         for run, slot in hits:
             _say(progress, run.name, run.verdicts[slot][0], "hit")
@@ -282,8 +304,13 @@ def _undecided(run: AlgorithmRun, task: dict[str, Any], reason: str) -> Verdict:
     """The verdict shown for a check that was not decided (an interrupt, or its worker raised
     or died): unknown, with the reason, never a holds."""
     prop = task["property"]
-    kind = classify(run.loaded.ta.expand(prop.formula)).value  # safety or liveness
+    kind = prop.kind if run.loaded is None else classify(run.loaded.ta.expand(prop.formula)).value
     return Verdict(PropertyResult(prop.name, kind, UNKNOWN, task["options"]["engine"], reason=reason))
+
+
+def _source_options(options: VerifyOptions, prop: str) -> dict[str, Any]:
+    return {"property": prop, "parameters": dict(options.parameters), "max_states": SOURCE_MAX_STATES,
+            "timeout": options.timeout_s}
 
 
 def _check_options(options: VerifyOptions, prop: str) -> dict[str, Any]:
@@ -320,7 +347,17 @@ def _prepare(path: Path, options: VerifyOptions, cache: Cache | None, cache_reas
     shown.started(progress, run.name, "", "reading")
     try:
         source, kind = read_source(str(path))
+        if options.engine == SOURCE_ENGINE and kind == "alg-text":  # the interpreter reads the text
+            # lazy: the interpreter loads only for --engine source
+            from tactl.driver.source_check import source_properties
+
+            run.program, run.program_parameters = source, dict(options.parameters)
+            run.program_properties = source_properties(source.text, source.path, options.parameters)
+            shown.finished(progress, run.name, "program ready", fallback=f"{run.name}: program ready")
+            return run, runner
         run.loaded = runner.chain(source, kind, "checkable-ta", {"defines": options.defines})
+        if options.engine == SOURCE_ENGINE:
+            _nothing_to_interpret(run, options)
         run.warnings.extend(d.render(run.loaded.path, run.loaded.source) for d in run.loaded.warnings)
         ready = (f"{run.loaded.ta.name} ready ({len(run.loaded.ta.locations)} locations, "
                  f"{len(run.loaded.ta.rules)} rules)")
@@ -330,6 +367,17 @@ def _prepare(path: Path, options: VerifyOptions, cache: Cache | None, cache_reas
         run.error = str(e)
         shown.finished(progress, run.name, "bad input")
     return run, runner
+
+
+def _nothing_to_interpret(run: AlgorithmRun, options: VerifyOptions) -> None:
+    """--engine source on an automaton (.rta, .ta), or on Promela (SPIN's reading is not a verify
+    pass yet): every property unsupported, with the reason, never a holds."""
+    from tactl.driver.source_check import no_source  # lazy: only for --engine source
+
+    for prop in run.loaded.ta.properties:
+        if not options.properties or prop.name in options.properties:
+            kind = classify(run.loaded.ta.expand(prop.formula)).value
+            run.verdicts.append((Verdict(no_source(prop.name, kind, run.kind)), "not cached"))
 
 
 def _emit(run: AlgorithmRun, runner: Runner, options: VerifyOptions) -> None:

@@ -128,6 +128,7 @@ class PropertyRow:
     note: str
     counterexample: str | None  # the anchor of its counterexample, if it has one
     rounds: tuple[str, ...] = ()  # a lock-step counterexample (synchronous automata), as text
+    rounds_title: str = "lock-step rounds"  # what ``rounds`` is: or the interpreter's run
     hypothesis: str = ""  # what a lock-step verdict is proved under ("clean round"), shown with it
     statement: "Statement | None" = None  # what the verdict is about (formula, justice, RC)
 
@@ -368,10 +369,25 @@ def property_row(prop: Mapping[str, Any], cex_anchor: str | None) -> PropertyRow
         cache=str(prop.get("cache", "")),
         note=str(note or ""),
         counterexample=cex_anchor,
-        rounds=_rounds(prop),
+        rounds=_source_run(prop) or _rounds(prop),
+        rounds_title=_run_title(prop),
         hypothesis=str(prop.get("hypothesis") or (prop.get("details") or {}).get("hypothesis") or ""),
         statement=statement_view(prop),
     )
+
+
+def _source_run(prop: Mapping[str, Any]) -> tuple[str, ...]:
+    """The reference interpreter's violating run (``--engine source``), as pseudocode lines."""
+    lines = (prop.get("details") or {}).get("source_run")
+    return tuple(map(str, lines)) if lines and prop.get("verdict") == VIOLATED else ()
+
+
+def _run_title(prop: Mapping[str, Any]) -> str:
+    details = prop.get("details") or {}
+    if not details.get("source_run"):
+        return "lock-step rounds"
+    values = ", ".join(f"{k}={v}" for k, v in (details.get("valuation") or {}).items())
+    return f"run of the program at {values} (reference interpreter)"
 
 
 def _rounds(prop: Mapping[str, Any]) -> tuple[str, ...]:

@@ -45,6 +45,8 @@ def algorithm_json(run: AlgorithmRun, with_svg: bool = False) -> dict[str, Any]:
                    {"interrupted": True, "properties": [], "passes": [], "warnings": warnings,
                     "exit_code": None})
         return out
+    if run.program is not None:  # --engine source: the program itself, no automaton
+        return _program_json(run, out, warnings)
     ta = run.loaded.ta
     out["automaton"] = {"name": ta.name, "locations": len(ta.locations), "rules": len(ta.rules),
                         "shared": len(ta.shared), "parameters": list(ta.parameters),
@@ -71,11 +73,30 @@ def algorithm_json(run: AlgorithmRun, with_svg: bool = False) -> dict[str, Any]:
     return out
 
 
+def _program_json(run: AlgorithmRun, out: dict[str, Any], warnings: list[str]) -> dict[str, Any]:
+    """An ``.alg`` run by the reference interpreter: its valuation, its text, each verdict (a
+    violation's run as pseudocode lines in ``details.source_run``); no automaton was built."""
+    out["engine"] = "source"
+    out["parameters"] = dict(run.program_parameters)
+    out["passes"] = [r.json() for r in run.records]
+    out["source"] = run.program.text
+    out["properties"] = [{**_result_json(None, v.result), "cache": cache} for v, cache in run.verdicts]
+    for v, _ in run.verdicts:
+        warnings.extend(v.warnings)
+    rounds = _rounds(run)
+    if rounds is not None:
+        out["multi_round"] = conclusion_json(rounds, [v.result for v, _ in run.verdicts])
+    out["warnings"] = list(dict.fromkeys(warnings))
+    out["exit_code"] = run.exit_code
+    return out
+
+
 def _rounds(run: AlgorithmRun):
     """The ``rounds carrying`` structure of an ``.alg`` run (tactl/report/rounds.py), or None."""
-    if run.kind != "alg" or run.error or run.interrupted or not run.loaded.source:
+    text = run.program.text if run.program is not None else run.loaded.source if run.loaded else ""
+    if run.kind != "alg" or run.error or run.interrupted or not text:
         return None
-    return round_structure(run.loaded.source, run.path)
+    return round_structure(text, run.path)
 
 
 def _what_was_checked(run: AlgorithmRun, result, with_svg: bool) -> dict[str, Any]:
@@ -155,11 +176,27 @@ def run_table(run: Run) -> str:
     lines.append(f"{summary}{f', {bad} with bad input' if bad else ''} "
                  f"({len(run.algorithms)} algorithm{'s' if len(run.algorithms) != 1 else ''}, "
                  f"{run.wall_s:.2f} s)")
+    lines.extend(source_run_lines(run))
     for a in run.algorithms:
         rounds = _rounds(a)
         if rounds is not None:
             lines.extend(summary_lines(a.name, rounds, [v.result for v, _ in a.verdicts]))
     return "\n".join(lines)
+
+
+def source_run_lines(run: Run) -> list[str]:
+    """Under the table, each violation the reference interpreter found (``--engine source``),
+    with its run in pseudocode lines, as ``check --engine source`` prints it."""
+    lines: list[str] = []
+    for a in run.algorithms:
+        for v, cache in a.verdicts:
+            r = v.result
+            if r.verdict != "violated" or not r.details.get("source_run"):
+                continue
+            values = ", ".join(f"{k}={x}" for k, x in (r.details.get("valuation") or {}).items())
+            lines.append(f"{a.name}: {r.name} VIOLATED at {values}, by this run of the program:")
+            lines.extend("    " + str(x) for x in r.details["source_run"])
+    return lines
 
 
 def vacuity_cell(r) -> str:
