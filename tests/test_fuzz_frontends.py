@@ -1,0 +1,68 @@
+"""Differential fuzzing of the front ends (``make fuzz``, ``tactl.bench.fuzz``): a small seeded
+budget of generated ``.alg`` programs and ``.pml`` edits, each checked by the parametric engine at
+one valuation and by the reference reading, must give no HOLDS-against-VIOLATED disagreement, and
+the budget must have generated every construct the generator knows (so a construct that silently
+stopped being generated is noticed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tactl.bench import fuzz, fuzz_alg, fuzz_pml
+from tactl.bench.fuzz import AGREE, DISAGREE, ERROR, REFUSED, UNKNOWN, Side, compare
+
+SEED = 31
+BUDGET = 2 * len(fuzz_alg.FAMILIES)  # two instances of each family: every construct (rot)
+
+
+def _side(engine: str, code: int, verdicts: dict[str, str], stderr: str = "") -> Side:
+    return Side(engine, code, verdicts, {}, "", stderr, 0.0)
+
+
+def test_generation_is_deterministic_per_program():
+    a, b = fuzz_alg.generate(SEED, 5), fuzz_alg.generate(SEED, 5)
+    assert a == b
+    assert fuzz_alg.generate(SEED, 5) != fuzz_alg.generate(SEED + 1, 5)
+
+
+def test_every_construct_within_two_instances_of_each_family():
+    for seed in (1, SEED, 977):
+        assert fuzz_alg.uncovered(fuzz_alg.programs(seed, BUDGET)) == [], seed
+
+
+def test_compare_classifies_outcomes():
+    p = fuzz_alg.generate(SEED, 0)
+    par = _side("parametric", 1, {"a": "holds", "b": "violated", "c": "unknown"})
+    same = compare(p, par, _side("explicit", 1, {"a": "holds vacuously", "b": "violated"}))
+    assert (same.outcome, same.agreed, same.disagreements) == (AGREE, 2, [])
+    differ = compare(p, par, _side("source", 0, {"a": "holds", "b": "holds"}))
+    assert differ.outcome == DISAGREE and differ.disagreements == [("b", "violated", "holds")]
+    assert compare(p, _side("parametric", 2, {}, "x.alg:3:1: bad"), None).outcome == REFUSED
+    assert compare(p, par, _side("source", 4, {}, "Traceback ...")).outcome == ERROR
+    undecided = compare(p, _side("parametric", 3, {"a": "unknown"}), _side("explicit", 0, {"a": "holds"}))
+    assert undecided.outcome == UNKNOWN
+
+
+def test_pml_valuation_meets_the_assumptions():
+    text = ("symbolic int N;\nsymbolic int T;\nsymbolic int F;\nassume(N > 3 * T);\n"
+            "assume(F <= T);\nassume(T >= 1);\n")
+    assert fuzz_pml.valuation(text) == (("N", 4), ("T", 1), ("F", 1))
+    assert fuzz_pml.valuation(text + "assume(N < 3);\n") is None
+
+
+def test_seeded_budget_has_no_disagreement(tmp_path: Path):
+    campaign = fuzz.run(SEED, count=BUDGET + 3, workdir=tmp_path / "work", out=tmp_path / "out",
+                        timeout=40, pml_every=6)
+    report = campaign.render()
+    bad = [f"{r.program.name} [{', '.join(sorted(r.program.tags))}]: "
+           + "; ".join(f"{p}: parametric {a}, {r.reference.engine} {b}" for p, a, b in r.disagreements)
+           + f"\n{r.program.text}" for r in campaign.disagreements()]
+    assert not bad, "\n\n".join(bad)
+    errors = [f"{r.program.name}: {r.parametric.message}" for r in campaign.results
+              if r.outcome == ERROR]
+    assert not errors, "\n".join(errors) + "\n" + report
+    missing = [c for c in fuzz_alg.CONSTRUCTS if c not in campaign.generated()]
+    assert not missing, missing
+    # The table names every construct the budget generated, with its count of programs.
+    assert all(c in report for c in fuzz_alg.CONSTRUCTS)
+    assert sum(r.outcome == AGREE for r in campaign.results) >= BUDGET // 2, report
