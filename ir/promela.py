@@ -194,8 +194,12 @@ class Labelled(Stmt):
 
 @dataclass(frozen=True)
 class Define:
+    """A ``#define`` (object-like). The parser has already substituted its body as text, as cpp
+    does; ``value`` (the body as one integer literal, else None) only names locations."""
+
     name: str
-    value: PExpr
+    value: PInt | None
+    body: str = ""
     span: Span | None = _span()
 
 
@@ -240,6 +244,7 @@ class PromelaModel:
     props: tuple[AtomicProp, ...]
     proctypes: tuple[Proctype, ...]
     ltls: tuple[Ltl, ...]
+    macros_in_process: frozenset[str] = frozenset()  # the macros written in a proctype or proposition
 
     def line(self, n: int) -> str:
         lines = self.text.split("\n")

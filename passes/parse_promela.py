@@ -1,7 +1,8 @@
 """Read Parametric Promela (ByMC's input language) into ``ir.promela``: the subset ByMC's
 benchmarks use.
 
-Supported: ``#define NAME expr``, comments, ``symbolic int N, T;``, global ``int x = 0;``,
+Supported: what ``passes/promela_cpp.py`` makes of the preprocessor lines (macros are token
+substitution, as cpp's), comments, ``symbolic int N, T;``, global ``int x = 0;``,
 ``assume(expr);``, ``atomic name = expr;`` with ``all(P:e)``, ``some(P:e)``, ``card(P:e)`` and
 ``P@end``, ``active[expr] proctype P() { ... }`` with local declarations, ``if``/``do`` with
 ``::`` options and ``else``, ``atomic { ... }``, labels, assignments, ``x++``/``x--``,
@@ -25,7 +26,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from tactl.ir import promela as P
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
-from tactl.passes.promela_cpp import has_directives, preprocess
+from tactl.passes.promela_cpp import Expansion, expand
 
 _EXPR = r"""
 ?expr: or_expr
@@ -54,8 +55,7 @@ COMMENT: /\/\*(.|\n)*?\*\// | /\/\/[^\n]*/
 
 _GRAMMAR = r"""
 start: (item | ";")*
-?item: define | symbolic | global_decl | assume | atomic_prop | proctype | ltl
-define: "#define" NAME expr
+?item: symbolic | global_decl | assume | atomic_prop | proctype | ltl
 symbolic: "symbolic" TYPE NAME ("," NAME)* ";"
 global_decl: TYPE var_init ("," var_init)* ";"
 var_init: NAME ("=" expr)?
@@ -110,7 +110,9 @@ def error(path: str, text: str, message: str, span: Span | None) -> InputError:
     return InputError(Diagnostic(Severity.ERROR, message, span), path, text)
 
 
-def _syntax(e: UnexpectedInput, path: str, text: str, shift: tuple[int, int] = (0, 0)) -> InputError:
+def _syntax(e: UnexpectedInput, path: str, text: str, shift: tuple[int, int] = (0, 0),
+            origin=lambda span: span) -> InputError:
+    """The parser's complaint at the file's position (``origin``: from the preprocessed text's)."""
     line, col = getattr(e, "line", 1) or 1, getattr(e, "column", 1) or 1
     if isinstance(e, UnexpectedCharacters):
         what = f"unexpected character {text_at(text, e.pos_in_stream)!r}"
@@ -123,8 +125,8 @@ def _syntax(e: UnexpectedInput, path: str, text: str, shift: tuple[int, int] = (
         what = f"unexpected '{e.token}'"
         if str(e.token) in EXTENDED_KEYWORDS:
             return InputError(Diagnostic(Severity.ERROR, _extended(str(e.token)),
-                                         _shift(Span(line, col), shift)), path, None)
-    span = _shift(Span(line, col), shift)
+                                         origin(_shift(Span(line, col), shift))), path, None)
+    span = origin(_shift(Span(line, col), shift))
     return InputError(Diagnostic(Severity.ERROR, f"{what}: not in the Parametric Promela subset "
                                  "tactl reads (docs: README, 'Parametric Promela')", span), path, None)
 
@@ -152,15 +154,15 @@ def _shift(span: Span, shift: tuple[int, int]) -> Span:
 
 
 def parse_promela(text: str, path: str = "<input>", defines: tuple[str, ...] = ()) -> P.PromelaModel:
-    """The syntax tree of ``text``, its ``#ifdef``s resolved with ``defines`` (``bymc -D``);
-    raises :class:`InputError` at the first syntax error."""
-    source = preprocess(text, path, defines) if has_directives(text) else text
+    """The syntax tree of ``text`` as cpp leaves it (``defines``: ``bymc -D``, ``spin -D``);
+    raises :class:`InputError` at the first syntax error, at the file's position."""
+    expansion = expand(text, path, defines)
     try:
-        tree = _parser().parse(source)
+        tree = _parser().parse(expansion.text)
     except UnexpectedInput as e:
-        found = _syntax(e, path, text).first
+        found = _syntax(e, path, expansion.text, origin=expansion.origin).first
         raise InputError(_fixed_size_hint(found, text), path, text) from None
-    return _Builder(path, text).model(tree)
+    return _Builder(path, text, expansion).model(tree)
 
 
 _SYMBOLIC = re.compile(r"^[ \t]*symbolic\b", re.MULTILINE)
@@ -182,8 +184,8 @@ def _fixed_size_hint(found: Diagnostic, text: str) -> Diagnostic:
 
 
 class _Builder:
-    def __init__(self, path: str, text: str) -> None:
-        self.path, self.text = path, text
+    def __init__(self, path: str, text: str, expansion: Expansion) -> None:
+        self.path, self.text, self.expansion = path, text, expansion
         self.shift = (0, 0)
 
     def span(self, node: Tree | Token) -> Span | None:
@@ -196,16 +198,16 @@ class _Builder:
             line, col = meta.line, meta.column
         if line is None:
             return None
-        return _shift(Span(line, col), self.shift)
+        return self.expansion.origin(_shift(Span(line, col), self.shift))
 
     def model(self, tree: Tree) -> P.PromelaModel:
-        defines, symbolic, globals_, assumes, props, procs, ltls = [], [], [], [], [], [], []
+        symbolic, globals_, assumes, props, procs, ltls = [], [], [], [], [], []
+        process_lines: list[tuple[int, int]] = []  # the lines of the proctypes and propositions
         for item in tree.children:
             kind = item.data
-            if kind == "define":
-                defines.append(P.Define(str(item.children[0]), self.expr(item.children[1]),
-                                        span=self.span(item)))
-            elif kind == "symbolic":
+            if kind in ("proctype", "atomic_prop") and not getattr(item.meta, "empty", True):
+                process_lines.append((item.meta.line, item.meta.end_line))
+            if kind == "symbolic":
                 symbolic += [(str(t), self.span(t)) for t in item.children[1:]]
             elif kind == "global_decl":
                 globals_.append(self.decl(item))
@@ -221,9 +223,18 @@ class _Builder:
             elif kind == "ltl":
                 name, body = item.children
                 ltls.append(P.Ltl(str(name), self.formula(body), span=self.span(item)))
-        return P.PromelaModel(self.path, self.text, tuple(defines), tuple(symbolic),
+        in_process = frozenset(u.name for u in self.expansion.uses
+                               if any(a <= u.span.line <= b for a, b in process_lines))
+        return P.PromelaModel(self.path, self.text, self.defines(), tuple(symbolic),
                               tuple(globals_), tuple(assumes), tuple(props), tuple(procs),
-                              tuple(ltls))
+                              tuple(ltls), in_process)
+
+    def defines(self) -> tuple[P.Define, ...]:
+        """The object-like macros, each with its value where its body is one integer literal
+        (what names a location: ``#define SE 2``); the text is already substituted."""
+        return tuple(P.Define(m.name, P.PInt(value=int(m.body), span=m.span)
+                              if re.fullmatch(r"[0-9]+", m.body) else None, m.body, span=m.span)
+                     for m in self.expansion.macros if m.params is None)
 
     def formula(self, body: Token) -> P.PExpr:
         inner = str(body)[1:-1]
@@ -231,7 +242,7 @@ class _Builder:
         try:
             tree = _formula_parser().parse(inner)
         except UnexpectedInput as e:
-            err = _syntax(e, self.path, inner, shift)
+            err = _syntax(e, self.path, inner, shift, self.expansion.origin)
             raise InputError(err.first, self.path, self.text) from None
         saved, self.shift = self.shift, shift
         try:

@@ -186,18 +186,18 @@ class Delivery:
     name: str
 
 
-def _plinear(e: P.PExpr, defines: dict[str, int]) -> dict[str, int]:
+def _plinear(e: P.PExpr) -> dict[str, int]:
     if isinstance(e, P.PInt):
         return {"": e.value}
     if isinstance(e, P.PName):
-        return {"": defines[e.name]} if e.name in defines else {e.name: 1}
+        return {e.name: 1}
     if isinstance(e, P.PQualified):
         return {e.var: 1}
     if isinstance(e, P.PUnary) and e.op == "-":
-        return {k: -v for k, v in _plinear(e.arg, defines).items()}
+        return {k: -v for k, v in _plinear(e.arg).items()}
     if isinstance(e, P.PBinary) and e.op in "+-":
-        out = dict(_plinear(e.left, defines))
-        for k, v in _plinear(e.right, defines).items():
+        out = dict(_plinear(e.left))
+        for k, v in _plinear(e.right).items():
             out[k] = out.get(k, 0) + (v if e.op == "+" else -v)
         return {k: v for k, v in out.items() if v}
     raise Refusal("expected a sum of names and constants here", e.span)
@@ -215,7 +215,7 @@ def delivery(tr) -> Delivery | None:
                 and e.arg.op == "<"):
             continue
         try:
-            lin = _plinear(P.PBinary(op="-", left=e.arg.left, right=e.arg.right, span=e.span), tr.defines)
+            lin = _plinear(P.PBinary(op="-", left=e.arg.left, right=e.arg.right, span=e.span))
         except Refusal:
             continue
         if lin.get(tr.rcv_var) != 1 or lin.get(tr.counter) != -1:

@@ -51,7 +51,7 @@ from pathlib import Path
 from tactl.ir import promela as P
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Mul, Name, Not, Or,
-                           conj, disj, summation)
+                           conj, const, disj, summation)
 from tactl.ir.linear import linearize
 from tactl.ir.rta import (CRASH_LOCATION, Faults, FaultModel, Message, ReceiveRule, ReceiveTA, Timing, received,
                           received_message)
@@ -61,8 +61,15 @@ from tactl.passes.env import guaranteed_delivery, sent
 from tactl.passes import promela_multi as PM
 from tactl.passes import promela_havoc as PH
 from tactl.passes import promela_crash as PC
+from tactl.passes import promela_types as PT
 
 FAIRNESS = "fairness"
+# The paths the symbolic execution follows through the step, summed over the statements and the
+# whole extraction: ByMC's benchmarks need at most 406 (ISOLA'18 nbacr; cond-consensus2 379), and
+# 2^k paths of k independent two-way 'if's over locals would otherwise fill the memory before
+# anything is said (D3: 2^24 paths, 3.9 GB, a MemoryError). The .alg front end's bound
+# (passes/parse.py, docs/alg.md) is the same number.
+MAX_CONTROL_STATES = 3000
 OBLIGATION = "an assume/assert"  # scope of value(): shared counters read as sent(M)
 
 
@@ -94,6 +101,8 @@ def translate_promela(model: P.PromelaModel) -> PromelaTranslation:
     except _Refuse as e:
         raise InputError(Diagnostic(Severity.ERROR, e.message + " (not supported by tactl's "
                                     "Parametric Promela front end)", e.span), model.path, model.text) from None
+    except PT.WidthError as e:  # the file's own mistake, not a limit of tactl's
+        raise InputError(Diagnostic(Severity.ERROR, e.message, e.span), model.path, model.text) from None
 
 
 @dataclass(frozen=True)
@@ -146,18 +155,16 @@ class _Translator:
     # ---------------------------------------------------------------- declarations
     def run(self) -> PromelaTranslation:
         m = self.m
-        self.defines: dict[str, int] = {}
-        for d in m.defines:
-            v = self.const(d.value)
-            if v is None:
-                raise _refuse(f"#define {d.name}: only integer constants are supported", d.span)
-            self.defines[d.name] = v
+        # the macros are substituted as text already (passes/promela_cpp.py): their values only
+        # name the locations (pc == 2 is 'SE')
+        self.defines = {d.name: d.value.value for d in m.defines if d.value is not None}
         self.params = [n for n, _ in m.symbolic]
         self.shared: dict[str, Span | None] = {}
         for g in m.globals:
             for name, init in g.vars:
                 if init is not None and self.const(init) != 0:
                     raise _refuse(f"global '{name}' must start at 0 (a send counter)", g.span)
+                PT.check_count(g.type, name, "a shared counter", g.span)
                 self.shared[name] = g.span
         self.assumes = []
         for a in m.assumes:  # in order: a division's dividend is checked under the ones before
@@ -203,13 +210,16 @@ class _Translator:
         body = list(self.proc.body)
         self.locals: dict[str, int] = {}
         self.local_span: dict[str, Span | None] = {}
+        self.local_type: dict[str, str] = {}  # declared types: promela_types checks the values
         while body and isinstance(body[0], P.Decl):
             d = body.pop(0)
             for name, init in d.vars:
                 v = 0 if init is None else self.const(init)
                 if v is None:
                     raise _refuse(f"local '{name}' must start at a constant", d.span)
+                PT.check_value(d.type, name, v, d.span)
                 self.locals[name] = v
+                self.local_type[name] = d.type
                 self.local_span[name] = d.span
         self.init_if: P.If | None = None
         self.init_atomics: list[P.Atomic] = []  # run once by every process before 'end:'
@@ -243,6 +253,8 @@ class _Translator:
                     raise _refuse(f"'{v}' is not a local variable of its own receive choice", r.choice_if.span)
                 self.rvar_of[v] = r
             r.lin = self.linear(r.bound)
+            for v in (r.rcv, r.next):
+                PT.check_count(self.local_type[v], v, "a receive count", self.local_span[v])
         self.choice_of = {id(r.choice_if): r for r in self.rvars if not r.havoc}
         self.havoc_of = {i: r for r in self.rvars for i in r.sites}  # promela_havoc
         self.havoc_assumes = {i for r in self.rvars for i in r.assumes}
@@ -325,8 +337,6 @@ class _Translator:
         if isinstance(e, P.PInt):
             return {"": e.value}
         if isinstance(e, P.PName):
-            if e.name in self.defines:
-                return {"": self.defines[e.name]}
             return {e.name: 1}
         if isinstance(e, P.PUnary) and e.op == "-":
             return {k: -v for k, v in self.linear(e.arg).items()}
@@ -372,8 +382,6 @@ class _Translator:
                                   "count is the one the process entered with, which tactl would "
                                   "need per location", e.span)
                 return v
-            if n in self.defines:
-                return self.defines[n]
             if n in self.params and allow_symbolic:
                 return Name(n)
             if n in self.shared:
@@ -382,7 +390,7 @@ class _Translator:
                 return True
             if n == "false":
                 return False
-            raise _refuse(f"unknown name '{n}' in {scope}", e.span)
+            raise _refuse(f"unknown name '{n}' in {scope}{self.defined_later(n, e.span)}", e.span)
         if isinstance(e, P.PUnary):
             v = self.value(e.arg, env, allow_symbolic, scope)
             if isinstance(v, PM.FloorTerm):
@@ -404,6 +412,13 @@ class _Translator:
                 return self.division(e, a, b)
             return _binary(e.op, a, b, e.span)
         raise _refuse("this expression is not supported in " + scope, e.span)
+
+    def defined_later(self, n: str, span: Span | None) -> str:
+        """Why a name that a later ``#define`` names is unknown here (B1): cpp substitutes a
+        macro only from its definition on, so SPIN and ByMC reject the file too."""
+        later = [d.span.line for d in self.m.defines if d.name == n and d.span and span and d.span.line > span.line]
+        return (f": '#define {n}' comes only at line {later[0]}, and a macro means something only "
+                "after its definition (cpp)") if later else ""
 
     def shared_value(self, n: str, span: Span | None, scope: str) -> object:
         """A shared counter read outside the receive bounds and sends: concrete in the
@@ -510,6 +525,7 @@ class _Translator:
         import z3  # lazy: as above
 
         self.z3, self.to_z3, self.syms = z3, to_z3, int_symbols()
+        self.paths = 0  # control states so far (exec_seq), over the whole extraction
         self.rc = [to_z3(a, self.syms) for a in self.assumes]
         for r in self.rvars:
             self.rc.append(to_z3(Compare(">=", received(r.counter), IntConst(0)), self.syms))
@@ -528,6 +544,7 @@ class _Translator:
                     v = self.value(s.expr, env, False)
                     if not isinstance(v, int):
                         raise _refuse("initial values must be constants", s.span)
+                    PT.check_value(self.local_type[s.var], s.var, v, s.span)
                     env[s.var] = v
                 elif isinstance(s, P.Incr) and s.var in self.shared:
                     counts[s.var] = counts.get(s.var, 0) + s.delta
@@ -842,6 +859,12 @@ class _Translator:
                 blocked |= b
                 out += got
             paths = out
+            self.paths += len(paths)
+            if self.paths > MAX_CONTROL_STATES:
+                raise _refuse(f"too many control states (> {MAX_CONTROL_STATES}): the paths "
+                              "through the step branch too often up to here to enumerate (each "
+                              "two-way 'if' over locals doubles them; reduce the branches or the "
+                              "variables they set)", s.span)
         return paths, blocked
 
     def exec_stmt(self, s: P.Stmt, p: _Path, initial: bool) -> tuple[list[_Path], bool]:
@@ -945,6 +968,8 @@ class _Translator:
             elif not isinstance(v, int) or isinstance(v, bool):
                 raise _refuse(f"'{s.var}' gets a value that depends on the receive count or a parameter",
                               s.span)
+            else:
+                PT.check_value(self.local_type[s.var], s.var, v, s.span)
             env = dict(p.env)
             env[s.var] = v
             keep = s.var not in self.rvar_of and not (s.var.startswith("next_") and v == self.locals[s.var])
@@ -964,6 +989,7 @@ class _Translator:
             if s.var in self.loc_vars():
                 env = dict(p.env)
                 env[s.var] = env[s.var] + s.delta  # type: ignore[operator]
+                PT.check_value(self.local_type[s.var], s.var, env[s.var], s.span)  # type: ignore[arg-type]
                 return [_Path(env, list(p.cond), list(p.sends), p.lines + line)], False
             raise _refuse(f"'{s.var}++' on a variable that is not a location variable or send counter", s.span)
         if isinstance(s, P.If):
@@ -1017,7 +1043,7 @@ class _Translator:
         return [_Path(dict(p.env), cond, list(p.sends), p.lines + line)]
 
     def name_locations(self, lv: list[str], starts: list[tuple]) -> None:
-        used = _defines_used(self.m, self.proc)
+        used = self.m.macros_in_process
         by_value: dict[int, list[str]] = {}
         for name, val in self.defines.items():
             if name in used:
@@ -1187,8 +1213,6 @@ class _Translator:
         if isinstance(e, P.PInt):
             return IntConst(e.value)
         if isinstance(e, P.PName):
-            if e.name in self.defines:
-                return IntConst(self.defines[e.name])
             if e.name in self.params:
                 return Name(e.name)
             if e.name in self.shared and e.name in self.init_values:
@@ -1205,7 +1229,8 @@ class _Translator:
             if e.name in self.shared:
                 raise _refuse(f"a proposition over the shared variable '{e.name}' (a receive "
                               "automaton's specifications read location counters and parameters)", e.span)
-            raise _refuse(f"unknown name '{e.name}' in a proposition", e.span)
+            raise _refuse(f"unknown name '{e.name}' in a proposition{self.defined_later(e.name, e.span)}",
+                          e.span)
         if isinstance(e, P.PUnary) and e.op in ("!", "-"):
             a = self.prop(e.arg)
             return Not(a) if e.op == "!" else summation(IntConst(0), [("-", a)])
@@ -1331,36 +1356,6 @@ def _qualify(e: P.PExpr, proc: str) -> P.PExpr:
     return e
 
 
-def _defines_used(m: P.PromelaModel, proc: P.Proctype) -> set[str]:
-    """Names of #defines that occur in the process or the propositions (naming locations)."""
-    out: set[str] = set()
-
-    def expr(e: P.PExpr) -> None:
-        out.update(P.variable_names(e))
-
-    def stmts(ss) -> None:
-        for s in ss:
-            if isinstance(s, P.Condition):
-                expr(s.expr)
-            elif isinstance(s, P.Assign):
-                expr(s.expr)
-            elif isinstance(s, (P.If, P.Do)):
-                for o in s.options:
-                    stmts(o.body)
-            elif isinstance(s, P.Atomic):
-                stmts(s.body)
-            elif isinstance(s, P.Labelled):
-                stmts((s.stmt,))
-            elif isinstance(s, P.Decl):
-                for _, init in s.vars:
-                    if init is not None:
-                        expr(init)
-    stmts(proc.body)
-    for p in m.props:
-        expr(p.expr)
-    return out
-
-
 def _is_condition(e: Expr) -> bool:
     if isinstance(e, (Compare, BoolConst)):
         return True
@@ -1375,7 +1370,7 @@ def _lift(v: object) -> Expr:
     if isinstance(v, bool):
         return BoolConst(v)
     if isinstance(v, int):
-        return IntConst(v)
+        return const(v)  # a negative one too: '#define M -1' makes 'T - M' the text 'T - -1' (D1)
     assert isinstance(v, Expr), v
     return v
 
@@ -1457,6 +1452,8 @@ def _binary(op: str, a: object, b: object, span: Span | None) -> object:
             return b
         return disj(_lift(a), _lift(b))
     if op in "+-":
+        if not concrete and isinstance(b, int) and not isinstance(b, bool) and b < 0:
+            op, b = "+-"[op == "+"], -b  # 'T - -1' (a macro's text, D1) is T + 1
         return (a + b if op == "+" else a - b) if concrete else summation(_lift(a), [(op, _lift(b))])  # type: ignore[operator]
     if op == "*":
         if concrete:

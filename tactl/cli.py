@@ -582,6 +582,8 @@ def check(
     # lazy: the checker and its engines load only for check
     from tactl.engines.check import ENGINES, SPIN_MODELS, report_json, report_text
 
+    if engine == "source" and file.suffix.lower() == ".pml":
+        _check_source_pml(file, _parameters(params, file), _defines(define, file), properties, timeout, as_json)
     if engine not in ENGINES:
         raise _usage_error(file, f"unknown engine '{engine}'; choose {', '.join(ENGINES)}"
                                  + _meant(engine, ENGINES))
@@ -629,6 +631,24 @@ def check(
         _write_cex_svg(cex_svg, report, source, file.suffix.lower().lstrip("."))
     if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
         raise report.interrupted
+    raise typer.Exit(report.exit_code)
+
+
+def _check_source_pml(file: Path, fixed: dict[str, int], defines: tuple[str, ...], properties,
+                      timeout, as_json: bool) -> None:
+    """``check FILE.pml --engine source``: SPIN on the file itself at the --param valuation
+    (tactl/engines/spin_source.py), a second reading independent of tactl's translation."""
+    from tactl.engines.spin_source import ValuationError, check_source  # lazy: only this engine
+    from tactl.report.source import source_json, source_text  # lazy: as above
+
+    deadline.stop_on_signals()
+    _start_clock(timeout)
+    try:
+        report = check_source(str(file), file.read_text(), fixed, defines=defines,
+                              properties=tuple(properties or ()), timeout_s=timeout)
+    except ValuationError as e:
+        raise _usage_error(file, str(e)) from None
+    typer.echo(json.dumps(source_json(report), indent=2) if as_json else source_text(report))
     raise typer.Exit(report.exit_code)
 
 

@@ -1,0 +1,49 @@
+"""The declared widths of Promela's integer types, honoured by refusing what does not fit.
+
+SPIN stores a ``bit`` or ``bool`` in one bit, a ``byte`` in 0..255, a ``short`` in 16 and an
+``int`` in 32 signed bits, and *truncates* an assignment that does not fit (with a run-time
+warning only): ``bit pc; pc = 2`` leaves ``pc == 0``. tactl's symbolic execution computes with
+unbounded integers, so a value outside the declared range would be a location SPIN and ByMC never
+reach (issue 31, B2: ``bit pc`` assigned 2 and 3 gave locations ``pc = 2``, ``pc = 3`` and three
+verdicts). Truncating as SPIN does would keep a model nobody meant (the file's ``#define AC 3``
+stored as 1); refusing with the position and the range says what is wrong, and a file that
+means 0..3 declares ``byte``.
+
+A receive count or a send counter grows with the parameters (up to N messages), so only ``int``
+can hold it for every N (the parametric claim): a narrower one is refused at its declaration.
+"""
+
+from __future__ import annotations
+
+from tactl.ir.errors import Span
+
+RANGES: dict[str, tuple[int, int]] = {
+    "bit": (0, 1), "bool": (0, 1), "byte": (0, 255),
+    "short": (-2 ** 15, 2 ** 15 - 1), "int": (-2 ** 31, 2 ** 31 - 1),
+}
+
+
+class WidthError(Exception):
+    """A value outside its variable's declared type; the translator reports it at ``span``."""
+
+    def __init__(self, message: str, span: Span | None) -> None:
+        super().__init__(message)
+        self.message, self.span = message, span
+
+
+def check_value(type_: str, name: str, value: int, span: Span | None) -> None:
+    """Refuse ``name = value`` when ``value`` does not fit the declared ``type_``."""
+    low, high = RANGES.get(type_, RANGES["int"])
+    if not low <= value <= high:
+        raise WidthError(f"'{name}' is declared {type_} ({low}..{high}) but gets the value {value} "
+                         f"here: SPIN would store it truncated, a different model; declare '{name}' "
+                         "with a type that holds it (e.g. byte or int)", span)
+
+
+def check_count(type_: str, name: str, what: str, span: Span | None) -> None:
+    """Refuse a ``type_`` narrower than ``int`` for a variable counting messages."""
+    if type_ != "int":
+        low, high = RANGES.get(type_, RANGES["int"])
+        raise WidthError(f"'{name}' is {what}, whose value grows with the parameters, but is declared "
+                         f"{type_} ({low}..{high}): SPIN would wrap it for large N; declare it int",
+                         span)
