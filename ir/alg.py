@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from itertools import combinations
 
 from .errors import Span
-from .ta import Hypothesis
+from .hypothesis import Hypothesis
 
 BOTTOM = "⊥"
 TRUE = "true"

@@ -21,9 +21,9 @@ from lark.indenter import DedentError, Indenter
 
 from . import alg as A
 from .errors import Diagnostic, InputError, Severity, Span
+from .hypothesis import Hypothesis
+from .limits import MAX_DIGITS
 from .names import MAX_LENGTH
-from .ta import Hypothesis
-from .ta_reader import MAX_DIGITS
 
 
 class _AlgIndenter(Indenter):

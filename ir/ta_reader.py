@@ -41,6 +41,7 @@ from .expr import (
     summation,
     to_text,
 )
+from .limits import MAX_DIGITS  # re-exported: tactl.driver.pipeline reads it here
 from .linear import NonLinearError, linearize
 from .source import label, read_text
 from .ta import Define, Location, Property, Rule, ThresholdAutomaton, Update
@@ -418,8 +419,6 @@ def run_parser(parser: Lark, text: str, path: str):
                                     Span(line, col, line, col + len(long.group()))), path, text) from None
 
 
-# Python refuses to convert longer digit strings to int (a guard against quadratic conversion).
-MAX_DIGITS = 4300
 _LONG_INTEGER = re.compile(r"(?<![A-Za-z0-9_])[0-9]{%d,}" % (MAX_DIGITS + 1))
 
 

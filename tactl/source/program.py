@@ -1,0 +1,284 @@
+"""The program of an ``.alg`` file as the interpreter runs it: its statements flattened into a
+list of instructions with jumps, and its message types.
+
+Flattening is only a way to keep a process's position as one number (a program counter): every
+instruction is one statement of the AST (``ir/alg.py``) with its span, executed by
+``tactl.source.step`` exactly as docs/alg.md describes the statement. The stop points of
+docs/alg.md "Semantics" are the instructions :class:`Wait`, :class:`LoopHead` and :class:`End`
+(and the start, position 0).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+
+from tactl.ir import alg as A
+from tactl.ir.errors import Span
+
+from .errors import SourceError
+
+
+@dataclass(frozen=True)
+class MsgType:
+    """One message type: a name and one value per payload position (``(P, 0, D)``: P, ("0", "D"))."""
+
+    index: int
+    name: str
+    values: tuple[str, ...]
+    coordinator: bool = False
+
+    @property
+    def label(self) -> str:
+        """``ECHO``, ``R0``, ``P0D``, ``PQ``, ``Bbot``: the name docs/alg.md gives the type."""
+        return self.name + "".join({A.QUESTION: "Q", A.BOTTOM: "bot"}.get(v, v) for v in self.values)
+
+    @property
+    def text(self) -> str:
+        """As the pseudocode writes it: ``ECHO``, ``(R, 0)``."""
+        return self.name if not self.values else f"({self.name}, {', '.join(self.values)})"
+
+
+# ---- instructions: one per statement (and the jumps that structure them) -----------------------
+
+@dataclass
+class Instr:
+    span: Span | None = field(default=None, kw_only=True)
+
+
+@dataclass
+class Assign(Instr):
+    stmt: A.Assign
+
+
+@dataclass
+class Send(Instr):
+    stmt: A.Send
+
+
+@dataclass
+class Decide(Instr):
+    stmt: A.Decide
+
+
+@dataclass
+class Skip(Instr):
+    pass
+
+
+@dataclass
+class Wait(Instr):
+    """A stop point: the process continues past it in a step that finds ``cond`` true."""
+
+    stmt: A.Wait
+
+
+@dataclass
+class Arm:
+    branch: A.Branch
+    target: int = -1
+
+
+@dataclass
+class Branch(Instr):
+    """``if``/``elif``/``else`` and ``upon``: the first arm whose condition holds (for some value
+    of its placeholder: one fork per value); ``orelse`` when none does."""
+
+    arms: list[Arm]
+    orelse: int = -1
+
+
+@dataclass
+class Jump(Instr):
+    target: int = -1
+
+
+@dataclass
+class Unbind(Instr):
+    """The end of a placeholder's scope (an arm's ``for some w`` or a ``for each w``)."""
+
+    name: str
+
+
+@dataclass
+class LoopHead(Instr):
+    """The head of ``loop forever``: a stop point; a step runs passes of the body until one
+    changes nothing (docs/alg.md: "the body runs until quiescent")."""
+
+    end: int = -1
+
+
+@dataclass
+class LoopEnd(Instr):
+    head: int = -1
+
+
+@dataclass
+class ForEach(Instr):
+    """``for each w in S``: S's value is computed here; :class:`ForNext` binds the next element."""
+
+    stmt: A.ForEach
+
+
+@dataclass
+class ForNext(Instr):
+    var: str
+    end: int = -1
+
+
+@dataclass
+class End(Instr):
+    """The end of the program or of the round: the process has finished (``done``)."""
+
+
+STOPS = (Wait, LoopHead, End)
+
+
+@dataclass
+class Program:
+    alg: A.Algorithm
+    code: list[Instr]
+    types: tuple[MsgType, ...]
+    var_names: tuple[str, ...]
+    variables: dict[str, A.Variable]
+    rounds_carrying: tuple[str, ...] = ()
+
+    def types_named(self, name: str) -> tuple[MsgType, ...]:
+        return tuple(m for m in self.types if m.name == name)
+
+    def payload_names(self) -> tuple[str, ...]:
+        """Message names with several instances (candidates for a kind), coordinator ones excluded."""
+        names = []
+        for m in self.types:
+            if not m.coordinator and m.name not in names and len(self.types_named(m.name)) > 1:
+                names.append(m.name)
+        return tuple(names)
+
+    def line_text(self, span: Span | None) -> str:
+        if span is None:
+            return ""
+        return self.alg.line(span.line)
+
+    def sends_ahead(self, pc: int) -> bool:
+        """Whether a ``send`` is reachable from position ``pc`` (clean crashes: a crash there
+        loses a pending broadcast)."""
+        seen, todo = set(), [pc]
+        while todo:
+            i = todo.pop()
+            if i in seen or i >= len(self.code):
+                continue
+            seen.add(i)
+            ins = self.code[i]
+            if isinstance(ins, Send):
+                return True
+            todo.extend(successors(self.code, i))
+        return False
+
+
+def successors(code: list[Instr], i: int) -> list[int]:
+    """The positions control may go to after instruction ``i`` (for static questions only)."""
+    ins = code[i]
+    if isinstance(ins, Jump):
+        return [ins.target]
+    if isinstance(ins, Branch):
+        return [a.target for a in ins.arms] + [ins.orelse]
+    if isinstance(ins, LoopEnd):
+        return [ins.head + 1]
+    if isinstance(ins, ForNext):
+        return [i + 1, ins.end]
+    if isinstance(ins, End):
+        return []
+    return [i + 1]
+
+
+def message_types(alg: A.Algorithm) -> tuple[MsgType, ...]:
+    out: list[MsgType] = []
+    for shape in alg.messages:
+        for values in product(*shape.parts) if shape.parts else [()]:
+            out.append(MsgType(len(out), shape.name, tuple(values), shape.coordinator))
+    return tuple(out)
+
+
+class _Compiler:
+    def __init__(self) -> None:
+        self.code: list[Instr] = []
+        self.round_ends: list[Jump] = []  # `next round` jumps, patched to the round's end
+
+    def emit(self, ins: Instr) -> int:
+        self.code.append(ins)
+        return len(self.code) - 1
+
+    def block(self, stmts) -> None:
+        for s in stmts:
+            self.stmt(s)
+
+    def stmt(self, s) -> None:
+        span = getattr(s, "span", None)
+        if isinstance(s, A.Assign):
+            self.emit(Assign(s, span=span))
+        elif isinstance(s, A.Send):
+            self.emit(Send(s, span=span))
+        elif isinstance(s, A.Decide):
+            self.emit(Decide(s, span=span))
+        elif isinstance(s, A.Skip):
+            self.emit(Skip(span=span))
+        elif isinstance(s, A.Wait):
+            self.emit(Wait(s, span=span))
+        elif isinstance(s, A.NextRound):
+            j = Jump(span=span)
+            self.emit(j)
+            self.round_ends.append(j)
+        elif isinstance(s, A.If):
+            self.if_(s)
+        elif isinstance(s, A.Loop):
+            head = LoopHead(span=span)
+            at = self.emit(head)
+            self.block(s.body)
+            self.emit(LoopEnd(head=at, span=span))
+            head.end = len(self.code)
+        elif isinstance(s, A.ForEach):
+            self.emit(ForEach(s, span=span))
+            nxt = ForNext(s.var, span=span)
+            at = self.emit(nxt)
+            self.block(s.body)
+            self.emit(Jump(target=at, span=span))
+            nxt.end = len(self.code)
+        elif isinstance(s, A.Round):
+            if s.number is not None:
+                raise SourceError("numbered rounds (phases) are not run by the reference "
+                                  "interpreter yet: it runs asynchronous programs", span)
+            self.block(s.body)
+        else:  # pragma: no cover - the reader builds no other statement
+            raise SourceError(f"the interpreter does not know the statement {type(s).__name__}", span)
+
+    def if_(self, s: A.If) -> None:
+        ins = Branch([Arm(b) for b in s.branches], span=s.span)
+        self.emit(ins)
+        jumps = []
+        for arm in ins.arms:
+            arm.target = len(self.code)
+            self.block(arm.branch.body)
+            if arm.branch.placeholder:
+                self.emit(Unbind(arm.branch.placeholder, span=arm.branch.span))
+            j = Jump(span=arm.branch.span)
+            self.emit(j)
+            jumps.append(j)
+        ins.orelse = len(self.code)
+        if s.orelse:
+            self.block(s.orelse)
+        for j in jumps:
+            j.target = len(self.code)
+
+
+def compile_program(alg: A.Algorithm) -> Program:
+    if alg.timing == "sync":
+        raise SourceError("timing sync (lock-step rounds) is not run by the reference interpreter "
+                          "yet: it runs asynchronous programs", alg.spans.get("timing value"))
+    c = _Compiler()
+    c.block(alg.program)
+    end = c.emit(End(span=None))
+    for j in c.round_ends:
+        j.target = end
+    carrying = next((s.carrying for s in alg.program if isinstance(s, A.Round) and s.carrying), ())
+    return Program(alg, c.code, message_types(alg), tuple(v.name for v in alg.variables),
+                   {v.name: v for v in alg.variables}, carrying)
