@@ -70,6 +70,9 @@ class Result:
     reference: Side | None
     disagreements: list[tuple[str, str, str]] = field(default_factory=list)  # property, p, r
     agreed: int = 0
+    # An edited .pml file that disagrees: whether the unedited file at the same valuation does
+    # too (then the edit is not the cause).
+    baseline: str = ""
 
 
 def _tactl() -> list[str]:
@@ -172,6 +175,20 @@ def check_program(program: Program, workdir: Path, reference: str, timeout: floa
     return compare(program, par, ref)
 
 
+def _baseline(source: Path, edited: Program, workdir: Path, reference: str, timeout: float,
+              cache: dict[tuple[Path, tuple], str]) -> str:
+    """Whether the unedited ``source`` disagrees on the same properties at the same valuation."""
+    key = (source, edited.params)
+    if key not in cache:
+        original = Program(edited.seed, -1, f"orig-{source.stem}", source.read_text(),
+                           frozenset(), edited.params, ".pml")
+        r = check_program(original, workdir, reference, timeout)
+        cache[key] = ("the unedited file disagrees too: " + "; ".join(
+            f"{p}: parametric {a}, {reference} {b}" for p, a, b in r.disagreements)
+            if r.outcome == DISAGREE else f"the unedited file: {r.outcome}")
+    return cache[key]
+
+
 def save(result: Result, out: Path) -> Path:
     """Keep a disagreement (or error) with both outputs in ``out/<name>/``."""
     folder = out / result.program.name
@@ -187,7 +204,8 @@ def save(result: Result, out: Path) -> Path:
         + (f"{result.program.note}\n" if result.program.note else "")
         + f"reproduce: tactl check program{result.program.suffix} {params}  (and --engine "
         f"{result.reference.engine if result.reference else '?'})\n"
-        + "".join(f"  {p}: parametric {a}, reference {b}\n" for p, a, b in result.disagreements))
+        + "".join(f"  {p}: parametric {a}, reference {b}\n" for p, a, b in result.disagreements)
+        + (f"{result.baseline}\n" if result.baseline else ""))
     return folder
 
 
@@ -267,6 +285,8 @@ class Campaign:
                 lines.append(f"  {r.program.name}: {detail}")
                 if r.program.note:
                     lines.append(f"      ({r.program.note})")
+                if r.baseline:
+                    lines.append(f"      ({r.baseline})")
         return "\n".join(lines)
 
 
@@ -286,6 +306,7 @@ def run(seed: int, *, minutes: float | None = None, count: int | None = None,
     campaign = Campaign(seed, refs)
     deadline = None if minutes is None else time.monotonic() + 60 * minutes
     i = alg_i = pml_i = 0
+    baselines: dict[tuple[Path, tuple], str] = {}
     while (count is None or i < count) and (deadline is None or time.monotonic() < deadline):
         if pml_files and pml_every and i % pml_every == pml_every - 1:
             made = fuzz_pml.generate(seed, pml_i, pml_files)
@@ -295,9 +316,13 @@ def run(seed: int, *, minutes: float | None = None, count: int | None = None,
                 continue
             program = made[0]
         else:
+            made = None
             program = fuzz_alg.generate(seed, alg_i)
             alg_i += 1
         result = check_program(program, workdir, refs[program.suffix], timeout)
+        if result.outcome == DISAGREE and made is not None:
+            result.baseline = _baseline(made[1].source, program, workdir, refs[".pml"], timeout,
+                                        baselines)
         campaign.results.append(result)
         if out is not None and result.outcome in (DISAGREE, ERROR):
             save(result, out)

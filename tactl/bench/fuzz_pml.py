@@ -46,7 +46,8 @@ def seed_files(root: Path | None = None) -> list[Path]:
     if not root.is_dir():
         return []
     refused = re.compile(r"^\s*(mtype|chan|const|typedef)\b", re.M)
-    return sorted(p for p in root.glob("*/*.pml") if not refused.search(p.read_text()))
+    return sorted(p for p in root.glob("*/*.pml")
+                  if not refused.search(text := p.read_text()) and valuation(text) is not None)
 
 
 _SYMBOLIC = re.compile(r"^\s*symbolic\s+int\s+(\w+)\s*;", re.M)
@@ -73,7 +74,9 @@ def valuation(text: str) -> tuple[tuple[str, int], ...] | None:
     conds = []
     for expr in _ASSUME.findall(text):
         expr = re.sub(r"\b\w+\b", lambda m: macros.get(m.group(0), m.group(0)), expr)
-        conds.append(_python(expr))
+        conds.append(compile(_python(expr), "<assume>", "eval"))
+    if len(names) > 6:  # 7 * 4^6 candidates already; larger files are not edited
+        return None
     best = None
     for first in range(1, 8):
         for rest in itertools.product(range(0, 4), repeat=len(names) - 1):
