@@ -536,7 +536,9 @@ def check(
                                         help="parametric (SMT, all parameters), explicit (state "
                                              "enumeration, fixed small parameters), spin or nusmv "
                                              "(the external model checkers on one instance: every "
-                                             "--param given).")] = "parametric",
+                                             "--param given), or source (the reference interpreter "
+                                             "of an .alg program: every run at the --param values, "
+                                             "no translation).")] = "parametric",
     params: ParamOption = None,
     model: Annotated[str, typer.Option("--model", metavar="M", help="spin: 'counter' (one counter "
                                        "per location, from any TA) or 'process' (one Promela "
@@ -567,7 +569,8 @@ def check(
     bound: Annotated[int, typer.Option("--bound", min=0, max=10_000, metavar="B", help="Explicit engine: try every "
                                        "free parameter from 0 to this value.")] = 7,
     max_states: Annotated[int, typer.Option("--max-states", min=1, metavar="N", help="Explicit engine: give up "
-                                            "(unknown) after this many configurations.")] = 2_000_000,
+                                            "(unknown) after this many configurations (source "
+                                            "engine: global states, default 300,000).")] = 2_000_000,
     timeout: TimeoutOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
     progress: ProgressOption = None,
@@ -579,14 +582,19 @@ def check(
         "diagram (SVG): lanes of processes, steps downwards, messages as arrows, faulty senders "
         "in their own colour. Nothing is written when nothing is violated.")] = None,
 ) -> None:
+    if engine == SOURCE_ENGINE and file.suffix.lower() != ".pml":  # the reference interpreter
+        _set_verbosity(quiet, verbose, str(file))
+        deadline.stop_on_signals()
+        _start_clock(timeout)
+        _check_source(file, _parameters(params, file), tuple(properties or ()), max_states, as_json)
     # lazy: the checker and its engines load only for check
     from tactl.engines.check import ENGINES, SPIN_MODELS, report_json, report_text
 
-    if engine == "source" and file.suffix.lower() == ".pml":
+    if engine == SOURCE_ENGINE and file.suffix.lower() == ".pml":  # SPIN on the file itself
         _check_source_pml(file, _parameters(params, file), _defines(define, file), properties, timeout, as_json)
     if engine not in ENGINES:
         raise _usage_error(file, f"unknown engine '{engine}'; choose {', '.join(ENGINES)}"
-                                 + _meant(engine, ENGINES))
+                                 f" or {SOURCE_ENGINE}" + _meant(engine, (*ENGINES, SOURCE_ENGINE)))
     if model not in SPIN_MODELS:
         raise _usage_error(file, f"unknown model '{model}'; choose {' or '.join(SPIN_MODELS)}")
     if model != "counter" and engine != "spin":
@@ -650,6 +658,65 @@ def _check_source_pml(file: Path, fixed: dict[str, int], defines: tuple[str, ...
         raise _usage_error(file, str(e)) from None
     typer.echo(json.dumps(source_json(report), indent=2) if as_json else source_text(report))
     raise typer.Exit(report.exit_code)
+
+
+SOURCE_ENGINE = "source"
+SOURCE_MAX_STATES = 300_000  # the source engine's --max-states when the option keeps its default
+
+
+def _read_alg(file: Path):
+    """The pseudocode IR of an .alg file (the interpreter reads nothing else)."""
+    from tactl.ir.alg_reader import parse_alg  # lazy: only the interpreter's commands
+    from tactl.ir.source import label, read_text
+
+    if file.suffix.lower() != ".alg":
+        raise _usage_error(file, "the reference interpreter runs pseudocode: give an .alg file")
+    text = read_text(file)
+    return parse_alg(text, label(file)), text
+
+
+def _check_source(file: Path, params: dict[str, int], properties: tuple[str, ...], max_states: int,
+                  as_json: bool) -> None:
+    """``check --engine source``: every run of the program at the --param values (tactl.source)."""
+    # lazy: the interpreter loads only for its engine
+    from tactl.source.check import check_algorithm
+    from tactl.source.errors import SourceError, as_input_error
+    from tactl.source.report import report_json as source_json, report_text as source_text
+
+    alg, text = _read_alg(file)
+    try:
+        report = check_algorithm(alg, params, str(file), properties,
+                                 SOURCE_MAX_STATES if max_states == 2_000_000 else max_states)
+    except SourceError as e:
+        raise as_input_error(e, str(file), text) from None
+    typer.echo(json.dumps(source_json(report), indent=2) if as_json else source_text(report))
+    raise typer.Exit(report.exit_code)
+
+
+@app.command(cls=_Command, name="run", short_help="One random run of an .alg program, as pseudocode lines.",
+             help="Run an .alg program once at fixed parameters with the reference interpreter "
+                  "(the program as written, no translation): concrete processes 0..n-1, a random "
+                  "schedule (steps, receipts, faulty messages, crashes, coin outcomes) drawn with "
+                  "--seed; each step printed as the pseudocode lines the process executes, then "
+                  "the final states. Same seed, same run. Every parameter must be given (--param); "
+                  "values violating the resilience condition are refused (exit 2).")
+def run_command(
+    file: InputFile,
+    params: ParamOption = None,
+    seed: Annotated[int, typer.Option("--seed", metavar="S", help="Seed of the random schedule.")] = 0,
+    steps: Annotated[int, typer.Option("--steps", min=0, max=1_000_000, metavar="K",
+                                       help="At most this many steps.")] = 50,
+) -> None:
+    # lazy: the interpreter loads only for its command
+    from tactl.source.errors import SourceError, as_input_error
+    from tactl.source.run import random_run, run_text
+
+    alg, text = _read_alg(file)
+    try:
+        result = random_run(alg, _parameters(params, file), seed, steps)
+    except SourceError as e:
+        raise as_input_error(e, str(file), text) from None
+    typer.echo(run_text(result, str(file)))
 
 
 def _check_file(file: Path, shown, engine: str, model: str, partition: bool, receive_mode: str,

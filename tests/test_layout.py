@@ -9,7 +9,9 @@ The layers, lowest first; a module imports from its own layer and the layers bel
     util     helpers that know no automata: the deadline, careful file output, the version,
              progress, did-you-mean
     passes   one module per pass (and the templates they render)
-    engines  the checker and its engines, simulators and schedules
+    engines  the checker and its engines, simulators and schedules; ``tactl.source``, the
+             reference interpreter of .alg programs (which must not import what reads automata:
+             see test_the_interpreter_reads_no_automaton)
     driver   the passes declared and chained, the cache, inputs, translation, verify, executors
     report   show's summary, verify's table, JSON and HTML page
     cli      the commands (and the package ``tactl`` itself, which re-exports the version)
@@ -33,7 +35,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ir", ("tactl.ir",)),
     ("util", ("tactl.util",)),
     ("passes", ("tactl.passes", "tactl.templates")),
-    ("engines", ("tactl.engines",)),
+    ("engines", ("tactl.engines", "tactl.source")),
     ("driver", ("tactl.driver",)),
     ("report", ("tactl.report",)),
     ("cli", ("tactl.cli", "tactl")),
@@ -206,6 +208,52 @@ def test_the_passes_import_only_the_ir_the_util_and_each_other():
              if i.source.startswith("tactl.passes") and i.target.split(".")[0] == "tactl"
              and layer_of(i.target) > layer_of("tactl.passes")]
     assert found == []
+
+
+# The reference interpreter is a second, independent reading of pseudocode (issue 31): a mistake
+# of the translation must not be shared by it, so nothing that builds or reads automata may be in
+# what it imports, directly or through a chain.
+INTERPRETER = "tactl.source"
+NOT_FOR_THE_INTERPRETER = ("tactl.passes", "tactl.templates", "tactl.ir.rta", "tactl.ir.ta",
+                           "tactl.ir.eltl", "tactl.ir.safety", "tactl.engines", "tactl.driver")
+
+
+def closure(edges: dict[str, set[str]], start: set[str]) -> set[str]:
+    """Every module reachable from ``start`` along the import edges (``start`` included)."""
+    seen, todo = set(), list(start)
+    while todo:
+        m = todo.pop()
+        if m in seen:
+            continue
+        seen.add(m)
+        todo.extend(edges.get(m, ()))
+    return seen
+
+
+def forbidden_for_interpreter(module: str) -> bool:
+    # tactl.ir.rta* and tactl.ir.ta* are prefixes of module names (rta_reader, ta_json, …)
+    return any(module == f or module.startswith(f + ".") or module.startswith(f + "_")
+               for f in NOT_FOR_THE_INTERPRETER)
+
+
+def test_the_interpreter_reads_no_automaton():
+    modules = project_modules()
+    edges = graph(project_imports(), set(modules))
+    own = {m for m in modules if m == INTERPRETER or m.startswith(INTERPRETER + ".")}
+    assert own, "the interpreter package is missing"
+    reached = closure(edges, own)
+    found = sorted(m for m in reached if forbidden_for_interpreter(m))
+    assert found == [], ("the reference interpreter imports (transitively) modules that read "
+                         "automata: " + ", ".join(found))
+
+
+def test_the_interpreter_check_finds_a_chain():
+    edges = {"tactl.source.a": {"tactl.ir.alg"}, "tactl.ir.alg": {"tactl.ir.hypothesis"},
+             "tactl.ir.hypothesis": {"tactl.ir.ta"}, "tactl.ir.ta": set()}
+    reached = closure(edges, {"tactl.source.a"})
+    assert sorted(m for m in reached if forbidden_for_interpreter(m)) == ["tactl.ir.ta"]
+    assert not forbidden_for_interpreter("tactl.ir.alg_reader")
+    assert forbidden_for_interpreter("tactl.ir.ta_reader") and forbidden_for_interpreter("tactl.ir.rta_json")
 
 
 def test_imports_inside_functions_are_commented_lazy_loads():

@@ -13,6 +13,7 @@ flattened into instructions with jumps, and the message types), ``values`` (term
 evaluated on one process), ``step`` (one step of one process: all its nondeterministic outcomes),
 ``system`` (global states, fault models, successors, justice), ``formula`` (properties:
 predicates, negation normal form, progression, lasso evaluation), ``search`` (state graph,
-shortest violations, fair lassos, replay), ``report`` (verdict table, JSON), ``run`` (one random run
-in words).
+shortest violations, fair lassos, replay), ``check`` (parameters, message kinds, verdicts and
+vacuity), ``rounds`` (the obligations of ``rounds carrying v``), ``report`` (verdict table, JSON),
+``run`` (one random run in words).
 """

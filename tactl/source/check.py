@@ -11,15 +11,16 @@ again without it (until no such name is left). The report says which names were 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from tactl.ir import alg as A
-from tactl.ir.errors import Span
 
 from .errors import SourceError
 from .formula import antecedent_test, is_liveness
+from .lockstep import SyncSystem, with_hypothesis
 from .program import Program, compile_program
+from .rounds import with_obligations
 from .search import Graph, Run, build, check, replay
 from .system import System, faults_of
 from .values import Env, truth
@@ -53,6 +54,7 @@ class SourceReport:
     faults: str = ""
     explore_s: float = 0.0
     system: System | None = None
+    plain_states: int = 0  # states of the unreduced graph, if a liveness property needed it
 
     @property
     def exit_code(self) -> int:
@@ -92,26 +94,30 @@ def check_parameters(alg: A.Algorithm, params: dict[str, int]) -> None:
 
 def make_system(alg: A.Algorithm, params: dict[str, int], kinds: frozenset[str] | None = None) -> System:
     check_parameters(alg, params)
-    prog = compile_program(alg)
+    alg, tossed = with_obligations(alg)
+    prog = compile_program(alg, tossed)
     faults = faults_of(alg, params)
-    return System(prog, params, faults, frozenset(prog.payload_names()) if kinds is None else kinds)
+    kind = SyncSystem if alg.timing == "sync" else System
+    return kind(prog, params, faults, frozenset(prog.payload_names()) if kinds is None else kinds)
 
 
-def explore(alg: A.Algorithm, params: dict[str, int], max_states: int) -> tuple[System, Graph]:
+def explore(alg: A.Algorithm, params: dict[str, int], max_states: int,
+            symmetric: bool = True) -> tuple[System, Graph]:
     """The state graph, with the message kinds decided from the runs (module docstring)."""
     system = make_system(alg, params)
     while True:
-        graph = build(system, max_states)
+        graph = build(system, max_states, symmetric)
         wrong = graph.two_instances & system.kinds
         if not wrong:
             return system, graph
-        system = System(system.prog, params, system.faults, system.kinds - wrong)
+        system = type(system)(system.prog, params, system.faults, system.kinds - wrong)
 
 
 def check_algorithm(alg: A.Algorithm, params: dict[str, int], path: str,
                     properties: tuple[str, ...] = (),
                     max_states: int = DEFAULT_MAX_STATES) -> SourceReport:
     started = time.monotonic()
+    alg, _ = with_obligations(alg)  # `rounds carrying v`: the obligations are its properties
     selected = [p for p in alg.properties if not properties or p.name in properties]
     unknown = [p for p in properties if p not in {q.name for q in alg.properties}]
     if unknown:
@@ -123,18 +129,42 @@ def check_algorithm(alg: A.Algorithm, params: dict[str, int], path: str,
                           not_kinds=tuple(sorted(set(system.prog.payload_names()) - system.kinds)),
                           faults=system.faults.words(), explore_s=time.monotonic() - started,
                           system=system)
+    plain: list[Graph] = []  # built when a liveness property needs it
+
+    def plain_graph() -> Graph:
+        if not plain:
+            plain.append(build(system, max_states, symmetric=False))
+            report.plain_states = len(plain[0].states)
+        return plain[0]
+
     for prop in selected:
-        report.results.append(_check_property(system, graph, prop))
+        report.results.append(_check_property(system, graph, prop, plain_graph))
     return report
 
 
-def _check_property(system: System, graph: Graph, prop: A.PropertyDecl) -> Result:
+def _decide(system: System, graph: Graph, formula: A.FormulaNode, plain_graph):
+    verdict = check(system, graph, formula)
+    if verdict.verdict == "plain":
+        verdict = check(system, plain_graph(), formula)
+    return verdict
+
+
+def _check_property(system: System, graph: Graph, prop: A.PropertyDecl, plain_graph) -> Result:
     started = time.monotonic()
     kind = "liveness" if is_liveness(prop.formula) else "safety"
+    formula = prop.formula
+    sync = isinstance(system, SyncSystem)
+    if sync and kind == "liveness":
+        return Result(prop.name, kind, UNSUPPORTED, reason="liveness in lock-step rounds is not "
+                      "checked by the interpreter yet (safety is)")
     if prop.hypothesis is not None:
-        return Result(prop.name, kind, UNSUPPORTED, reason=f"'assuming {prop.hypothesis.text()}' "
-                      "is a hypothesis of lock-step rounds, which the interpreter does not run")
-    verdict = check(system, graph, prop.formula)
+        formula = with_hypothesis(formula, prop.hypothesis) if sync else None
+        if formula is None:
+            return Result(prop.name, kind, UNSUPPORTED, reason=f"'assuming "
+                          f"{prop.hypothesis.text()}' is run by the interpreter on 'always P' in "
+                          "lock-step rounds only")
+    prop = replace(prop, formula=formula)
+    verdict = _decide(system, graph, prop.formula, plain_graph)
     result = Result(prop.name, kind, verdict.verdict, reason=verdict.reason)
     if verdict.verdict == VIOLATED and verdict.run is not None:
         ok, message = replay(system, prop.formula, verdict.run)
@@ -148,7 +178,7 @@ def _check_property(system: System, graph: Graph, prop: A.PropertyDecl) -> Resul
         if test is None:
             result.vacuity = "no antecedent"
         else:
-            vac = check(system, graph, test)
+            vac = _decide(system, graph, test, plain_graph)
             if vac.verdict == HOLDS:
                 result.verdict = HOLDS_VACUOUSLY
                 result.reason = "no run meets the antecedent (the property with its consequent " \
@@ -159,7 +189,3 @@ def _check_property(system: System, graph: Graph, prop: A.PropertyDecl) -> Resul
                 result.vacuity = "vacuity unknown"
     result.time_s = time.monotonic() - started
     return result
-
-
-def error_span(alg: A.Algorithm) -> Span | None:
-    return alg.spans.get("parameters")

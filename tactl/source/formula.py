@@ -79,6 +79,8 @@ class Evaluator:
             return any(self.state(a, g) for a in node.args)
         if op == "implies":
             return not self.state(node.args[0], g) or self.state(node.args[1], g)
+        if op == "round_flag":  # lock step: a past round met the hypothesis (tactl.source.lockstep)
+            return bool(g.rounds & node.args[0])
         raise ValueError(f"not a state formula: {op}")
 
 

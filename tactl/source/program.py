@@ -142,6 +142,9 @@ class Program:
     var_names: tuple[str, ...]
     variables: dict[str, A.Variable]
     rounds_carrying: tuple[str, ...] = ()
+    tossed: str | None = None  # `rounds carrying v`: the ghost "v's value is a coin outcome"
+    # (id(condition), placeholder) -> (its domain, the condition: kept alive so the id stays its)
+    placeholder_domains: dict = field(default_factory=dict, repr=False)
 
     def types_named(self, name: str) -> tuple[MsgType, ...]:
         return tuple(m for m in self.types if m.name == name)
@@ -246,7 +249,7 @@ class _Compiler:
         elif isinstance(s, A.Round):
             if s.number is not None:
                 raise SourceError("numbered rounds (phases) are not run by the reference "
-                                  "interpreter yet: it runs asynchronous programs", span)
+                                  "interpreter yet", span)
             self.block(s.body)
         else:  # pragma: no cover - the reader builds no other statement
             raise SourceError(f"the interpreter does not know the statement {type(s).__name__}", span)
@@ -270,10 +273,10 @@ class _Compiler:
             j.target = len(self.code)
 
 
-def compile_program(alg: A.Algorithm) -> Program:
-    if alg.timing == "sync":
-        raise SourceError("timing sync (lock-step rounds) is not run by the reference interpreter "
-                          "yet: it runs asynchronous programs", alg.spans.get("timing value"))
+def compile_program(alg: A.Algorithm, tossed: str | None = None) -> Program:
+    if alg.timing == "sync" and any(m.coordinator for m in alg.messages):
+        raise SourceError("coordinators in lock-step rounds (phases) are not run by the reference "
+                          "interpreter yet", alg.spans.get("timing value"))
     c = _Compiler()
     c.block(alg.program)
     end = c.emit(End(span=None))
@@ -281,4 +284,4 @@ def compile_program(alg: A.Algorithm) -> Program:
         j.target = end
     carrying = next((s.carrying for s in alg.program if isinstance(s, A.Round) and s.carrying), ())
     return Program(alg, c.code, message_types(alg), tuple(v.name for v in alg.variables),
-                   {v.name: v for v in alg.variables}, carrying)
+                   {v.name: v for v in alg.variables}, carrying, tossed)

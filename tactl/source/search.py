@@ -36,7 +36,7 @@ from tactl.ir import alg as A
 from tactl.util import deadline
 
 from .formula import Evaluator, eventualities, expand, holds_on_lasso, nnf, resolve_initially
-from .system import STUTTER, Global, Label, System
+from .system import STUTTER, Global, Label, System, canonical
 
 
 @dataclass
@@ -49,6 +49,7 @@ class Graph:
     transitions: int = 0
     two_instances: set[str] = field(default_factory=set)
     seconds: float = 0.0
+    symmetric: bool = False  # one state per orbit under renaming the correct processes
 
     def add(self, g: Global) -> tuple[int, bool]:
         found = self.index.get(g)
@@ -60,13 +61,23 @@ class Graph:
         return len(self.states) - 1, True
 
 
-def build(system: System, max_states: int) -> Graph:
-    """The reachable states breadth first, up to ``max_states``."""
+def build(system: System, max_states: int, symmetric: bool = True) -> Graph:
+    """The reachable states breadth first, up to ``max_states`` (``symmetric``: one per orbit)."""
     started = time.monotonic()
-    graph = Graph()
+    graph = Graph(symmetric=symmetric)
+    seen: dict[Global, Global] = {}
+
+    def norm(g: Global) -> Global:
+        if not symmetric:
+            return g
+        found = seen.get(g)
+        if found is None:
+            found = seen[g] = canonical(system, g)
+        return found
+
     queue: deque[int] = deque()
     for g in system.initial_states():
-        i, new = graph.add(g)
+        i, new = graph.add(norm(g))
         if new:
             graph.initial.append(i)
             queue.append(i)
@@ -77,6 +88,7 @@ def build(system: System, max_states: int) -> Graph:
         graph.two_instances |= system.two_instances(g)
         out: list[tuple[Label, int]] = []
         for label, h in system.successors(g):
+            h = norm(h)
             if h not in graph.index and len(graph.states) >= max_states:
                 graph.truncated = True
                 out = []
@@ -198,21 +210,48 @@ class _Product:
 
 
 def check(system: System, graph: Graph, formula: A.FormulaNode) -> Verdict:
+    """The verdict of ``formula`` on ``graph``; on a symmetry-reduced graph, verdict "plain"
+    means that only the plain graph can decide (a loop through several states may be just)."""
     ev = Evaluator(system)
     product = _Product(graph, ev, formula)
     found, complete = product.search()
     if found is not None:
         nodes, labels = product.path_to(found)
         run = Run([graph.states[product.nodes[u][0]] for u in nodes], labels)
-        return Verdict("violated", run, product_nodes=len(product.nodes))
-    lasso = _fair_lasso(system, product)
+        return Verdict("violated", lift(system, run) if graph.symmetric else run,
+                       product_nodes=len(product.nodes))
+    lasso = _fair_lasso(system, product, "stutter" if graph.symmetric else "exact")
     if lasso is not None:
-        return Verdict("violated", lasso, product_nodes=len(product.nodes))
+        return Verdict("violated", lift(system, lasso) if graph.symmetric else lasso,
+                       product_nodes=len(product.nodes))
+    if graph.symmetric and _fair_lasso(system, product, "relaxed") is not None:
+        return Verdict("plain", product_nodes=len(product.nodes))
     if graph.truncated or not complete:
         return Verdict("unknown", reason="the state space exceeds --max-states "
                        f"({len(graph.states)} states explored): no violation among them",
                        product_nodes=len(product.nodes))
     return Verdict("holds", product_nodes=len(product.nodes))
+
+
+def lift(system: System, run: Run) -> Run:
+    """A run of the program through the orbits a run of the reduced graph visits: from a real
+    initial state in the first orbit, each step is a transition of the program into the next
+    orbit (one exists: renaming maps transitions to transitions)."""
+    x = next(g for g in system.initial_states() if canonical(system, g) == run.states[0])
+    states, labels = [x], []
+    for i, label in enumerate(run.labels):
+        if label.kind == "stutter":
+            states.append(x)
+            labels.append(label)
+            continue
+        want = run.states[i + 1]
+        x, label = next((h, lab) for lab, h in system.successors(x)
+                        if lab.kind == label.kind and canonical(system, h) == want)
+        states.append(x)
+        labels.append(label)
+    if run.loop is not None:  # a loop on one state (the only kind lifted): stutters
+        states[-1] = states[run.loop]
+    return Run(states, labels, run.loop)
 
 
 # ---- fair lassos ---------------------------------------------------------------------------------
@@ -266,9 +305,18 @@ def _sccs(nodes: set[int], succ) -> list[list[int]]:
     return out
 
 
-def _fair_lasso(system: System, product: _Product) -> Run | None:
+def _fair_lasso(system: System, product: _Product, mode: str) -> Run | None:
+    """A just, accepting lasso. ``mode``: "exact" (the plain graph), "stutter" (a loop of
+    stutters on one state where every live process is idle and no message must still arrive:
+    exact on a reduced graph too), "relaxed" (a reduced graph: a run of a loop that only
+    necessary conditions of justice do not exclude)."""
     expanded = {u for u, s in enumerate(product.succ) if s is not None}
     banned: set[tuple[int, int]] = set()  # coin tosses a just cycle cannot make (u, edge index)
+    if mode == "stutter":
+        graph = product.graph
+        banned = {(u, k) for u in expanded for k, (_, label, _, _) in enumerate(product.succ[u])
+                  if label.kind != "stutter"}
+        expanded = {u for u in expanded if _all_idle(system, graph.states[product.nodes[u][0]])}
 
     def succ(u: int):
         return [v for k, (v, *_) in enumerate(product.succ[u]) if (u, k) not in banned]
@@ -285,7 +333,7 @@ def _fair_lasso(system: System, product: _Product) -> Run | None:
                 banned |= newly
                 todo.append(cset)
                 continue
-            plan = _requirements(system, product, comp, cset, banned)
+            plan = _requirements(system, product, comp, cset, banned, mode)
             if plan is not None:
                 return _lasso(product, comp, cset, plan, banned)
     return None
@@ -304,8 +352,12 @@ def _tosses_leaving(product: _Product, u: int, cset: set[int]) -> list[tuple[int
     return out
 
 
+def _all_idle(system: System, g: Global) -> bool:
+    return not system.required(g) and all(system.idle(g, pid) for pid in system.alive(g))
+
+
 def _requirements(system: System, product: _Product, comp: list[int], cset: set[int],
-                  banned: set[tuple[int, int]]):
+                  banned: set[tuple[int, int]], mode: str = "exact"):
     """What a just, accepting cycle in ``comp`` must visit (edges as (u, index)), or None if no
     cycle in it is just and accepting."""
     graph = product.graph
@@ -320,8 +372,17 @@ def _requirements(system: System, product: _Product, comp: list[int], cset: set[
         if edge is None:
             return None
         plan.append(edge)
+    if mode == "relaxed":  # necessary conditions of justice that renaming does not change
+        moves = any(label.kind == "step" for u in comp for _, (_, label, _, _) in inside(u))
+        for u in comp:
+            g = graph.states[product.nodes[u][0]]
+            if any(not system.idle(g, r) for _, r, _ in system.required(g)):
+                return None  # a process a message must reach moves, or could
+            if not moves and not _all_idle(system, g):
+                return None  # nobody moves on the loop, yet some process could
+        return plan
     required = system.required(g0)
-    for pid in system.alive(g0):
+    for pid in ([] if mode == "stutter" else system.alive(g0)):
         edge = next(((u, k) for u in comp for k, (v, label, _, _) in inside(u)
                      if label.kind == "step" and label.process == pid), None)
         if edge is not None:

@@ -64,11 +64,13 @@ class _Micro:
     coins: list = field(default_factory=list)
     snapshot: tuple | None = None
     seen: frozenset = frozenset()
+    pass_start: int = 0  # where the lines of the current pass of an event loop start
 
     def copy(self) -> "_Micro":
         return _Micro(self.pc, dict(self.vals), self.decided, set(self.sent), dict(self.binds),
                       [list(i) for i in self.iters], list(self.sends), list(self.lines),
-                      list(self.events), list(self.coins), self.snapshot, self.seen)
+                      list(self.events), list(self.coins), self.snapshot, self.seen,
+                      self.pass_start)
 
     def state(self) -> tuple:
         return (tuple(sorted(self.vals.items())), self.decided, frozenset(self.sent))
@@ -116,8 +118,9 @@ def enabled(ctx: Context, pid: int, local: Local) -> bool:
     return bool(step(ctx, pid, local))
 
 
-def step(ctx: Context, pid: int, local: Local) -> list[Outcome]:
-    """Every outcome of a step of process ``pid`` from ``local`` (empty: it cannot move)."""
+def step(ctx: Context, pid: int, local: Local, rounds: bool = False) -> list[Outcome]:
+    """Every outcome of a step of process ``pid`` from ``local`` (empty: it cannot move).
+    ``rounds`` (lock-step): a round is a step even when it changes nothing."""
     code = ctx.prog.code
     ins = code[local.pc]
     start = _Micro(local.pc, dict(zip(ctx.prog.var_names, local.vals)), local.decided,
@@ -137,7 +140,6 @@ def step(ctx: Context, pid: int, local: Local) -> list[Outcome]:
             m.pc += 1
             todo.append(m)
     elif isinstance(ins, P.LoopHead):
-        start.lines.append(ins.span.line if ins.span else 0)
         start.pc += 1
         start.snapshot = start.state()
         start.seen = frozenset({start.snapshot})
@@ -151,7 +153,7 @@ def step(ctx: Context, pid: int, local: Local) -> list[Outcome]:
         if len(outcomes) > MAX_OUTCOMES:
             raise SourceError(f"a step of this program has more than {MAX_OUTCOMES} outcomes",
                               ins.span)
-    return [o for o in outcomes if o.crashed or o.sends or o.local != local]
+    return [o for o in outcomes if rounds or o.crashed or o.sends or o.local != local]
 
 
 def _binding_text(binding: dict) -> str:
@@ -183,7 +185,7 @@ def _run(ctx: Context, pid: int, local: Local, m: _Micro, todo: list, outcomes: 
         if isinstance(ins, P.STOPS):
             outcomes.append(_finish(ctx, local, m))
             return
-        if ins.span is not None and not isinstance(ins, (P.Jump, P.Unbind, P.LoopEnd, P.ForNext)):
+        if ins.span is not None and isinstance(ins, (P.Assign, P.Decide, P.Skip, P.ForEach)):
             m.lines.append(ins.span.line)
         env = env_of(ctx, pid, local, m)
         if isinstance(ins, P.Assign):
@@ -199,6 +201,8 @@ def _run(ctx: Context, pid: int, local: Local, m: _Micro, todo: list, outcomes: 
             t = sent_type(env, ins.stmt.pattern)
             m.pc += 1
             if t.index not in m.sent:
+                if ins.span is not None:
+                    m.lines.append(ins.span.line)
                 m.sent.add(t.index)
                 m.sends.append(t.index)
                 if ctx.crash_ok:  # crash in the middle of the send to all (own copy moot)
@@ -229,12 +233,14 @@ def _run(ctx: Context, pid: int, local: Local, m: _Micro, todo: list, outcomes: 
         elif isinstance(ins, P.LoopEnd):
             now = m.state()
             if now == m.snapshot:  # quiescent: the step ends at the loop's head
+                del m.lines[m.pass_start:]  # the last pass changed nothing: not shown
                 m.pc = ins.head
                 outcomes.append(_finish(ctx, local, m))
                 return
             if now in m.seen:  # passes that never become quiescent: not a finite step
                 return
             m.snapshot, m.seen = now, m.seen | {now}
+            m.pass_start = len(m.lines)
             m.pc = ins.head + 1
         elif isinstance(ins, P.ForEach):
             s = as_set(env, ins.stmt.set)
@@ -259,6 +265,15 @@ def _maybe_crash(ctx: Context, local: Local, m: _Micro, outcomes: list) -> None:
 
 
 def _assign(ctx: Context, env: Env, stmt: A.Assign, m: _Micro) -> list[_Micro]:
+    forks = _assign_value(ctx, env, stmt, m)
+    prog = ctx.prog
+    if prog.tossed and prog.rounds_carrying and stmt.var == prog.rounds_carrying[0]:
+        for f in forks:  # the ghost: the carried variable's current value is a coin outcome
+            f.vals[prog.tossed] = A.TRUE if isinstance(stmt.value, A.Coin) else A.FALSE
+    return forks
+
+
+def _assign_value(ctx: Context, env: Env, stmt: A.Assign, m: _Micro) -> list[_Micro]:
     var = ctx.prog.variables.get(stmt.var)
     if var is None:
         raise SourceError(f"'{stmt.var}' is not a declared variable", stmt.var_span or stmt.span)
@@ -294,6 +309,8 @@ def _branch(env: Env, ins: P.Branch, m: _Micro, todo: list) -> _Micro | None:
         b = arm.branch
         found = choices(env, b.cond, b.placeholder, b.subset_of, b.nonempty)
         if found:
+            if b.span is not None:
+                m.lines.append(b.span.line)
             forks = []
             for i, binding in enumerate(found):
                 f = m if i == len(found) - 1 else m.copy()

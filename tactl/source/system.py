@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import permutations, product
 from typing import NamedTuple
 
 from tactl.ir import alg as A
@@ -60,6 +61,7 @@ class Global(NamedTuple):
     coordinator: int  # the coordinator's id (-1: none declared)
     lost: int  # clean crashes that lost a broadcast
     broadcasts: frozenset  # symmetric-faulty broadcasts made: (sender, type index)
+    rounds: int = 0  # lock-step: which hypotheses a past round met (HYPOTHESIS_BITS)
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ class Label:
     crashed: bool = False
     coins: tuple = ()
     got: frozenset = frozenset()  # a step: what the process receives first, (sender, type)
+    note: str = field(default="", compare=False)  # a lock-step round, in words
 
 
 STUTTER = Label("stutter")
@@ -321,3 +324,77 @@ class System:
             names = [self.prog.types[i].name for i in local.sent]
             found |= {x for x in names if names.count(x) > 1}
         return found
+
+
+# ---- symmetry ------------------------------------------------------------------------------------
+# Every correct process runs the same code, so renaming the correct processes (consistently in
+# their sender sets, the pending messages, the crashed set and the coordinator) maps runs to runs,
+# and every property is symmetric (some/all/no/count never name a process). The state graph may
+# therefore keep one state per orbit (safety: exact). Liveness needs more care: justice speaks of
+# individual processes along a loop, which renaming permutes; tactl.source.search uses the reduced
+# graph for liveness only where that is exact (a loop on one state where every process is idle)
+# and falls back to the plain graph otherwise.
+
+MAX_PERMUTATIONS = 720
+
+
+def _local_key(local) -> tuple:
+    if local is None:
+        return ()
+    return (local.pc, local.vals, local.decided, tuple(sorted(local.sent)), repr(local.binds),
+            tuple(tuple(sorted(s)) for s in local.rcv))
+
+
+def _state_key(g: Global) -> tuple:
+    return (tuple(_local_key(p) for p in g.procs), tuple(sorted(g.pending)),
+            tuple(sorted(g.crashed)), g.coordinator, g.lost, tuple(sorted(g.broadcasts)))
+
+
+def rename(g: Global, perm: dict[int, int]) -> Global:
+    """``g`` with process i renamed perm[i] (ids not in ``perm`` keep their name)."""
+    def p(i: int) -> int:
+        return perm.get(i, i)
+
+    procs: list = list(g.procs)
+    for i, local in enumerate(g.procs):
+        if i in perm:
+            procs[p(i)] = None if local is None else local._replace(
+                rcv=tuple(frozenset(p(s) for s in senders) for senders in local.rcv))
+        elif local is not None:
+            procs[i] = local._replace(rcv=tuple(frozenset(p(s) for s in senders)
+                                                for senders in local.rcv))
+    return g._replace(procs=tuple(procs), pending=frozenset((p(s), p(r), t) for s, r, t in g.pending),
+                      crashed=frozenset(p(i) for i in g.crashed),
+                      coordinator=p(g.coordinator) if g.coordinator >= 0 else -1)
+
+
+def canonical(system: System, g: Global) -> Global:
+    """One representative of ``g``'s orbit under renamings of the correct processes (omission-
+    faulty ones among themselves): the least by a total order over the renamings that sort the
+    processes by a renaming-invariant signature (all of them when at most
+    :data:`MAX_PERMUTATIONS`, else the first: a representative, possibly not the only one)."""
+    classes: dict[tuple, list[int]] = {}
+    for i in system.correct_ids():
+        local = g.procs[i]
+        sig = (i in system.faults.omission, i in g.crashed, g.coordinator == i,
+               _local_key(local._replace(rcv=tuple(frozenset() for _ in local.rcv))),
+               tuple(len(s) for s in local.rcv),
+               sum(1 for s, _, _ in g.pending if s == i), sum(1 for _, r, _ in g.pending if r == i))
+        classes.setdefault(sig, []).append(i)
+    slots = sorted(system.correct_ids())
+    ordered = [classes[k] for k in sorted(classes)]
+    total = 1
+    for group in ordered:
+        for k in range(2, len(group) + 1):
+            total *= k
+    choices = [list(permutations(group)) for group in ordered] if total <= MAX_PERMUTATIONS \
+        else [[tuple(group)] for group in ordered]
+    best, best_key = g, None
+    for combo in product(*choices):
+        order = [i for group in combo for i in group]
+        perm = {old: new for old, new in zip(order, slots)}
+        h = rename(g, perm)
+        key = _state_key(h)
+        if best_key is None or key < best_key:
+            best, best_key = h, key
+    return best

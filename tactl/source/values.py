@@ -189,7 +189,11 @@ def matching(env: Env, pattern: A.Pattern) -> list[MsgType]:
     out = []
     parts = [p if isinstance(p, str) else value(env, p) for p in pattern.parts or ()]
     for m in env.prog.types:
-        if m.name != pattern.name or len(m.values) != len(parts):
+        if m.name != pattern.name:
+            continue
+        # a trailing `*` matches the rest of a longer payload: (P, *) counts (P, 0, D) and (P, ?)
+        if len(m.values) != len(parts) and not (parts and parts[-1] == A.WILDCARD
+                                                 and len(parts) <= len(m.values)):
             continue
         ok = True
         for want, have in zip(parts, m.values):
@@ -281,7 +285,16 @@ def truth(env: Env, c) -> bool:
 def placeholder_domain(prog: Program, cond, name: str) -> tuple[str, ...]:
     """The values a placeholder ``w`` ranges over in ``cond``: the payload domain where ``w``
     stands in a message pattern, the element domain of a set it is compared with or tested for
-    membership in, the domain of a variable it is compared with (docs/alg.md)."""
+    membership in, the domain of a variable it is compared with (docs/alg.md). Computed once per
+    condition (the program's conditions live as long as the program)."""
+    key = (id(cond), name)
+    found_before = prog.placeholder_domains.get(key)
+    if found_before is None:
+        found_before = prog.placeholder_domains[key] = (_placeholder_domain(prog, cond, name), cond)
+    return found_before[0]
+
+
+def _placeholder_domain(prog: Program, cond, name: str) -> tuple[str, ...]:
     found: list[str] = []
 
     def add(values) -> None:

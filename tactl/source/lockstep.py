@@ -1,0 +1,159 @@
+"""``timing sync`` in the interpreter: lock-step rounds (docs/alg.md "Semantics": a round is one
+step; every message of the round arrives before its end).
+
+One transition is one round of every process that has not crashed: (1) each sends what its round
+code sends — read from the start of the round, so a ``send`` must not depend on the round's own
+messages (checked: the sends of the computed round must be the ones sent; else an error at the
+round); (2) each receives every message of the round from the processes that do not crash in it,
+plus what the fault model allows: a process crashing in the round (``crash(f)``: any set of up
+to f − crashed processes) reaches a subset of the receivers, and keeps the state it had at the
+round's start; a Byzantine process (``byzantine(f)``) sends any set of types to each receiver
+(one per kind); (3) each computes its round (every outcome of its nondeterministic choices), and
+starts the next round with its sent flags and received messages reset.
+
+Hypotheses (``NAME assuming clean round: always P``): ``P`` is required in every state reached
+one or more rounds after a round of the kind (no crash; at most K crashes); the state records
+which kinds of round have happened (``Global.rounds``). Only safety is checked in lock step.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, product
+
+from tactl.ir import alg as A
+from tactl.ir.hypothesis import CLEAN_ROUND, FEW_CRASHES
+
+from .errors import SourceError
+from .step import Context, Local, step
+from .system import Global, Label, System
+
+MAX_ROUND_SUCCESSORS = 200_000
+
+
+def hypothesis_bit(kind: str, crashes: int = 0) -> int:
+    """The bit of ``Global.rounds`` that records a past round of this kind."""
+    return 1 if kind == CLEAN_ROUND else 2 << crashes if kind == FEW_CRASHES else 0
+
+
+class SyncSystem(System):
+    """The lock-step transitions; the rest (initial states, properties, symmetry) as asynchronous."""
+
+    def successors(self, g: Global) -> list[tuple[Label, Global]]:
+        alive = self.alive(g)
+        sends = {p: self._sends(g, p) for p in alive}
+        budget = max(0, self.faults.crashes - len(g.crashed)) if self.faults.mid_step or \
+            self.faults.crashes else 0
+        out: list[tuple[Label, Global]] = []
+        for k in range(min(budget, len(alive)) + 1):
+            for crashing in combinations(alive, k):
+                survivors = [p for p in alive if p not in crashing]
+                reach_options = [list(_subsets(survivors)) for _ in crashing]
+                for reach in product(*reach_options):
+                    out.extend(self._round(g, sends, crashing, dict(zip(crashing, reach)), survivors))
+                    if len(out) > MAX_ROUND_SUCCESSORS:
+                        raise SourceError(f"one round has more than {MAX_ROUND_SUCCESSORS} outcomes "
+                                          "at these parameters: try smaller ones")
+        return out
+
+    def _context(self, g: Global) -> Context:
+        return Context(self.prog, self.fparams, self.alive(g))
+
+    def _sends(self, g: Global, pid: int) -> frozenset:
+        local = g.procs[pid]
+        found = {frozenset((t for t, _ in o.sends)) for o in step(self._context(g), pid, local, True)}
+        if len(found) != 1:
+            raise SourceError("in lock-step rounds the interpreter needs what a process sends to be "
+                              "known at the round's start (no send after a choice or a receipt)",
+                              self._round_span())
+        return next(iter(found))
+
+    def _round_span(self):
+        first = self.prog.alg.program[0] if self.prog.alg.program else None
+        return getattr(first, "span", None)
+
+    def _receipts(self, g: Global, r: int, base: frozenset) -> list[frozenset]:
+        """What ``r`` may receive: ``base`` and any messages the Byzantine processes send it."""
+        options = [base]
+        for b in (self.faults.stateless if self.faults.forge else ()):
+            per_b = [frozenset()]
+            groups: dict[object, list[int]] = {}
+            for m in self.prog.types:
+                if not m.coordinator:
+                    groups.setdefault(m.name if m.name in self.kinds else m.index, []).append(m.index)
+            for group in groups.values():
+                per_b = [x | {(b, t)} for x in per_b for t in group] + per_b
+            options = [o | x for o in options for x in per_b]
+        return options
+
+    def _round(self, g: Global, sends: dict, crashing: tuple, reach: dict, survivors: list):
+        base_for = {}
+        for r in survivors:
+            got = {(s, t) for s in survivors for t in sends[s]}
+            got |= {(c, t) for c in crashing if r in reach[c] for t in sends[c]}
+            base_for[r] = frozenset(got)
+        per_process = []
+        ctx = self._context(g)
+        for r in survivors:
+            choices = []
+            for got in self._receipts(g, r, base_for[r]):
+                rcv = [set() for _ in self.prog.types]
+                for s, t in got:
+                    rcv[t].add(s)
+                local = g.procs[r]._replace(rcv=tuple(frozenset(x) for x in rcv))
+                for o in step(ctx, r, local, True):
+                    if frozenset(t for t, _ in o.sends) != sends[r]:
+                        raise SourceError("a send in this round depends on the round's own "
+                                          "messages: the interpreter's lock-step rounds need the "
+                                          "sends known at the round's start", self._round_span())
+                    choices.append((got, o))
+            per_process.append(choices)
+        bits = g.rounds
+        for kind_bit, ok in ((hypothesis_bit(CLEAN_ROUND), not crashing),
+                             *((hypothesis_bit(FEW_CRASHES, k), len(crashing) <= k) for k in range(4))):
+            if ok:
+                bits |= kind_bit
+        out = []
+        for combo in product(*per_process):
+            procs = list(g.procs)
+            words = []
+            for r, (got, o) in zip(survivors, combo):
+                procs[r] = _next_round(o.local)
+                forged = sorted((s, t) for s, t in got if s in self.faults.stateless)
+                if forged:
+                    words.append(f"process {r} receives " + ", ".join(
+                        f"{self.prog.types[t].text} from {s} (faulty)" for s, t in forged))
+                if o.events:
+                    words.append(f"process {r}: " + "; ".join(o.events))
+            for c in crashing:
+                words.append(f"process {c} crashes, its messages reaching "
+                             f"{', '.join(map(str, sorted(reach[c]))) or 'nobody'}")
+            h = g._replace(procs=tuple(procs), crashed=g.crashed | frozenset(crashing), rounds=bits)
+            note = "a round" + (": " + "; ".join(words) if words else " (every message arrives)")
+            out.append((Label("round", crashed=bool(crashing), note=note), h))
+        return out
+
+    def required(self, g: Global) -> frozenset:
+        return frozenset()
+
+    def idle(self, g: Global, pid: int) -> bool:
+        return False
+
+
+def _next_round(local: Local) -> Local:
+    """The state at the next round's start: the position, sent flags and receipts reset."""
+    return local._replace(pc=0, sent=frozenset(), binds=(),
+                          rcv=tuple(frozenset() for _ in local.rcv))
+
+
+def _subsets(items: list[int]):
+    for k in range(len(items) + 1):
+        yield from (frozenset(c) for c in combinations(items, k))
+
+
+def with_hypothesis(formula: A.FormulaNode, hypothesis) -> A.FormulaNode | None:
+    """``always P`` under a hypothesis: ``always (past round of the kind -> P)``; None for any
+    other shape (not run)."""
+    if formula.op != "always":
+        return None
+    flag = A.FormulaNode("round_flag", (hypothesis_bit(hypothesis.kind, hypothesis.crashes),))
+    return A.FormulaNode("always", (A.FormulaNode("implies", (flag, formula.args[0])),))
