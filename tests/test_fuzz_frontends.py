@@ -18,7 +18,7 @@ BUDGET = 2 * len(fuzz_alg.FAMILIES)  # two instances of each family: every const
 
 
 def _side(engine: str, code: int, verdicts: dict[str, str], stderr: str = "") -> Side:
-    return Side(engine, code, verdicts, {}, "", stderr, 0.0)
+    return Side(engine, code, verdicts, {}, {}, "", stderr, 0.0)
 
 
 def test_generation_is_deterministic_per_program():
@@ -52,13 +52,13 @@ def test_pml_valuation_meets_the_assumptions():
     assert fuzz_pml.valuation(text + "assume(N < 3);\n") is None
 
 
-def test_seeded_budget_has_no_disagreement(tmp_path: Path):
+def _budget(tmp_path: Path, reference: str, timeout: float) -> fuzz.Campaign:
     campaign = fuzz.run(SEED, count=BUDGET + 3, workdir=tmp_path / "work", out=tmp_path / "out",
-                        timeout=40, pml_every=6)
+                        timeout=timeout, pml_every=6, reference=reference)
     report = campaign.render()
     bad = [f"{r.program.name} [{', '.join(sorted(r.program.tags))}]: "
            + "; ".join(f"{p}: parametric {a}, {r.reference.engine} {b}" for p, a, b in r.disagreements)
-           + f"\n{r.program.text}" for r in campaign.disagreements()]
+           + f"\n{r.program.text}" for r in campaign.new_disagreements()]
     assert not bad, "\n\n".join(bad)
     errors = [f"{r.program.name}: {r.parametric.message}" for r in campaign.results
               if r.outcome == ERROR]
@@ -67,7 +67,22 @@ def test_seeded_budget_has_no_disagreement(tmp_path: Path):
     assert not missing, missing
     # The table names every construct the budget generated, with its count of programs.
     assert all(c in report for c in fuzz_alg.CONSTRUCTS)
-    assert sum(r.outcome == AGREE for r in campaign.results) >= BUDGET // 2, report
+    return campaign
+
+
+def test_seeded_budget_has_no_disagreement(tmp_path: Path):
+    """The default suite's budget, against the explicit engine (about 40 s): the harness, the
+    generator's coverage and the engines' agreement on every construct. Against the reference
+    interpreter and SPIN (--engine source) the same budget takes minutes: the slow test below."""
+    campaign = _budget(tmp_path, "explicit", 40)
+    assert sum(r.outcome == AGREE for r in campaign.results) >= BUDGET // 2, campaign.render()
+
+
+@pytest.mark.slow
+def test_seeded_budget_against_the_source_readings(tmp_path: Path):
+    """The same budget against ``--engine source``: no disagreement beyond the reported ones
+    (``fuzz.KNOWN``, each with its xfail test or marked UNRESOLVED)."""
+    _budget(tmp_path, "auto", 60)
 
 
 # ------------------------------------------------------------------ disagreements found by make fuzz
@@ -91,3 +106,33 @@ def test_comm_byz_corr_agrees_with_spin(tmp_path: Path):
     ref = fuzz.run_side(COMM_BYZ, params, "source", 60)
     assert ref.verdicts, ref.stderr  # the reference exists and ran (else this is no evidence)
     assert par.verdicts["corr"] == ref.verdicts["corr"]
+
+
+DATA = Path(__file__).parent / "data" / "fuzz"
+
+
+def _both(path: Path, params: tuple[tuple[str, int], ...], prop: str) -> tuple[str, str]:
+    par = fuzz.run_side(path, params, None, 60)
+    ref = fuzz.run_side(path, params, "source", 60)
+    if not ref.verdicts:
+        pytest.skip(f"no --engine source for .alg in this tactl: {ref.message}")
+    return par.verdicts[prop], ref.verdicts[prop]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "make fuzz (seed 12, program 0): handlers written at the top level form the event loop "
+    "(docs/alg.md, Statements), run until quiescent; the reference interpreter runs the top level "
+    "once and finishes, so x never reaches 2 there: 'two' VIOLATED (parametric, right) against "
+    "HOLDS (source). The same body under 'loop forever:' gives VIOLATED on both"))
+def test_toplevel_handlers_form_the_event_loop():
+    par, ref = _both(DATA / "toplevel_handlers_loop.alg", (("n", 4), ("t", 1), ("f", 0)), "two")
+    assert par == "violated" and ref == "violated"
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "make fuzz (seed 12, program 8, minimised): clean_crash(f) at n=3, f=1; a process crashes "
+    "before its first step, the other two wait for P from all 3 forever: termination VIOLATED "
+    "(parametric, right); the reference interpreter says HOLDS"))
+def test_clean_crash_termination():
+    par, ref = _both(DATA / "clean_crash_wait.alg", (("n", 3), ("t", 1), ("f", 1)), "termination")
+    assert par == "violated" and ref == "violated"
