@@ -165,8 +165,10 @@ KNOWN: tuple[Known, ...] = (
           "UNRESOLVED: FloodSet-like round, 'agreement assuming clean round', parametric HOLDS, "
           "interpreter VIOLATED (fuzz seed 31, program 2): is the hypothesis honoured there?"),
     Known(frozenset({"fault_hybrid"}), "liveness",
-          "UNRESOLVED: STRB-like loop under hybrid(fb, fc), relay parametric VIOLATED, interpreter "
-          "HOLDS (fuzz seed 31, program 7)"),
+          "the reference interpreter says relay HOLDS where a crash in the middle of a broadcast "
+          "violates it (test_crash_partial_send_relay), under hybrid as under crash"),
+    Known(frozenset({"fault_crash"}), "liveness",
+          "as above, under crash(f) (test_crash_partial_send_relay)"),
 )
 
 
