@@ -11,6 +11,14 @@
 #                            source at a pinned commit, our tools/bymc/*.patch) into ~/.cache/tactl/bymc.
 #                            PEERS_TIMEOUT=300 (s, each tool), PEERS_FILTER=regex (GROUP/FILE:PROPERTY),
 #                            BYMC_SRC=local clone of konnov/bymc. Not part of make test (it takes hours).
+#   make fuzz                differential fuzzing of the front ends: random well-formed .alg programs (every
+#                            construct of docs/alg.md) and edits of the public .pml files, each checked by
+#                            the parametric engine at one small valuation and by a reference reading
+#                            (--engine source when this tactl has it, else explicit as a stand-in), per
+#                            property; prints a table per construct (agree, disagree, refused, error,
+#                            unknown) and saves every disagreement with both outputs in fuzz-out/.
+#                            FUZZ_MINUTES=10, FUZZ_SEED=<random>, FUZZ_TIMEOUT=60 (s per tactl check).
+#                            Not part of make test (tests/test_fuzz_frontends.py runs a small budget).
 #   make random19            fetch the random19 automata (konnov/fault-tolerant-benchmarks) into
 #                            ~/.cache/tactl/benchmarks/random19 for make bench's random19 table
 #   make spin13              fetch the experts' hand-written Promela models (spin13/ of the same
@@ -26,7 +34,7 @@ STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 ALG    ?= strb
 
-.PHONY: all verify check show test bench bench-peers random19 spin13 isola18-promela clean tools graphviz
+.PHONY: all verify check show test bench bench-peers fuzz random19 spin13 isola18-promela clean tools graphviz
 
 all: test
 
@@ -78,6 +86,12 @@ test: $(STAMP) tools
 
 bench: $(STAMP)
 	$(BIN)/python -m tactl.bench
+
+FUZZ_MINUTES ?= 10
+FUZZ_SEED    ?=
+FUZZ_TIMEOUT ?= 60
+fuzz: $(STAMP)
+	$(BIN)/python -m tactl.bench.fuzz --minutes $(FUZZ_MINUTES) --timeout $(FUZZ_TIMEOUT) $(if $(FUZZ_SEED),--seed $(FUZZ_SEED))
 
 # ByMC is built from its public source (never copied into the repository) with our small patches;
 # tools/build_bymc.sh installs the Debian packages it needs when missing and we are root.
