@@ -352,6 +352,13 @@ class _Checker(ExpressionChecks):
             self.sink.error(f"property '{p.name}': a hypothesis ('assuming {h.text()}') is about "
                             "lock-step rounds, which only synchronous automata (timing sync) have; "
                             "it is not supported for an asynchronous automaton", span)
+        elif h.kind in (CLEAN_ROUND, FEW_CRASHES) and self.rta.faults.model in (
+                FaultModel.CLEAN_CRASH, FaultModel.HYBRID):
+            # such rounds happen under these models too: what is missing is their lock-step model
+            self.sink.error(f"property '{p.name}': 'assuming {h.text()}' is checked in lock-step "
+                            f"rounds, which tactl models for crash and byzantine faults only, not "
+                            f"{self.rta.faults.model.value} (write the algorithm with faults "
+                            f"crash(f) to check it under this hypothesis)", span)
         elif h.kind in (CLEAN_ROUND, FEW_CRASHES) and self.rta.faults.model is not FaultModel.CRASH:
             self.sink.error(f"property '{p.name}': 'assuming {h.text()}' is about rounds in which "
                             f"processes crash, which needs crash faults, not "
