@@ -142,6 +142,7 @@ class System:
     params: dict[str, int]
     faults: Faults
     kinds: frozenset[str]  # message names whose instances form a kind
+    coordinator_at_start = True  # async: the coordinator is chosen at the start
     _cache: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -166,7 +167,7 @@ class System:
         for _ in ids:
             combos = [c + (o,) for c in combos for o in options]
         coordinators = [-1]
-        if any(m.coordinator for m in self.prog.types):
+        if self.coordinator_at_start and any(m.coordinator for m in self.prog.types):
             coordinators = ([ids[0]] if ids else []) + list(self.faults.stateless[:1])
         out = []
         for combo in combos:
