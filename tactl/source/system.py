@@ -269,7 +269,7 @@ class System:
         for (s, r, ti) in self.required(g):
             if r == pid:
                 rcv[ti] = rcv[ti] | {s}
-        return not step(self.context(g), pid, local._replace(rcv=tuple(rcv)))
+        return not self._step(self.context(g), pid, local._replace(rcv=tuple(rcv)))
 
     def successors(self, g: Global) -> list[tuple[Label, Global]]:
         out: list[tuple[Label, Global]] = []
