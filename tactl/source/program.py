@@ -10,7 +10,7 @@ docs/alg.md "Semantics" are the instructions :class:`Wait`, :class:`LoopHead` an
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from itertools import product
 
 from tactl.ir import alg as A
@@ -145,6 +145,15 @@ class Program:
     tossed: str | None = None  # `rounds carrying v`: the ghost "v's value is a coin outcome"
     # (id(condition), placeholder) -> (its domain, the condition: kept alive so the id stays its)
     placeholder_domains: dict = field(default_factory=dict, repr=False)
+    # lock-step phases (`round 1:` … `round K:`): the position of each round's End -> where the
+    # next round starts (the last round's -> the first's); `round:` and async: {its End: 0}
+    next_start: dict[int, int] = field(default_factory=dict)
+    round_spans: dict[int, Span | None] = field(default_factory=dict)  # round start -> its span
+    coordinator_rounds: frozenset[int] = frozenset()  # starts of the rounds that read `coordinator`
+
+    def round_start(self, pc: int) -> int:
+        """The start of the round that position ``pc`` belongs to (0 without numbered rounds)."""
+        return max((s for s in self.round_spans if s <= pc), default=0)
 
     def types_named(self, name: str) -> tuple[MsgType, ...]:
         return tuple(m for m in self.types if m.name == name)
@@ -247,9 +256,8 @@ class _Compiler:
             self.emit(Jump(target=at, span=span))
             nxt.end = len(self.code)
         elif isinstance(s, A.Round):
-            if s.number is not None:
-                raise SourceError("numbered rounds (phases) are not run by the reference "
-                                  "interpreter yet", span)
+            if s.number is not None:  # the reader allows numbered rounds at the top level only
+                raise SourceError("a numbered round inside another statement", span)
             self.block(s.body)
         else:  # pragma: no cover - the reader builds no other statement
             raise SourceError(f"the interpreter does not know the statement {type(s).__name__}", span)
@@ -273,15 +281,61 @@ class _Compiler:
             j.target = len(self.code)
 
 
+def mentions_coordinator(node: object, coordinator_names: frozenset[str]) -> bool:
+    """Whether an AST node reads the built-in ``coordinator``, receives ``from coordinator`` or
+    sends a coordinator message (the round in which the phase's coordinator acts)."""
+    if isinstance(node, A.Ref) and node.name == A.COORDINATOR:
+        return True
+    if isinstance(node, A.Received) and node.from_coordinator:
+        return True
+    if isinstance(node, A.Send) and node.pattern.name in coordinator_names:
+        return True
+    if isinstance(node, (tuple, list)):
+        return any(mentions_coordinator(x, coordinator_names) for x in node)
+    if is_dataclass(node) and not isinstance(node, type):
+        return any(mentions_coordinator(getattr(node, f.name), coordinator_names)
+                   for f in fields(node) if f.name != "span")
+    return False
+
+
 def compile_program(alg: A.Algorithm, tossed: str | None = None) -> Program:
-    if alg.timing == "sync" and any(m.coordinator for m in alg.messages):
-        raise SourceError("coordinators in lock-step rounds (phases) are not run by the reference "
-                          "interpreter yet", alg.spans.get("timing value"))
+    """The instructions of ``alg``. Numbered rounds (a phase) are compiled one after the other,
+    each ending with its own :class:`End` (a stop point: the lock-step round ends there), which
+    ``next_start`` links to the next round's start, the last to the first (the phase repeats)."""
     c = _Compiler()
-    c.block(alg.program)
-    end = c.emit(End(span=None))
-    for j in c.round_ends:
-        j.target = end
+    numbered = [s for s in alg.program if isinstance(s, A.Round) and s.number is not None]
+    coord_names = frozenset(m.name for m in alg.messages if m.coordinator)
+    next_start: dict[int, int] = {}
+    round_spans: dict[int, Span | None] = {}
+    coordinator_rounds: set[int] = set()
+    if numbered:
+        if len(numbered) != len(alg.program):
+            raise SourceError("a statement outside the numbered rounds",
+                              next(getattr(s, "span", None) for s in alg.program if s not in numbered))
+        ends = []
+        for r in numbered:
+            start = len(c.code)
+            round_spans[start] = r.span
+            if mentions_coordinator(r.body, coord_names):
+                coordinator_rounds.add(start)
+            c.round_ends = []
+            c.block(r.body)
+            end = c.emit(End(span=r.span))
+            for j in c.round_ends:
+                j.target = end
+            ends.append(end)
+        starts = sorted(round_spans)
+        next_start = {end: starts[(i + 1) % len(starts)] for i, end in enumerate(ends)}
+    else:
+        c.block(alg.program)
+        end = c.emit(End(span=None))
+        for j in c.round_ends:
+            j.target = end
+        next_start = {end: 0}
+        round_spans = {0: getattr(alg.program[0], "span", None) if alg.program else None}
+        if alg.timing == "sync" and coord_names and mentions_coordinator(alg.program, coord_names):
+            coordinator_rounds.add(0)
     carrying = next((s.carrying for s in alg.program if isinstance(s, A.Round) and s.carrying), ())
     return Program(alg, c.code, message_types(alg), tuple(v.name for v in alg.variables),
-                   {v.name: v for v in alg.variables}, carrying, tossed)
+                   {v.name: v for v in alg.variables}, carrying, tossed, next_start=next_start,
+                   round_spans=round_spans, coordinator_rounds=frozenset(coordinator_rounds))

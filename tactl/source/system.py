@@ -41,6 +41,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from itertools import permutations, product
 from typing import NamedTuple
 
@@ -142,7 +143,9 @@ class System:
     params: dict[str, int]
     faults: Faults
     kinds: frozenset[str]  # message names whose instances form a kind
+    coordinator_at_start = True  # async: the coordinator is chosen at the start
     _cache: dict = field(default_factory=dict, repr=False)
+    _steps: dict = field(default_factory=dict, repr=False)
 
     @property
     def n(self) -> int:
@@ -166,7 +169,7 @@ class System:
         for _ in ids:
             combos = [c + (o,) for c in combos for o in options]
         coordinators = [-1]
-        if any(m.coordinator for m in self.prog.types):
+        if self.coordinator_at_start and any(m.coordinator for m in self.prog.types):
             coordinators = ([ids[0]] if ids else []) + list(self.faults.stateless[:1])
         out = []
         for combo in combos:
@@ -220,13 +223,24 @@ class System:
             for sender, ti in got:
                 rcv[ti] = rcv[ti] | {sender}
             receiving = local._replace(rcv=tuple(rcv))
-            for o in step(ctx, pid, receiving):
+            for o in self._step(ctx, pid, receiving):
                 effect = (o.local._replace(rcv=()), o.sends, o.crashed)
                 if any(e == effect and (m & mask) == m for m, e in kept):
                     continue
                 kept.append((mask, effect))
                 out.append((frozenset(got), o))
         return out
+
+    def _step(self, ctx: Context, pid: int, local: Local) -> list[Outcome]:
+        """``step``, remembered: many pending sets and receipts lead to the same receiving
+        state, and a step reads only that state, ``pid`` and the context (the key)."""
+        key = (pid, local, ctx.receivers, ctx.crash_ok, ctx.coordinator == pid)
+        found = self._steps.get(key)
+        if found is None:
+            if len(self._steps) > 200_000:
+                self._steps.clear()
+            found = self._steps[key] = step(ctx, pid, local)
+        return found
 
     def _valid_receipt(self, g: Global, pid: int, got: list) -> bool:
         """Forged messages respect the kinds (a faulty sender once per kind) and a receiver gets
@@ -255,7 +269,7 @@ class System:
         for (s, r, ti) in self.required(g):
             if r == pid:
                 rcv[ti] = rcv[ti] | {s}
-        return not step(self.context(g), pid, local._replace(rcv=tuple(rcv)))
+        return not self._step(self.context(g), pid, local._replace(rcv=tuple(rcv)))
 
     def successors(self, g: Global) -> list[tuple[Label, Global]]:
         out: list[tuple[Label, Global]] = []
@@ -338,7 +352,10 @@ class System:
 MAX_PERMUTATIONS = 720
 
 
+@lru_cache(maxsize=1 << 16)
 def _local_key(local) -> tuple:
+    """A process's state as a totally ordered tuple (remembered: a state's processes are keyed
+    once per renaming tried, and most locals recur across states)."""
     if local is None:
         return ()
     return (local.pc, local.vals, local.decided, tuple(sorted(local.sent)), repr(local.binds),
@@ -373,15 +390,22 @@ def canonical(system: System, g: Global) -> Global:
     faulty ones among themselves): the least by a total order over the renamings that sort the
     processes by a renaming-invariant signature (all of them when at most
     :data:`MAX_PERMUTATIONS`, else the first: a representative, possibly not the only one)."""
+    ids = system.correct_ids()
+    out_count = dict.fromkeys(ids, 0)
+    in_count = dict.fromkeys(ids, 0)
+    for s, r, _ in g.pending:  # one pass, not one per process
+        if s in out_count:
+            out_count[s] += 1
+        if r in in_count:
+            in_count[r] += 1
     classes: dict[tuple, list[int]] = {}
-    for i in system.correct_ids():
+    for i in ids:
         local = g.procs[i]
+        # the local key without the sender sets (renaming changes them; their sizes stay)
         sig = (i in system.faults.omission, i in g.crashed, g.coordinator == i,
-               _local_key(local._replace(rcv=tuple(frozenset() for _ in local.rcv))),
-               tuple(len(s) for s in local.rcv),
-               sum(1 for s, _, _ in g.pending if s == i), sum(1 for _, r, _ in g.pending if r == i))
+               _local_key(local)[:5], tuple(len(s) for s in local.rcv), out_count[i], in_count[i])
         classes.setdefault(sig, []).append(i)
-    slots = sorted(system.correct_ids())
+    slots = sorted(ids)
     ordered = [classes[k] for k in sorted(classes)]
     total = 1
     for group in ordered:
@@ -389,11 +413,13 @@ def canonical(system: System, g: Global) -> Global:
             total *= k
     choices = [list(permutations(group)) for group in ordered] if total <= MAX_PERMUTATIONS \
         else [[tuple(group)] for group in ordered]
+    if total == 1 or total > MAX_PERMUTATIONS:  # one renaming: no keys to compare
+        order = [i for group in ordered for i in group]
+        return g if order == slots else rename(g, dict(zip(order, slots)))
     best, best_key = g, None
     for combo in product(*choices):
         order = [i for group in combo for i in group]
-        perm = {old: new for old, new in zip(order, slots)}
-        h = rename(g, perm)
+        h = g if order == slots else rename(g, dict(zip(order, slots)))
         key = _state_key(h)
         if best_key is None or key < best_key:
             best, best_key = h, key
