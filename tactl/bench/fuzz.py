@@ -147,9 +147,6 @@ class Known:
 
 
 KNOWN: tuple[Known, ...] = (
-    Known(frozenset({"toplevel_handlers"}), "",
-          "the reference interpreter runs top-level handlers once; docs/alg.md: they form the "
-          "event loop (test_toplevel_handlers_form_the_event_loop)"),
     Known(frozenset({"fault_clean_crash"}), "liveness",
           "the reference interpreter's liveness under clean_crash misses runs where a process "
           "crashes before sending (test_clean_crash_termination)"),

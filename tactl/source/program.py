@@ -273,12 +273,23 @@ class _Compiler:
             j.target = len(self.code)
 
 
+def _event_loop(program: tuple) -> tuple:
+    """The program with its top-level handlers as the event loop: docs/alg.md "Statements",
+    "handlers written at the top level, without a loop, form the event loop" — from the first
+    top-level ``upon`` to the end, run until quiescent in each step, when the program has no
+    ``loop forever`` of its own."""
+    first = next((i for i, s in enumerate(program) if isinstance(s, A.If) and s.upon), None)
+    if first is None or any(isinstance(s, A.Loop) for s in program):
+        return program
+    return tuple(program[:first]) + (A.Loop(tuple(program[first:]), span=program[first].span),)
+
+
 def compile_program(alg: A.Algorithm, tossed: str | None = None) -> Program:
     if alg.timing == "sync" and any(m.coordinator for m in alg.messages):
         raise SourceError("coordinators in lock-step rounds (phases) are not run by the reference "
                           "interpreter yet", alg.spans.get("timing value"))
     c = _Compiler()
-    c.block(alg.program)
+    c.block(_event_loop(alg.program))
     end = c.emit(End(span=None))
     for j in c.round_ends:
         j.target = end
