@@ -127,20 +127,20 @@ def test_toplevel_handlers_form_the_event_loop():
     assert par == "violated" and ref == "violated"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "make fuzz (seed 12, program 8, minimised): clean_crash(f) at n=3, f=1; a process crashes "
-    "before its first step, the other two wait for P from all 3 forever: termination VIOLATED "
-    "(parametric, right); the reference interpreter says HOLDS"))
 def test_clean_crash_termination():
+    """make fuzz (seed 12, program 8, minimised): clean_crash(f) at n=3, f=1; a process crashes,
+    the other two wait for P from all 3 forever: termination VIOLATED. The interpreter said HOLDS:
+    its one-state loops demanded that no message be pending, though the P messages waiting there
+    can never let their receivers move."""
     par, ref = _both(DATA / "clean_crash_wait.alg", (("n", 3), ("t", 1), ("f", 1)), "termination")
     assert par == "violated" and ref == "violated"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "make fuzz (seed 31, program 7, hybrid(0, 1); the same under crash(f)): a process crashes in "
-    "the middle of its ECHO broadcast, which reaches one receiver only, who accepts alone: relay "
-    "VIOLATED at n=4, t=1, f=1 (parametric, right: see the file's header); the reference "
-    "interpreter says HOLDS"))
 def test_crash_partial_send_relay():
+    """make fuzz (seed 31, program 7, hybrid(0, 1); the same under crash(f)): a process crashes in
+    the middle of its ECHO broadcast, which reaches one receiver only, who accepts alone: relay
+    VIOLATED at n=4, t=1, f=1 (see the file's header). The interpreter said HOLDS for the reason
+    of test_clean_crash_termination: the READY that cannot make its receivers accept stays
+    pending, and its loops demanded that none be."""
     par, ref = _both(DATA / "crash_partial_send_relay.alg", (("n", 4), ("t", 1), ("f", 1)), "relay")
     assert par == "violated" and ref == "violated"

@@ -147,9 +147,6 @@ class Known:
 
 
 KNOWN: tuple[Known, ...] = (
-    Known(frozenset({"fault_clean_crash"}), "liveness",
-          "the reference interpreter's liveness under clean_crash misses runs where a process "
-          "crashes before sending (test_clean_crash_termination)"),
     Known(frozenset({"fault_symmetric"}), "liveness",
           "symmetric(fp, fs) with several message kinds: tactl lets the fs faulty processes send "
           "nothing of a kind (sum of fs_M <= fs), the interpreter guarantees their messages "
@@ -161,11 +158,6 @@ KNOWN: tuple[Known, ...] = (
     Known(frozenset({"timing_sync", "hyp_clean_round"}), "",
           "UNRESOLVED: FloodSet-like round, 'agreement assuming clean round', parametric HOLDS, "
           "interpreter VIOLATED (fuzz seed 31, program 2): is the hypothesis honoured there?"),
-    Known(frozenset({"fault_hybrid"}), "liveness",
-          "the reference interpreter says relay HOLDS where a crash in the middle of a broadcast "
-          "violates it (test_crash_partial_send_relay), under hybrid as under crash"),
-    Known(frozenset({"fault_crash"}), "liveness",
-          "as above, under crash(f) (test_crash_partial_send_relay)"),
 )
 
 
