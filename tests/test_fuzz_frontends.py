@@ -144,3 +144,33 @@ def test_crash_partial_send_relay():
     pending, and its loops demanded that none be."""
     par, ref = _both(DATA / "crash_partial_send_relay.alg", (("n", 4), ("t", 1), ("f", 1)), "relay")
     assert par == "violated" and ref == "violated"
+
+
+def test_symmetric_silent_faulty_term():
+    """make fuzz (seed 12, program 6): under symmetric(f, fs) the faulty process may send nothing
+    (fs_M = 0); two correct processes with different estimates then wait forever: term VIOLATED
+    (the file's header). The interpreter said HOLDS for the reason of test_clean_crash_termination."""
+    par, ref = _both(DATA / "symmetric_silent_term.alg",
+                     (("n", 3), ("t", 1), ("f", 1), ("fs", 1)), "term")
+    assert par == "violated" and ref == "violated"
+
+
+def test_rounds_carrying_ghost_once():
+    """make fuzz (seed 12, program 11, reduced): the interpreter added the `rounds carrying` ghost
+    twice and its decide_or_flip read the one no step sets (VIOLATED for processes that all
+    toss); every obligation now gets the same verdict from both readings."""
+    path, params = DATA / "rounds_coin_ghost.alg", (("n", 3), ("t", 1), ("f", 0))
+    par = fuzz.run_side(path, params, None, 60)
+    ref = fuzz.run_side(path, params, "source", 60)
+    assert ref.verdicts, ref.stderr
+    assert ref.verdicts["decide_or_flip"] == "holds"
+    assert ref.verdicts == par.verdicts
+
+
+def test_sync_clean_round_keeps_crashed_state():
+    """make fuzz (seed 31, program 2), unresolved before: 'agreement assuming clean round' of a
+    FloodSet-like round is VIOLATED by a process that crashed with W = {0} before the clean round
+    (crashed processes keep their state; the file's header). Both readings agree on today's main."""
+    par, ref = _both(DATA / "sync_clean_round_crashed_state.alg", (("n", 4), ("t", 1), ("f", 1)),
+                     "agreement")
+    assert par == "violated" and ref == "violated"
