@@ -119,30 +119,58 @@ def _both(path: Path, params: tuple[tuple[str, int], ...], prop: str) -> tuple[s
     return par.verdicts[prop], ref.verdicts[prop]
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "make fuzz (seed 12, program 0): handlers written at the top level form the event loop "
-    "(docs/alg.md, Statements), run until quiescent; the reference interpreter runs the top level "
-    "once and finishes, so x never reaches 2 there: 'two' VIOLATED (parametric, right) against "
-    "HOLDS (source). The same body under 'loop forever:' gives VIOLATED on both"))
 def test_toplevel_handlers_form_the_event_loop():
+    """make fuzz (seed 12, program 0): handlers written at the top level form the event loop
+    (docs/alg.md, Statements), run until quiescent; the interpreter used to run the top level once
+    and finish, so x never reached 2 there ('two' HOLDS against the translation's VIOLATED)."""
     par, ref = _both(DATA / "toplevel_handlers_loop.alg", (("n", 4), ("t", 1), ("f", 0)), "two")
     assert par == "violated" and ref == "violated"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "make fuzz (seed 12, program 8, minimised): clean_crash(f) at n=3, f=1; a process crashes "
-    "before its first step, the other two wait for P from all 3 forever: termination VIOLATED "
-    "(parametric, right); the reference interpreter says HOLDS"))
 def test_clean_crash_termination():
+    """make fuzz (seed 12, program 8, minimised): clean_crash(f) at n=3, f=1; a process crashes,
+    the other two wait for P from all 3 forever: termination VIOLATED. The interpreter said HOLDS:
+    its one-state loops demanded that no message be pending, though the P messages waiting there
+    can never let their receivers move."""
     par, ref = _both(DATA / "clean_crash_wait.alg", (("n", 3), ("t", 1), ("f", 1)), "termination")
     assert par == "violated" and ref == "violated"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "make fuzz (seed 31, program 7, hybrid(0, 1); the same under crash(f)): a process crashes in "
-    "the middle of its ECHO broadcast, which reaches one receiver only, who accepts alone: relay "
-    "VIOLATED at n=4, t=1, f=1 (parametric, right: see the file's header); the reference "
-    "interpreter says HOLDS"))
 def test_crash_partial_send_relay():
+    """make fuzz (seed 31, program 7, hybrid(0, 1); the same under crash(f)): a process crashes in
+    the middle of its ECHO broadcast, which reaches one receiver only, who accepts alone: relay
+    VIOLATED at n=4, t=1, f=1 (see the file's header). The interpreter said HOLDS for the reason
+    of test_clean_crash_termination: the READY that cannot make its receivers accept stays
+    pending, and its loops demanded that none be."""
     par, ref = _both(DATA / "crash_partial_send_relay.alg", (("n", 4), ("t", 1), ("f", 1)), "relay")
+    assert par == "violated" and ref == "violated"
+
+
+def test_symmetric_silent_faulty_term():
+    """make fuzz (seed 12, program 6): under symmetric(f, fs) the faulty process may send nothing
+    (fs_M = 0); two correct processes with different estimates then wait forever: term VIOLATED
+    (the file's header). The interpreter said HOLDS for the reason of test_clean_crash_termination."""
+    par, ref = _both(DATA / "symmetric_silent_term.alg",
+                     (("n", 3), ("t", 1), ("f", 1), ("fs", 1)), "term")
+    assert par == "violated" and ref == "violated"
+
+
+def test_rounds_carrying_ghost_once():
+    """make fuzz (seed 12, program 11, reduced): the interpreter added the `rounds carrying` ghost
+    twice and its decide_or_flip read the one no step sets (VIOLATED for processes that all
+    toss); every obligation now gets the same verdict from both readings."""
+    path, params = DATA / "rounds_coin_ghost.alg", (("n", 3), ("t", 1), ("f", 0))
+    par = fuzz.run_side(path, params, None, 60)
+    ref = fuzz.run_side(path, params, "source", 60)
+    assert ref.verdicts, ref.stderr
+    assert ref.verdicts["decide_or_flip"] == "holds"
+    assert ref.verdicts == par.verdicts
+
+
+def test_sync_clean_round_keeps_crashed_state():
+    """make fuzz (seed 31, program 2), unresolved before: 'agreement assuming clean round' of a
+    FloodSet-like round is VIOLATED by a process that crashed with W = {0} before the clean round
+    (crashed processes keep their state; the file's header). Both readings agree on today's main."""
+    par, ref = _both(DATA / "sync_clean_round_crashed_state.alg", (("n", 4), ("t", 1), ("f", 1)),
+                     "agreement")
     assert par == "violated" and ref == "violated"

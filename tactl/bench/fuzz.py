@@ -146,30 +146,7 @@ class Known:
     properties: frozenset[str] = frozenset()  # only these properties (empty: any)
 
 
-KNOWN: tuple[Known, ...] = (
-    Known(frozenset({"toplevel_handlers"}), "",
-          "the reference interpreter runs top-level handlers once; docs/alg.md: they form the "
-          "event loop (test_toplevel_handlers_form_the_event_loop)"),
-    Known(frozenset({"fault_clean_crash"}), "liveness",
-          "the reference interpreter's liveness under clean_crash misses runs where a process "
-          "crashes before sending (test_clean_crash_termination)"),
-    Known(frozenset({"fault_symmetric"}), "liveness",
-          "symmetric(fp, fs) with several message kinds: tactl lets the fs faulty processes send "
-          "nothing of a kind (sum of fs_M <= fs), the interpreter guarantees their messages "
-          "(test_symmetric_guaranteed_delivery)"),
-    Known(frozenset({"rounds_carrying", "fault_crash"}), "",
-          "UNRESOLVED (not yet argued by hand): decide_or_flip of Ben-Or's crash round at n=3, "
-          "t=1, f=1, parametric HOLDS, interpreter VIOLATED (fuzz seed 12, program 11)",
-          frozenset({"decide_or_flip"})),
-    Known(frozenset({"timing_sync", "hyp_clean_round"}), "",
-          "UNRESOLVED: FloodSet-like round, 'agreement assuming clean round', parametric HOLDS, "
-          "interpreter VIOLATED (fuzz seed 31, program 2): is the hypothesis honoured there?"),
-    Known(frozenset({"fault_hybrid"}), "liveness",
-          "the reference interpreter says relay HOLDS where a crash in the middle of a broadcast "
-          "violates it (test_crash_partial_send_relay), under hybrid as under crash"),
-    Known(frozenset({"fault_crash"}), "liveness",
-          "as above, under crash(f) (test_crash_partial_send_relay)"),
-)
+KNOWN: tuple[Known, ...] = ()  # none open (issue 31 fixed the interpreter's)
 
 
 def known(result: Result) -> Known | None:

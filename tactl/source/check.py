@@ -117,13 +117,15 @@ def check_algorithm(alg: A.Algorithm, params: dict[str, int], path: str,
                     properties: tuple[str, ...] = (),
                     max_states: int = DEFAULT_MAX_STATES) -> SourceReport:
     started = time.monotonic()
+    program = alg  # make_system adds the ghost and obligations itself: adding them twice gave a
+    # second ghost, the one the steps set, while the obligations read the first (never set)
     alg, _ = with_obligations(alg)  # `rounds carrying v`: the obligations are its properties
     selected = [p for p in alg.properties if not properties or p.name in properties]
     unknown = [p for p in properties if p not in {q.name for q in alg.properties}]
     if unknown:
         raise SourceError(f"no property '{unknown[0]}' (properties: "
                           f"{', '.join(p.name for p in alg.properties) or 'none'})")
-    system, graph = explore(alg, params, max_states)
+    system, graph = explore(program, params, max_states)
     report = SourceReport(path, alg, dict(params), states=len(graph.states),
                           transitions=graph.transitions, kinds=tuple(sorted(system.kinds)),
                           not_kinds=tuple(sorted(set(system.prog.payload_names()) - system.kinds)),

@@ -298,6 +298,17 @@ def mentions_coordinator(node: object, coordinator_names: frozenset[str]) -> boo
     return False
 
 
+def _event_loop(program: tuple) -> tuple:
+    """The program with its top-level handlers as the event loop: docs/alg.md "Statements",
+    "handlers written at the top level, without a loop, form the event loop" — from the first
+    top-level ``upon`` to the end, run until quiescent in each step, when the program has no
+    ``loop forever`` of its own."""
+    first = next((i for i, s in enumerate(program) if isinstance(s, A.If) and s.upon), None)
+    if first is None or any(isinstance(s, A.Loop) for s in program):
+        return program
+    return tuple(program[:first]) + (A.Loop(tuple(program[first:]), span=program[first].span),)
+
+
 def compile_program(alg: A.Algorithm, tossed: str | None = None) -> Program:
     """The instructions of ``alg``. Numbered rounds (a phase) are compiled one after the other,
     each ending with its own :class:`End` (a stop point: the lock-step round ends there), which
@@ -327,7 +338,7 @@ def compile_program(alg: A.Algorithm, tossed: str | None = None) -> Program:
         starts = sorted(round_spans)
         next_start = {end: starts[(i + 1) % len(starts)] for i, end in enumerate(ends)}
     else:
-        c.block(alg.program)
+        c.block(_event_loop(alg.program))
         end = c.emit(End(span=None))
         for j in c.round_ends:
             j.target = end

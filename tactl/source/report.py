@@ -87,7 +87,9 @@ def run_lines(system: System, run: Run) -> list[str]:
             lines.append("loop (repeats forever from here):")
         if label.kind == "stutter" and run.loop is not None and i >= run.loop:
             lines.append(f"step {i + 1}: nothing happens (every process that has not crashed "
-                         "waits, and no message is on its way)")
+                         + ("waits, and no message is on its way)" if not run.states[i].pending
+                            else "waits, and receiving the messages on their way would change "
+                                 "nothing)"))
             continue
         lines.append(f"step {i + 1}: {describe_step(system, label, run.states[i])}")
     last = run.states[run.loop if run.loop is not None else -1]

@@ -307,8 +307,8 @@ def _sccs(nodes: set[int], succ) -> list[list[int]]:
 
 def _fair_lasso(system: System, product: _Product, mode: str) -> Run | None:
     """A just, accepting lasso. ``mode``: "exact" (the plain graph), "stutter" (a loop of
-    stutters on one state where every live process is idle and no message must still arrive:
-    exact on a reduced graph too), "relaxed" (a reduced graph: a run of a loop that only
+    stutters on one state where every live process is idle, even after receiving every message
+    that must reach it: exact on a reduced graph too), "relaxed" (a reduced graph: a run of a loop that only
     necessary conditions of justice do not exclude)."""
     expanded = {u for u, s in enumerate(product.succ) if s is not None}
     banned: set[tuple[int, int]] = set()  # coin tosses a just cycle cannot make (u, edge index)
@@ -353,7 +353,11 @@ def _tosses_leaving(product: _Product, u: int, cset: set[int]) -> list[tuple[int
 
 
 def _all_idle(system: System, g: Global) -> bool:
-    return not system.required(g) and all(system.idle(g, pid) for pid in system.alive(g))
+    """Whether no live process can move even after receiving every message that must reach it.
+    Messages may still be pending: a receipt that enables no step is no transition (the
+    receiver's step is where it happens), so their delivery is just and changes nothing a
+    property reads (a process that waits for a crashed sender waits forever)."""
+    return all(system.idle(g, pid) for pid in system.alive(g))
 
 
 def _requirements(system: System, product: _Product, comp: list[int], cset: set[int],
