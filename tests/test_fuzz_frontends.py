@@ -146,6 +146,17 @@ def test_crash_partial_send_relay():
     assert par == "violated" and ref == "violated"
 
 
+def test_crash_after_a_completed_send_in_the_same_step():
+    """A process sends GO, sets x and crashes before its step ends: the send may reach any subset
+    of the receivers (docs/alg.md's crash model, nsf_M), so uniform relay is VIOLATED at n=3, t=1,
+    f=1 and relay among the processes alive when they set x HOLDS, in both readings. The
+    interpreter required the completed send's delivery and said HOLDS for the first."""
+    params = (("n", 3), ("t", 1), ("f", 1))
+    path = DATA / "crash_after_completed_send.alg"
+    assert _both(path, params, "relay") == ("violated", "violated")
+    assert _both(path, params, "relay_alive") == ("holds", "holds")
+
+
 def test_symmetric_silent_faulty_term():
     """make fuzz (seed 12, program 6): under symmetric(f, fs) the faulty process may send nothing
     (fs_M = 0); two correct processes with different estimates then wait forever: term VIOLATED

@@ -63,6 +63,10 @@ class Global(NamedTuple):
     lost: int  # clean crashes that lost a broadcast
     broadcasts: frozenset  # symmetric-faulty broadcasts made: (sender, type index)
     rounds: int = 0  # lock-step: which hypotheses a past round met (HYPOTHESIS_BITS)
+    # pending messages sent in the step in which their sender crashed: as docs/alg.md's crash
+    # model says (nsf_M), such a send may reach any subset of the receivers, so the justice does
+    # not require them (for safety a message never delivered is one not sent to that receiver)
+    unreliable: frozenset = frozenset()
 
 
 @dataclass(frozen=True)
@@ -297,15 +301,18 @@ class System:
         procs[pid] = o.local
         pending = set(g.pending) - {(s, pid, ti) for s, ti in got}
         alive = self.alive(g)
-        for ti, receivers in o.sends:
-            for r in (alive if receivers is None else receivers):
-                pending.add((pid, r, ti))
-        out = g._replace(procs=tuple(procs), pending=frozenset(pending))
+        sent = {(pid, r, ti) for ti, receivers in o.sends
+                for r in (alive if receivers is None else receivers)}
+        pending |= sent
+        unreliable = (g.unreliable | sent) if o.crashed else g.unreliable
+        out = g._replace(procs=tuple(procs), pending=frozenset(pending),
+                         unreliable=frozenset(unreliable & pending))
         return self._crash(out, pid) if o.crashed else out
 
     def _crash(self, g: Global, pid: int, lost: int = 0) -> Global:
-        return g._replace(crashed=g.crashed | {pid}, lost=g.lost + lost,
-                          pending=frozenset(x for x in g.pending if x[1] != pid))
+        pending = frozenset(x for x in g.pending if x[1] != pid)
+        return g._replace(crashed=g.crashed | {pid}, lost=g.lost + lost, pending=pending,
+                          unreliable=g.unreliable & pending)
 
     def _same_kind(self, m: P.MsgType) -> tuple[P.MsgType, ...]:
         return self.prog.types_named(m.name) if m.name in self.kinds else (m,)
@@ -326,8 +333,10 @@ class System:
     # ---- justice ----
     def required(self, g: Global) -> frozenset:
         """Pending messages that must eventually be delivered: every one except an
-        omission-faulty sender's (which may be dropped)."""
-        return frozenset(x for x in g.pending if x[0] not in self.faults.omission)
+        omission-faulty sender's (which may be dropped) and those sent in the step in which their
+        sender crashed (which may reach any subset of the receivers)."""
+        return frozenset(x for x in g.pending
+                         if x[0] not in self.faults.omission and x not in g.unreliable)
 
     def two_instances(self, g: Global) -> set[str]:
         """Message names of which some correct process has sent two instances (no kind)."""
@@ -364,7 +373,8 @@ def _local_key(local) -> tuple:
 
 def _state_key(g: Global) -> tuple:
     return (tuple(_local_key(p) for p in g.procs), tuple(sorted(g.pending)),
-            tuple(sorted(g.crashed)), g.coordinator, g.lost, tuple(sorted(g.broadcasts)))
+            tuple(sorted(g.crashed)), g.coordinator, g.lost, tuple(sorted(g.broadcasts)),
+            tuple(sorted(g.unreliable)))
 
 
 def rename(g: Global, perm: dict[int, int]) -> Global:
@@ -381,6 +391,7 @@ def rename(g: Global, perm: dict[int, int]) -> Global:
             procs[i] = local._replace(rcv=tuple(frozenset(p(s) for s in senders)
                                                 for senders in local.rcv))
     return g._replace(procs=tuple(procs), pending=frozenset((p(s), p(r), t) for s, r, t in g.pending),
+                      unreliable=frozenset((p(s), p(r), t) for s, r, t in g.unreliable),
                       crashed=frozenset(p(i) for i in g.crashed),
                       coordinator=p(g.coordinator) if g.coordinator >= 0 else -1)
 
