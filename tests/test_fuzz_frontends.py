@@ -157,6 +157,15 @@ def test_crash_after_a_completed_send_in_the_same_step():
     assert _both(path, params, "relay_alive") == ("holds", "holds")
 
 
+def test_placeholder_ranges_over_the_shapes_its_pattern_names():
+    """make fuzz (seed 2026, program 29): `(P, w, D)` beside a declared `(P, ?)`; the interpreter
+    let w range over `?` too and stopped with "'x' := ?: outside its domain"."""
+    params = (("n", 3), ("t", 1), ("f", 0))
+    path = DATA / "placeholder_shape.alg"
+    assert _both(path, params, "only01") == ("violated", "violated")
+    assert _both(path, params, "settled") == ("violated", "violated")
+
+
 def test_symmetric_silent_faulty_term():
     """make fuzz (seed 12, program 6): under symmetric(f, fs) the faulty process may send nothing
     (fs_M = 0); two correct processes with different estimates then wait forever: term VIOLATED

@@ -305,7 +305,7 @@ def _placeholder_domain(prog: Program, cond, name: str) -> tuple[str, ...]:
             for i, part in enumerate(node.parts or ()):
                 if isinstance(part, A.Ref) and part.name == name:
                     for m in prog.types_named(node.name):
-                        if i < len(m.values):
+                        if _shape_fits(node, m) and i < len(m.values):
                             add([m.values[i]])
         elif isinstance(node, A.Member) and isinstance(node.elem, A.Ref) and node.elem.name == name:
             add(_elements_of(prog, node.set))
@@ -327,6 +327,21 @@ def _placeholder_domain(prog: Program, cond, name: str) -> tuple[str, ...]:
         for m in prog.types:
             add(m.values)
     return tuple(found)
+
+
+def _shape_fits(pattern: A.Pattern, m) -> bool:
+    """Whether message type ``m`` has the shape of ``pattern``: as many payload positions (or more,
+    after a trailing ``*``) and a ``?`` where the pattern writes one. A placeholder ranges over the
+    values of the declared messages its pattern can name: ``(P, w, D)`` next to a declared
+    ``(P, ?)`` does not make ``w`` range over ``?`` (make fuzz, seed 2026, program 29)."""
+    parts = pattern.parts or ()
+    if parts and parts[-1] == A.WILDCARD:
+        if len(m.values) < len(parts) - 1:
+            return False
+        parts = parts[:-1]
+    elif len(parts) != len(m.values):
+        return False
+    return all(part != A.QUESTION or value == A.QUESTION for part, value in zip(parts, m.values))
 
 
 def _elements_of(prog: Program, t) -> tuple[str, ...]:
