@@ -39,9 +39,11 @@ FAIRNESS = "fairness"
 class RewriteError(Exception):
     """The file cannot be made a SPIN model at this valuation; ``line`` is the file's."""
 
-    def __init__(self, message: str, line: int | None = None) -> None:
+    def __init__(self, message: str, line: int | None = None, bad_input: bool = False) -> None:
         super().__init__(message)
-        self.message, self.line = message, line
+        # bad_input: the file is no Promela model at all (exit 2), not merely one SPIN's rewrite
+        # does not cover (then its properties are unsupported, exit 3)
+        self.message, self.line, self.bad_input = message, line, bad_input
 
 
 @dataclass(frozen=True)
@@ -196,7 +198,8 @@ class _Rewriter:
                                    self.line_of(start))
             copies[m.group(2)] = k
         if not copies:
-            raise RewriteError("no 'active' proctype", None)
+            raise RewriteError("no 'active' proctype: the file declares no process to run, so it is "
+                               "no Promela model", None, bad_input=True)
         return copies
 
     def copy_counts(self, text: str, copies: dict[str, int]) -> str:

@@ -660,6 +660,8 @@ def _check_source_pml(file: Path, fixed: dict[str, int], defines: tuple[str, ...
                               properties=tuple(properties or ()), timeout_s=timeout)
     except ValuationError as e:
         raise _usage_error(file, str(e)) from None
+    if report.bad_input:  # not a model SPIN could be asked about: bad input, not "unsupported"
+        raise _usage_error(file, report.error.removeprefix(f"{file}: ").removeprefix(f"{file}:"))
     typer.echo(json.dumps(source_json(report), indent=2) if as_json else source_text(report))
     raise typer.Exit(report.exit_code)
 

@@ -121,3 +121,17 @@ def test_source_engine_agrees_with_the_parametric_engine(name):
         pytest.skip(f"ByMC's Promela benchmarks not found at {BYMC}")
     params = VALUATIONS[name]
     assert _source(path, params) == _parametric(path, params)
+
+
+@SPIN
+@pytest.mark.parametrize("text, message", [
+    ("symbolic int N;\nproctype P( {\n", "no 'active' proctype"),
+    ("#if\nsymbolic int N;\n", "the preprocessor (SPIN's cpp) failed"),
+])
+def test_source_engine_refuses_a_file_that_is_no_model(cli, tmp_path, text, message):
+    """A file that is no Promela model is bad input (exit 2, the reason on stderr), never a
+    report with nothing checked."""
+    path = tmp_path / "bad.pml"
+    path.write_text(text)
+    r = cli("check", path, "--engine", "source", "--param", "N=4")
+    assert r.code == 2 and message in r.err and "Traceback" not in r.err, r

@@ -63,6 +63,7 @@ class SourceReport:
     copies: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     error: str | None = None       # why nothing was checked (then every result is unsupported)
+    bad_input: bool = False        # the error is the file's (not a model, cpp fails): exit 2
 
     @property
     def exit_code(self) -> int:
@@ -140,9 +141,11 @@ def check_source(path: str, text: str, parameters: dict[str, int], *, defines: t
         model = spin_model(pre, path)
     except RewriteError as e:
         report.error = (f"{path}:{e.line}: " if e.line else "") + e.message
+        report.bad_input = e.bad_input
         return report
     except ValueError as e:
         report.error = f"the preprocessor (SPIN's cpp) failed: {e}"
+        report.bad_input = True
         return report
     report.copies = dict(model.copies)
     report.notes = [f"{n} processes of {p} (SPIN pids in declaration order)" for p, n in model.copies.items()]
