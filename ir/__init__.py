@@ -9,16 +9,16 @@ from importlib import import_module
 # The names below are loaded on first use (PEP 562): `tactl --version` and every module that
 # needs one IR module (the CLI's error types) must not pay for the grammars and the rest.
 _EXPORTS = {
-    "Define": "ta", "Diagnostic": "errors", "FaultModel": "rta", "Faults": "rta",
-    "InputError": "errors", "Location": "ta", "Message": "rta", "Property": "ta",
-    "PropertyKind": "ltl", "ReadResult": "ta_reader", "ReceiveRule": "rta", "ReceiveTA": "rta",
-    "RtaReadResult": "rta_reader", "Rule": "ta", "Severity": "errors", "Span": "errors",
-    "SymbolKind": "ta", "TactlError": "errors", "ThresholdAutomaton": "ta", "Timing": "rta",
-    "Update": "ta", "classify": "ltl", "parse_rta": "rta_reader", "parse_ta": "ta_reader",
-    "print_rta": "rta_printer", "print_ta": "ta_printer", "read_rta": "rta_reader",
-    "read_rta_file": "rta_reader", "read_ta": "ta_reader", "read_ta_file": "ta_reader",
-    "rta_from_json": "rta_json", "rta_to_json": "rta_json", "ta_from_json": "ta_json",
-    "ta_to_json": "ta_json",
+    "Define": "ta.model", "Diagnostic": "errors", "FaultModel": "rta.model", "Faults": "rta.model",
+    "InputError": "errors", "Location": "ta.model", "Message": "rta.model", "Property": "ta.model",
+    "PropertyKind": "eltl.ltl", "ReadResult": "ta.reader", "ReceiveRule": "rta.model", "ReceiveTA": "rta.model",
+    "RtaReadResult": "rta.reader", "Rule": "ta.model", "Severity": "errors", "Span": "errors",
+    "SymbolKind": "ta.model", "TactlError": "errors", "ThresholdAutomaton": "ta.model", "Timing": "rta.model",
+    "Update": "ta.model", "classify": "eltl.ltl", "parse_rta": "rta.reader", "parse_ta": "ta.reader",
+    "print_rta": "rta.printer", "print_ta": "ta.printer", "read_rta": "rta.reader",
+    "read_rta_file": "rta.reader", "read_ta": "ta.reader", "read_ta_file": "ta.reader",
+    "rta_from_json": "rta.json_form", "rta_to_json": "rta.json_form", "ta_from_json": "ta.json_form",
+    "ta_to_json": "ta.json_form",
 }
 
 

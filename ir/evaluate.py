@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .expr import (
+from tactl.ir.expr import (
     Always,
     And,
     BoolConst,

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 
-from .errors import Span
+from tactl.ir.errors import Span
 
 # --------------------------------------------------------------------------------------- nodes
 
@@ -345,7 +345,7 @@ def transform(e: Expr, rewrite: Callable[[Expr], Expr | None]) -> Expr:
 # ----------------------------------------------------------------------------------- printing
 
 # Binding strength, loosest first. The printer adds parentheses only where the grammar in
-# ir/ta.lark would otherwise group differently, plus a few for readability (`&&` under `||`).
+# ir/ta/ta.lark would otherwise group differently, plus a few for readability (`&&` under `||`).
 _PREC_IMPLIES, _PREC_OR, _PREC_AND, _PREC_UNARY, _PREC_CMP, _PREC_SUM, _PREC_MUL, _PREC_NEG, _PREC_ATOM = range(9)
 
 

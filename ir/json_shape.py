@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .names import IDENTIFIER, identifier_problem
+from tactl.ir.names import IDENTIFIER, identifier_problem
 
 # The same limit as the text readers' (ir.validate.MAX_NESTING): no deeper tree reaches a pass.
 MAX_NESTING = 200

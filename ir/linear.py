@@ -21,8 +21,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .errors import Span
-from .expr import (
+from tactl.ir.errors import Span
+from tactl.ir.expr import (
     Always,
     And,
     BoolConst,

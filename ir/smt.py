@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .expr import Expr
+from tactl.ir.expr import Expr
 
 INT, BOOL = "Int", "Bool"
 

@@ -14,7 +14,7 @@ import stat
 import sys
 from pathlib import Path
 
-from .errors import Diagnostic, InputError, Severity, Span
+from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 
 STDIN = "-"
 STDIN_LABEL = "<stdin>"

@@ -33,7 +33,7 @@ from tactl.ir.errors import Diagnostic, InputError, Severity, TactlError
 # commands that use them: `tactl --version`, `--help` and a usage error must start as fast as
 # Python with Typer does (issue 20).
 if TYPE_CHECKING:
-    from tactl.ir.ta_reader import ReadResult
+    from tactl.ir.ta.reader import ReadResult
 
 EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report a SIGINT
@@ -188,7 +188,7 @@ def show(
     define: DefineOption = None,
 ) -> None:
     # lazy: only this command needs it; --help starts without it
-    from tactl.ir.ta_json import ta_to_json
+    from tactl.ir.ta.json_form import ta_to_json
     from tactl.report.summary import summarize
 
     result = _load(file, lower_divisions=False, defines=_defines(define, file))
@@ -220,14 +220,14 @@ def output_format(target: Path, formats: dict[str, str], default: str, wrong_kin
 def _printed(loaded, form: str) -> str:
     """The canonical text (``ta``/``rta``) or JSON form of a read automaton."""
     # lazy: only this command needs it; --help starts without it
-    from tactl.ir.rta_reader import RtaReadResult
-    from tactl.ir.ta_json import ta_to_json
-    from tactl.ir.ta_printer import print_ta
+    from tactl.ir.rta.reader import RtaReadResult
+    from tactl.ir.ta.json_form import ta_to_json
+    from tactl.ir.ta.printer import print_ta
 
     if isinstance(loaded, RtaReadResult):
         # lazy: only this command needs it; --help starts without it
-        from tactl.ir.rta_json import rta_to_json
-        from tactl.ir.rta_printer import print_rta
+        from tactl.ir.rta.json_form import rta_to_json
+        from tactl.ir.rta.printer import print_rta
 
         return json.dumps(rta_to_json(loaded.rta), indent=2) + "\n" if form == "json" \
             else print_rta(loaded.rta, source_map=True)
@@ -255,7 +255,7 @@ def fmt(
     define: DefineOption = None,
 ) -> None:
     # lazy: only this command needs it; --help starts without it
-    from tactl.ir.rta_reader import RtaReadResult
+    from tactl.ir.rta.reader import RtaReadResult
 
     if in_place and output is not None:
         raise _usage_error(file, "give either -o OUT or --in-place, not both")
@@ -314,7 +314,7 @@ def dot(
                                    "use .dot, .gv, .svg, .png or .pdf")
     if same_file(output, file):
         raise _usage_error(output, "refusing to overwrite the input file")
-    from tactl.passes.emit_dot import emit_dot  # lazy: jinja2 (the templates), only for dot
+    from tactl.passes.emit.dot import emit_dot  # lazy: jinja2 (the templates), only for dot
 
     text = emit_dot(_load(file, lower_divisions=False, defines=_defines(define, file)).ta,
                     hide_self_loops=hide_self_loops)
@@ -354,13 +354,13 @@ def parse(
     define: DefineOption = None,
 ) -> None:
     # lazy: the pseudocode grammar (lark) and the parse pass (sympy) load only for parse
-    from tactl.ir.alg_reader import parse_alg
-    from tactl.ir.rta_json import rta_to_json
-    from tactl.ir.rta_printer import print_rta
-    from tactl.ir.rta_validate import validate_rta
+    from tactl.ir.alg.reader import parse_alg
+    from tactl.ir.rta.json_form import rta_to_json
+    from tactl.ir.rta.printer import print_rta
+    from tactl.ir.rta.validate import validate_rta
     from tactl.ir.source import label, read_text
-    from tactl.ir.ta_reader import only_warnings
-    from tactl.passes.parse import parse_algorithm, location_table
+    from tactl.ir.ta.reader import only_warnings
+    from tactl.passes.alg_to_rta.extract import parse_algorithm, location_table
 
     if file.suffix.lower() in (".ta", ".rta", ".json"):
         raise _usage_error(file, "parse reads pseudocode (.alg file) or Parametric Promela (.pml); .rta and .ta files are "
@@ -435,8 +435,8 @@ def translate(
         if same_file(output, file):
             raise _usage_error(output, "refusing to overwrite the input file")
     from tactl.driver.inputs import load_receive_automaton  # lazy: the readers
-    from tactl.ir.ta_json import ta_to_json
-    from tactl.ir.ta_printer import print_ta
+    from tactl.ir.ta.json_form import ta_to_json
+    from tactl.ir.ta.printer import print_ta
 
     _start_clock(timeout)
     with deadline.interruptible():
@@ -672,7 +672,7 @@ SOURCE_MAX_STATES = 300_000  # the source engine's --max-states when the option 
 
 def _read_alg(file: Path):
     """The pseudocode IR of an .alg file (the interpreter reads nothing else)."""
-    from tactl.ir.alg_reader import parse_alg  # lazy: only the interpreter's commands
+    from tactl.ir.alg.reader import parse_alg  # lazy: only the interpreter's commands
     from tactl.ir.source import label, read_text
 
     if file.suffix.lower() != ".alg":
@@ -758,7 +758,7 @@ def _check_file(file: Path, shown, engine: str, model: str, partition: bool, rec
     not_checkable = result.not_checkable
     if engine == "spin" and model == "process":
         # lazy: only this command needs it; --help starts without it
-        from tactl.passes.emit_promela_process import unsupported_fault_model
+        from tactl.passes.emit.promela_process import unsupported_fault_model
 
         receive = _receive_automaton(file, defines)
         not_checkable = not_checkable or unsupported_fault_model(receive)
@@ -777,7 +777,7 @@ def _check_file(file: Path, shown, engine: str, model: str, partition: bool, rec
 
 
 def _round_structure(file: Path, source: str):
-    """The ``rounds carrying v:`` structure of an ``.alg`` input (passes/rounds.py), or None:
+    """The ``rounds carrying v:`` structure of an ``.alg`` input (passes/alg_to_rta/rounds.py), or None:
     check states the multi-round conclusion after the one-round verdicts."""
     if file.suffix.lower() != ".alg":
         return None
@@ -800,7 +800,7 @@ def _write_cex_svg(path: Path, report, source: str, kind: str) -> None:
 def _receive_automaton(file: Path, defines: tuple[str, ...] = ()):
     """The receive automaton of an .rta/.alg input (the SPIN process model runs it)."""
     from tactl.driver.inputs import read_automaton  # lazy: the readers
-    from tactl.ir.rta_reader import RtaReadResult
+    from tactl.ir.rta.reader import RtaReadResult
 
     loaded = read_automaton(file, defines)
     if not isinstance(loaded, RtaReadResult):
@@ -940,7 +940,7 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
     try:
         if to == "promela" and model == "process":
             # lazy: only this command needs it; --help starts without it
-            from tactl.passes.emit_promela_process import ProcessModelError, emit_process_model
+            from tactl.passes.emit.promela_process import ProcessModelError, emit_process_model
 
             receive = _receive_automaton(file, defines)
             if allow_outside_rc:
@@ -956,12 +956,12 @@ def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, 
                 raise _usage_error(file, str(e)) from None
         elif to == "promela":
             # lazy: only this command needs it; --help starts without it
-            from tactl.passes.emit_promela import emit_promela_counter
+            from tactl.passes.emit.promela import emit_promela_counter
 
             text = emit_promela_counter(ta, selected or None, fixed, allow_outside_rc=allow_outside_rc)
         else:
             # lazy: only this command needs it; --help starts without it
-            from tactl.passes.emit_smv import SmvError, emit_smv
+            from tactl.passes.emit.smv import SmvError, emit_smv
 
             try:
                 text = emit_smv(ta, selected or None, fixed or None, bound, unbounded,

@@ -57,7 +57,7 @@ def cli(capsys):
 def reach_questions(ta):
     """(property, reachability question) for every property of ``ta`` that has one: the safety
     properties the engines are compared on (liveness and unsupported shapes are skipped)."""
-    from tactl.ir.safety import ReachQuery, reach_query  # lazy: conftest imports no tactl at load
+    from tactl.ir.eltl.safety import ReachQuery, reach_query  # lazy: conftest imports no tactl at load
 
     for prop in ta.properties:
         question = reach_query(ta, prop)
@@ -94,8 +94,8 @@ def walked_nodes(monkeypatch, action) -> int:
     """How many expression nodes ``action()`` makes the reader, validator and TA walk: a
     machine-independent measure of work for tests that must catch quadratic regressions
     without timing anything."""
-    from tactl.ir import ta as ta_module
-    from tactl.ir import validate as validate_module
+    from tactl.ir.ta import model as ta_module
+    from tactl.ir.ta import validate as validate_module
     from tactl.ir.expr import walk
 
     count = 0

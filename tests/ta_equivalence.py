@@ -23,7 +23,7 @@ import z3
 
 from tactl.ir.expr import Expr, Name, disj, substitute
 from tactl.ir.linear import int_symbols, to_z3
-from tactl.ir.ta import ThresholdAutomaton
+from tactl.ir.ta.model import ThresholdAutomaton
 
 
 @dataclass(frozen=True)

@@ -19,13 +19,13 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from conftest import CORPUS
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.driver.inputs import load_automaton
-from tactl.ir.alg_reader import parse_alg
+from tactl.ir.alg.reader import parse_alg
 from tactl.ir.errors import InputError
 from tactl.ir.expr import to_text
-from tactl.ir.rta_json import rta_from_json, rta_to_json
-from tactl.ir.rta_printer import print_rta
-from tactl.ir.rta_reader import read_rta
-from tactl.passes.parse import parse_algorithm
+from tactl.ir.rta.json_form import rta_from_json, rta_to_json
+from tactl.ir.rta.printer import print_rta
+from tactl.ir.rta.reader import read_rta
+from tactl.passes.alg_to_rta.extract import parse_algorithm
 
 STRB = (CORPUS / "strb" / "strb.alg").read_text()
 
@@ -225,7 +225,7 @@ def test_sent_messages_in_properties():
     spec = to_text(rta.properties[0].formula)
     assert "waitP_sentP0D != 0" in spec and "waitP_sentP1D != 0" in spec
     path = CORPUS / "benor" / "benor.alg"
-    from tactl.passes.eliminate import translate
+    from tactl.passes.rta_to_ta.eliminate import translate
     ta = translate(rta).ta
     assert [r.verdict for r in check_automaton(ta, str(path), CheckOptions()).results] == ["holds"]
 

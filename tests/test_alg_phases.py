@@ -17,9 +17,9 @@ from conftest import CORPUS
 from tactl.driver.inputs import load_automaton
 from tactl.engines.lockstep import check_explicit, phase_length
 from tactl.ir.expr import to_text
-from tactl.ir.alg_reader import parse_alg
-from tactl.passes.lockstep import build
-from tactl.passes.parse import parse_algorithm
+from tactl.ir.alg.reader import parse_alg
+from tactl.passes.rta_to_sync.sync_ta import build
+from tactl.passes.alg_to_rta.extract import parse_algorithm
 
 SMALL = ("--param", "n=4", "--param", "t=1", "--param", "f=1")
 
@@ -222,7 +222,7 @@ def test_numbered_rounds_in_an_asynchronous_algorithm_are_refused(cli, tmp_path)
 
 def test_an_asynchronous_coordinator_from_pseudocode_is_checked(cli, tmp_path):
     """The front end chooses the coordinator among the initial locations of an asynchronous
-    algorithm, and the translation's one-round coordinator semantics (passes/coordinator.py)
+    algorithm, and the translation's one-round coordinator semantics (passes/rta_to_ta/coordinator.py)
     reads it: with a correct coordinator everyone adopts its one value; a faulty one (cf = 1)
     equivocates, and the counterexample is printed in pseudocode lines."""
     text = HEAD.replace("timing sync", "timing async") + (

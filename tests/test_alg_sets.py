@@ -1,4 +1,4 @@
-"""Sets over a finite domain and the choice among qualifying quorums in ``.alg`` (passes/alg_sets.py,
+"""Sets over a finite domain and the choice among qualifying quorums in ``.alg`` (passes/alg_to_rta/sets.py,
 docs/alg.md "Sets and quorum choice").
 
 The corpus files that use them (floodset, floodmin_k2, dbft) are checked against their
@@ -15,9 +15,9 @@ import re
 import pytest
 
 from conftest import CORPUS
-from tactl.ir.alg_reader import parse_alg
+from tactl.ir.alg.reader import parse_alg
 from tactl.ir.expr import to_text
-from tactl.passes.parse import parse_algorithm
+from tactl.passes.alg_to_rta.extract import parse_algorithm
 
 HEADER = """algorithm T
 parameters n, t, f

@@ -1,4 +1,4 @@
-"""Coordinator messages in asynchronous automata (passes/coordinator.py, ir/rta_coordinator.py).
+"""Coordinator messages in asynchronous automata (passes/rta_to_ta/coordinator.py, ir/rta/coordinator.py).
 
 The encoding is checked three ways on hand-made automata: the TA it gives (parameter cf, its
 RC, the initial constraint, the Env in the guards, certificates); differentially, the explicit
@@ -23,13 +23,13 @@ from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED
 from tactl.ir.errors import InputError
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import to_text
-from tactl.ir.rta import ReceiveTA, receive_variables, received
-from tactl.ir.rta_reader import read_rta
-from tactl.ir.safety import ReachQuery, reach_query
-from tactl.passes.certify import certify, certify_justice
-from tactl.passes.eliminate import translate
-from tactl.passes.emit_promela_process import unsupported_fault_model
-from tactl.passes.env import sent
+from tactl.ir.rta.model import ReceiveTA, receive_variables, received
+from tactl.ir.rta.reader import read_rta
+from tactl.ir.eltl.safety import ReachQuery, reach_query
+from tactl.passes.rta_to_ta.certify import certify, certify_justice
+from tactl.passes.rta_to_ta.eliminate import translate
+from tactl.passes.emit.promela_process import unsupported_fault_model
+from tactl.passes.rta_to_ta.env import sent
 
 HEAD = """
   parameters n, t, f;

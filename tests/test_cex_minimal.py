@@ -24,11 +24,11 @@ from tactl.engines.result import HOLDS, VIOLATED
 from tactl.engines.result_json import result_from_json, result_to_json
 from tactl.engines.shortest import cut_at_violation
 from tactl.engines.simulate import Configuration, Step, replay, replay_run
-from tactl.ir.eltl import reach_question, temporal_query
+from tactl.ir.eltl.formula import reach_question, temporal_query
 from tactl.ir.evaluate import holds
-from tactl.ir.rta_reader import read_rta
-from tactl.ir.ta_reader import read_ta
-from tactl.passes.lockstep import build
+from tactl.ir.rta.reader import read_rta
+from tactl.ir.ta.reader import read_ta
+from tactl.passes.rta_to_sync.sync_ta import build
 
 STRB = (CORPUS / "strb" / "strb.ta").read_text()
 FRB = (CORPUS / "frb" / "frb.ta").read_text()

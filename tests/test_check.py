@@ -11,8 +11,8 @@ from conftest import CORPUS, ISOLA18, check_ta_files, isola18_params
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines import explicit, parametric
 from tactl.engines.result import HOLDS, UNSUPPORTED, VIOLATED
-from tactl.ir.safety import ReachQuery, reach_query
-from tactl.ir.ta_reader import read_ta, read_ta_file
+from tactl.ir.eltl.safety import ReachQuery, reach_query
+from tactl.ir.ta.reader import read_ta, read_ta_file
 from tactl.engines.simulate import Configuration, Step, replay
 
 

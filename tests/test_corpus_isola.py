@@ -22,11 +22,11 @@ from conftest import CORPUS, ISOLA18
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.expr import Name, substitute
 from tactl.ir.linear import int_symbols, to_z3
-from tactl.ir.rta import Timing
-from tactl.ir.rta_reader import read_rta_file
-from tactl.ir.ta_reader import read_ta_file
-from tactl.passes.certify import certify
-from tactl.passes.eliminate import translate
+from tactl.ir.rta.model import Timing
+from tactl.ir.rta.reader import read_rta_file
+from tactl.ir.ta.reader import read_ta_file
+from tactl.passes.rta_to_ta.certify import certify
+from tactl.passes.rta_to_ta.eliminate import translate
 
 MODELS = sorted(CORPUS.glob("*/*.rta"))
 
@@ -66,7 +66,7 @@ def test_against_hand_coded_isola18(path):
     enabling condition (the disjunction of its guards) under both resilience conditions."""
     import z3
 
-    from tactl.ir.ta_reader import parse_ta
+    from tactl.ir.ta.reader import parse_ta
 
     mapping = json.loads((path.parent / "isola18.json").read_text())
     hand = read_ta_file(ISOLA18 / mapping["file"]).ta

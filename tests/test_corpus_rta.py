@@ -9,9 +9,9 @@ from conftest import CORPUS
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.expr import substitute, Name
 from tactl.ir.linear import int_symbols, to_z3
-from tactl.ir.rta_reader import read_rta_file
-from tactl.ir.ta_reader import read_ta_file
-from tactl.passes.eliminate import translate
+from tactl.ir.rta.reader import read_rta_file
+from tactl.ir.ta.reader import read_ta_file
+from tactl.passes.rta_to_ta.eliminate import translate
 
 # hand-written shared variable -> generated one, per algorithm
 RENAMING = {
@@ -109,7 +109,7 @@ def test_translate_bad_rta_is_a_positioned_error(cli, tmp_path):
 
 
 def test_fmt_keeps_a_receive_automaton_a_receive_automaton(cli, tmp_path):
-    from tactl.ir.rta_reader import read_rta_file
+    from tactl.ir.rta.reader import read_rta_file
 
     copy = tmp_path / "strb.rta"
     copy.write_text((CORPUS / "strb" / "strb.rta").read_text())

@@ -15,9 +15,9 @@ import pytest
 from conftest import CORPUS, check_ta_files, isola18_params, reach_questions
 from tactl.engines import explicit, parametric
 from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED
-from tactl.ir.ta import ThresholdAutomaton
-from tactl.ir.ta_reader import read_ta, read_ta_file
-from tactl.passes.encode_steady import unsupported_reason
+from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.ir.ta.reader import read_ta, read_ta_file
+from tactl.passes.ta_to_smt.steady import unsupported_reason
 from test_check import CORPUS_MUTANTS, mutate
 
 BOUND = 5

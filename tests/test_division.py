@@ -14,11 +14,11 @@ from tactl.ir import InputError, read_ta, read_ta_file
 from tactl.ir.evaluate import EvaluationError, evaluate
 from tactl.ir.expr import Compare, Div, IntConst, Mul, Name, Neg, Sum, to_text, walk
 from tactl.ir.linear import NonLinearError, int_symbols, linearize, normalize, to_z3
-from tactl.ir.rta_reader import read_rta
-from tactl.ir.ta_json import ta_from_json, ta_to_json
-from tactl.ir.ta_printer import print_ta
-from tactl.ir.validate import validate
-from tactl.passes.lower_division import DivisionNotSupported, has_division, lower, lower_division
+from tactl.ir.rta.reader import read_rta
+from tactl.ir.ta.json_form import ta_from_json, ta_to_json
+from tactl.ir.ta.printer import print_ta
+from tactl.ir.ta.validate import validate
+from tactl.passes.ta_to_ta.lower_division import DivisionNotSupported, has_division, lower, lower_division
 
 HALVES = DATA / "division" / "halves.ta"
 

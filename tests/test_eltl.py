@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from conftest import CORPUS, ISOLA18, isola18_params
 from tactl.engines import explicit_ltl, parametric
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED
-from tactl.ir.eltl import FormulaClass, TemporalQuery, Unsupported, temporal_query
+from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, Unsupported, temporal_query
 from tactl.ir.expr import to_text
-from tactl.ir.ta_reader import read_ta, read_ta_file
+from tactl.ir.ta.reader import read_ta, read_ta_file
 from tactl.engines.simulate import replay_run
 from test_check import mutate
 from test_explicit_ltl import CASES
@@ -410,7 +410,7 @@ def test_an_occupied_invariant_that_processes_re_enter_needs_sorted_passes(monke
     # A1 -> A2, then C1 -> C2 (A2 covers). The passes follow the rules by topological rank of
     # their source: A0->Am, C0->C1, Am->A1, C1->C2, A1->A2 — so the run needs three passes
     # (C0->C1 | A0->Am, Am->A1, A1->A2 | C1->C2); the counterexample follows them and replays.
-    from tactl.passes import encode_lasso
+    from tactl.passes.ta_to_smt import lasso as encode_lasso
 
     ta = automaton(REENTER)
     assert parametric_verdict(ta, "leave").verdict == VIOLATED

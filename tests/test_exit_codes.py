@@ -40,11 +40,11 @@ def _assert_internal_error(r, kind: str) -> None:
 
 # what each command runs on the way: a pass (every command reads the .alg through it) or an engine
 COMMANDS = {
-    "show": (("show", STRB), "tactl.passes.parse.parse_algorithm"),
-    "dot": (("dot", STRB, "-o", "{tmp}/a.dot"), "tactl.passes.parse.parse_algorithm"),
-    "parse": (("parse", STRB), "tactl.passes.parse.parse_algorithm"),
+    "show": (("show", STRB), "tactl.passes.alg_to_rta.extract.parse_algorithm"),
+    "dot": (("dot", STRB, "-o", "{tmp}/a.dot"), "tactl.passes.alg_to_rta.extract.parse_algorithm"),
+    "parse": (("parse", STRB), "tactl.passes.alg_to_rta.extract.parse_algorithm"),
     "translate": (("translate", STRB, "--no-certify"), "tactl.driver.translation.run_translate"),
-    "emit": (("emit", STRB, "--to", "smtlib", "-o", "{tmp}/q"), "tactl.passes.parse.parse_algorithm"),
+    "emit": (("emit", STRB, "--to", "smtlib", "-o", "{tmp}/q"), "tactl.passes.alg_to_rta.extract.parse_algorithm"),
     "check": (("check", STRB, "-p", "unforgeability"), "tactl.engines.check._check_each"),
     "verify": (("verify", STRB, "-p", "unforgeability", "--no-cache", "--report-dir", "{tmp}/r"),
                "tactl.engines.check._check_each"),
@@ -64,7 +64,7 @@ def test_the_out_of_memory_line_frees_the_memory_and_says_so(cli, monkeypatch):
     """MemoryError before any import of the translation: main's clauses must not import it
     (that second MemoryError was finding D3's traceback and exit 1)."""
     monkeypatch.delitem(sys.modules, "tactl.driver.translation", raising=False)
-    monkeypatch.setattr("tactl.passes.parse.parse_algorithm", _raising(MemoryError()))
+    monkeypatch.setattr("tactl.passes.alg_to_rta.extract.parse_algorithm", _raising(MemoryError()))
     r = cli("show", STRB)
     _assert_internal_error(r, "MemoryError: out of memory")
     assert "tactl.driver.translation" not in sys.modules
@@ -88,7 +88,7 @@ def test_running_out_of_memory_for_real_exits_4_without_a_traceback(tmp_path):
     """A real MemoryError under a 600 MB limit (an allocation far beyond it, in the pass every
     command of an .alg goes through), through the console script's own exit path."""
     done = _tactl("show", str(STRB), limit_mb=600, script="""
-        import tactl.passes.parse as P
+        import tactl.passes.alg_to_rta.extract as P
         def hungry(*a, **k):
             hoard = []
             while True:

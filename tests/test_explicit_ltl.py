@@ -16,11 +16,11 @@ from conftest import CORPUS, ISOLA18
 from tactl.engines.explicit import _initial_states, parameter_instances
 from tactl.engines.explicit_ltl import check_temporal
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED
-from tactl.ir.eltl import FormulaClass, TemporalQuery, temporal_query
+from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, temporal_query
 from tactl.ir.evaluate import evaluate, holds
 from tactl.ir.expr import BoolConst
-from tactl.ir.safety import ReachQuery
-from tactl.ir.ta_reader import read_ta
+from tactl.ir.eltl.safety import ReachQuery
+from tactl.ir.ta.reader import read_ta
 from tactl.engines.simulate import Configuration, enabled_loops, lasso_holds, replay_run
 
 

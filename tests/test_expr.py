@@ -29,7 +29,7 @@ from tactl.ir.expr import (
     to_text,
 )
 from tactl.ir.linear import LinearAtom, LinearTerm, NonLinearError, linearize, normalize, to_z3
-from tactl.ir.ta_reader import parse_ta
+from tactl.ir.ta.reader import parse_ta
 
 
 def parse_formula(text: str):

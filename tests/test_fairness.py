@@ -1,6 +1,6 @@
-"""The justice derived from the fault model (passes/fairness.py): its formula per fault model,
+"""The justice derived from the fault model (passes/rta_to_ta/fairness.py): its formula per fault model,
 the specifications put under it, the user's own placement of ``fair``, name clashes, the z3
-certificates (passes/certify.py, ``certify_justice``) and the translate output.
+certificates (passes/rta_to_ta/certify.py, ``certify_justice``) and the translate output.
 
 Justice formulas are compared semantically — z3 equivalence under the resilience condition with
 every counter and parameter natural — never as strings.
@@ -15,19 +15,19 @@ import pytest
 
 from conftest import CORPUS
 from tactl.ir.expr import Always, Eventually, Expr, Implies, Name, substitute, summation, to_text
-from tactl.ir.ltl import PropertyKind, classify
-from tactl.ir.rta import Timing, justice_name, mentions
-from tactl.ir.rta_json import rta_from_json, rta_to_json
-from tactl.ir.rta_printer import print_rta
-from tactl.ir.rta_reader import read_rta, read_rta_file
+from tactl.ir.eltl.ltl import PropertyKind, classify
+from tactl.ir.rta.model import Timing, justice_name, mentions
+from tactl.ir.rta.json_form import rta_from_json, rta_to_json
+from tactl.ir.rta.printer import print_rta
+from tactl.ir.rta.reader import read_rta, read_rta_file
 from tactl.ir.errors import InputError
-from tactl.ir.ta_json import ta_from_json, ta_to_json
-from tactl.ir.ta_printer import print_ta
-from tactl.ir.ta_reader import parse_ta, read_ta
-from tactl.passes.certify import certify_justice
-from tactl.passes.eliminate import translate
-from tactl.passes.env import environment
-from tactl.passes.fairness import Fairness, RuleJustice
+from tactl.ir.ta.json_form import ta_from_json, ta_to_json
+from tactl.ir.ta.printer import print_ta
+from tactl.ir.ta.reader import parse_ta, read_ta
+from tactl.passes.rta_to_ta.certify import certify_justice
+from tactl.passes.rta_to_ta.eliminate import translate
+from tactl.passes.rta_to_ta.env import environment
+from tactl.passes.rta_to_ta.fairness import Fairness, RuleJustice
 from tactl.driver.translation import Certified, certificate_problem, refused_properties, run_translate, without_refused
 
 MODELS = sorted(CORPUS.glob("*/*.rta"))
@@ -127,7 +127,7 @@ FAULT_MODELS = {
     "symmetric": ("symmetric(f)", "n, t, f", "n > 2 * t; t >= f; f >= 0;", "ns_M + fs"),
     "crash": ("crash(f)", "n, t, f", "n > t; t >= f; f >= 0;", "ns_M"),  # not + nsf_M
     "clean_crash": ("clean_crash(f)", "n, t, f", "n > t; t >= f; f >= 0;", "ns_M"),
-    # g of the clean crashes lose a pending broadcast: they crash before it (passes/env.py)
+    # g of the clean crashes lose a pending broadcast: they crash before it (passes/rta_to_ta/env.py)
     "clean_crash2": ("clean_crash(f, g)", "n, t, f, g", "n > t; t >= f; f >= g; g >= 0;", "ns_M"),
     "omission": ("omission(f)", "n, t, f", "n > 2 * t; t >= f; f >= 0;", "ns_M - f"),
     "hybrid": ("hybrid(f, g)", "n, t, f, g", "n > 3 * t; t >= f + g; f >= 0; g >= 0;", "ns_M"),

@@ -3,7 +3,7 @@
 * A3 — ``received (AUX, vals) from K processes`` and ``received (AUX, *) …`` are the sum of the
   instances' counts, which counts distinct senders only when a correct process sends at most one
   instance per round (the instances form a kind). Otherwise the construct is refused at its
-  position (passes/parse.py ``_sums_count_processes``); DBFT's AUX, a kind, still works
+  position (passes/alg_to_rta/extract.py ``_sums_count_processes``); DBFT's AUX, a kind, still works
   (tests/test_alg_sets.py).
 * A4 — under crash faults a crashed process keeps its state: ``some P`` sees crashed processes
   (one crash location per valuation of what the properties read), so a *uniform* property that
@@ -225,9 +225,9 @@ def test_hand_written_rta_keep_the_one_crash_location(cli, tmp_path):
 
 def test_crash_sections_round_trip_through_text_and_json(tmp_path):
     from tactl.driver.inputs import read_automaton
-    from tactl.ir.rta_json import rta_from_json, rta_to_json
-    from tactl.ir.rta_printer import print_rta
-    from tactl.ir.rta_reader import read_rta
+    from tactl.ir.rta.json_form import rta_from_json, rta_to_json
+    from tactl.ir.rta.printer import print_rta
+    from tactl.ir.rta.reader import read_rta
 
     rta = read_automaton(_write(tmp_path, "mid.alg", MID_STEP)).rta
     assert rta.crash_locations and rta.crash_rules
@@ -237,7 +237,7 @@ def test_crash_sections_round_trip_through_text_and_json(tmp_path):
 
 def test_crash_rules_are_refused_outside_an_asynchronous_crash_model():
     from tactl.ir.errors import InputError
-    from tactl.ir.rta_reader import read_rta
+    from tactl.ir.rta.reader import read_rta
 
     text = """rta R { parameters n, t, f; assumptions { n > 3 * t; } faults byzantine(f);
       timing async; messages M; locations A, B; initial A;

@@ -34,11 +34,11 @@ from tactl.ir import (
     ta_from_json,
     ta_to_json,
 )
-from tactl.ir.rta import ReceiveTA
-from tactl.ir.rta_validate import validate_rta
-from tactl.ir.ta import ThresholdAutomaton
-from tactl.ir.ta_reader import only_warnings
-from tactl.ir.validate import validate
+from tactl.ir.rta.model import ReceiveTA
+from tactl.ir.rta.validate import validate_rta
+from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.ir.ta.reader import only_warnings
+from tactl.ir.ta.validate import validate
 
 TA_SEEDS = sorted(set(own_ta_files()) | set(check_ta_files()))
 RTA_SEEDS = sorted(CORPUS.glob("*/*.rta")) + sorted((DATA / "rta").glob("*.rta"))

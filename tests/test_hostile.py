@@ -19,7 +19,7 @@ import pytest
 
 from conftest import CORPUS
 from tactl.ir import print_ta, read_ta
-from tactl.ir.ta_json import ta_to_json
+from tactl.ir.ta.json_form import ta_to_json
 
 STRB_TA = CORPUS / "strb" / "strb.ta"
 STRB_RTA = CORPUS / "strb" / "strb.rta"
@@ -104,7 +104,7 @@ def test_1_emitted_queries_with_keyword_names_are_valid_smtlib(cli, tmp_path, ke
 
 
 def test_1_smtlib_comments_stay_comments():
-    from tactl.passes.emit_smtlib import comment
+    from tactl.passes.emit.smtlib import comment
 
     assert "\n" not in comment("a\nb\u2028c\x85d\re") and comment("ok: a-b") == "ok: a-b"
 
@@ -146,8 +146,8 @@ def test_2_renamed_location_keeps_the_verdict(cli, tmp_path):
 def test_2_generated_ta_is_validated_like_a_read_one(monkeypatch):
     """A translation that produced an invalid TA is a tactl bug, reported (exit 4), never used."""
     from tactl.driver import translation
-    from tactl.ir.rta_reader import read_rta_file
-    from tactl.ir.ta import Location
+    from tactl.ir.rta.reader import read_rta_file
+    from tactl.ir.ta.model import Location
 
     rta = read_rta_file(STRB_RTA).rta
     real = translation.translate
@@ -178,7 +178,7 @@ def test_3_explicit_engine_that_explored_nothing_is_unknown(cli, viol):
 
 def test_3_explicit_engine_with_every_instance_empty_is_unknown(tmp_path):
     from tactl.engines import explicit
-    from tactl.ir.safety import reach_query
+    from tactl.ir.eltl.safety import reach_query
 
     # inits that no configuration satisfies for the small parameters explored
     text = viol_text().replace("SE == 0;", "SE == 0; n >= 100;")

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from conftest import CORPUS
 from tactl.ir import print_ta, read_ta, ta_from_json
 from tactl.ir.names import identifier_problem
-from tactl.ir.ta_json import ta_to_json
+from tactl.ir.ta.json_form import ta_to_json
 
 STRB_TA = CORPUS / "strb" / "strb.ta"
 STRB_RTA = CORPUS / "strb" / "strb.rta"

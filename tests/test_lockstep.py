@@ -11,9 +11,9 @@ import pytest
 
 from conftest import CORPUS
 from tactl.engines import lockstep
-from tactl.ir.rta_reader import read_rta
+from tactl.ir.rta.reader import read_rta
 from tactl.engines.lockstep_sim import eccentricity, explicit_verdict, replay
-from tactl.passes.lockstep import build
+from tactl.passes.rta_to_sync.sync_ta import build
 
 FLOODMIN = (CORPUS / "floodmin" / "floodmin.rta").read_text()
 FLOODSET = (CORPUS / "floodset" / "floodset.rta").read_text()

@@ -17,12 +17,12 @@ import pytest
 
 from conftest import walked_nodes
 from tactl.ir import InputError, read_ta
-from tactl.ir import ta as ta_module
-from tactl.ir import validate as validate_module
+from tactl.ir.ta import model as ta_module
+from tactl.ir.ta import validate as validate_module
 from tactl.ir.expr import Name, Sum
-from tactl.ir.ta import Shape, expanded_shape
-from tactl.ir.ta_reader import parse_ta
-from tactl.ir.validate import MAX_NESTING
+from tactl.ir.ta.model import Shape, expanded_shape
+from tactl.ir.ta.reader import parse_ta
+from tactl.ir.ta.validate import MAX_NESTING
 
 
 def automaton(defines: list[str], guard: str = "x >= T + 1", init: str = "a == N - F") -> str:

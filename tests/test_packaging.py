@@ -77,7 +77,7 @@ def test_the_wheel_holds_every_module_template_grammar_and_corpus_file(wheel):
         names = set(archive.namelist())
     missing = sorted(set(_source_files()) - names)
     assert missing == [], f"not in the wheel: {missing}"
-    assert "tactl/engines/parametric.py" in names and "tactl/ir/alg.lark" in names
+    assert "tactl/engines/parametric.py" in names and "tactl/ir/alg/alg.lark" in names
 
 
 @pytest.fixture(scope="module")

@@ -18,8 +18,8 @@ from conftest import CORPUS, ISOLA18, SHARED_BENCHMARKS
 from tactl.driver.inputs import load_automaton, read_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.errors import InputError
-from tactl.ir.rta_printer import print_rta
-from tactl.ir.rta_reader import read_rta
+from tactl.ir.rta.printer import print_rta
+from tactl.ir.rta.reader import read_rta
 
 FMCAD13 = SHARED_BENCHMARKS / "bymc-promela" / "fmcad13"
 SKIP = pytest.mark.skipif(not FMCAD13.is_dir(), reason=f"ByMC Promela benchmarks not found at {FMCAD13}")
@@ -78,7 +78,7 @@ def test_fisman_crash_is_frb_with_any_number_of_crashes():
     import dataclasses
 
     from tactl.ir.expr import Compare, Name
-    from tactl.passes.eliminate import translate
+    from tactl.passes.rta_to_ta.eliminate import translate
 
     path = FMCAD13 / "bcast-fisman-crash.pml"
     rta = read_automaton(path).rta
@@ -264,9 +264,9 @@ def test_parse_command_reads_promela(cli, tmp_path):
 # derived automaton whose guard holds at the count the step received. This is the soundness of
 # the translation (the monotone lower bounds included) on small parameter values.
 
-from tactl.ir import promela as P  # noqa: E402
+from tactl.ir.promela import syntax as P  # noqa: E402
 from tactl.ir.evaluate import holds  # noqa: E402
-from tactl.passes.parse_promela import parse_promela  # noqa: E402
+from tactl.ir.promela.reader import parse_promela  # noqa: E402
 
 _OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
         "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,

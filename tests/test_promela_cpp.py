@@ -1,4 +1,4 @@
-"""The preprocessor conditionals of ByMC's Promela (passes/promela_cpp.py): the kept branch is
+"""The preprocessor conditionals of ByMC's Promela (ir/promela/cpp.py): the kept branch is
 exactly cpp's, positions stay the file's, and what it does not read is refused with a position."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from conftest import SHARED_BENCHMARKS
 from tactl.driver.inputs import load_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.errors import InputError
-from tactl.passes.promela_cpp import preprocess
+from tactl.ir.promela.cpp import preprocess
 
 TEXT = """\
 #define A 1

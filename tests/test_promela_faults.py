@@ -1,5 +1,5 @@
-"""ByMC's hybrid-fault Promela files and the fault model 'bound' (passes/promela_faults.py,
-passes/env.py **Bound**): every file is read, translated and checked with the verdicts of the
+"""ByMC's hybrid-fault Promela files and the fault model 'bound' (passes/pml_to_rta/faults.py,
+passes/rta_to_ta/env.py **Bound**): every file is read, translated and checked with the verdicts of the
 file's own model; the Env disjunction ``rcv <= max(0, ns + B)`` agrees with the explicit engine;
 the ``.rta`` form round-trips; what cannot be stated exactly is refused with a position.
 
@@ -19,9 +19,9 @@ from test_promela import assert_engines_agree
 from tactl.driver.inputs import load_automaton, read_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.expr import to_text
-from tactl.ir.rta_json import rta_from_json, rta_to_json
-from tactl.ir.rta_printer import print_rta
-from tactl.ir.rta_reader import read_rta
+from tactl.ir.rta.json_form import rta_from_json, rta_to_json
+from tactl.ir.rta.printer import print_rta
+from tactl.ir.rta.reader import read_rta
 
 PROMELA = SHARED_BENCHMARKS / "bymc-promela"
 SPIN13 = PROMELA / "spin13-parameterized"
@@ -205,7 +205,7 @@ def test_hand_built_bound_automaton_agrees_with_the_explicit_engine(tmp_path):
     while ns < Fnc) accepts — unforg is violated — and the justice guarantees max(0, ns - Fnc),
     so a process whose guard holds at 0 must move (relay, corr hold). Both engines agree at
     every parameter value up to 5 they decide."""
-    from tactl.passes.eliminate import translate
+    from tactl.passes.rta_to_ta.eliminate import translate
 
     path = tmp_path / "clean.rta"
     path.write_text(CLEAN)

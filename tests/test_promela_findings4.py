@@ -14,9 +14,9 @@ import pytest
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.driver.inputs import load_automaton
 from tactl.ir.errors import InputError
-from tactl.ir.rta_printer import print_rta
-from tactl.passes.parse_promela import parse_promela
-from tactl.passes.promela_to_rta import translate_promela
+from tactl.ir.rta.printer import print_rta
+from tactl.ir.promela.reader import parse_promela
+from tactl.passes.pml_to_rta.translation import translate_promela
 
 ECHO = Path(__file__).parent / "data" / "promela" / "echo.pml"
 BASE = ECHO.read_text()

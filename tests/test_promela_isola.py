@@ -1,5 +1,5 @@
 """ByMC's ISOLA'18 Parametric Promela sources (issue 22): the havoc receive
-(``passes/promela_havoc.py``), crash-send counters per message type (``passes/promela_crash.py``),
+(``passes/pml_to_rta/havoc.py``), crash-send counters per message type (``passes/pml_to_rta/crash.py``),
 propositions over receive variables at a formula's start, and the verdicts against ISOLA'18's
 hand-written automata and ByMC's Promela-generated ones.
 
@@ -22,10 +22,10 @@ from test_promela_faults import assert_refused
 from tactl.driver.inputs import load_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.expr import to_text
-from tactl.ir.ta_reader import read_ta_file
-from tactl.passes.parse_promela import parse_promela
-from tactl.passes.promela_cpp import preprocess
-from tactl.passes.promela_to_rta import translate_promela
+from tactl.ir.ta.reader import read_ta_file
+from tactl.ir.promela.reader import parse_promela
+from tactl.ir.promela.cpp import preprocess
+from tactl.passes.pml_to_rta.translation import translate_promela
 
 SOURCES = Path(os.environ.get("TACTL_ISOLA18_PROMELA")
                or Path.home() / ".cache" / "tactl" / "benchmarks" / "isola18-promela")
@@ -249,7 +249,7 @@ def test_a_proposition_over_receive_variables_is_read_only_at_the_formulas_start
 # step it takes that moves or sends must be a rule of the derived automaton whose guard holds at
 # the counts the step received. The soundness of the havoc reading on small parameter values.
 
-from tactl.ir import promela as P  # noqa: E402
+from tactl.ir.promela import syntax as P  # noqa: E402
 from tactl.ir.evaluate import holds  # noqa: E402
 from test_promela import _ev  # noqa: E402  (test_promela's interpreter of expressions)
 

@@ -1,5 +1,5 @@
 """Parametric Promela with several receive variables, an initialisation before ``end:``,
-``assume``/``assert`` in the step and integer division (passes/promela_multi.py): ByMC's SPIN'13
+``assume``/``assert`` in the step and integer division (passes/pml_to_rta/multi.py): ByMC's SPIN'13
 files bcast-byz-init, cond-consensus2 and asyn-byzagreement0 are read, translated and checked;
 bcast-byz-full (written in a language neither ByMC nor tactl reads) is refused with its position.
 
@@ -19,8 +19,8 @@ from conftest import ISOLA18, SHARED_BENCHMARKS
 from tactl.driver.inputs import load_automaton, read_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.errors import InputError
-from tactl.ir.rta_printer import print_rta
-from tactl.ir.rta_reader import read_rta
+from tactl.ir.rta.printer import print_rta
+from tactl.ir.rta.reader import read_rta
 
 SPIN13 = SHARED_BENCHMARKS / "bymc-promela" / "spin13-parameterized"
 SKIP = pytest.mark.skipif(not SPIN13.is_dir(), reason=f"ByMC Promela benchmarks not found at {SPIN13}")
@@ -326,7 +326,7 @@ def test_bcast_byz_init_relay_violated_by_hand():
     lasso on the negated relay (the property as written; tactl's counter-level justice cannot
     express 'each process moves' on a cycle, which is why the engines refuse it)."""
     from tactl.engines.simulate import Configuration, Step, replay_run
-    from tactl.ir.eltl import temporal_query
+    from tactl.ir.eltl.formula import temporal_query
 
     rta = read_automaton(SPIN13 / "bcast-byz-init.pml").rta
     ta = load_automaton(SPIN13 / "bcast-byz-init.pml").ta
@@ -363,9 +363,9 @@ def test_bcast_byz_full_is_refused_as_the_unimplemented_language(cli):
 
 import itertools  # noqa: E402
 
-from tactl.ir import promela as P  # noqa: E402
+from tactl.ir.promela import syntax as P  # noqa: E402
 from tactl.ir.evaluate import holds  # noqa: E402
-from tactl.passes.parse_promela import parse_promela  # noqa: E402
+from tactl.ir.promela.reader import parse_promela  # noqa: E402
 
 import operator  # noqa: E402
 

@@ -1,5 +1,5 @@
 """SPIN as the second reading of a Parametric Promela file (tactl/engines/spin_source.py,
-passes/promela_spin.py): the preprocessor's expansion against tactl's, on every file at hand, and
+passes/pml_to_spin/rewrite.py): the preprocessor's expansion against tactl's, on every file at hand, and
 the verdicts of ``check --engine source`` against tactl's parametric engine at one valuation."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from conftest import SHARED_BENCHMARKS, needs_spin
 from tactl.driver.inputs import load_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.spin_source import c_tokens, check_source, cpp_tokens
-from tactl.passes.promela_cpp import preprocess
+from tactl.ir.promela.cpp import preprocess
 
 DATA = Path(__file__).parent / "data" / "promela"
 BYMC = SHARED_BENCHMARKS / "bymc-promela"

@@ -1,4 +1,4 @@
-"""The reductions before encoding (passes/simplify_guards.py, passes/shortcuts.py,
+"""The reductions before encoding (passes/ta_to_ta/simplify_guards.py, passes/ta_to_ta/shortcuts.py,
 tactl/engines/reduced.py): equivalent guards, shortcut rules only where the soundness conditions
 allow them, and the same verdicts with and without the reduction — on known answers, the corpus,
 the ISOLA'18 benchmarks, random automata with shortcuts, and against the explicit engine."""
@@ -15,12 +15,12 @@ from conftest import CORPUS, SHARED_BENCHMARKS, check_ta_files, isola18_params
 from tactl.engines import reduced
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED
-from tactl.ir.eltl import temporal_query
+from tactl.ir.eltl.formula import temporal_query
 from tactl.ir.expr import BoolConst
 from tactl.ir.linear import int_symbols, to_z3
-from tactl.ir.ta_reader import read_ta, read_ta_file
-from tactl.passes.shortcuts import drop_shortcuts
-from tactl.passes.simplify_guards import simplify_guards
+from tactl.ir.ta.reader import read_ta, read_ta_file
+from tactl.passes.ta_to_ta.shortcuts import drop_shortcuts
+from tactl.passes.ta_to_ta.simplify_guards import simplify_guards
 
 # A chain A -> B -> C with a shortcut A -> C; self-loops everywhere so that lassos exist.
 CHAIN = """skel Chain {

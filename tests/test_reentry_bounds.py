@@ -21,9 +21,9 @@ import pytest
 from tactl.engines import explicit_ltl, parametric
 from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED
 from tactl.engines.simulate import replay_run
-from tactl.ir.eltl import TemporalQuery, temporal_query
-from tactl.ir.ta_reader import read_ta, read_ta_file
-from tactl.passes.encode_lasso import NeedsBounds, encode_branch, under_passes
+from tactl.ir.eltl.formula import TemporalQuery, temporal_query
+from tactl.ir.ta.reader import read_ta, read_ta_file
+from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_branch, under_passes
 
 BOUND = 3
 MAX_STATES = 100_000

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tactl.ir.ta_reader import read_ta
+from tactl.ir.ta.reader import read_ta
 from tactl.engines.simulate import Configuration, ReplayFailure, _fire, _fire_many
 
 
@@ -57,8 +57,8 @@ def test_lassos_with_a_loop_of_several_steps_are_replayed_as_spin_and_nusmv_repo
     """``replay_run(..., cycle=...)``: the run is schedule·cycle^ω; the cycle must come back to
     where it began, and the negated specification is read on the infinite lasso."""
     from tactl.ir.expr import Always, And, Compare, Eventually, IntConst, Name, Not
-    from tactl.ir.ltl import nnf
-    from tactl.ir.ta_reader import read_ta
+    from tactl.ir.eltl.ltl import nnf
+    from tactl.ir.ta.reader import read_ta
     from tactl.engines.simulate import Configuration, Step, replay_run
 
     ta = read_ta("""skel T { parameters n; assumptions (1) { n >= 1; } locations (2) { A: []; B: []; }

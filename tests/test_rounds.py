@@ -1,4 +1,4 @@
-"""Multi-round algorithms (``rounds carrying v:``, passes/rounds.py, tactl/report/rounds.py):
+"""Multi-round algorithms (``rounds carrying v:``, passes/alg_to_rta/rounds.py, tactl/report/rounds.py):
 the generated round-rigid obligations, their verdicts on the Ben-Or corpus, weakened variants
 violated with a replayed counterexample in pseudocode lines and the conclusion withheld, what the
 reduction does not cover refused at its position, and random19's verdicts (when present)."""
@@ -16,8 +16,8 @@ from conftest import CORPUS, DATA
 from tactl.driver.inputs import load_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED, PropertyResult
-from tactl.ir.alg_reader import parse_alg
-from tactl.passes.rounds import structure
+from tactl.ir.alg.reader import parse_alg
+from tactl.passes.alg_to_rta.rounds import structure
 from tactl.report.rounds import conclusions, round_structure
 
 ROUNDS = CORPUS / "benor_rounds"

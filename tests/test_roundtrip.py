@@ -8,7 +8,7 @@ import pytest
 
 from conftest import isola18_params, own_ta_files
 from tactl.ir import print_ta, read_ta, read_ta_file, ta_from_json, ta_to_json
-from tactl.ir.ta_json import FORMAT, VERSION
+from tactl.ir.ta.json_form import FORMAT, VERSION
 from tactl.ir.errors import InputError
 from tactl.bench.synthetic import promela_style_ta
 

@@ -23,7 +23,7 @@ from tactl.ir.expr import (
     summation,
     to_text,
 )
-from tactl.ir.rta import (
+from tactl.ir.rta.model import (
     FaultModel,
     Faults,
     Message,
@@ -33,10 +33,10 @@ from tactl.ir.rta import (
     receive_variables,
     received,
 )
-from tactl.ir.rta_json import FORMAT, VERSION, rta_from_json, rta_to_json
-from tactl.ir.rta_printer import print_rta
-from tactl.ir.rta_reader import parse_rta, read_rta, read_rta_file
-from tactl.ir.ta import Location, Property
+from tactl.ir.rta.json_form import FORMAT, VERSION, rta_from_json, rta_to_json
+from tactl.ir.rta.printer import print_rta
+from tactl.ir.rta.reader import parse_rta, read_rta, read_rta_file
+from tactl.ir.ta.model import Location, Property
 
 RTA_FILES = sorted((DATA / "rta").glob("*.rta"))
 

@@ -18,10 +18,10 @@ from conftest import walked_nodes
 
 from tactl.bench.reader import reader_scaling_rows
 from tactl.ir import InputError, read_ta
-from tactl.ir import validate as validate_module
+from tactl.ir.ta import validate as validate_module
 from tactl.ir.expr import Name, summation
 from tactl.ir.linear import LinearTerm, linearize
-from tactl.ir.ta import Location, ThresholdAutomaton
+from tactl.ir.ta.model import Location, ThresholdAutomaton
 from tactl.bench.synthetic import scaled_ta
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tactl.ir.expr import BoolConst, Compare, IntConst, Name
-from tactl.ir.safety import ReachQuery
-from tactl.ir.ta_reader import read_ta
-from tactl.passes.emit_smtlib import symbol, term
+from tactl.ir.eltl.safety import ReachQuery
+from tactl.ir.ta.reader import read_ta
+from tactl.passes.emit.smtlib import symbol, term
 from tactl.engines.schedule import order_steady
 from tactl.engines.simulate import Configuration, replay
 

@@ -26,12 +26,12 @@ from hypothesis import HealthCheck, given, settings
 from conftest import CORPUS, isola18_params
 from tactl.engines import parametric
 from tactl.engines.result import HOLDS, VIOLATED
-from tactl.ir.eltl import TemporalQuery, temporal_query
+from tactl.ir.eltl.formula import TemporalQuery, temporal_query
 from tactl.ir.expr import BoolConst
-from tactl.ir.safety import ReachQuery, reach_query
-from tactl.ir.ta_reader import read_ta, read_ta_file
-from tactl.passes import encode_lasso, encode_steady
-from tactl.passes.encode_steady import abstract_guards, budget_atoms, encode, rounds_bound, sensitive_atoms
+from tactl.ir.eltl.safety import ReachQuery, reach_query
+from tactl.ir.ta.reader import read_ta, read_ta_file
+from tactl.passes.ta_to_smt import lasso as encode_lasso, steady as encode_steady
+from tactl.passes.ta_to_smt.steady import abstract_guards, budget_atoms, encode, rounds_bound, sensitive_atoms
 from test_differential import agree as agree_reach
 from test_eltl import agree as agree_eltl
 from test_eltl import parametric_verdict, query, random_eltl_ta
@@ -437,9 +437,9 @@ def test_a_fall_atom_in_a_disjunct_is_no_budget():
     # reaches 2; taking `x >= 1` and `x >= 2` for crash-style budgets (each may rise only at a
     # steady part's last step) allowed one firing and gave a wrong HOLDS
     from tactl.engines import explicit, parametric
-    from tactl.ir.ta_reader import read_ta
-    from tactl.ir.safety import reach_query
-    from tactl.passes.encode_steady import abstract_guards, budget_atoms
+    from tactl.ir.ta.reader import read_ta
+    from tactl.ir.eltl.safety import reach_query
+    from tactl.passes.ta_to_smt.steady import abstract_guards, budget_atoms
 
     ta = read_ta(DISJUNCTIVE_BUDGET, "budget.ta").ta
     assert budget_atoms(abstract_guards(ta)) == {}

@@ -1,4 +1,4 @@
-"""The SMV back end (``passes/emit_smv.py``) and the NuSMV engine (``tactl/engines/nusmv.py``).
+"""The SMV back end (``passes/emit/smv.py``) and the NuSMV engine (``tactl/engines/nusmv.py``).
 
 * the emitted model: byte-for-byte reproducible, commented, sound bounded ranges (and a clear
   refusal where none is sound), parameters fixed / FROZENVAR up to a bound / unbounded;
@@ -30,11 +30,11 @@ from tactl.engines import nusmv
 from tactl.engines.explicit import DEFAULT_BOUND
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VIOLATED
 from tactl.driver.inputs import load_automaton
-from tactl.ir.eltl import FormulaClass, TemporalQuery, temporal_query
+from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, temporal_query
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import disj
-from tactl.ir.ta_reader import read_ta
-from tactl.passes.emit_smv import SmvError, build_smv, emit_smv, initial_exists
+from tactl.ir.ta.reader import read_ta
+from tactl.passes.emit.smv import SmvError, build_smv, emit_smv, initial_exists
 
 NUSMV_MISSING = (
     "NuSMV IS NOT INSTALLED: the NuSMV cross-checks did NOT run (build it with 'make tools', "
@@ -326,8 +326,8 @@ def test_mutant_strb_with_n_geq_3t_violates_relay_only():
 @needs_nusmv
 def test_mutant_strb_rta_with_n_geq_3t_violates_relay():
     text = (CORPUS / "strb" / "strb.rta").read_text().replace("n > 3 * t;", "n >= 3 * t;")
-    from tactl.ir.rta_reader import read_rta
-    from tactl.passes.eliminate import translate
+    from tactl.ir.rta.reader import read_rta
+    from tactl.passes.rta_to_ta.eliminate import translate
 
     ta = translate(read_rta(text, "strb_weak.rta").rta).ta
     cross_check(ta, "strb_weak.rta", fixed={"n": 3, "t": 1, "f": 1}, expect={"relay": VIOLATED})

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, REPO
-from tactl.ir import alg as A
-from tactl.ir.alg_reader import parse_alg
+from tactl.ir.alg import syntax as A
+from tactl.ir.alg.reader import parse_alg
 from tactl.source.check import HOLDS, HOLDS_VACUOUSLY, VIOLATED, check_algorithm, make_system
 from tactl.source.errors import SourceError
 from tactl.source.program import Program
@@ -224,7 +224,7 @@ SLOW_VALUATIONS = {
 # right answer, not the parametric engine, until the translation fixes land.
 KNOWN_TRANSLATION_MISTAKES: dict[tuple[str, str], tuple[str, str]] = {
     # none left: the lock-step translation keeps a crashed process's state as the interpreter
-    # does (passes/lockstep.py), and FloodSet/FloodMin state agreement among the processes that
+    # does (passes/rta_to_sync/sync_ta.py), and FloodSet/FloodMin state agreement among the processes that
     # have not crashed, as the papers do
 }
 

@@ -1,4 +1,4 @@
-"""The SPIN back end: the Promela counter model (``passes/emit_promela.py``) and the engine that
+"""The SPIN back end: the Promela counter model (``passes/emit/promela.py``) and the engine that
 runs SPIN on it (``tactl.engines.spin``).
 
 * the emitted text: reproducible byte for byte, readable (comments naming rules and
@@ -28,11 +28,11 @@ from tactl.engines import spin
 from tactl.engines.explicit import parameter_instances
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VIOLATED
 from tactl.driver.inputs import load_automaton
-from tactl.ir.eltl import TemporalQuery, temporal_query
-from tactl.ir.rta_reader import read_rta
-from tactl.ir.ta_reader import read_ta
-from tactl.passes.eliminate import translate
-from tactl.passes.emit_promela import (
+from tactl.ir.eltl.formula import TemporalQuery, temporal_query
+from tactl.ir.rta.reader import read_rta
+from tactl.ir.ta.reader import read_ta
+from tactl.passes.rta_to_ta.eliminate import translate
+from tactl.passes.emit.promela import (
     OutsideCounterModel,
     PromelaError,
     counter_model,
@@ -98,7 +98,7 @@ def test_emitted_model_is_deterministic_and_commented():
 def test_emitted_model_is_reproducible_across_processes():
     # Another interpreter with other hash seeds: no set or dict order may leak into the text.
     code = ("import sys; from tactl.driver.inputs import load_automaton; "
-            "from tactl.passes.emit_promela import emit_promela_counter; "
+            "from tactl.passes.emit.promela import emit_promela_counter; "
             "ta = load_automaton(sys.argv[1]).ta; "
             "sys.stdout.write(emit_promela_counter(ta, None, {'n': 7, 't': 2, 'f': 2}))")
     path = CORPUS / "aba" / "aba.rta"

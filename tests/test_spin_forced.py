@@ -1,5 +1,5 @@
 """The process model's lean forms (issue 21): forced receive steps where they are sound
-(``passes/forced_receive.py``), the lazy model everywhere else, premises that restrict the
+(``passes/emit/forced_receive.py``), the lazy model everywhere else, premises that restrict the
 initial locations instead of an ``initialized U`` wrapper, and pan built per property class
 (``tactl.engines.pan_profile``). Verdicts are cross-checked against the explicit engine on the
 translated TA, in both receive modes; the automaton where forcing would lose a run shows why
@@ -16,11 +16,11 @@ from tactl.driver.pipeline import translate_loaded
 from tactl.engines import spin_process
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.pan_profile import PanProfile
-from tactl.ir.eltl import temporal_query
-from tactl.ir.rta_reader import RtaReadResult, read_rta
-from tactl.passes import emit_promela_process, forced_receive
-from tactl.passes.emit_promela_process import ProcessModelError, emit_process_model, process_model
-from tactl.passes.forced_receive import initial_restriction, receive_mode
+from tactl.ir.eltl.formula import temporal_query
+from tactl.ir.rta.reader import RtaReadResult, read_rta
+from tactl.passes.emit import promela_process as emit_promela_process, forced_receive
+from tactl.passes.emit.promela_process import ProcessModelError, emit_process_model, process_model
+from tactl.passes.emit.forced_receive import initial_restriction, receive_mode
 
 needs_spin = needs_spin_marker("the forced receive cross-checks")
 

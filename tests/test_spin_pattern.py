@@ -18,8 +18,8 @@ from conftest import CORPUS
 from tactl.engines import checkers
 from tactl.engines import spin_process
 from tactl.driver.pipeline import translate_loaded
-from tactl.ir.eltl import temporal_query
-from tactl.ir.rta_reader import RtaReadResult, read_rta
+from tactl.ir.eltl.formula import temporal_query
+from tactl.ir.rta.reader import RtaReadResult, read_rta
 
 pytestmark = [
     pytest.mark.slow,

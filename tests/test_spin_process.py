@@ -1,4 +1,4 @@
-"""SPIN on the Promela *process model* (passes/emit_promela_process.py, tactl/engines/spin_process.py).
+"""SPIN on the Promela *process model* (passes/emit/promela_process.py, tactl/engines/spin_process.py).
 
 The process model runs the receive automaton itself — per-process receive counters under the
 fault model's environment, no quantifier elimination — so agreeing with the explicit engine on
@@ -16,9 +16,9 @@ from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines import spin_process
 from tactl.driver.inputs import read_automaton
 from tactl.driver.pipeline import translate_loaded
-from tactl.ir.eltl import TemporalQuery, temporal_query
-from tactl.ir.rta_reader import read_rta
-from tactl.passes.emit_promela_process import emit_process_model
+from tactl.ir.eltl.formula import TemporalQuery, temporal_query
+from tactl.ir.rta.reader import read_rta
+from tactl.passes.emit.promela_process import emit_process_model
 
 needs_spin = needs_spin_marker("the SPIN process-model cross-checks")
 
@@ -29,7 +29,7 @@ STRB_WEAK = STRB.read_text().replace("n > 3 * t;", "n >= 3 * t;")  # relay fails
 def verdicts_both_ways(rta_text_or_path, params, only=None):
     loaded = read_automaton(rta_text_or_path) if not isinstance(rta_text_or_path, str) else None
     if loaded is None:
-        from tactl.ir.rta_reader import RtaReadResult
+        from tactl.ir.rta.reader import RtaReadResult
 
         loaded = RtaReadResult(read_rta(rta_text_or_path).rta, "<text>", rta_text_or_path)
     ta = translate_loaded(loaded).ta

@@ -8,8 +8,8 @@ from conftest import CORPUS, DATA
 from tactl.ir import InputError, parse_ta, read_ta, read_ta_file
 from tactl.ir.expr import BoolConst, IntConst, Name, to_text
 from tactl.ir.linear import NonLinearError, linearize
-from tactl.ir.ltl import PropertyKind, classify
-from tactl.ir.ta import Update
+from tactl.ir.eltl.ltl import PropertyKind, classify
+from tactl.ir.ta.model import Update
 
 DIALECTS = DATA / "dialects"
 

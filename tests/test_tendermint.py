@@ -1,5 +1,5 @@
 """One-round Tendermint (corpus/tendermint/tendermint.rta): the proposal as an asynchronous
-coordinator message (passes/coordinator.py).
+coordinator message (passes/rta_to_ta/coordinator.py).
 
 Agreement holds for all n > 3t and the reachability sanity properties are violated, as in the
 LMCS 2020 one-round model (compared when its file is on this machine); weakening a quorum or
@@ -22,10 +22,10 @@ from tactl.driver.inputs import load_automaton
 from tactl.engines import explicit
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, VIOLATED
-from tactl.ir.rta_reader import read_rta
-from tactl.ir.safety import reach_query
-from tactl.ir.ta_reader import read_ta
-from tactl.passes.eliminate import translate
+from tactl.ir.rta.reader import read_rta
+from tactl.ir.eltl.safety import reach_query
+from tactl.ir.ta.reader import read_ta
+from tactl.passes.rta_to_ta.eliminate import translate
 from test_async_coordinator import instances, oracle_violated
 
 TENDERMINT = CORPUS / "tendermint" / "tendermint.rta"

@@ -1,4 +1,4 @@
-"""Exact normalisation of rational thresholds (passes/thresholds.py), checked against z3.
+"""Exact normalisation of rational thresholds (passes/alg_to_rta/thresholds.py), checked against z3.
 
 Each normalised comparison must have exactly the integer solutions of the original one, where
 the original is evaluated with exact rationals and z3's own floor (``ToInt``) for ⌊⌋ and
@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 
 from tactl.ir.expr import to_text
 from tactl.ir.linear import int_symbols, to_z3
-from tactl.passes.thresholds import ThresholdError, normalize, symbol
+from tactl.passes.alg_to_rta.thresholds import ThresholdError, normalize, symbol
 
 NAMES = ("r", "n", "t")
 S = {x: symbol(x) for x in NAMES}

@@ -14,12 +14,12 @@ from conftest import CORPUS
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.expr import BoolConst, Compare, Expr, Name, to_text
 from tactl.ir.linear import normalize
-from tactl.ir.rta import FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing, received
-from tactl.ir.ta import Location
-from tactl.ir.ta_reader import parse_ta, read_ta_file
-from tactl.passes.certify import certify
-from tactl.passes.env import UnsupportedEnvironment, environment
-from tactl.passes.eliminate import translate
+from tactl.ir.rta.model import FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing, received
+from tactl.ir.ta.model import Location
+from tactl.ir.ta.reader import parse_ta, read_ta_file
+from tactl.passes.rta_to_ta.certify import certify
+from tactl.passes.rta_to_ta.env import UnsupportedEnvironment, environment
+from tactl.passes.rta_to_ta.eliminate import translate
 
 
 def expr(text: str) -> Expr:
@@ -240,7 +240,7 @@ def test_random_guards_are_certified_sound_and_exact_ones_precise(guard, model, 
         return  # refused on purpose (test_sync_adds_lower_bounds_and_refuses_sync_omission)
     params = ("n", "t", "f", "g") if model is FaultModel.HYBRID else ("n", "t", "f")
     faults = Faults(model, ("f", "g") if model is FaultModel.HYBRID else ("f",))
-    if model is FaultModel.BOUND:  # a bound that may be negative: Env's disjunction (passes/env.py)
+    if model is FaultModel.BOUND:  # a bound that may be negative: Env's disjunction (passes/rta_to_ta/env.py)
         from tactl.ir.expr import Name, sub  # noqa: PLC0415
 
         faults = Faults(model, (), terms=(sub(Name("n"), Name("f")), sub(Name("f"), Name("t")),
@@ -267,13 +267,13 @@ from dataclasses import replace  # noqa: E402
 
 from conftest import DATA  # noqa: E402
 from tactl.ir.expr import names, summation  # noqa: E402
-from tactl.ir.rta_reader import parse_rta, read_rta_file  # noqa: E402
-from tactl.passes.eliminate import Translation  # noqa: E402
-from tactl.passes.env import Environment, auxiliary_message, sent, sent_by_crashing  # noqa: E402
+from tactl.ir.rta.reader import parse_rta, read_rta_file  # noqa: E402
+from tactl.passes.rta_to_ta.eliminate import Translation  # noqa: E402
+from tactl.passes.rta_to_ta.env import Environment, auxiliary_message, sent, sent_by_crashing  # noqa: E402
 from tactl.bench.synthetic_kinds import kind_rta  # noqa: E402
 
 # symmetric faults are not among them: their senders are parameters fixed for the run, delivered
-# to every receiver (passes/env.py, **Symmetric**; tests/test_trust_faults.py)
+# to every receiver (passes/rta_to_ta/env.py, **Symmetric**; tests/test_trust_faults.py)
 BYZANTINE_LIKE = (FaultModel.BYZANTINE, FaultModel.HYBRID)
 
 
@@ -411,7 +411,7 @@ def test_kind_sum_file_translates_and_holds(cli, tmp_path):
 
 def all_subsets_translation(rta: ReceiveTA, monkeypatch) -> Translation:
     """The translation under the old Env (its Fourier–Motzkin runs may need more room)."""
-    import tactl.passes.eliminate as eliminate
+    import tactl.passes.rta_to_ta.eliminate as eliminate
 
     monkeypatch.setattr(eliminate, "PROJECTION_LIMIT", 100_000)
     out = translate(rta, all_subsets_environment(rta))

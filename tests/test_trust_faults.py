@@ -16,14 +16,14 @@ from conftest import CORPUS
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, VIOLATED
 from tactl.driver.inputs import load_automaton
-from tactl.ir.rta_printer import print_rta
-from tactl.ir.rta_reader import read_rta
-from tactl.passes.eliminate import translate
-from tactl.passes.env import environment
-from tactl.passes.fairness import Fairness, fairness_of, waiting_locations
-from tactl.ir.alg_reader import parse_alg
+from tactl.ir.rta.printer import print_rta
+from tactl.ir.rta.reader import read_rta
+from tactl.passes.rta_to_ta.eliminate import translate
+from tactl.passes.rta_to_ta.env import environment
+from tactl.passes.rta_to_ta.fairness import Fairness, fairness_of, waiting_locations
+from tactl.ir.alg.reader import parse_alg
 from tactl.ir.expr import to_text
-from tactl.passes.parse import parse_algorithm
+from tactl.passes.alg_to_rta.extract import parse_algorithm
 
 REPO = Path(__file__).resolve().parents[1]
 FINDINGS = REPO.parent / "shared" / "findings" / "trust-round3"
@@ -246,7 +246,7 @@ def test_strb_symmetric_verdicts(tmp_path, faults, params, resilience, expected,
 def test_symmetric_is_not_byzantine():
     symmetric = parse(strb_symmetric()).rta
     byzantine = parse(strb_symmetric(faults="byzantine(f)")).rta
-    from tactl.ir.ta_printer import print_ta
+    from tactl.ir.ta.printer import print_ta
 
     ta_s, ta_b = translate(symmetric).ta, translate(byzantine).ta
     assert print_ta(ta_s) != print_ta(ta_b)
@@ -278,7 +278,7 @@ def test_symmetric_counts_per_type_and_kind():
 
 
 def test_spin_process_model_refuses_symmetric_and_clean_crash_with_fnc():
-    from tactl.passes.emit_promela_process import unsupported_fault_model
+    from tactl.passes.emit.promela_process import unsupported_fault_model
 
     assert unsupported_fault_model(parse(strb_symmetric()).rta)
     assert unsupported_fault_model(parse(STRB_CLEAN.read_text()).rta)

@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, REPO
-from tactl.ir.alg_reader import _parser, parse_alg
+from tactl.ir.alg.reader import _parser, parse_alg
 from tactl.ir.errors import InputError
-from tactl.passes.parse import parse_algorithm
+from tactl.passes.alg_to_rta.extract import parse_algorithm
 
 FINDINGS = Path(REPO.parent / "shared" / "findings" / "trust-round3")
 
@@ -97,7 +97,7 @@ properties
 
 
 def _grammar_words() -> list[str]:
-    """Every word a terminal of ir/alg.lark spells (keywords, multi-word quantifiers, ``bot``)."""
+    """Every word a terminal of ir/alg/alg.lark spells (keywords, multi-word quantifiers, ``bot``)."""
     words: set[str] = set()
     for terminal in _parser().terminals:
         words |= set(re.findall(r"[A-Za-z]{2,}", terminal.pattern.value))
@@ -415,7 +415,7 @@ def test_many_handlers_give_a_result_in_seconds(cli, tmp_path):
 def test_the_control_state_bound_is_reported_at_the_step(cli, tmp_path, monkeypatch):
     """Handlers over independent messages branch 2^k ways per step: refused with the bound,
     at the loop whose step explodes (the bound lowered so that the test is quick)."""
-    import tactl.passes.parse as parse_pass
+    import tactl.passes.alg_to_rta.extract as parse_pass
 
     monkeypatch.setattr(parse_pass, "MAX_CONTROL_STATES", 100)
     k = 10
@@ -432,7 +432,7 @@ def test_the_control_state_bound_is_reported_at_the_step(cli, tmp_path, monkeypa
 
 
 def test_the_corpus_stays_well_under_the_control_state_bound(monkeypatch):
-    import tactl.passes.parse as parse_pass
+    import tactl.passes.alg_to_rta.extract as parse_pass
 
     most = 0
     original = parse_pass._Explorer.step

@@ -26,11 +26,11 @@ from tactl.util import deadline
 from tactl.engines import lockstep
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED
 from tactl.driver.inputs import read_automaton
-from tactl.ir.rta_json import rta_from_json, rta_to_json
-from tactl.ir.rta_printer import print_rta
-from tactl.ir.rta_reader import read_rta
-from tactl.ir.ta import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Hypothesis
-from tactl.passes.lockstep import build
+from tactl.ir.rta.json_form import rta_from_json, rta_to_json
+from tactl.ir.rta.printer import print_rta
+from tactl.ir.rta.reader import read_rta
+from tactl.ir.ta.model import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Hypothesis
+from tactl.passes.rta_to_sync.sync_ta import build
 
 FINDINGS = REPO.parent / "shared" / "findings" / "trust-round3"
 FLOODMIN_RTA = CORPUS / "floodmin" / "floodmin.rta"

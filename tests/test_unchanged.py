@@ -12,7 +12,7 @@ from tactl.ir import InputError, read_ta
 from tactl.ir.errors import Severity
 from tactl.ir.evaluate import evaluate, holds
 from tactl.ir.expr import Compare, to_text
-from tactl.ir.ta_printer import print_ta
+from tactl.ir.ta.printer import print_ta
 
 
 def automaton(actions: str, spec: str = "p: [](b == 0);") -> str:

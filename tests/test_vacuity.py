@@ -9,8 +9,8 @@ import pytest
 
 from conftest import CORPUS
 from tactl.ir.expr import BoolConst, Implies, to_text
-from tactl.ir.ta_reader import parse_ta
-from tactl.ir.vacuity import vacuity_question
+from tactl.ir.ta.reader import parse_ta
+from tactl.ir.eltl.vacuity import vacuity_question
 
 STRB = (CORPUS / "strb" / "strb.alg").read_text(encoding="utf-8")
 # No correct process can receive ECHO from n + 1 processes (n - f send, f <= t forge): accept is
@@ -226,7 +226,7 @@ def test_a_holds_whose_vacuity_was_not_decided_exits_3():
     pass: the property holds, but whether it says anything is unknown."""
     from tactl.engines.check import CheckReport
     from tactl.engines.result import HOLDS, NOT_VACUOUS, VACUITY_UNKNOWN, PropertyResult
-    from tactl.ir.ta_reader import read_ta
+    from tactl.ir.ta.reader import read_ta
 
     ta = read_ta((CORPUS / "strb" / "strb.ta").read_text(), "strb.ta").ta
     sure = PropertyResult("p", "safety", HOLDS, "parametric", vacuity=NOT_VACUOUS)
@@ -242,7 +242,7 @@ def test_the_parametric_witness_question_asks_z3_once(monkeypatch):
     from tactl.engines.check import CheckOptions, check_automaton
     from tactl.engines import parametric
     from tactl.engines.result import HOLDS, NOT_VACUOUS
-    from tactl.ir.ta_reader import read_ta
+    from tactl.ir.ta.reader import read_ta
 
     asked: list[bool] = []
     solve = parametric._solve

@@ -125,7 +125,7 @@ class _Gen:
         """A fault model (rotating over ``order``), its resilience and one valuation inside it.
 
         Each family gives the models it can have in the order its instances take them: omission
-        is refused in lock-step rounds (passes/env.py), the lock-step engine builds crash and
+        is refused in lock-step rounds (passes/rta_to_ta/env.py), the lock-step engine builds crash and
         byzantine only, coordinators are byzantine.
         """
         model = self.rot("faults", order)

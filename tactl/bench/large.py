@@ -4,8 +4,8 @@ Inputs, read where they are and never copied into the repository: the three TAs 
 from its Promela models (``../shared/benchmarks/bymc-isola18-generated/``: nbacr, cc_case1,
 c1cs_case1) and the one-round DBFT and Tendermint pseudocode models
 (``../shared/findings/large-alg/``). Per (file, property): the locations and rules, the rules
-left after the reductions before encoding (``passes/simplify_guards.py``,
-``passes/shortcuts.py``; every location is kept), then for a separate
+left after the reductions before encoding (``passes/ta_to_ta/simplify_guards.py``,
+``passes/ta_to_ta/shortcuts.py``; every location is kept), then for a separate
 ``tactl check FILE -p P --json`` process — with the reductions ("after") and with
 ``TACTL_NO_REDUCTION=1`` ("before", a shorter time limit; ``TACTL_BENCH_LARGE_BEFORE=0`` leaves it
 out) — the verdict, the wall time with process start, the CPU time (user + system: on a loaded
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from tactl.driver.inputs import load_automaton
 from tactl.engines import reduced
-from tactl.ir.eltl import TemporalQuery, temporal_query
+from tactl.ir.eltl.formula import TemporalQuery, temporal_query
 
 TARGET_S = 30.0
 BEFORE_TIMEOUT_S = 60.0  # the unreduced run: enough to show where it was, not to wait for it

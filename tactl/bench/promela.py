@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable
 from tactl.driver.pipeline import parse_promela_loaded, translate_loaded
 from tactl.ir.errors import InputError
-from tactl.ir.ta_reader import read_ta_file
+from tactl.ir.ta.reader import read_ta_file
 
 SETS = ("fmcad13", "spin13-parameterized")
 ISOLA18 = "isola18-promela"  # ByMC's ISOLA'18 sources: `make isola18-promela`, never in ../shared

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from tactl.bench import measure
 from tactl.bench.synthetic import scaled_ta
-from tactl.ir.ta_reader import read_ta, read_ta_file
+from tactl.ir.ta.reader import read_ta, read_ta_file
 
 SIZES = (10_000, 50_000, 100_000)
 COMPANION = 1_000  # rules of the location-scaled automata, locations of the rule-scaled ones

@@ -23,8 +23,8 @@ from tactl.driver.pipeline import translate_loaded
 from tactl.engines import checkers, spin, spin_process
 from tactl.engines.pan_profile import OPTIMIZE_FROM, PanProfile, run_pan
 from tactl.engines.spin import parse_pan
-from tactl.ir.eltl import temporal_query
-from tactl.ir.rta_reader import RtaReadResult, read_rta
+from tactl.ir.eltl.formula import temporal_query
+from tactl.ir.rta.reader import RtaReadResult, read_rta
 
 REPO = Path(__file__).resolve().parents[2]
 SPIN13_TIMEOUT_S = 120.0  # per property and model

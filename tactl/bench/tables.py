@@ -57,11 +57,11 @@ from tactl.driver.inputs import load_automaton, read_automaton
 from tactl.engines import checkers, lockstep
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir import print_ta, read_ta
-from tactl.ir.alg_reader import parse_alg
-from tactl.ir.rta_reader import read_rta_file
-from tactl.passes.certify import certify
-from tactl.passes.eliminate import translate
-from tactl.passes.parse import parse_algorithm
+from tactl.ir.alg.reader import parse_alg
+from tactl.ir.rta.reader import read_rta_file
+from tactl.passes.rta_to_ta.certify import certify
+from tactl.passes.rta_to_ta.eliminate import translate
+from tactl.passes.alg_to_rta.extract import parse_algorithm
 
 REPO = Path(__file__).resolve().parents[2]  # the checkout: tactl/bench/ is two folders down
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from tactl.ir.eltl import TemporalQuery, lasso_reason, temporal_query
-from tactl.ir.ta_reader import ReadResult
-from tactl.passes.emit_smtlib import emit_smtlib
-from tactl.passes.encode_lasso import NeedsBounds, encode_query
-from tactl.passes.encode_steady import UnsupportedAutomaton, unsupported_reason
+from tactl.ir.eltl.formula import TemporalQuery, lasso_reason, temporal_query
+from tactl.ir.ta.reader import ReadResult
+from tactl.passes.emit.smtlib import emit_smtlib
+from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_query
+from tactl.passes.ta_to_smt.steady import UnsupportedAutomaton, unsupported_reason
 
 
 def smtlib_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],

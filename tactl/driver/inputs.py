@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tactl.driver.pipeline import as_written, load, refusal
-from tactl.ir.rta_reader import RtaReadResult
-from tactl.ir.ta_reader import ReadResult
+from tactl.ir.rta.reader import RtaReadResult
+from tactl.ir.ta.reader import ReadResult
 
 
 def read_automaton(path: str | Path, defines: tuple[str, ...] = ()) -> ReadResult | RtaReadResult:

@@ -29,14 +29,14 @@ from typing import Any, Callable, Mapping
 from tactl.driver.cache import Cache, cache_key, digest
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.expr import to_text
-from tactl.ir.rta import Timing
-from tactl.ir.rta_json import rta_from_json, rta_to_json
-from tactl.ir.rta_reader import RtaReadResult, read_rta
-from tactl.ir.rta_validate import validate_rta
+from tactl.ir.rta.model import Timing
+from tactl.ir.rta.json_form import rta_from_json, rta_to_json
+from tactl.ir.rta.reader import RtaReadResult, read_rta
+from tactl.ir.rta.validate import validate_rta
 from tactl.ir.source import is_stdin, label, read_text, sniff_kind
-from tactl.ir.ta_json import ta_from_json, ta_to_json
-from tactl.ir.ta_reader import MAX_DIGITS, ReadResult, only_warnings, read_ta
-from tactl.ir.validate import validate
+from tactl.ir.ta.json_form import ta_from_json, ta_to_json
+from tactl.ir.ta.reader import MAX_DIGITS, ReadResult, only_warnings, read_ta
+from tactl.ir.ta.validate import validate
 
 
 @dataclass(frozen=True)
@@ -198,10 +198,10 @@ class Pass:
 
 def parse_loaded(text: str, where: str) -> RtaReadResult:
     """Run the parse pass on pseudocode: the receive automaton it defines, checked like a
-    written one (``ir/rta_validate.py``), with the pseudocode as its source text."""
+    written one (``ir/rta/validate.py``), with the pseudocode as its source text."""
     # lazy: the parse pass (lark grammar, sympy) loads only when a chain runs it
-    from tactl.ir.alg_reader import parse_alg
-    from tactl.passes.parse import parse_algorithm
+    from tactl.ir.alg.reader import parse_alg
+    from tactl.passes.alg_to_rta.extract import parse_algorithm
 
     rta = parse_algorithm(parse_alg(text, where)).rta
     return RtaReadResult(rta, where, text, only_warnings(validate_rta(rta), where, text))
@@ -212,8 +212,8 @@ def parse_promela_loaded(text: str, where: str, defines: tuple[str, ...] = ()) -
     receive automaton of a ByMC model, checked like a written one; the translation's notes (the
     fairness used) join the warnings."""
     # lazy: the Promela grammar (lark) and its translation (z3) load only when a chain runs them
-    from tactl.passes.parse_promela import parse_promela
-    from tactl.passes.promela_to_rta import translate_promela
+    from tactl.ir.promela.reader import parse_promela
+    from tactl.passes.pml_to_rta.translation import translate_promela
 
     result = translate_promela(parse_promela(text, where, defines))
     return RtaReadResult(result.rta, where, text,
@@ -251,7 +251,7 @@ def lower_loaded(loaded: ReadResult) -> ReadResult:
     not checkable (every property is then reported unsupported, with the reason), never
     approximated."""
     # lazy: the lower pass loads only when a chain runs it (show reads without it)
-    from tactl.passes.lower_division import DivisionNotSupported, has_division, lower
+    from tactl.passes.ta_to_ta.lower_division import DivisionNotSupported, has_division, lower
 
     if not has_division(loaded.ta):
         return loaded
@@ -348,14 +348,14 @@ def _emit_smtlib(loaded: ReadResult, options: Mapping[str, Any]) -> dict[str, An
 
 def _emit_promela(loaded: ReadResult, options: Mapping[str, Any]) -> str:
     # lazy: the Promela emitter (jinja2) loads only when a chain emits
-    from tactl.passes.emit_promela import emit_promela_counter
+    from tactl.passes.emit.promela import emit_promela_counter
 
     return emit_promela_counter(loaded.ta, tuple(options.get("properties") or ()) or None,
                                 options["parameters"])
 
 
 def _emit_nuxmv(loaded: ReadResult, options: Mapping[str, Any]) -> str:
-    from tactl.passes.emit_smv import emit_smv  # lazy: the SMV emitter (jinja2) loads only when a chain emits
+    from tactl.passes.emit.smv import emit_smv  # lazy: the SMV emitter (jinja2) loads only when a chain emits
 
     return emit_smv(loaded.ta, tuple(options.get("properties") or ()) or None,
                     options.get("parameters") or None, options.get("smv_bound"), False,

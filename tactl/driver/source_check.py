@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, PropertyResult
-from tactl.ir.alg_reader import parse_alg
+from tactl.ir.alg.reader import parse_alg
 from tactl.source.check import DEFAULT_MAX_STATES, Result, SourceReport, check_algorithm, check_parameters
 from tactl.source.errors import SourceError, as_input_error
 from tactl.source.formula import is_liveness

@@ -5,7 +5,7 @@ this pass first). A soundness certificate that fails is a tactl bug and stops ev
 could not decide stops everything too, and so does an imprecise guard unless the user accepts it
 (``--allow-imprecise``) — an uncertified guard is never used silently.
 
-The justice derived from the fault model (``passes/fairness.py``) is certified too
+The justice derived from the fault model (``passes/rta_to_ta/fairness.py``) is certified too
 (``certify_justice``). An atom that is not *exact* or not *admissible* is a tactl bug (exit 4,
 whether or not a specification uses it). One that is not *justified*, or undecided, makes the
 verdicts of the specifications that assume the justice unsound, and only those: they are
@@ -21,12 +21,12 @@ from dataclasses import dataclass, replace
 
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.expr import BoolConst, to_text
-from tactl.ir.rta import FaultModel, ReceiveTA
-from tactl.ir.validate import validate
-from tactl.passes.certify import Certificate, JusticeCertificate, certify, certify_justice
-from tactl.passes.eliminate import Translation, translate
-from tactl.passes.env import UnsupportedEnvironment
-from tactl.passes.fairness import Fairness, empty
+from tactl.ir.rta.model import FaultModel, ReceiveTA
+from tactl.ir.ta.validate import validate
+from tactl.passes.rta_to_ta.certify import Certificate, JusticeCertificate, certify, certify_justice
+from tactl.passes.rta_to_ta.eliminate import Translation, translate
+from tactl.passes.rta_to_ta.env import UnsupportedEnvironment
+from tactl.passes.rta_to_ta.fairness import Fairness, empty
 
 
 class CertificateError(Exception):

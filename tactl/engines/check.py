@@ -18,16 +18,16 @@ from tactl.util.version import __version__
 from tactl.engines import explain, explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN,
                                   UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, Counterexample, PropertyResult)
-from tactl.ir.eltl import FormulaClass, TemporalQuery, reach_question, temporal_query
+from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, reach_question, temporal_query
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import BoolConst, Eventually, disj, to_text
 from tactl.ir.linear import NonLinearError, first_unsatisfiable, int_symbols, to_z3
-from tactl.ir.rta import Timing
-from tactl.ir.ta_json import origin_to_json
-from tactl.ir.ta import Property, ThresholdAutomaton
-from tactl.ir.vacuity import vacuity_question
-from tactl.passes.encode_steady import unsupported_reason
+from tactl.ir.rta.model import Timing
+from tactl.ir.ta.json_form import origin_to_json
+from tactl.ir.ta.model import Property, ThresholdAutomaton
+from tactl.ir.eltl.vacuity import vacuity_question
+from tactl.passes.ta_to_smt.steady import unsupported_reason
 
 # spin and nusmv run the external checkers at fixed parameters (tactl/engines/spin*.py, nusmv.py)
 SPIN, NUSMV = "spin", "nusmv"
@@ -50,7 +50,7 @@ class CheckOptions:
     # spin: the counter model (from the TA) or the process model (from the receive automaton,
     # which must then be given); its initial locations by integer partitions
     model: str = "counter"
-    receive_automaton: object | None = None  # tactl.ir.rta.ReceiveTA
+    receive_automaton: object | None = None  # tactl.ir.rta.model.ReceiveTA
     partition: bool = False
     receive: str = "auto"  # spin process model: forced receive steps where sound ("auto"), or as given
     bmc: int | None = None  # nusmv: bounded model checking up to this length (never "holds")
@@ -275,7 +275,7 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
     ``explicit`` enumerates the rounds at the fixed ``--param`` values."""
     # lazy: the lock-step engine (z3 at its top) checks synchronous automata only
     from tactl.engines import lockstep
-    from tactl.passes.lockstep import SyncInputError, SyncUnsupported
+    from tactl.passes.rta_to_sync.sync_ta import SyncInputError, SyncUnsupported
 
     report = CheckReport(path, ta, [])
     selected = [p for p in rta.properties if not options.properties or p.name in options.properties]
@@ -353,7 +353,7 @@ def _parametric(ta: ThresholdAutomaton, query: TemporalQuery, question, options:
 
 def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult, options: CheckOptions,
                   progress: Callable[[str], None] | None) -> PropertyResult:
-    """A HOLDS with what it says about its antecedents (``ir/vacuity.py``): the witness formula
+    """A HOLDS with what it says about its antecedents (``ir/eltl/vacuity.py``): the witness formula
     ``W`` (the consequent replaced by false) is decided by the same engine, at the same
     parameters; ``W`` holding means no run meets the antecedents, so the verdict becomes
     HOLDS_VACUOUSLY (exit 3). The time and queries of that check are added to the property's."""
@@ -456,7 +456,7 @@ def _external(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOption
         return spin.check(ta, query, options.parameters or {}, timeout_s=timeout, **extra)
     # lazy: NuSMV runs only with --engine nusmv
     from tactl.engines import nusmv
-    from tactl.passes.emit_smv import SmvError
+    from tactl.passes.emit.smv import SmvError
 
     try:
         return nusmv.check(ta, query, options.parameters or {}, bmc=options.bmc, timeout_s=timeout,

@@ -22,10 +22,10 @@ the replay and the automaton, never from the solver's model:
 from __future__ import annotations
 
 from tactl.engines.result import Counterexample
-from tactl.ir.eltl import TemporalQuery
+from tactl.ir.eltl.formula import TemporalQuery
 from tactl.ir.evaluate import EvaluationError, holds
 from tactl.ir.expr import Always, And, Eventually, Expr, Name, to_text, walk
-from tactl.ir.ta import ThresholdAutomaton
+from tactl.ir.ta.model import ThresholdAutomaton
 
 
 def fault_terms(receive_automaton, ta: ThresholdAutomaton) -> tuple[str, ...]:
@@ -34,7 +34,7 @@ def fault_terms(receive_automaton, ta: ThresholdAutomaton) -> tuple[str, ...]:
     if receive_automaton is None:
         return ()
     # lazy: the environment pass, only for a counterexample of an automaton with a receive automaton
-    from tactl.passes.env import UnsupportedEnvironment, environment, sent
+    from tactl.passes.rta_to_ta.env import UnsupportedEnvironment, environment, sent
 
     try:
         env = environment(receive_automaton)

@@ -35,8 +35,8 @@ from tactl.ir.expr import (
     Sum,
 )
 from tactl.ir.linear import to_z3
-from tactl.ir.safety import ReachQuery
-from tactl.ir.ta import ThresholdAutomaton
+from tactl.ir.eltl.safety import ReachQuery
+from tactl.ir.ta.model import ThresholdAutomaton
 
 ENGINE = "explicit"
 DEFAULT_BOUND = 7

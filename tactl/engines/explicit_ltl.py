@@ -5,7 +5,7 @@ engine. It deliberately shares nothing with the cut-point form (``TemporalQuery.
 works on the negated specification ``ψ = query.negation`` (NNF, macro-expanded: state formulas,
 ``&&``, ``||``, ``<>``, ``[]``) and explores the *product* of the counter system with formula
 progression, for every parameter valuation up to the bound that satisfies the resilience
-condition (semantics: ``tactl.ir.eltl``, decisions 1–6).
+condition (semantics: ``tactl.ir.eltl.formula``, decisions 1–6).
 
 * A product state ``(s, O)`` is a configuration and an *obligation*: a set of formulas (after the
   start, only ``<>χ`` and ``[]χ``) that must all hold on the run from ``s`` on. It starts as
@@ -49,10 +49,10 @@ from tactl.engines.explicit import (
 )
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.simulate import Configuration, Step, replay_run
-from tactl.ir.eltl import TemporalQuery, lasso_reason
+from tactl.ir.eltl.formula import TemporalQuery, lasso_reason
 from tactl.ir.expr import Always, And, BoolConst, Eventually, Expr, Or, is_temporal
-from tactl.ir.safety import ReachQuery
-from tactl.ir.ta import ThresholdAutomaton
+from tactl.ir.eltl.safety import ReachQuery
+from tactl.ir.ta.model import ThresholdAutomaton
 
 __all__ = ["check_temporal", "DEFAULT_BOUND", "DEFAULT_MAX_STATES"]
 

@@ -50,9 +50,9 @@ from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NOT_VAC
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import Always, Eventually, Expr, Implies, names, to_text, walk
 from tactl.ir.linear import first_unsatisfiable, to_z3
-from tactl.ir.rta import FaultModel, ReceiveTA, received
-from tactl.ir.ta import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Property
-from tactl.passes.lockstep import SyncInputError, SyncTA, SyncUnsupported, build, received_types
+from tactl.ir.rta.model import FaultModel, ReceiveTA, received
+from tactl.ir.ta.model import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Property
+from tactl.passes.rta_to_sync.sync_ta import SyncInputError, SyncTA, SyncUnsupported, build, received_types
 from tactl.util import deadline
 from tactl.util import progress as shown
 from tactl.util.progress import Note
@@ -431,7 +431,7 @@ def read_property(sta: SyncTA, prop: Property) -> SyncProperty | str:
         return SyncProperty(name, init, safe, True, 0, True, 1, h.text())
     if h.kind in (CLEAN_ROUND, FEW_CRASHES) and sta.model is FaultModel.CRASH:
         return SyncProperty(name, init, safe, True, h.crashes, False, 1, h.text())
-    # ir/rta_validate.py refuses these with their position; a hand-built automaton gets here
+    # ir/rta/validate.py refuses these with their position; a hand-built automaton gets here
     raise SyncInputError(f"property {name}: 'assuming {h.text()}' cannot be met under "
                          f"{sta.model.value} faults{'' if sta.coordinator else ' without coordinator messages'}")
 
@@ -669,7 +669,7 @@ def _check_property(sta: SyncTA, spec: SyncProperty, d: Diameter, fixed: dict[st
 
 
 def _mark_vacuity(spec: SyncProperty, result: PropertyResult, hypothesis_asked: bool) -> None:
-    """What a lock-step HOLDS says about its antecedents (ir/vacuity.py for the interleaving
+    """What a lock-step HOLDS says about its antecedents (ir/eltl/vacuity.py for the interleaving
     engines): the initial configuration satisfying Init was found before the bounded checks, and
     the hypothesis's round was found within the bound when ``hypothesis_asked``."""
     if spec.init is None and not spec.clean_round:

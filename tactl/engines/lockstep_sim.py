@@ -13,8 +13,8 @@ from typing import Iterator
 
 from tactl.ir.evaluate import evaluate, holds
 from tactl.ir.expr import Expr
-from tactl.ir.rta import FaultModel, received
-from tactl.passes.lockstep import SyncRule, SyncTA, received_types
+from tactl.ir.rta.model import FaultModel, received
+from tactl.passes.rta_to_sync.sync_ta import SyncRule, SyncTA, received_types
 
 Config = tuple[tuple[str, int], ...]
 

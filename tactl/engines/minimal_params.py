@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tactl.passes.emit_smtlib import smt_name
+from tactl.passes.emit.smtlib import smt_name
 
 # One minimisation query never gets more than this (ms), so that a hard instance does not spend
 # the whole --timeout on readability; the valuation is then "not shown minimal".

@@ -1,7 +1,7 @@
 """The NuSMV engine: the counter system at fixed parameters, checked by NuSMV (BDD, or SAT-based
 bounded model checking), every counterexample replayed by tactl's simulator.
 
-The model is ``passes/emit_smv.py``'s, with the property asked about (:func:`check`), or with
+The model is ``passes/emit/smv.py``'s, with the property asked about (:func:`check`), or with
 several (:func:`check_many`: the model is built once). NuSMV runs a command script — build the
 model, check each property (``check_invar``/``check_ltlspec -P name``, or
 ``check_ltlspec_bmc -k K``; an echoed marker before each, so the output splits by property),
@@ -32,10 +32,10 @@ from pathlib import Path
 from tactl.engines.checkers import CheckerMissing, require
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_run
-from tactl.ir.eltl import TemporalQuery, lasso_reason, reach_question
+from tactl.ir.eltl.formula import TemporalQuery, lasso_reason, reach_question
 from tactl.ir.expr import Eventually, Expr, disj
-from tactl.ir.ta import ThresholdAutomaton
-from tactl.passes.emit_smv import SmvError, SmvModel, build_smv, check_parameters, initial_exists
+from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.passes.emit.smv import SmvError, SmvModel, build_smv, check_parameters, initial_exists
 from tactl.util import deadline
 
 ENGINE = "nusmv"

@@ -15,12 +15,12 @@ from collections.abc import Callable
 
 from tactl.util import deadline
 from tactl.engines.result import HOLDS, NO_LOOP, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
-from tactl.ir.eltl import TemporalQuery, lasso_reason
-from tactl.ir.safety import ReachQuery
-from tactl.ir.ta import ThresholdAutomaton
-from tactl.passes.emit_smtlib import emit_smtlib, smt_name
-from tactl.passes.encode_lasso import NeedsBounds, encode_query, under_passes
-from tactl.passes.encode_steady import SteadyLayout, UnsupportedAutomaton, encode
+from tactl.ir.eltl.formula import TemporalQuery, lasso_reason
+from tactl.ir.eltl.safety import ReachQuery
+from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.passes.emit.smtlib import emit_smtlib, smt_name
+from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_query, under_passes
+from tactl.passes.ta_to_smt.steady import SteadyLayout, UnsupportedAutomaton, encode
 from tactl.engines.minimal_params import OFF, QUERY_MS, enabled, minimise
 from tactl.engines.schedule import order_steady
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run

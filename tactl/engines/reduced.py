@@ -17,11 +17,11 @@ from dataclasses import replace
 
 from tactl.engines.result import UNKNOWN, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.simulate import Step, replay, replay_run
-from tactl.ir.eltl import TemporalQuery, reach_question
+from tactl.ir.eltl.formula import TemporalQuery, reach_question
 from tactl.ir.expr import names
-from tactl.ir.ta import ThresholdAutomaton
-from tactl.passes.shortcuts import Reduction, drop_shortcuts, identity
-from tactl.passes.simplify_guards import simplify_guards
+from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.passes.ta_to_ta.shortcuts import Reduction, drop_shortcuts, identity
+from tactl.passes.ta_to_ta.simplify_guards import simplify_guards
 
 # TACTL_NO_REDUCTION=1 decides the original automaton (the bench's "before" column, and a way
 # out should a reduction ever be suspected).

@@ -8,7 +8,7 @@ from tactl.engines.simulate import Configuration, Replay, Step
 
 HOLDS, VIOLATED, UNKNOWN, UNSUPPORTED = "holds", "violated", "unknown", "unsupported"
 HOLDS_VACUOUSLY = "holds vacuously"
-# What a HOLDS says about its antecedents (ir/vacuity.py): every holding property carries one.
+# What a HOLDS says about its antecedents (ir/eltl/vacuity.py): every holding property carries one.
 NOT_VACUOUS, NO_ANTECEDENT, VACUITY_UNKNOWN = "not vacuous", "no antecedent", "vacuity unknown"
 # The reason of an UNKNOWN liveness verdict on an automaton without a stuttering self-loop.
 NO_LOOP = ("vacuous: the automaton has no self-loop that updates nothing, so it has no infinite run "

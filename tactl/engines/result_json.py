@@ -14,8 +14,8 @@ from typing import Any
 
 from tactl.engines.result import VIOLATED, Counterexample, PropertyResult
 from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_run
-from tactl.ir.eltl import TemporalQuery, reach_question, temporal_query
-from tactl.ir.ta import ThresholdAutomaton
+from tactl.ir.eltl.formula import TemporalQuery, reach_question, temporal_query
+from tactl.ir.ta.model import ThresholdAutomaton
 
 FORMAT = "tactl.result"
 VERSION = 3  # 2: vacuity; 3: minimality, the violating step, the explanation

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from tactl.engines.simulate import Step
-from tactl.ir.ta import ThresholdAutomaton, topological_rank
+from tactl.ir.ta.model import ThresholdAutomaton, topological_rank
 
 
 def order_steady(ta: ThresholdAutomaton, counters: dict[str, int],

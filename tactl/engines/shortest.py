@@ -17,10 +17,10 @@ from dataclasses import replace
 from tactl.engines import explicit, explicit_ltl
 from tactl.engines.result import VIOLATED, Counterexample
 from tactl.engines.simulate import Configuration, Step, _fire_many, _samples, replay, replay_run
-from tactl.ir.eltl import TemporalQuery, reach_question
+from tactl.ir.eltl.formula import TemporalQuery, reach_question
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import Compare, walk
-from tactl.ir.ta import ThresholdAutomaton
+from tactl.ir.ta.model import ThresholdAutomaton
 
 # States the breadth-first search may visit (a few hundred ms in Python); beyond, the engine's
 # own run is kept ("not shown shortest").

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 from tactl.ir.evaluate import EvaluationError, evaluate, holds
 from tactl.ir.expr import Always, And, BoolConst, Compare, Eventually, Or, is_temporal, walk
-from tactl.ir.safety import ReachQuery
-from tactl.ir.ta import ThresholdAutomaton
+from tactl.ir.eltl.safety import ReachQuery
+from tactl.ir.ta.model import ThresholdAutomaton
 
 
 @dataclass(frozen=True)
@@ -175,7 +175,7 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
                cycle: list[Step] | None = None) -> Replay:
     """Execute ``schedule`` and check that the run violates the specification whose negation (in
     negation normal form, macro-expanded) is ``negation`` — by plain LTL semantics, knowing
-    nothing of cut points or segments (semantics in ``tactl.ir.eltl``):
+    nothing of cut points or segments (semantics in ``tactl.ir.eltl.formula``):
 
     * ``infinite`` (liveness): ``loop`` must be a self-loop rule that updates nothing and is
       enabled in the last configuration σ_L; the run is the lasso ``π·σ_L^ω`` and ``negation``

@@ -1,4 +1,4 @@
-"""The SPIN engine: the Promela counter model (``passes/emit_promela.py``) checked by SPIN's
+"""The SPIN engine: the Promela counter model (``passes/emit/promela.py``) checked by SPIN's
 ``pan`` at fixed parameters.
 
 Not a proof for all n — like the explicit engine, a bounded check at the given parameter values,
@@ -12,7 +12,7 @@ nothing with tactl's own engines. Per property:
     ``-DSAFETY``, SPIN's default stutter extension (a deadlocked configuration is still seen by
     the claim), plain search;
   - liveness: ``-DNOSTUTTER`` and ``./pan -a`` (acceptance cycles): without the stutter
-    extension a deadlock ends no infinite run, which is tactl's semantics (``ir/eltl.py``,
+    extension a deadlock ends no infinite run, which is tactl's semantics (``ir/eltl/formula.py``,
     decision 1); no weak fairness, since justice is in the formula.
 
 * pan's report is parsed: ``errors: N``, states stored and matched, transitions, memory, depth,
@@ -40,10 +40,10 @@ from pathlib import Path
 from tactl.engines.checkers import require
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_run
-from tactl.ir.eltl import TemporalQuery, lasso_reason, reach_question
+from tactl.ir.eltl.formula import TemporalQuery, lasso_reason, reach_question
 from tactl.ir.evaluate import EvaluationError, holds
-from tactl.ir.ta import ThresholdAutomaton
-from tactl.passes.emit_promela import (
+from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.passes.emit.promela import (
     DEFAULT_INITIAL_BOUND,
     CounterModel,
     NoInitialConfiguration,

@@ -35,13 +35,13 @@ from tactl.engines.checkers import require
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
 from tactl.engines.spin import PanReport, _directory, parse_pan
-from tactl.ir.eltl import TemporalQuery, reach_question
+from tactl.ir.eltl.formula import TemporalQuery, reach_question
 from tactl.ir.evaluate import holds
-from tactl.ir.rta import CRASH_LOCATION, ReceiveTA
-from tactl.ir.ta import ThresholdAutomaton
+from tactl.ir.rta.model import CRASH_LOCATION, ReceiveTA
+from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.engines.pan_profile import OPTIMIZE_FROM, PanProfile, run_pan
-from tactl.passes.emit_promela_process import ProcessModelError, ltl_names, process_model, state
-from tactl.passes.env import CRASHED, sent, sent_by_crashing
+from tactl.passes.emit.promela_process import ProcessModelError, ltl_names, process_model, state
+from tactl.passes.rta_to_ta.env import CRASHED, sent, sent_by_crashing
 
 ENGINE = "spin"
 MODEL = "process.pml"
@@ -64,7 +64,7 @@ def check_properties(rta: ReceiveTA, ta: ThresholdAutomaton, queries: list[Tempo
                      max_depth: int = DEFAULT_MAX_DEPTH, timeout_s: float | None = None,
                      work_dir: Path | None = None, receive: str = "auto") -> list[PropertyResult]:
     """Each property on its own model (its premise may restrict the initial locations; forced
-    receive steps where sound, see ``passes/forced_receive.py``), ``spin -a``, pan compiled for
+    receive steps where sound, see ``passes/emit/forced_receive.py``), ``spin -a``, pan compiled for
     its class (``tactl.engines.pan_profile``) and run; ``timeout_s`` is each property's own."""
     out: list[PropertyResult] = []
     with _directory(work_dir) as root:

@@ -4,7 +4,7 @@ tactl's own engines check the threshold automaton tactl *translated* the file in
 mistake in reading the file (a macro, a type width, a statement; issue 31) is shared by all of
 them. This engine reads the file the way SPIN does instead: the preprocessor SPIN runs
 (``gcc -std=gnu99 -E -x c``, SPIN 6's CPP) with every parameter fixed by ``-DN=4`` and the
-user's ``-D`` names, the smallest rewrite of ByMC's extensions (``passes/promela_spin.py``),
+user's ``-D`` names, the smallest rewrite of ByMC's extensions (``passes/pml_to_spin/rewrite.py``),
 then ``spin -a``, a C compiler and ``pan``. Per ``ltl`` property (except ``fairness``, the
 assumption):
 
@@ -18,7 +18,7 @@ verdict is ``unknown`` with the reason. A search pan did not complete is ``unkno
 rewrite cannot express is ``unsupported`` with its reason and line.
 
 :func:`cpp_tokens` also gives the preprocessor's tokens of any file, which the tests compare with
-tactl's own macro expansion (``passes/promela_cpp.py``).
+tactl's own macro expansion (``ir/promela/cpp.py``).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from pathlib import Path
 from tactl.engines.checkers import require
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED
 from tactl.engines.spin import FIRST_DEPTH, _directory, _remaining, _tail, parse_pan
-from tactl.passes.promela_spin import RewriteError, SpinModel, spin_model
+from tactl.passes.pml_to_spin.rewrite import RewriteError, SpinModel, spin_model
 
 ENGINE = "source"
 MODEL = "model.pml"

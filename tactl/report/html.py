@@ -34,7 +34,7 @@ import jinja2
 from markupsafe import Markup
 
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNKNOWN, UNSUPPORTED, VIOLATED
-from tactl.passes.render import environment
+from tactl.passes.emit.render import environment
 
 TEMPLATE = "html/report.html.j2"
 VERDICTS = (HOLDS, HOLDS_VACUOUSLY, VIOLATED, UNKNOWN, UNSUPPORTED)

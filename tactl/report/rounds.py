@@ -1,11 +1,11 @@
 """The multi-round conclusion of a ``rounds carrying v:`` algorithm, from its one-round verdicts.
 
-``passes/rounds.py`` generates the round-rigid obligations; the engines decide them like any
+``passes/alg_to_rta/rounds.py`` generates the round-rigid obligations; the engines decide them like any
 property. This module states what they prove about *all* rounds — agreement, validity, and
 termination with probability 1 — each with the obligations its argument uses and the premises it
 assumes, and withholds a conclusion (saying which obligation is violated, unknown or unchecked,
 and which premise was not shown) unless every obligation it uses HOLDS and every premise was
-shown on the automaton (``passes/round_premises.py``). A vacuous pass is not used: an obligation
+shown on the automaton (``passes/alg_to_rta/premises.py``). A vacuous pass is not used: an obligation
 that holds only because no run meets its antecedent proves nothing about the runs the argument
 needs.
 """
@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from tactl.engines.result import HOLDS, PropertyResult
-from tactl.ir.alg_reader import parse_alg
-from tactl.passes.parse import parse_algorithm
-from tactl.passes.round_premises import Premise, premises
-from tactl.passes.rounds import RoundStructure, structure
+from tactl.ir.alg.reader import parse_alg
+from tactl.passes.alg_to_rta.extract import parse_algorithm
+from tactl.passes.alg_to_rta.premises import Premise, premises
+from tactl.passes.alg_to_rta.rounds import RoundStructure, structure
 
 ASSUMPTIONS = (
     "communication-closed rounds (a process reads only its current round's messages; every round "

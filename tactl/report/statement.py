@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from tactl.ir.expr import Always, And, Eventually, Expr, Implies, to_text
-from tactl.ir.ta import Property, ThresholdAutomaton
+from tactl.ir.ta.model import Property, ThresholdAutomaton
 
 
 def justice_of(formula: Expr) -> Expr | None:

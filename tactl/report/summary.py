@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tactl.ir.expr import BoolConst, to_text
-from tactl.ir.ltl import PropertyKind, classify
-from tactl.ir.ta import Rule, ThresholdAutomaton
+from tactl.ir.eltl.ltl import PropertyKind, classify
+from tactl.ir.ta.model import Rule, ThresholdAutomaton
 
 
 def summarize(ta: ThresholdAutomaton, path: str) -> str:

@@ -13,7 +13,7 @@ from tactl.driver.verify import FAILED, INTERRUPTED, AlgorithmRun, Run
 from tactl.engines.check import _result_json
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY
 from tactl.ir.expr import to_text
-from tactl.passes.emit_dot import emit_dot
+from tactl.passes.emit.dot import emit_dot
 from tactl.report.rounds import conclusion_json, round_structure, summary_lines
 from tactl.report.spacetime import counterexample_diagram, diagram_svg, fault_parameters
 from tactl.report.statement import statement
@@ -141,7 +141,7 @@ def run_json(run: Run, with_svg: bool = False) -> dict[str, Any]:
 
 def run_table(run: Run) -> str:
     """Algorithm, property, class, verdict, vacuity, engine, time, cache: one line per property
-    (vacuity: what a HOLDS says about its antecedents, ``ir/vacuity.py``)."""
+    (vacuity: what a HOLDS says about its antecedents, ``ir/eltl/vacuity.py``)."""
     rows = [("algorithm", "property", "class", "verdict", "vacuity", "engine", "time", "cache")]
     for a in run.algorithms:
         if a.error or a.interrupted:

@@ -1,11 +1,11 @@
 """The reference interpreter of ``.alg`` programs: a second, independent reading of pseudocode.
 
-Every other engine checks the automaton the translation (``passes/parse.py`` and the passes after
+Every other engine checks the automaton the translation (``passes/alg_to_rta/extract.py`` and the passes after
 it) builds, so a mistake of the translation is shared by all of them. This package executes the
-program *as written* — the AST of ``ir/alg.py`` — with concrete processes 0..n-1 at fixed
+program *as written* — the AST of ``ir/alg/syntax.py`` — with concrete processes 0..n-1 at fixed
 parameters, and explores every run (``tactl check --engine source``) or one random run
-(``tactl run``). It imports nothing that reads automata (``tactl.passes``, ``tactl.ir.rta*``,
-``tactl.ir.ta*``, ``tactl.ir.eltl``, ``tactl.ir.safety``, ``tactl.engines``), which
+(``tactl run``). It imports nothing that reads automata (``tactl.passes``, ``tactl.ir.rta.model*``,
+``tactl.ir.ta.model*``, ``tactl.ir.eltl.formula``, ``tactl.ir.eltl.safety``, ``tactl.engines``), which
 ``tests/test_layout.py`` checks on the transitive import closure.
 
 Modules, one concern each: ``errors`` (runtime errors with a position), ``program`` (the AST

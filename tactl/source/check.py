@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from tactl.ir import alg as A
+from tactl.ir.alg import syntax as A
 
 from .errors import SourceError
 from .formula import antecedent_test, is_liveness

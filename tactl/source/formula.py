@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tactl.ir import alg as A
+from tactl.ir.alg import syntax as A
 
 from . import program as P
 from .system import Global, System

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from itertools import combinations, product
 
-from tactl.ir import alg as A
-from tactl.ir.hypothesis import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES
+from tactl.ir.alg import syntax as A
+from tactl.ir.alg.hypothesis import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES
 
 from .errors import SourceError
 from .step import Context, Local, step

@@ -2,7 +2,7 @@
 list of instructions with jumps, and its message types.
 
 Flattening is only a way to keep a process's position as one number (a program counter): every
-instruction is one statement of the AST (``ir/alg.py``) with its span, executed by
+instruction is one statement of the AST (``ir/alg/syntax.py``) with its span, executed by
 ``tactl.source.step`` exactly as docs/alg.md describes the statement. The stop points of
 docs/alg.md "Semantics" are the instructions :class:`Wait`, :class:`LoopHead` and :class:`End`
 (and the start, position 0).
@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, is_dataclass
 from itertools import product
 
-from tactl.ir import alg as A
+from tactl.ir.alg import syntax as A
 from tactl.ir.errors import Span
 
 from .errors import SourceError

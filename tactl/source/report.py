@@ -6,7 +6,7 @@ position)."""
 
 from __future__ import annotations
 
-from tactl.ir import alg as A
+from tactl.ir.alg import syntax as A
 from tactl.util.version import __version__
 
 from . import program as P

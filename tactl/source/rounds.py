@@ -1,6 +1,6 @@
 """``rounds carrying v:`` in the interpreter: the first round of the repeated algorithm, checked
 against the obligations of docs/alg.md "Multi-round algorithms", as the interpreter states them
-from that table (``passes/rounds.py`` is not read).
+from that table (``passes/alg_to_rta/rounds.py`` is not read).
 
 The round is the program (its end is ``done``); ``v`` starts as an input. The ghost ``tossed``
 (renamed ``tossed_1``, … if the program uses the name) says that ``v``'s **current** value is a
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tactl.ir import alg as A
-from tactl.ir.alg_reader import parse_alg
+from tactl.ir.alg import syntax as A
+from tactl.ir.alg.reader import parse_alg
 
 
 def ghost_name(alg: A.Algorithm) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from tactl.ir import alg as A
+from tactl.ir.alg import syntax as A
 
 from .check import make_system
 from .report import describe_step, process_state

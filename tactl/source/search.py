@@ -32,7 +32,7 @@ import time
 from collections import deque
 from dataclasses import dataclass, field
 
-from tactl.ir import alg as A
+from tactl.ir.alg import syntax as A
 from tactl.util import deadline
 
 from .formula import Evaluator, eventualities, expand, holds_on_lasso, nnf, resolve_initially

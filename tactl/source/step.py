@@ -19,7 +19,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import NamedTuple
 
-from tactl.ir import alg as A
+from tactl.ir.alg import syntax as A
 
 from . import program as P
 from .errors import SourceError

@@ -45,7 +45,7 @@ from functools import lru_cache
 from itertools import permutations, product
 from typing import NamedTuple
 
-from tactl.ir import alg as A
+from tactl.ir.alg import syntax as A
 
 from . import program as P
 from .errors import SourceError

@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tactl.ir import alg as A
+from tactl.ir.alg import syntax as A
 
 from .errors import SourceError
 from .program import MsgType, Program
