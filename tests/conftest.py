@@ -121,3 +121,27 @@ def needs_spin(what: str):
     return pytest.mark.skipif(checkers.spin() is None or checkers.c_compiler() is None,
                               reason="SPIN or a C compiler is not installed (make tools installs both "
                                      f"as root): {what} did NOT run")
+
+
+# An eager reliable broadcast under crash faults, without its loop: the .alg front end's tests
+# (frontends/test_alg_counting_and_crashes.py) and the driver's source-engine tests
+# (driver/test_verify_source.py) complete it with different steps.
+A4_HEADER = """\
+algorithm EagerRB
+parameters n, t, f
+resilience n > 2t, t >= f, f >= 0
+faults crash(f)
+timing async
+
+messages DATA
+
+variables
+  v: {0, 1} = input
+  delivered: bool = false
+
+"""
+A4_PROPERTIES = """
+properties
+  validity: initially (all v == 1) -> eventually (all delivered)
+  uniform_agreement: always ((some delivered) -> eventually (all delivered))
+"""

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import DATA
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.driver.inputs import load_automaton
 from tactl.ir.errors import InputError
@@ -18,7 +19,7 @@ from tactl.ir.rta.printer import print_rta
 from tactl.ir.promela.reader import parse_promela
 from tactl.passes.pml_to_rta.translation import translate_promela
 
-ECHO = Path(__file__).parent / "data" / "promela" / "echo.pml"
+ECHO = DATA / "promela" / "echo.pml"
 BASE = ECHO.read_text()
 ECHO_GUARD = "next_nrcvd >= T + 1"
 

@@ -23,7 +23,7 @@ from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, Unsupported, temp
 from tactl.ir.expr import to_text
 from tactl.ir.ta.reader import read_ta, read_ta_file
 from tactl.engines.simulate import replay_run
-from test_check import mutate
+from test_parametric_safety import mutate
 from test_explicit_ltl import CASES
 
 BOUND = 4

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SHARED_BENCHMARKS, needs_spin
+from conftest import DATA, SHARED_BENCHMARKS, needs_spin
 from tactl.driver.inputs import load_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.spin_source import c_tokens, check_source, cpp_tokens
 from tactl.ir.promela.cpp import preprocess
 
-DATA = Path(__file__).parent / "data" / "promela"
+PROMELA = DATA / "promela"
 BYMC = SHARED_BENCHMARKS / "bymc-promela"
 FINDINGS = SHARED_BENCHMARKS.parent / "findings" / "trust-round4"
 ISOLA18 = Path(os.environ.get("TACTL_ISOLA18_PROMELA")
@@ -41,7 +41,7 @@ i = K + ONE;
 
 
 def _files() -> list[Path]:
-    return (sorted(DATA.glob("*.pml")) + sorted(BYMC.glob("*/*.pml")) + sorted(FINDINGS.glob("*.pml"))
+    return (sorted(PROMELA.glob("*.pml")) + sorted(BYMC.glob("*/*.pml")) + sorted(FINDINGS.glob("*.pml"))
             + sorted(ISOLA18.glob("*.pml")))
 
 
@@ -78,7 +78,7 @@ def _source(path: Path, params: dict[str, int]) -> dict[str, str]:
 @SPIN
 def test_source_engine_finds_a1_as_spin_reads_it(tmp_path):
     # '#define ONE 2 - 1' in the echo threshold: SPIN reads T - 1, unforg fails (A1)
-    text = (DATA / "echo.pml").read_text().replace("next_nrcvd >= T + 1", "next_nrcvd >= T + 2 - ONE")
+    text = (PROMELA / "echo.pml").read_text().replace("next_nrcvd >= T + 1", "next_nrcvd >= T + 2 - ONE")
     path = tmp_path / "echo.pml"
     path.write_text("#define ONE 2 - 1\n" + text)
     report = check_source(str(path), path.read_text(), {"N": 4, "T": 1, "F": 0}, timeout_s=60)
@@ -91,7 +91,7 @@ def test_source_engine_finds_a1_as_spin_reads_it(tmp_path):
 @SPIN
 def test_source_engine_agrees_on_echo():
     params = {"N": 4, "T": 1, "F": 1}
-    assert _source(DATA / "echo.pml", params) == _parametric(DATA / "echo.pml", params) == {"unforg": "holds"}
+    assert _source(PROMELA / "echo.pml", params) == _parametric(PROMELA / "echo.pml", params) == {"unforg": "holds"}
 
 
 # (file, valuation): the smallest N with faults inside the resilience condition. Files where the

@@ -18,7 +18,7 @@ from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.ir.ta.reader import read_ta, read_ta_file
 from tactl.passes.ta_to_smt.steady import unsupported_reason
-from test_check import CORPUS_MUTANTS, mutate
+from test_parametric_safety import CORPUS_MUTANTS, ISOLA18_MUTANTS, mutate
 
 BOUND = 5
 MAX_STATES = 50_000
@@ -78,7 +78,7 @@ def test_isola18(path):
     assert agree(read_ta_file(path).ta, bound=4) >= 1
 
 
-@pytest.mark.parametrize("mutant", __import__("test_check").ISOLA18_MUTANTS, ids=lambda m: f"{m[0]}:{m[1][:20]}")
+@pytest.mark.parametrize("mutant", ISOLA18_MUTANTS, ids=lambda m: f"{m[0]}:{m[1][:20]}")
 def test_isola18_mutants(mutant):
     from conftest import ISOLA18
 

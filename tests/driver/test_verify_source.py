@@ -8,8 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from conftest import CORPUS
-from test_findings_round4_alg import A4_HEADER, A4_PROPERTIES
+from conftest import A4_HEADER, A4_PROPERTIES, CORPUS
 
 STRB = CORPUS / "strb" / "strb.alg"
 PARAMS = ("--param", "n=4", "--param", "t=1", "--param", "f=1")

@@ -36,7 +36,7 @@ SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.function_scope
                                                       HealthCheck.too_slow])
 
 
-from test_hostile import viol_text  # noqa: E402  (strb.ta reduced to one violated property)
+from test_cli_hostile import viol_text  # noqa: E402  (strb.ta reduced to one violated property)
 
 
 VIOL_TEXT = viol_text()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import DATA
 from tactl.bench import fuzz, fuzz_alg, fuzz_pml
 from tactl.bench.fuzz import AGREE, DISAGREE, ERROR, REFUSED, UNKNOWN, Side, compare
 
@@ -108,7 +109,7 @@ def test_comm_byz_corr_agrees_with_spin(tmp_path: Path):
     assert par.verdicts["corr"] == ref.verdicts["corr"]
 
 
-DATA = Path(__file__).parent / "data" / "fuzz"
+FUZZ = DATA / "fuzz"
 
 
 def _both(path: Path, params: tuple[tuple[str, int], ...], prop: str) -> tuple[str, str]:
@@ -123,7 +124,7 @@ def test_toplevel_handlers_form_the_event_loop():
     """make fuzz (seed 12, program 0): handlers written at the top level form the event loop
     (docs/alg.md, Statements), run until quiescent; the interpreter used to run the top level once
     and finish, so x never reached 2 there ('two' HOLDS against the translation's VIOLATED)."""
-    par, ref = _both(DATA / "toplevel_handlers_loop.alg", (("n", 4), ("t", 1), ("f", 0)), "two")
+    par, ref = _both(FUZZ / "toplevel_handlers_loop.alg", (("n", 4), ("t", 1), ("f", 0)), "two")
     assert par == "violated" and ref == "violated"
 
 
@@ -132,7 +133,7 @@ def test_clean_crash_termination():
     the other two wait for P from all 3 forever: termination VIOLATED. The interpreter said HOLDS:
     its one-state loops demanded that no message be pending, though the P messages waiting there
     can never let their receivers move."""
-    par, ref = _both(DATA / "clean_crash_wait.alg", (("n", 3), ("t", 1), ("f", 1)), "termination")
+    par, ref = _both(FUZZ / "clean_crash_wait.alg", (("n", 3), ("t", 1), ("f", 1)), "termination")
     assert par == "violated" and ref == "violated"
 
 
@@ -142,7 +143,7 @@ def test_crash_partial_send_relay():
     VIOLATED at n=4, t=1, f=1 (see the file's header). The interpreter said HOLDS for the reason
     of test_clean_crash_termination: the READY that cannot make its receivers accept stays
     pending, and its loops demanded that none be."""
-    par, ref = _both(DATA / "crash_partial_send_relay.alg", (("n", 4), ("t", 1), ("f", 1)), "relay")
+    par, ref = _both(FUZZ / "crash_partial_send_relay.alg", (("n", 4), ("t", 1), ("f", 1)), "relay")
     assert par == "violated" and ref == "violated"
 
 
@@ -152,7 +153,7 @@ def test_crash_after_a_completed_send_in_the_same_step():
     f=1 and relay among the processes alive when they set x HOLDS, in both readings. The
     interpreter required the completed send's delivery and said HOLDS for the first."""
     params = (("n", 3), ("t", 1), ("f", 1))
-    path = DATA / "crash_after_completed_send.alg"
+    path = FUZZ / "crash_after_completed_send.alg"
     assert _both(path, params, "relay") == ("violated", "violated")
     assert _both(path, params, "relay_alive") == ("holds", "holds")
 
@@ -161,7 +162,7 @@ def test_placeholder_ranges_over_the_shapes_its_pattern_names():
     """make fuzz (seed 2026, program 29): `(P, w, D)` beside a declared `(P, ?)`; the interpreter
     let w range over `?` too and stopped with "'x' := ?: outside its domain"."""
     params = (("n", 3), ("t", 1), ("f", 0))
-    path = DATA / "placeholder_shape.alg"
+    path = FUZZ / "placeholder_shape.alg"
     assert _both(path, params, "only01") == ("violated", "violated")
     assert _both(path, params, "settled") == ("violated", "violated")
 
@@ -170,7 +171,7 @@ def test_symmetric_silent_faulty_term():
     """make fuzz (seed 12, program 6): under symmetric(f, fs) the faulty process may send nothing
     (fs_M = 0); two correct processes with different estimates then wait forever: term VIOLATED
     (the file's header). The interpreter said HOLDS for the reason of test_clean_crash_termination."""
-    par, ref = _both(DATA / "symmetric_silent_term.alg",
+    par, ref = _both(FUZZ / "symmetric_silent_term.alg",
                      (("n", 3), ("t", 1), ("f", 1), ("fs", 1)), "term")
     assert par == "violated" and ref == "violated"
 
@@ -179,7 +180,7 @@ def test_rounds_carrying_ghost_once():
     """make fuzz (seed 12, program 11, reduced): the interpreter added the `rounds carrying` ghost
     twice and its decide_or_flip read the one no step sets (VIOLATED for processes that all
     toss); every obligation now gets the same verdict from both readings."""
-    path, params = DATA / "rounds_coin_ghost.alg", (("n", 3), ("t", 1), ("f", 0))
+    path, params = FUZZ / "rounds_coin_ghost.alg", (("n", 3), ("t", 1), ("f", 0))
     par = fuzz.run_side(path, params, None, 60)
     ref = fuzz.run_side(path, params, "source", 60)
     assert ref.verdicts, ref.stderr
@@ -191,6 +192,6 @@ def test_sync_clean_round_keeps_crashed_state():
     """make fuzz (seed 31, program 2), unresolved before: 'agreement assuming clean round' of a
     FloodSet-like round is VIOLATED by a process that crashed with W = {0} before the clean round
     (crashed processes keep their state; the file's header). Both readings agree on today's main."""
-    par, ref = _both(DATA / "sync_clean_round_crashed_state.alg", (("n", 4), ("t", 1), ("f", 1)),
+    par, ref = _both(FUZZ / "sync_clean_round_crashed_state.alg", (("n", 4), ("t", 1), ("f", 1)),
                      "agreement")
     assert par == "violated" and ref == "violated"

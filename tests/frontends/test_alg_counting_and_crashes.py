@@ -19,6 +19,8 @@ import re
 
 import pytest
 
+from conftest import A4_HEADER, A4_PROPERTIES
+
 POSITION = re.compile(r"\.alg:(\d+):(\d+): ", re.M)
 
 A3_HEADER = """\
@@ -88,25 +90,6 @@ def test_a_sum_over_a_kind_is_still_read_as_the_sum(cli, tmp_path):
     assert {p["name"]: p["verdict"] for p in _report(result)["properties"]} == {"nofin": "holds"}
 
 
-A4_HEADER = """\
-algorithm EagerRB
-parameters n, t, f
-resilience n > 2t, t >= f, f >= 0
-faults crash(f)
-timing async
-
-messages DATA
-
-variables
-  v: {0, 1} = input
-  delivered: bool = false
-
-"""
-A4_PROPERTIES = """
-properties
-  validity: initially (all v == 1) -> eventually (all delivered)
-  uniform_agreement: always ((some delivered) -> eventually (all delivered))
-"""
 # A4: deliver on the first DATA and relay in the same step (the loop runs to quiescence)
 A4_LOOP = """\
 loop forever:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, ISOLA18, check_ta_files, isola18_params
+from conftest import CORPUS, DATA, ISOLA18, check_ta_files, isola18_params
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines import explicit, parametric
 from tactl.engines.result import HOLDS, UNSUPPORTED, VIOLATED
@@ -149,7 +149,7 @@ def test_replay_rejects_a_run_that_does_not_violate():
 
 
 def test_replay_checks_every_single_step_of_a_factor():
-    path = Path(__file__).parent / "data" / "check" / "fall_guard.ta"
+    path = DATA / "check" / "fall_guard.ta"
     ta = read_ta_file(path).ta
     question = reach_query(ta, ta.properties[0])  # [](B <= 1)
     init = Configuration.of({"A": 3, "B": 0}, {"x": 0})

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, REPO, isola18_files
+from conftest import CORPUS, DATA, REPO, isola18_files
 from tactl.engines import checkers
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines import spin
@@ -138,10 +138,10 @@ def test_types_follow_sound_bounds():
 
 
 def test_increments_on_a_cycle_are_refused():
-    ta = load_automaton(REPO / "tests" / "data" / "check" / "cycle.ta").ta
+    ta = load_automaton(DATA / "check" / "cycle.ta").ta
     with pytest.raises(OutsideCounterModel, match=r"rule 0 increments x and lies on a cycle .*A -> B -> A"):
         emit_promela_counter(ta, None, smallest_valuation(ta))
-    ta = load_automaton(REPO / "tests" / "data" / "check" / "self_loop_counter.ta").ta
+    ta = load_automaton(DATA / "check" / "self_loop_counter.ta").ta
     with pytest.raises(OutsideCounterModel, match=r"\(A -> A\)"):
         emit_promela_counter(ta, None, smallest_valuation(ta))
 
@@ -334,7 +334,7 @@ def test_spin_agrees_on_the_known_answer_automata():
                          ("check/params_only", {"n": 6, "t": 1}),
                          ("check/ordered_thresholds", {"n": 4, "t": 1, "f": 1}),
                          ("division/halves", {"n": 4, "t": 1})):
-        ta = load_automaton(REPO / "tests" / "data" / f"{name}.ta").ta
+        ta = load_automaton(DATA / f"{name}.ta").ta
         # the quotient parameter of the lowered division is derived from n and t
         complete = counter_model(ta, None, params).parameters
         cross_check(ta, f"{name}.ta", complete)
@@ -365,7 +365,7 @@ def test_the_propositional_counterexample_is_cut_to_the_initial_configuration():
 
 @needs_spin
 def test_an_incrementing_cycle_is_unsupported_by_the_engine():
-    ta = load_automaton(REPO / "tests" / "data" / "check" / "cycle.ta").ta
+    ta = load_automaton(DATA / "check" / "cycle.ta").ta
     results = spin.check_properties(ta, queries(ta), smallest_valuation(ta))
     assert {r.verdict for r in results} == {UNSUPPORTED}
     assert "lies on a cycle" in results[0].reason

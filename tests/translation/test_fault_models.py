@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS
+from conftest import CORPUS, DATA, SHARED_BENCHMARKS
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, VIOLATED
 from tactl.driver.inputs import load_automaton
@@ -25,8 +25,7 @@ from tactl.ir.alg.reader import parse_alg
 from tactl.ir.expr import to_text
 from tactl.passes.alg_to_rta.extract import parse_algorithm
 
-REPO = Path(__file__).resolve().parents[1]
-FINDINGS = REPO.parent / "shared" / "findings" / "trust-round3"
+FINDINGS = SHARED_BENCHMARKS.parent / "findings" / "trust-round3"
 
 
 def check(path: Path, engine: str = "parametric", properties: tuple[str, ...] = (),
@@ -287,7 +286,7 @@ def test_spin_process_model_refuses_symmetric_and_clean_crash_with_fnc():
 
 # ================================================================== 5b. clean crash with fnc
 
-STRB_CLEAN = REPO / "tests" / "data" / "strb_clean.alg"
+STRB_CLEAN = DATA / "strb_clean.alg"
 
 
 def test_strb_clean_crash_as_bcast_clean():
