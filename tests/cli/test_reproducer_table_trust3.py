@@ -2,7 +2,7 @@
 (issue 19). The table is the contract: each file there must have a row here (a new reproducer
 fails :func:`test_every_reproducer_has_a_row` until it is handled), and each row runs the
 table's command through the real CLI and checks what a user must get. The area tests
-(test_trust_frontend.py, test_trust_sync.py, test_trust_faults.py, test_trust_driver.py,
+(test_alg_hostile.py, test_lockstep_hostile.py, test_fault_models.py, test_driver_hostile.py,
 test_vacuity.py) pin the same behaviour with inline copies, so nothing depends on ../shared alone.
 """
 

@@ -3,9 +3,9 @@ right (issue 31). As for round 3 the table is the contract: each file there has 
 reproducer fails :func:`test_every_reproducer_has_a_row`), and each row runs the real CLI in a
 subprocess — the exit status a user sees, no traceback — and checks what a user must get. The
 area tests pin the same behaviour with inline inputs, so nothing depends on ../shared alone:
-tests/test_promela_findings4.py (A1, B1, B2, D1, D2, D3), tests/test_rounds.py (A2),
-tests/test_findings_round4_alg.py (A3, A4), tests/test_source_engine.py (the interpreter's
-readings of A3 and A4), tests/test_exit_codes.py (D3's exit status).
+tests/frontends/test_promela_as_cpp_reads.py (A1, B1, B2, D1, D2, D3), tests/translation/test_rounds.py (A2),
+tests/frontends/test_alg_counting_and_crashes.py (A3, A4), tests/engines/test_source_engine.py (the interpreter's
+readings of A3 and A4), tests/cli/test_exit_codes.py (D3's exit status).
 """
 
 from __future__ import annotations

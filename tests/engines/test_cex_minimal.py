@@ -134,7 +134,7 @@ def test_cut_at_violation_splits_a_batch() -> None:
 # ------------------------------------------------------------------------- lock-step rounds
 
 SYNC_MUTANTS = {
-    # reliable broadcast with f = t + 1 forged ECHOs (tests/test_lockstep.py)
+    # reliable broadcast with f = t + 1 forged ECHOs (tests/engines/test_lockstep.py)
     "rb-faults": ((CORPUS / "rb_sync" / "rb_sync.rta").read_text().replace("t >= f;", "t + 1 >= f;"),
                   "unforgeability"),
     # FloodMin adopting 0 only from two senders

@@ -288,7 +288,7 @@ def random_eltl_ta(draw, rising: bool = False) -> str:
     """A small monotone TA whose rules go forward (a DAG) plus self-loops, some guarded, some
     locations without one; a specification of a random benchmark shape over random atoms.
 
-    ``rising`` (tests/test_sensitive_atoms.py): the rule guards only rise (``>=``, sometimes two
+    ``rising`` (tests/engines/test_sensitive_atoms.py): the rule guards only rise (``>=``, sometimes two
     of them), so that atoms switch inside steady parts; sometimes a crash-style fall guard
     ``c < t`` that counts itself; and more specifications with threshold atoms in invariants."""
     n_locs = draw(st.integers(2, 5))
@@ -426,7 +426,7 @@ def test_an_occupied_invariant_that_processes_re_enter_needs_sorted_passes(monke
 
 def test_two_re_enterable_occupied_invariants_are_decided_between_bounds():
     # No exact single query is known for two such sets: the under-approximation finds the run
-    # (tests/test_reentry_bounds.py has the two-and-three-set differential tests).
+    # (tests/engines/test_reentry_bounds.py has the two-and-three-set differential tests).
     ta = automaton(REENTER)
     result = parametric_verdict(ta, "two_sets")
     assert result.verdict == VIOLATED, result.reason

@@ -412,7 +412,7 @@ def test_the_plain_encoding_agrees_on_the_corpus(path):
           suppress_health_check=[HealthCheck.too_slow])
 def test_random_automata_with_rising_guards(text):
     """Guards that only rise (atoms switch inside steady parts), crash-style fall guards, and
-    invariants over atoms (tests/test_eltl.py's generator with ``rising``)."""
+    invariants over atoms (tests/engines/test_eltl.py's generator with ``rising``)."""
     ta = automaton(text)
     assert agree_reach(ta, bound=3) in (0, 1)
     assert agree_eltl(ta, bound=3) in (0, 1)

@@ -311,7 +311,7 @@ def test_strb_with_n_geq_3t_violates_relay_in_spin_too():
 def test_spin_agrees_on_the_explicit_engines_hand_made_cases():
     # Deadlocks (no liveness counterexample), guarded self-loops, nested safety, two
     # unordered cut points, propositional specifications and justice: the explicit engine's own
-    # cases (tests/test_explicit_ltl.py), one model per automaton with all its properties.
+    # cases (tests/engines/test_explicit_ltl.py), one model per automaton with all its properties.
     sys.path.insert(0, str(Path(__file__).parent))
     from test_explicit_ltl import CASES, PASS_THROUGH
 

@@ -4,7 +4,7 @@
   instances' counts, which counts distinct senders only when a correct process sends at most one
   instance per round (the instances form a kind). Otherwise the construct is refused at its
   position (passes/alg_to_rta/extract.py ``_sums_count_processes``); DBFT's AUX, a kind, still works
-  (tests/test_alg_sets.py).
+  (tests/frontends/test_alg_sets.py).
 * A4 — under crash faults a crashed process keeps its state: ``some P`` sees crashed processes
   (one crash location per valuation of what the properties read), so a *uniform* property that
   the algorithm does not satisfy is VIOLATED, with a replayed counterexample.

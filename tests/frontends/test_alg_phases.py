@@ -1,7 +1,7 @@
 """Phases of several rounds and coordinators in pseudocode (docs/alg.md, "Phases and coordinators").
 
 The corpus's phase king, phase queen and synchronous RB are compared with their hand-written
-``.rta`` in tests/test_alg_corpus.py; here: the phase structure the engine infers, where the
+``.rta`` in tests/frontends/test_alg_corpus.py; here: the phase structure the engine infers, where the
 coordinator is chosen, a weakened variant of each that ``tactl check`` refutes with a replayed
 counterexample in pseudocode lines, and every new error at its position with exit 2.
 """

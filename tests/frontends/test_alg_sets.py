@@ -2,7 +2,7 @@
 docs/alg.md "Sets and quorum choice").
 
 The corpus files that use them (floodset, floodmin_k2, dbft) are checked against their
-hand-written automata / expected verdicts by tests/test_alg_corpus.py; here: the semantics of the
+hand-written automata / expected verdicts by tests/frontends/test_alg_corpus.py; here: the semantics of the
 constructs on small programs, one weakened variant of each corpus file violated with a replayed
 counterexample printed in pseudocode lines, and bad input refused at its position (exit 2).
 """
@@ -219,7 +219,7 @@ properties
 
 
 def test_dbft_safety_verdicts_in_the_default_suite(cli):
-    """The full set of DBFT's expected verdicts runs with -m slow (tests/test_alg_corpus.py);
+    """The full set of DBFT's expected verdicts runs with -m slow (tests/frontends/test_alg_corpus.py);
     the decision lock, agreement and validity are checked here on every run."""
     expected = json.loads((CORPUS / "dbft" / "correspondence.json").read_text())["verdicts"]
     wanted = ["lock0", "agreement", "validity1"]

@@ -1,5 +1,5 @@
 """Structure-aware mutation fuzzing of the JSON readers (``tactl.ta`` and ``tactl.rta`` documents),
-as tests/test_fuzz.py does for ``.ta`` text.
+as tests/frontends/test_ta_reader_fuzz.py does for ``.ta`` text.
 
 Seeds are the JSON forms of every automaton we have; a mutation replaces a subtree by a random
 JSON value (Booleans, huge and negative integers, floats, NaN/Infinity, strings with control

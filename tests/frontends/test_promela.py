@@ -41,7 +41,7 @@ PUBLISHED = {
 # Where tactl's verdict differs from the published one, and why (README, 'Parametric Promela').
 # None since bcast-clean is read as ByMC's model (faults bound: its Fnc crashed processes keep
 # running, nrcvd <= max(0, nsnt - Fnc)), not as tactl's clean_crash, whose crashed processes stop
-# in CR and make all(pc == IT) true after the start (tests/test_promela_faults.py).
+# in CR and make all(pc == IT) true after the start (tests/frontends/test_promela_faults.py).
 KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {}
 
 

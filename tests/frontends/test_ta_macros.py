@@ -173,7 +173,7 @@ def test_cycles_are_reported_for_every_macro_on_them_and_only_those():
 
 
 def test_the_existing_macro_example_still_reads():
-    # tests/test_validate.py's base automaton uses TH == T + 1 in a guard
+    # tests/frontends/test_ta_validate.py's base automaton uses TH == T + 1 in a guard
     ta = read_ta(automaton(["TH == T + 1"], guard="x >= TH - F")).ta
     assert ta.expand(ta.rules[0].guard) == read_ta(automaton([], guard="x >= T + 1 - F")).ta.rules[0].guard
 

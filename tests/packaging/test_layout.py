@@ -64,7 +64,7 @@ def layer_of(module: str) -> int:
             if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
                 best, found = len(prefix), index
     if found is None:
-        raise KeyError(f"{module} is in no layer of tests/test_layout.py")
+        raise KeyError(f"{module} is in no layer of tests/packaging/test_layout.py")
     return found
 
 

@@ -4,7 +4,7 @@ back its DOM and a screenshot. This catches what text assertions cannot: markup 
 repairs or drops (a broken inline SVG, an unclosed table), and a page that renders blank.
 
 Without Chromium the tests skip, loudly: the page is then only checked as text
-(tests/test_report_html.py).
+(tests/report/test_report_html.py).
 """
 
 from __future__ import annotations

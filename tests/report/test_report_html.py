@@ -5,7 +5,7 @@ corpus/strb/strb.alg (all three properties hold) and on a mutant of it whose thr
 too low (``t distinct`` instead of ``t + 1``, and ``t + 1`` instead of ``n - t``: unforgeability
 violated by a run, relay by a lasso, both with pseudocode source maps), the translate pass's
 certificates, the driver's pass records (tactl.driver.pipeline.Runner with a cache) and ``tactl dot``'s
-SVG. The browser's view of the same page is tests/test_report_browser.py.
+SVG. The browser's view of the same page is tests/report/test_report_browser.py.
 """
 
 from __future__ import annotations

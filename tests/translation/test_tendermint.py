@@ -4,7 +4,7 @@ coordinator message (passes/rta_to_ta/coordinator.py).
 Agreement holds for all n > 3t and the reachability sanity properties are violated, as in the
 LMCS 2020 one-round model (compared when its file is on this machine); weakening a quorum or
 the resilience condition breaks agreement with a replayed counterexample; and the translated
-TA agrees with the receive-automaton oracle of tests/test_async_coordinator.py at n = 4.
+TA agrees with the receive-automaton oracle of tests/translation/test_async_coordinator.py at n = 4.
 The pseudocode (tendermint.alg) weakened the same way prints its counterexample in its lines, and
 agrees with the .rta under the explicit engine at n = 4.
 """
@@ -106,7 +106,7 @@ def test_the_translation_agrees_with_the_receive_automaton_oracle_at_n_4():
             assert (got.verdict == VIOLATED) == oracle_violated(rta, question, params), (prop.name, params)
 
 
-# ---- the pseudocode (corpus/tendermint/tendermint.alg; tests/test_alg_corpus.py compares its
+# ---- the pseudocode (corpus/tendermint/tendermint.alg; tests/frontends/test_alg_corpus.py compares its
 # rules and verdicts with tendermint.rta) ----
 
 TENDERMINT_ALG = CORPUS / "tendermint" / "tendermint.alg"

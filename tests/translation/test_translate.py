@@ -273,7 +273,7 @@ from tactl.passes.rta_to_ta.env import Environment, auxiliary_message, sent, sen
 from tactl.bench.synthetic_kinds import kind_rta  # noqa: E402
 
 # symmetric faults are not among them: their senders are parameters fixed for the run, delivered
-# to every receiver (passes/rta_to_ta/env.py, **Symmetric**; tests/test_trust_faults.py)
+# to every receiver (passes/rta_to_ta/env.py, **Symmetric**; tests/translation/test_fault_models.py)
 BYZANTINE_LIKE = (FaultModel.BYZANTINE, FaultModel.HYBRID)
 
 
