@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, REPO, SHARED_BENCHMARKS
+from conftest import report_verdicts as verdicts
 
 FINDINGS = SHARED_BENCHMARKS.parent / "findings" / "trust-round3"
 POSITION = re.compile(r"^[^\s:]+\.alg:\d+:\d+: ", re.M)
@@ -30,10 +31,6 @@ class Row:
     file: str
     args: tuple[str, ...]
     promise: Callable[[int, dict | None, str], None]  # exit code, JSON report (check), text
-
-
-def verdicts(doc: dict) -> dict[str, str]:
-    return {p["name"]: p["verdict"] for p in doc["properties"]}
 
 
 def positioned_error(code: int, doc, text: str) -> None:

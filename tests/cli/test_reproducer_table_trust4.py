@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import pytest
 
 from conftest import SHARED_BENCHMARKS
+from conftest import report_verdicts as verdicts
 
 FINDINGS = SHARED_BENCHMARKS.parent / "findings" / "trust-round4"
 POSITION = re.compile(r"^[^\s:]+\.(alg|pml):\d+:\d+: ", re.M)
@@ -33,10 +34,6 @@ class Row:
     file: str
     args: tuple[str, ...]
     promise: Callable[[int, dict | None, str, float], None]  # exit, JSON (check), text, seconds
-
-
-def verdicts(doc: dict) -> dict[str, str]:
-    return {p["name"]: p["verdict"] for p in doc["properties"]}
 
 
 def violated_with_replayed_run(*names: str):

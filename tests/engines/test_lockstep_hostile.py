@@ -22,6 +22,7 @@ import pytest
 import z3
 
 from conftest import CORPUS, REPO
+from conftest import report_verdicts as _verdicts
 from tactl.util import deadline
 from tactl.engines import lockstep
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED
@@ -123,10 +124,6 @@ rta Never {
 def _json(cli, *args):
     r = cli("check", *args, "--json")
     return r.code, json.loads(r.out)
-
-
-def _verdicts(doc) -> dict[str, str]:
-    return {p["name"]: p["verdict"] for p in doc["properties"]}
 
 
 # ------------------------------------------------------------------------------- --param

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS, SHARED_BENCHMARKS, check_ta_files, isola18_params
+from conftest import CORPUS, SHARED_BENCHMARKS, check_ta_files, isola18_params, verdicts
 from tactl.engines import reduced
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED
@@ -47,10 +47,6 @@ CHAIN = """skel Chain {
 
 def automaton(text: str):
     return read_ta(text, "t.ta").ta
-
-
-def verdicts(ta, **kw) -> dict[str, str]:
-    return {r.name: r.verdict for r in check_automaton(ta, "t.ta", CheckOptions(**kw)).results}
 
 
 def unreduced(ta, monkeypatch, **kw) -> dict[str, str]:

@@ -16,7 +16,7 @@ import sys
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conftest import CORPUS
+from conftest import CORPUS, verdicts
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.driver.inputs import load_automaton
 from tactl.ir.alg.reader import parse_alg
@@ -45,11 +45,6 @@ def parse(text: str, path: str = "x.alg"):
 
 def rules_by_edge(rta):
     return {(r.source, r.target, r.sends): to_text(r.guard) for r in rta.rules}
-
-
-def verdicts(path) -> dict[str, str]:
-    ta = load_automaton(path).ta
-    return {r.name: r.verdict for r in check_automaton(ta, str(path), CheckOptions()).results}
 
 
 # ------------------------------------------------------------------------- known answers

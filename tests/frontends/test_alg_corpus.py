@@ -23,9 +23,8 @@ import json
 
 import pytest
 
-from conftest import CORPUS
+from conftest import CORPUS, verdicts
 from ta_equivalence import compare
-from tactl.engines.check import CheckOptions, check_automaton
 from tactl.driver.inputs import load_automaton, read_automaton
 
 ALGS = sorted(p.parent.name + "/" + p.stem for p in CORPUS.glob("*/*.alg"))
@@ -40,8 +39,7 @@ def correspondence(alg_path) -> dict:
 
 def _verdicts(path) -> dict[str, str]:
     loaded = load_automaton(path)  # a synchronous one carries its receive automaton: lock-step
-    options = CheckOptions(receive_automaton=loaded.receive)
-    return {r.name: r.verdict for r in check_automaton(loaded.ta, str(path), options).results}
+    return verdicts(loaded.ta, str(path), receive_automaton=loaded.receive)
 
 
 @pytest.mark.parametrize("alg", ALGS)

@@ -19,7 +19,8 @@ import re
 
 import pytest
 
-from conftest import A4_HEADER, A4_PROPERTIES
+from conftest import A4_HEADER, A4_PROPERTIES, report_properties
+from conftest import write as _write
 
 POSITION = re.compile(r"\.alg:(\d+):(\d+): ", re.M)
 
@@ -50,12 +51,6 @@ A3_TAIL = """\
 properties
   nofin: initially (count (v == 1) <= t) -> always (no fin)
 """
-
-
-def _write(tmp_path, name: str, text: str):
-    path = tmp_path / name
-    path.write_text(text)
-    return path
 
 
 def _report(result) -> dict:
@@ -112,7 +107,7 @@ send DATA to all
 
 
 def _verdicts(result) -> dict[str, dict]:
-    return {p["name"]: p for p in _report(result)["properties"]}
+    return report_properties(_report(result))
 
 
 @pytest.mark.parametrize("code", [A4_LOOP, A4B_SPLIT], ids=["A4", "A4b"])

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, REPO
+from conftest import write as write_file
 from tactl.ir.alg.reader import _parser, parse_alg
 from tactl.ir.errors import InputError
 from tactl.passes.alg_to_rta.extract import parse_algorithm
@@ -32,9 +33,7 @@ messages ECHO
 
 
 def write(tmp_path: Path, text: str, name: str = "x.alg") -> Path:
-    path = tmp_path / name
-    path.write_text(text)
-    return path
+    return write_file(tmp_path, name, text)
 
 
 def positioned(r, path: Path, line: int | None = None) -> re.Match:

@@ -11,9 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA
-from tactl.engines.check import CheckOptions, check_automaton
-from tactl.driver.inputs import load_automaton
+from conftest import DATA, check_results, write
 from tactl.ir.errors import InputError
 from tactl.ir.rta.printer import print_rta
 from tactl.ir.promela.reader import parse_promela
@@ -39,10 +37,8 @@ def reading(text: str) -> str:
 
 
 def verdicts(tmp_path: Path, text: str) -> dict:
-    path = tmp_path / "echo.pml"
-    path.write_text(text)
-    loaded = load_automaton(path)
-    return {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions(timeout_s=60)).results}
+    """The results on ``text`` as a .pml file, by property name."""
+    return check_results(write(tmp_path, "echo.pml", text), timeout_s=60)
 
 
 # --------------------------------------------------------------- A1: macros are token substitution

@@ -15,9 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ISOLA18, SHARED_BENCHMARKS
+from conftest import ISOLA18, SHARED_BENCHMARKS, check_results, write
 from tactl.driver.inputs import load_automaton, read_automaton
-from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.errors import InputError
 from tactl.ir.rta.printer import print_rta
 from tactl.ir.rta.reader import read_rta
@@ -108,14 +107,11 @@ ltl unforg { []((!started) -> []!ex_done) }
 
 
 def _write(tmp_path: Path, text: str, name: str = "m.pml") -> Path:
-    path = tmp_path / name
-    path.write_text(text)
-    return path
+    return write(tmp_path, name, text)
 
 
 def _verdicts(path: Path, **options) -> dict:
-    loaded = load_automaton(path)
-    return {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions(timeout_s=60, **options)).results}
+    return check_results(path, timeout_s=60, **options)
 
 
 def _rules(rta) -> set[str]:

@@ -8,7 +8,7 @@ import json
 import pytest
 import z3
 
-from conftest import CORPUS, DATA
+from conftest import CORPUS, DATA, report_properties
 from tactl.engines import explicit
 from tactl.ir import InputError, read_ta, read_ta_file
 from tactl.ir.evaluate import EvaluationError, evaluate
@@ -279,7 +279,7 @@ def verdicts(cli, *args) -> dict[str, dict]:
     r = cli("check", HALVES, "--json", *args)
     assert r.code == 1, r.err
     assert "'q_n_plus_t_div2' is a new parameter for the division '(n + t) / 2'" in r.err
-    return {p["name"]: p for p in json.loads(r.out)["properties"]}
+    return report_properties(json.loads(r.out))
 
 
 def test_check_parametric_and_explicit_agree_on_a_division_guard(cli):

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, DATA, SHARED_BENCHMARKS
+from conftest import CORPUS, DATA, SHARED_BENCHMARKS, write
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, VIOLATED
 from tactl.driver.inputs import load_automaton
@@ -43,12 +43,6 @@ def check(path: Path, engine: str = "parametric", properties: tuple[str, ...] = 
 
 def parse(text: str):
     return parse_algorithm(parse_alg(text, "x.alg"))
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text)
-    return path
 
 
 # ================================================================== 4. coin and oracle

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, DATA
+from conftest import verdicts as checked_verdicts  # the name `verdicts` is a local below
 from tactl.driver.inputs import load_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED, PropertyResult
@@ -337,9 +338,7 @@ def _correspondence(path: Path) -> dict:
 
 
 def _verdicts(path: Path, names) -> dict[str, str]:
-    loaded = load_automaton(path)
-    options = CheckOptions(properties=tuple(names))
-    return {r.name: r.verdict for r in check_automaton(loaded.ta, str(path), options).results}
+    return checked_verdicts(path, properties=tuple(names))
 
 
 def _random19_cases():

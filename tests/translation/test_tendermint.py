@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, reach_questions
+from conftest import CORPUS, check_results, reach_questions
 from tactl.driver.inputs import load_automaton
 from tactl.engines import explicit
 from tactl.engines.check import CheckOptions, check_automaton
@@ -38,9 +38,7 @@ SANITY = ("noDecide0", "noDecide1", "noNoDecision", "noPrevote", "noPrecommit")
 
 
 def verdicts(text: str, properties: tuple[str, ...] = ()) -> dict[str, object]:
-    ta = translate(read_rta(text).rta).ta
-    report = check_automaton(ta, "tendermint", CheckOptions(properties=properties))
-    return {r.name: r for r in report.results}
+    return check_results(translate(read_rta(text).rta).ta, "tendermint", properties=properties)
 
 
 def test_agreement_holds_and_every_outcome_is_reachable():
