@@ -1,4 +1,4 @@
-"""Issue 8, as properties: hostile inputs never turn a violated property into HOLDS.
+"""Hostile inputs, as properties: they never turn a violated property into HOLDS.
 
 The reference automaton is ``viol``: corpus/strb/strb.ta with ``unforgeability`` replaced by
 ``[](AC == 0)``, which is violated for every n, t, f satisfying the resilience condition (all

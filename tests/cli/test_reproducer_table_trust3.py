@@ -1,5 +1,5 @@
-"""Every reproducer of ``../shared/findings/trust-round3/`` behaves as the findings table promises
-(issue 19). The table is the contract: each file there must have a row here (a new reproducer
+"""Every reproducer of ``../shared/findings/trust-round3/`` behaves as the findings table promises.
+The table is the contract: each file there must have a row here (a new reproducer
 fails :func:`test_every_reproducer_has_a_row` until it is handled), and each row runs the
 table's command through the real CLI and checks what a user must get. The area tests
 (test_alg_hostile.py, test_lockstep_hostile.py, test_fault_models.py, test_driver_hostile.py,

@@ -1,5 +1,5 @@
 """Every reproducer of ``../shared/findings/trust-round4/`` behaves as the findings file says is
-right (issue 31). As for round 3 the table is the contract: each file there has a row here (a new
+right. As for round 3 the table is the contract: each file there has a row here (a new
 reproducer fails :func:`test_every_reproducer_has_a_row`), and each row runs the real CLI in a
 subprocess — the exit status a user sees, no traceback — and checks what a user must get. The
 area tests pin the same behaviour with inline inputs, so nothing depends on ../shared alone:

@@ -1,4 +1,4 @@
-"""``tactl verify --engine source`` (issue 31): the reference interpreter as one more engine of the
+"""``tactl verify --engine source``: the reference interpreter as one more engine of the
 driver. The check-source pass reads the pseudocode itself (no translation), is cached like the
 other checks, runs through the same executors, and its verdicts and runs land in the table,
 report.json and report.html."""

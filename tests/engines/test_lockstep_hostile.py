@@ -1,4 +1,4 @@
-"""Issue 19, the synchronous engine: lock-step checking does what the user asked.
+"""The synchronous engine against a careless user: lock-step checking does what the user asked.
 
 * ``--param`` restricts the diameter and the bounded checks, and values outside the resilience
   condition hold only vacuously (exit 3), as in the interleaving engines;

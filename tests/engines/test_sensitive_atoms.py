@@ -1,4 +1,4 @@
-"""Steady segments that let atoms rise inside them (issue 20: the random19 queries).
+"""Steady segments that let atoms rise inside them (the random19 queries).
 
 A steady part must keep constant only the *sensitive* atoms (``encode_steady.sensitive_atoms``):
 those a fall guard of a firable rule negates, and those of a specification's invariants; the
@@ -316,8 +316,8 @@ budget = encode_steady.budget_atoms
 
 @contextmanager
 def plain_encoding():
-    """The encoding before issue 20: every atom constant in a steady part, no budgets, one
-    segment per atom."""
+    """The encoding before steady segments let atoms rise: every atom constant in a steady
+    part, no budgets, one segment per atom."""
     every = lambda ab, *a: frozenset(range(len(ab.atoms)))  # noqa: E731
     with mock.patch.object(encode_steady, "sensitive_atoms", every), \
             mock.patch.object(encode_lasso, "sensitive_atoms", every), \

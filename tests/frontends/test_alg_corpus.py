@@ -64,7 +64,7 @@ def test_alg_rules_are_equivalent_to_the_hand_written_rta(alg):
 
 def _verdict_params():
     """Every corpus .alg; one whose correspondence says ``"slow": true`` runs with ``-m slow``:
-    DBFT (14 properties, about 25 s; tests/frontends/test_alg_sets.py checks part of it in the default
+    DBFT (14 properties; tests/frontends/test_alg_sets.py checks part of it in the default
     suite) and phase king (40 s to several minutes a side: its diameter query's time depends on
     the hash seed and the load; its rule equivalence above and the checks at small parameters in
     tests/frontends/test_alg_phases.py stay in the default suite)."""

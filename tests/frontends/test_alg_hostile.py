@@ -1,4 +1,5 @@
-"""Issue 19 (front end): no wrong verdict from a user's own words in an ``.alg``.
+"""The .alg front end against a careless user: no wrong verdict from a user's own words in an
+``.alg``.
 
 Keywords are whole words; comparisons that a variable's domain decides are refused; built-in names
 are reserved; decisions are irrevocable; hostile sizes and layouts get ``file:line:col``. Each

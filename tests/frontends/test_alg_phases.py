@@ -159,7 +159,7 @@ def test_rb_sync_relaying_on_t_echoes_violates_unforgeability(cli, tmp_path):
 
 
 def test_phase_king_validity_holds_at_small_parameters(cli):
-    """The default suite's check of the corpus file (the full check, about 90 s, is the slow
+    """The default suite's check of the corpus file (the full check is the slow
     corpus test)."""
     r = cli("check", CORPUS / "phase_king" / "phase_king.alg", "-p", "validity0", "-p",
             "validity1", *SMALL, "--no-progress")

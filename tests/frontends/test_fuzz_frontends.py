@@ -72,7 +72,7 @@ def _budget(tmp_path: Path, reference: str, timeout: float) -> fuzz.Campaign:
 
 
 def test_seeded_budget_has_no_disagreement(tmp_path: Path):
-    """The default suite's budget, against the explicit engine (about 40 s): the harness, the
+    """The default suite's budget, against the explicit engine: the harness, the
     generator's coverage and the engines' agreement on every construct. Against the reference
     interpreter and SPIN (--engine source) the same budget takes minutes: the slow test below."""
     campaign = _budget(tmp_path, "explicit", 40)

@@ -1,5 +1,5 @@
-"""ByMC's Parametric Promela front end (issue 22): every FMCAD'13 benchmark is read, translated
-and checked, with the verdicts ByMC published (fmcad13/README.md, the FMCAD'13 paper, issue 22);
+"""ByMC's Parametric Promela front end: every FMCAD'13 benchmark is read, translated
+and checked, with the verdicts ByMC published (fmcad13/README.md, the FMCAD'13 paper);
 the derived automaton agrees with the hand-written ones of the same algorithm; bad input is exit
 2 with a position; the emitted .rta round-trips.
 
@@ -26,7 +26,7 @@ SKIP = pytest.mark.skipif(not FMCAD13.is_dir(), reason=f"ByMC Promela benchmarks
 
 # The published verdicts. "holds": every listed property holds; for the variants whose resilience
 # condition is too weak (FleTp1: f <= t + 1; Nge3T: n >= 3t; Nge2T: n >= 2t) ByMC reports
-# violations: bcast-byz-Nge3T has U and C holding and R violated (issue 22).
+# violations: bcast-byz-Nge3T has U and C holding and R violated.
 PUBLISHED = {
     "bcast-byz": {"unforg": "holds", "corr": "holds", "relay": "holds"},
     "bcast-byz-Nge3T": {"unforg": "holds", "corr": "holds", "relay": "violated"},

@@ -1,5 +1,5 @@
-"""Issue 31's findings on reading Parametric Promela (../shared/findings/trust-round4/A1, B1, B2,
-D1, D2, D3): a file means what cpp and SPIN make of it. Each test edits the small
+"""Reading Parametric Promela (the trust-round4 reproducers A1, B1, B2, D1, D2, D3): a file
+means what cpp and SPIN make of it. Each test edits the small
 tests/data/promela/echo.pml the way its finding's reproducer edits ByMC's bcast-byz.pml, so the
 tests run without the shared folder; each fails on the main branch before the fix."""
 

@@ -1,6 +1,6 @@
 """``define`` macros: expanded once (a DAG), measured without walking the expansion, bounded.
 
-Issue 8, item 14: ``define D1 == D0 + D0; define D2 == D1 + D1; …`` doubles the expanded tree
+``define D1 == D0 + D0; define D2 == D1 + D1; …`` doubles the expanded tree
 with every line, and a chain of 2,000 defines took 26 s to validate. The validator now refuses a
 macro whose expansion exceeds ``MAX_MACRO_NODES`` nodes or ``MAX_NESTING`` levels, at its
 ``define``, and checks a chain in linear time.

@@ -1,4 +1,4 @@
-"""The layout of tactl (issue 20): imports go one way, no two modules import each other (even
+"""The layout of tactl: imports go one way, no two modules import each other (even
 through a chain, even from inside a function), and an import inside a function is there only to
 load something costly late, and says so with a ``# lazy: why`` comment (on its line or the line
 above; one comment may head a block of imports written together).
@@ -232,7 +232,7 @@ def test_the_passes_import_only_the_ir_the_util_and_each_other():
     assert found == []
 
 
-# The reference interpreter is a second, independent reading of pseudocode (issue 31): a mistake
+# The reference interpreter is a second, independent reading of pseudocode: a mistake
 # of the translation must not be shared by it, so nothing that builds or reads automata may be in
 # what it imports, directly or through a chain.
 INTERPRETER = "tactl.source"

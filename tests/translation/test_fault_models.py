@@ -1,4 +1,4 @@
-"""Issue 19 (trust round 3), fault models and the coin: an oracle is not forced, a coin is forced by
+"""Fault models and the coin: an oracle is not forced, a coin is forced by
 probability 1; the literature's symmetric and clean-crash models (ByMC's bcast-symm*.pml,
 bcast-clean.pml).
 

@@ -260,7 +260,7 @@ def test_random_guards_are_certified_sound_and_exact_ones_precise(guard, model, 
         assert cert.precise is True, to_text(guard)
 
 
-# ------------------------------------------------- kinds: a polynomial, exact Env (issue 8, item 12)
+# ------------------------------------------------- kinds: a polynomial, exact Env
 
 import itertools  # noqa: E402
 from dataclasses import replace  # noqa: E402
@@ -278,7 +278,7 @@ BYZANTINE_LIKE = (FaultModel.BYZANTINE, FaultModel.HYBRID)
 
 
 def all_subsets_environment(rta: ReceiveTA) -> Environment:
-    """The Env of kinds tactl used before issue 8: for every subset S of a kind
+    """The Env of kinds tactl used before the polynomial one: for every subset S of a kind
     ``Σ_S received <= Σ_S ns (+ nsf) + f`` (singletons included) — 2^k constraints, no auxiliary
     variables. It is what eliminating the ``faulty(M)`` from today's Env gives; the reference of
     the differential tests below."""
