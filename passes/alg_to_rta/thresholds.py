@@ -15,6 +15,12 @@ rational comparison is what the paper says. What has no linear form — a produc
 parameters, a rounding term with a coefficient other than ±1 or nested in another — is refused
 with :class:`ThresholdError`, never approximated. ``tests/test_thresholds.py`` checks the identities
 against z3 on random terms.
+
+Why sympy and not ``ir/linear.py``: a ``LinearTerm`` there has integer coefficients and no
+rounding terms, while a threshold as papers write it needs rational coefficients (``(n + t)/2``)
+and one ``⌈⌉``/``⌊⌋`` term until the identities above remove it. The result is built with
+``ir/linear.py`` (``term_expr``), so sympy stays inside this module and evaluate.py, which builds
+its arguments.
 """
 
 from __future__ import annotations
