@@ -17,13 +17,13 @@ import sympy
 
 from tactl.ir.alg import syntax as A
 from tactl.ir.errors import Span
-from tactl.ir.expr import And, BoolConst, Compare, Expr, Not, Or, conj, disj
+from tactl.ir.expr import BoolConst, Expr, conj, disj
 from tactl.ir.rta.model import received
 from tactl.util.suggest import did_you_mean
 
 from tactl.passes.alg_to_rta import sets as S
 from tactl.passes.alg_to_rta.context import Context, cond_names, fail, span_of
-from tactl.passes.alg_to_rta.thresholds import NEGATE, ThresholdError, normalize, symbol
+from tactl.passes.alg_to_rta.thresholds import ThresholdError, negate, normalize, symbol
 
 
 @lru_cache(maxsize=1 << 16)
@@ -275,20 +275,6 @@ def _shape_text(s: A.MessageShape) -> str:
         return s.name
     parts = ["{" + ", ".join(p) + "}" if not tag else p[0] for p, tag in zip(s.parts, s.tags)]
     return f"({', '.join([s.name, *parts])})"
-
-
-def negate(e: Expr) -> Expr:
-    if isinstance(e, BoolConst):
-        return BoolConst(not e.value)
-    if isinstance(e, Compare):
-        return Compare(NEGATE[e.op], e.left, e.right)
-    if isinstance(e, And):
-        return disj(*(negate(a) for a in e.args))
-    if isinstance(e, Or):
-        return conj(*(negate(a) for a in e.args))
-    if isinstance(e, Not):
-        return e.arg
-    return Not(e)
 
 
 def chain_exprs(ctx: Context, chain: A.Compare, bindings, count=None,

@@ -28,9 +28,10 @@ from tactl.util.suggest import did_you_mean
 
 from tactl.passes.alg_to_rta import sets as S
 from tactl.passes.alg_to_rta.context import Context, fail
-from tactl.passes.alg_to_rta.evaluate import Evaluator, Thread, negate
+from tactl.passes.alg_to_rta.evaluate import Evaluator, Thread
 from tactl.passes.alg_to_rta.guards import Solver
 from tactl.passes.alg_to_rta.instructions import SENT, Instr
+from tactl.passes.alg_to_rta.thresholds import negate
 
 
 @dataclass

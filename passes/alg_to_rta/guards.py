@@ -12,7 +12,7 @@ from tactl.ir.linear import int_symbols, to_z3
 from tactl.ir.rta.model import received
 
 from tactl.passes.alg_to_rta.context import Context
-from tactl.passes.alg_to_rta.evaluate import negate
+from tactl.passes.alg_to_rta.thresholds import negate
 
 
 class Solver:

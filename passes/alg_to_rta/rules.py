@@ -16,9 +16,9 @@ from tactl.ir.rta.model import ReceiveRule
 from tactl.ir.ta.model import Origin
 
 from tactl.passes.alg_to_rta.context import Context, fail
-from tactl.passes.alg_to_rta.evaluate import negate
 from tactl.passes.alg_to_rta.explore import Explorer, Outcome
 from tactl.passes.alg_to_rta.guards import simplified_guard
+from tactl.passes.alg_to_rta.thresholds import negate
 
 
 def check_coordinator_sends(ctx: Context, ex: Explorer, edges, points) -> None:

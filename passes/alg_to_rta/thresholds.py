@@ -30,7 +30,7 @@ from math import lcm
 
 import sympy
 
-from tactl.ir.expr import And, BoolConst, Compare, Expr, Not, conj, disj
+from tactl.ir.expr import And, BoolConst, Compare, Expr, Not, Or, conj, disj
 from tactl.ir.linear import term_expr
 
 FLIP = {">=": "<=", "<=": ">=", ">": "<", "<": ">", "==": "==", "!=": "!="}
@@ -84,16 +84,21 @@ def normalize(lhs: sympy.Expr, op: str, rhs: sympy.Expr, is_count=lambda name: F
     if rel in table:
         return conj(*(_linear(sympy.expand(a - b), r, is_count, order) for a, r, b in table[rel]))
     both = conj(*(normalize(y, r, rounding, is_count, order) for r in (">=", "<=")))
-    return both if rel == "==" else _negate(both)
+    return both if rel == "==" else negate(both)
 
 
-def _negate(e: Expr) -> Expr:
-    if isinstance(e, Compare):
-        return Compare(NEGATE[e.op], e.left, e.right)
+def negate(e: Expr) -> Expr:
+    """``not e`` in negation normal form (comparisons flipped, De Morgan through and/or)."""
     if isinstance(e, BoolConst):
         return BoolConst(not e.value)
+    if isinstance(e, Compare):
+        return Compare(NEGATE[e.op], e.left, e.right)
     if isinstance(e, And):
-        return disj(*(_negate(a) for a in e.args))
+        return disj(*(negate(a) for a in e.args))
+    if isinstance(e, Or):
+        return conj(*(negate(a) for a in e.args))
+    if isinstance(e, Not):
+        return e.arg
     return Not(e)
 
 
