@@ -7,7 +7,7 @@ whether this process is it (docs/alg.md, "Phases and coordinators").
 
 This module checks what needs no symbolic execution — the round layout, where ``coordinator``
 is read, how coordinator messages are received — and says where the parse pass
-(``passes/alg_to_rta/extract.py``) makes the coordinator choice. Every problem is a :class:`PhaseError` with
+(``passes/alg_to_rta/instructions.py``, ``choose``) makes the coordinator choice. Every problem is a :class:`PhaseError` with
 the position of the construct at fault; the parse pass reports it as ``file:line:col``.
 """
 

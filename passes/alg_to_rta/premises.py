@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from tactl.ir.alg import syntax as A
 from tactl.ir.rta.model import COIN, ReceiveRule
 
-from tactl.passes.alg_to_rta.extract import ParseResult
+from tactl.passes.alg_to_rta.results import ParseResult
 from tactl.passes.alg_to_rta.rounds import RoundStructure
 
 COIN_VALUES, NOT_OVERWRITTEN, NOT_READ, DECIDABLE = (

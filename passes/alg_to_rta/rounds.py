@@ -1,8 +1,8 @@
 """Multi-round algorithms (``rounds carrying v:``): the round-rigid reduction's one-round
 obligations, generated from the round structure the pseudocode states once.
 
-Why one round suffices (Bertrand, Konnov, Lazić, Widder, CONCUR 2019; ../shared/docs/sync.md
-§5): rounds are communication-closed (a process reads only its current round's messages), every
+Why one round suffices (Bertrand, Konnov, Lazić, Widder, "Verification of Randomized Consensus
+Algorithms under Round-Rigid Adversaries", CONCUR 2019): rounds are communication-closed (a process reads only its current round's messages), every
 round runs the same body, decided processes keep running it, and the carried variable ``v`` is
 the only state that crosses a round boundary. The one-round automaton starts from an arbitrary
 split of the processes over the values of ``v`` (``v`` is an input), and these one-round

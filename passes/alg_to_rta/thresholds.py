@@ -15,6 +15,12 @@ rational comparison is what the paper says. What has no linear form — a produc
 parameters, a rounding term with a coefficient other than ±1 or nested in another — is refused
 with :class:`ThresholdError`, never approximated. ``tests/test_thresholds.py`` checks the identities
 against z3 on random terms.
+
+Why sympy and not ``ir/linear.py``: a ``LinearTerm`` there has integer coefficients and no
+rounding terms, while a threshold as papers write it needs rational coefficients (``(n + t)/2``)
+and one ``⌈⌉``/``⌊⌋`` term until the identities above remove it. The result is built with
+``ir/linear.py`` (``term_expr``), so sympy stays inside this module and evaluate.py, which builds
+its arguments.
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from math import lcm
 
 import sympy
 
-from tactl.ir.expr import And, BoolConst, Compare, Expr, Not, conj, disj
+from tactl.ir.expr import And, BoolConst, Compare, Expr, Not, Or, conj, disj
 from tactl.ir.linear import term_expr
 
 FLIP = {">=": "<=", "<=": ">=", ">": "<", "<": ">", "==": "==", "!=": "!="}
@@ -78,16 +84,21 @@ def normalize(lhs: sympy.Expr, op: str, rhs: sympy.Expr, is_count=lambda name: F
     if rel in table:
         return conj(*(_linear(sympy.expand(a - b), r, is_count, order) for a, r, b in table[rel]))
     both = conj(*(normalize(y, r, rounding, is_count, order) for r in (">=", "<=")))
-    return both if rel == "==" else _negate(both)
+    return both if rel == "==" else negate(both)
 
 
-def _negate(e: Expr) -> Expr:
-    if isinstance(e, Compare):
-        return Compare(NEGATE[e.op], e.left, e.right)
+def negate(e: Expr) -> Expr:
+    """``not e`` in negation normal form (comparisons flipped, De Morgan through and/or)."""
     if isinstance(e, BoolConst):
         return BoolConst(not e.value)
+    if isinstance(e, Compare):
+        return Compare(NEGATE[e.op], e.left, e.right)
     if isinstance(e, And):
-        return disj(*(_negate(a) for a in e.args))
+        return disj(*(negate(a) for a in e.args))
+    if isinstance(e, Or):
+        return conj(*(negate(a) for a in e.args))
+    if isinstance(e, Not):
+        return e.arg
     return Not(e)
 
 
