@@ -12,7 +12,7 @@ Three shapes are read, each into tactl's crash location CR:
 The ISOLA'18 files count the crashes *and* what crashing processes may have sent, per type:
 
 * ``nfaulty < F -> nfaulty++; next_pc = CR`` — at most F processes crash, at any location, between
-  steps (the file's own crash counter, ``file_crash`` of the translator);
+  steps (the file's own crash counter, ``file_crash`` of the state);
 * ``pc == V0 && next_pc == CR -> nsnt0F++`` — a process that crashes where its next step would
   broadcast (V0 sends its 0 vote) may have sent that message to some receivers: the receive bound
   of the type is ``nsnt0 + nsnt0F`` (correct sends plus crashed mid-send ones), and the fairness
@@ -36,7 +36,7 @@ Without the file's crash counter (nbacr: ``pc != CRASH -> next_pc = CRASH`` ever
 crashes unbounded) ``unbounded_crash_location`` reads the same with a new parameter F
 (``0 <= F <= N``); its crash location may be several valuations of the process's other local
 variables (nbacr's failure-detector bit), which become the one CR only where no proposition the
-properties use tells them apart (the translator refuses such a proposition at its position).
+properties use tells them apart (``propositions.py`` refuses such a proposition at its position).
 
 Anything else is refused at the receive bound.
 """
@@ -127,12 +127,12 @@ def unbounded_crash_location(tr, edges, crash_send: str) -> list:
     CRASH`` at every location), crash-send counters for several message types. The crash
     location is every valuation the crash steps give the variables they all change (``pc =
     CRASH``), whatever the others (nbacr's failure-detector bit ``some_fail`` is 0 or 1 there);
-    tactl's crash location CR is one location, so the translator's propositions refuse to tell
+    tactl's crash location CR is one location, so ``propositions.py`` refuses to tell
     those valuations apart (``tr.dead_all``). The rest is ``crash_location``'s conditions: CR
     entered by crash steps only and never left, a crash possible everywhere whatever was
     received, crash-send counters exactly at unconditional broadcasts. The number of crashes is
     bounded by nothing in the file: ``crash(F)`` with a new parameter ``0 <= F <= N``
-    (``promela_faults.fault_model``)."""
+    (``faults.fault_model``)."""
     span = tr.bound.span
     lv = tr.loc_vars()
     marked = [(s, t, p) for s, t, p in edges if any(x.startswith(crash_send) for x in p.sends)]
@@ -165,7 +165,7 @@ def unbounded_crash_location(tr, edges, crash_send: str) -> list:
 
 
 def become_crash_location(tr, dead: list[tuple], where: str, model: str, span) -> None:
-    """Make the valuations ``dead`` tactl's crash location CR (the translator's ``dead``, no
+    """Make the valuations ``dead`` tactl's crash location CR (the state's ``dead``, no
     longer a location of their own) and say so in one note: which locations, and the fault model
     they give (``where`` ends in 'is'/'are'). The one place every crash reading ends."""
     tr.dead = dead[0]
@@ -216,12 +216,12 @@ def sending_crash_location(tr: TranslationState, edges):
     span = tr.bound.span
     if len(targets) != 1:
         raise refuse(f"the '{tr.crash_counter}++' steps must all enter one location (the "
-                      "dead one)", span)
+                     "dead one)", span)
     dead = next(iter(targets))
     if any(t == dead and CRASH_SEND not in p.sends for _, t, p in edges) or \
             any(s == dead for s, _, _ in edges):
         raise refuse("the location entered by dying steps must be entered by nothing else and "
-                      "never left", span)
+                     "never left", span)
     for s, _, p in dying:
         if p.sends != [CRASH_SEND]:
             raise refuse("a dying step must send on the crash counter only", span)
@@ -229,7 +229,7 @@ def sending_crash_location(tr: TranslationState, edges):
                  and solving.equivalent(tr, q.cond, p.cond)]
         if not twins:
             raise refuse("a dying step must mirror a correct sending step (same location, same "
-                          "condition): tactl's crash model lets a process crash while sending", span)
+                         "condition): tactl's crash model lets a process crash while sending", span)
     tr.dead = dead
     tr.valuations.remove(dead)
     lv = tr.loc_vars()
@@ -255,7 +255,7 @@ def file_crash_faults(tr: TranslationState) -> tuple[Faults, str] | None:
         return None
     if len(extra) > 1:
         raise refuse(f"the step increments {', '.join(extra)} besides the send counters of its "
-                      "receive bounds", tr.proc.span)
+                     "receive bounds", tr.proc.span)
     c = extra[0]
     bounds = {x.right.name for t in P.statements(tr.step) if isinstance(t, P.Condition)
               for x in P.subexpressions(t.expr) if isinstance(x, P.PBinary) and x.op == "<"
@@ -265,9 +265,9 @@ def file_crash_faults(tr: TranslationState) -> tuple[Faults, str] | None:
     if len(bounds) != 1 or not bounds <= set(tr.params) or len(copies) != 1 or copies[ns[0]] != 1 \
             or tr.bound_rest:
         raise refuse(f"'{c}++' is read as a crash counter only with N copies, receive bounds "
-                      f"'nrcvd < nsnt' and one guard '{c} < F' for a parameter F", tr.proc.span)
+                     f"'nrcvd < nsnt' and one guard '{c} < F' for a parameter F", tr.proc.span)
     tr.file_crash = c
-    if tr.crash_of:  # and crash-send counters: tactl's crash(F) (promela_crash)
+    if tr.crash_of:  # and crash-send counters: tactl's crash(F) (crash.py)
         return Faults(FaultModel.CRASH, (next(iter(bounds)),)), ns[0]
     return Faults(FaultModel.CLEAN_CRASH, (next(iter(bounds)),)), ns[0]
 
@@ -284,20 +284,20 @@ def file_crash_location(tr: TranslationState, edges):
     dead = next(iter(targets))
     if any(t == dead and FILE_CRASH not in p.sends for _, t, p in edges) or any(s == dead for s, _, _ in edges):
         raise refuse("the location entered by crash steps must be entered by nothing else and "
-                      "never left", span)
+                     "never left", span)
     symbol = Name(CRASH_SYMBOL)
     for s, _, p in dying:
         rest = [c for c in p.cond if symbol not in expr_names(c)]
         if p.sends != [FILE_CRASH] or rest and not solving.valid(tr, conj(*rest)):
             raise refuse(f"a crash step ('{tr.file_crash}++') must send nothing and be possible "
-                          "whatever the process received", span)
+                         "whatever the process received", span)
     for s, t, p in edges:
         if FILE_CRASH not in p.sends and symbol in {n for c in p.cond for n in expr_names(c)}:
             raise refuse(f"a step that is not a crash reads '{tr.file_crash}'", span)
     missing = [v for v in tr.valuations if v != dead and not any(s == v for s, _, _ in dying)]
     if missing:
         raise refuse(f"tactl's clean crashes may happen at every location; the file's cannot at "
-                      f"{missing}", span)
+                     f"{missing}", span)
     meaning = ", ".join(f"{v} = {x}" for v, x in zip(tr.loc_vars(), dead))
     become_crash_location(
         tr, [dead], f"the location with {meaning}, entered by '{tr.file_crash}++' under "

@@ -38,7 +38,7 @@ def read_declarations(tr: TranslationState) -> None:
         tr.assumes.append(values.condition(expressions.param_expr(tr, a.expr), a.expr.span))
     if len(m.proctypes) != 1:
         raise refuse(f"exactly one proctype is supported, found {len(m.proctypes)}",
-                      m.proctypes[1].span if len(m.proctypes) > 1 else None)
+                     m.proctypes[1].span if len(m.proctypes) > 1 else None)
     tr.proc = m.proctypes[0]
 
 
@@ -46,7 +46,7 @@ def split_body(tr: TranslationState) -> None:
     body = list(tr.proc.body)
     tr.locals = {}
     tr.local_span = {}
-    tr.local_type = {}  # declared types: promela_types checks the values
+    tr.local_type = {}  # declared types: widths.py checks the values
     while body and isinstance(body[0], P.Decl):
         d = body.pop(0)
         for name, init in d.vars:
@@ -66,7 +66,7 @@ def split_body(tr: TranslationState) -> None:
             tr.init_atomics.append(body.pop(0))
     if not body or not isinstance(body[0], P.Labelled) or body[0].label != "end":
         raise refuse("expected the process's loop 'end: do :: atomic { ... } od' here",
-                      body[0].span if body else tr.proc.span)
+                     body[0].span if body else tr.proc.span)
     loop = body.pop(0).stmt
     if body:
         raise refuse("statements after the 'end:' loop", body[0].span)
@@ -77,7 +77,7 @@ def split_body(tr: TranslationState) -> None:
 
 
 def initialisation(tr: TranslationState) -> None:
-    """The prefix's effect on shared counters (``promela_multi.initial_counters``): the
+    """The prefix's effect on shared counters (``multi.initial_counters``): the
     counters an ``atomic`` block before ``end:`` sets, with their values once every process
     has run it."""
     tr.shared_env = None
@@ -105,7 +105,7 @@ def initialisation(tr: TranslationState) -> None:
     for c in sorted(touched):
         if c in stepped:
             raise refuse(f"the initialisation sets '{c}', which the step also changes: a send "
-                          "counter of the threshold automaton starts at 0", tr.init_atomics[0].span)
+                         "counter of the threshold automaton starts at 0", tr.init_atomics[0].span)
         tr.init_values[c] = state.get(c, 0)
     tr.notes.append(Diagnostic(Severity.WARNING, (
         "initialisation: every process runs the 'atomic' block before 'end:' once, before its "

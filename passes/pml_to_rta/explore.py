@@ -59,7 +59,7 @@ def explore(tr: TranslationState) -> None:
         key = tuple(env[v] for v in lv)
         if key in tr.start_counts and tr.start_counts[key] != counts:
             raise refuse("two initial options reach the same location with different counter "
-                          "increments", o.span)
+                         "increments", o.span)
         tr.start_counts[key] = counts
         if key not in starts:
             starts.append(key)
@@ -68,7 +68,7 @@ def explore(tr: TranslationState) -> None:
     for c in tr.init_only:
         if c in stepped or c in tr.init_values:
             raise refuse(f"'{c}' is incremented by the initial 'if' and changed elsewhere",
-                          tr.init_if.span if tr.init_if else None)
+                         tr.init_if.span if tr.init_if else None)
     tr.valuations = list(starts)
     tr.havoc_at = {}  # counter -> locations whose steps receive it
     tr.havoc_resets = {}  # (src, dst, counter) -> the reset
@@ -90,11 +90,11 @@ def explore(tr: TranslationState) -> None:
                 if (v.startswith("next_") or v in tr.rvar_of and tr.rvar_of[v].next == v) \
                         and p.env[v] != tr.locals[v]:
                     raise refuse(f"'{v}' is not reset to {tr.locals[v]} at the end of the step",
-                                  tr.local_span[v])
+                                 tr.local_span[v])
             tgt = tuple(p.env[v] for v in lv)
             if any(not isinstance(x, int) for x in tgt):
                 raise refuse("a location variable gets a value that depends on the receive "
-                              "count", tr.proc.span)
+                             "count", tr.proc.span)
             p.env[RESETS] = frozenset(r.counter for r in tr.rvars
                                       if isinstance(p.env[r.rcv], int) and not isinstance(p.env[r.rcv], bool))
             for c, span in p.env.get(HAVOC_RESETS, {}).items():
@@ -109,10 +109,10 @@ def explore(tr: TranslationState) -> None:
     for b in blocked:
         if any(t == b and s != b for s, t, _ in edges):
             raise refuse("the receive choice is disabled at a location a step enters: the "
-                          "receive count there would depend on the path", tr.choice_if.span)
+                         "receive count there would depend on the path", tr.choice_if.span)
     tr.valuations.sort()  # locations in the order of their values (pc = 0, 1, ...)
     tr.dead = None
-    tr.dead_all = ()  # several valuations that are CR (promela_crash)
+    tr.dead_all = ()  # several valuations that are CR (crash.py)
     if tr.crash_counter is not None and tr.file_crash is not None:
         edges = PC.crash_location(tr, edges, tr.file_crash, CRASH_SEND, FILE_CRASH, CRASH_SYMBOL)
     elif tr.crash_counter is not None and len(tr.crash_of) > 1:
@@ -151,7 +151,7 @@ def explore(tr: TranslationState) -> None:
         lines = sorted(lines_of[(s, t, sends)])
         text = "; ".join(f'line {n} "{tr.m.line(n)}"' for n in lines)
         tr.rules.append(ReceiveRule(len(tr.rules), tr.names[s], tr.names[t], guard, sends,
-                                      origin=Origin(tr.m.path, tuple(lines), text)))
+                                    origin=Origin(tr.m.path, tuple(lines), text)))
 
 
 def eliminate_static(tr: TranslationState, conds: list[list[Expr]]) -> list[list[Expr]]:
@@ -199,7 +199,7 @@ def check_obligations(tr: TranslationState, edges, starts) -> None:
     for kind, v, cond, span in tr.obligations:
         if tr.crash_counter is not None or not solving.valid(tr, values.condition(v, span), cond + env):
             raise refuse(f"{kind}(...) that tactl cannot prove always true from the receive "
-                          "bounds and the number of sends" + (" (it would restrict steps by a "
+                         "bounds and the number of sends" + (" (it would restrict steps by a "
                           "shared counter)" if kind == "assume" else " (a safety property over "
                           "receive variables is not a specification of the automaton)"), span)
     statements = len({(o[3].line, o[3].col) if o[3] else i for i, o in enumerate(tr.obligations)})
@@ -260,7 +260,7 @@ def name_locations(tr: TranslationState, lv: list[str], starts: list[tuple]) -> 
         tr.names[key] = name
         line = next((d.span.line for d in tr.m.defines if d.name == name and d.span), None)
         tr.locations.append(Location(name, origin=Origin(tr.m.path, (line,) if line else (),
-                                                           ", ".join(meaning))))
+                                                         ", ".join(meaning))))
         if key in starts:
             tr.initial.append(name)
 

@@ -47,7 +47,7 @@ def linear(tr: TranslationState, e: P.PExpr) -> dict[str, int]:
 def value(tr: TranslationState, e: P.PExpr, env: dict[str, object], allow_symbolic: bool = True,
           scope: str = "step") -> object:
     """``e`` evaluated: an int or bool where concrete, else an ``ir`` expression over
-    parameters and the receive counters (a :class:`promela_multi.FloorTerm` for a division
+    parameters and the receive counters (a :class:`multi.FloorTerm` for a division
     not yet compared)."""
     if isinstance(e, P.PInt):
         return e.value
@@ -61,8 +61,8 @@ def value(tr: TranslationState, e: P.PExpr, env: dict[str, object], allow_symbol
                 if scope == OBLIGATION:  # any count it has satisfies the receive bound
                     return received(v.counter)
                 raise refuse(f"the step reads '{n}' where its receive choice is disabled: its "
-                              "count is the one the process entered with, which tactl would "
-                              "need per location", e.span)
+                             "count is the one the process entered with, which tactl would "
+                             "need per location", e.span)
             return v
         if n in tr.params and allow_symbolic:
             return Name(n)
@@ -97,7 +97,7 @@ def value(tr: TranslationState, e: P.PExpr, env: dict[str, object], allow_symbol
 
 
 def defined_later(tr: TranslationState, n: str, span: Span | None) -> str:
-    """Why a name that a later ``#define`` names is unknown here (B1): cpp substitutes a
+    """Why a name that a later ``#define`` names is unknown here: cpp substitutes a
     macro only from its definition on, so SPIN and ByMC reject the file too."""
     later = [d.span.line for d in tr.m.defines if d.name == n and d.span and span and d.span.line > span.line]
     return (f": '#define {n}' comes only at line {later[0]}, and a macro means something only "
@@ -118,13 +118,13 @@ def shared_value(tr: TranslationState, n: str, span: Span | None, scope: str) ->
     if scope == OBLIGATION:
         return Name(f"sent {n}")
     raise refuse(f"the shared variable '{n}' is used outside the receive bound and "
-                  "sends", span)
+                 "sends", span)
 
 
 def division(tr: TranslationState, e: P.PBinary, a: object, b: object) -> object:
     """``/`` and ``%``: concrete as in C (truncation); ``x / d`` for a positive constant d
     as ``floor(x / d)`` once ``x >= 0`` is proved; a comparison with one such term is
-    rewritten without it (``promela_multi.compare_div``); anything else is refused."""
+    rewritten without it (``multi.compare_div``); anything else is refused."""
     if e.op in ("/", "%"):
         if isinstance(a, int) and isinstance(b, int) and not isinstance(a, bool) and not isinstance(b, bool):
             if b == 0:
@@ -145,9 +145,9 @@ def division(tr: TranslationState, e: P.PBinary, a: object, b: object) -> object
                                         b if isinstance(b, PM.FloorTerm) else lift(b))
         if not valid(tr, Compare(">=", dividend, IntConst(0))):
             raise refuse("tactl cannot prove this dividend non-negative (Promela's '/' truncates "
-                          "toward zero, which is floor only there)", e.span)
+                         "toward zero, which is floor only there)", e.span)
         return cond
     raise refuse(f"a division here ('{e.op}' of it); supported: one 'x / d' term added to "
-                  "others and compared", e.span)
+                 "others and compared", e.span)
 
 

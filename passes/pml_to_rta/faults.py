@@ -1,4 +1,4 @@
-"""The receive bound and the fault model of a Parametric Promela file (``passes/promela_to_rta``).
+"""The receive bound and the fault model of a Parametric Promela file (``passes/pml_to_rta/``).
 
 ByMC's files state their fault assumptions in three places, and tactl reads all three:
 
@@ -58,7 +58,7 @@ END = "end"
 
 
 class Refusal(Exception):
-    """Raised here; the translator turns it into its own refusal (file:line:col)."""
+    """Raised here; ``translation.translate_promela`` turns it into an input error (file:line:col)."""
 
     def __init__(self, message: str, span: Span | None) -> None:
         super().__init__(message)
@@ -70,7 +70,7 @@ FORGET, NO_STEP = "forget", "no step"
 
 
 def exceeded_outcomes(tr, r, env: dict[str, object]) -> list[object]:
-    """What the bound branch of the receive variable ``r`` (``promela_multi.ReceiveVar``) does at
+    """What the bound branch of the receive variable ``r`` (``multi.ReceiveVar``) does at
     the local valuation ``env``: per path, ``NO_STEP`` (``goto end``) or the value ``next`` has
     when the step continues."""
     out: list[object] = []
@@ -118,7 +118,7 @@ def exceeded_outcomes(tr, r, env: dict[str, object]) -> list[object]:
 
 def at_bound(tr, r, p, rcv_marker: object, forced: bool) -> list:
     """The paths after the bound statement of ``r``, from path ``p`` (see the module docstring);
-    ``rcv_marker`` is the translator's value of an abstract receive count."""
+    ``rcv_marker`` is the walk's value of an abstract receive count."""
     env = p.env
     value = env[r.next]
     outcomes = exceeded_outcomes(tr, r, env)

@@ -83,7 +83,7 @@ def formula(tr: TranslationState, e: P.PExpr, props: dict[str, P.AtomicProp], fi
                 tr.receive_at_start = saved
             if any(n.name.startswith(START) for n in expr_names(c)):
                 raise refuse(f"the proposition '{e.name}' mixes counters of the initialisation "
-                              "with location counters", props[e.name].expr.span)
+                             "with location counters", props[e.name].expr.span)
             return c
         raise refuse(f"'{e.name}' is not a proposition declared with 'atomic'", e.span)
     if isinstance(e, P.PUnary):
@@ -102,7 +102,7 @@ def formula(tr: TranslationState, e: P.PExpr, props: dict[str, P.AtomicProp], fi
 
 def static_formula(tr: TranslationState, ltl: P.Ltl, props: dict[str, P.AtomicProp]) -> Expr:
     """The formula of ``ltl``; propositions over counters of the initial 'if' (one value for
-    the run) are evaluated in the initial configuration (``promela_multi.shannon``)."""
+    the run) are evaluated in the initial configuration (``multi.shannon``)."""
     static = []
     for name in dict.fromkeys(P.variable_names(ltl.formula)):
         if name in props and name not in static:
@@ -115,7 +115,7 @@ def static_formula(tr: TranslationState, ltl: P.Ltl, props: dict[str, P.AtomicPr
             if any(n.startswith(START) for n in ns):
                 if any(not n.startswith(START) and n not in tr.params for n in ns):
                     raise refuse(f"the proposition '{name}' mixes counters of the initialisation "
-                                  "with location counters", props[name].expr.span)
+                                 "with location counters", props[name].expr.span)
                 static.append(name)
     if not static:
         return PM.simplify(formula(tr, ltl.formula, props))

@@ -29,8 +29,8 @@ def prop(tr: TranslationState, e: P.PExpr) -> Expr:
             seen = {holds(tr, e.arg, d) for d in tr.dead_all}
             if len(seen) > 1:
                 raise refuse("this proposition tells crashed processes apart by "
-                              f"{', '.join(v for i, v in enumerate(tr.loc_vars()) if len({d[i] for d in tr.dead_all}) > 1)}"
-                              ", where tactl's crash location CR is one location", e.span)
+                             f"{', '.join(v for i, v in enumerate(tr.loc_vars()) if len({d[i] for d in tr.dead_all}) > 1)}"
+                             ", where tactl's crash location CR is one location", e.span)
             if holds(tr, e.arg, tr.dead):
                 where.append(every[-1])
         if e.func == "all":
@@ -53,7 +53,7 @@ def prop(tr: TranslationState, e: P.PExpr) -> Expr:
             return IntConst(tr.init_values[e.name])  # fixed by the initialisation
         if e.name in tr.shared and e.name in tr.init_only:
             # counted by the initial 'if': the number of processes that took each option,
-            # i.e. the initial counts of their locations (promela_multi.shannon)
+            # i.e. the initial counts of their locations (multi.shannon)
             terms = [(k, Name(START + tr.names[key])) for key, cs in tr.start_counts.items()
                      for k in [cs.get(e.name, 0)] if k]
             if not terms:
@@ -62,9 +62,9 @@ def prop(tr: TranslationState, e: P.PExpr) -> Expr:
             return summation(parts[0], [("+", t) for t in parts[1:]])
         if e.name in tr.shared:
             raise refuse(f"a proposition over the shared variable '{e.name}' (a receive "
-                          "automaton's specifications read location counters and parameters)", e.span)
+                         "automaton's specifications read location counters and parameters)", e.span)
         raise refuse(f"unknown name '{e.name}' in a proposition{expressions.defined_later(tr, e.name, e.span)}",
-                      e.span)
+                     e.span)
     if isinstance(e, P.PUnary) and e.op in ("!", "-"):
         a = prop(tr, e.arg)
         return Not(a) if e.op == "!" else summation(IntConst(0), [("-", a)])
@@ -83,8 +83,8 @@ def holds(tr: TranslationState, e: P.PExpr, key: tuple) -> bool:
             env[name] = tr.locals[name]  # in the initial configuration: its declared value
         elif name in tr.rvar_of:
             raise refuse(f"a proposition over the receive variable '{name}' (read only where no "
-                          "temporal operator is above it, in the initial configuration, and in the "
-                          "fairness formula, whose meaning tactl derives)", e.span)
+                         "temporal operator is above it, in the initial configuration, and in the "
+                         "fairness formula, whose meaning tactl derives)", e.span)
         if name in tr.locals and name not in env:
             raise refuse(f"a proposition over the temporary '{name}'", e.span)
     v = expressions.value(tr, qualified, env, False, "a proposition")

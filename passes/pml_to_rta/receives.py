@@ -41,7 +41,7 @@ def find_receive(tr: TranslationState) -> None:
         for v in (r.rcv, r.next):
             PT.check_count(tr.local_type[v], v, "a receive count", tr.local_span[v])
     tr.choice_of = {id(r.choice_if): r for r in tr.rvars if not r.havoc}
-    tr.havoc_of = {i: r for r in tr.rvars for i in r.sites}  # promela_havoc
+    tr.havoc_of = {i: r for r in tr.rvars for i in r.sites}  # havoc.py
     tr.havoc_assumes = {i for r in tr.rvars for i in r.assumes}
     tr.bound_of = {id(r.bound_if): r for r in tr.rvars if r.bound_if is not None}
     tr.bound_ifs = set(tr.bound_of)
@@ -56,7 +56,7 @@ def find_receive(tr: TranslationState) -> None:
             rest = {k: v for k, v in r.lin.items() if k != cs[0]}
             if set(rest) - {""} or r.lin[cs[0]] != 1:
                 raise refuse(f"the bound of '{r.next}' over '{cs[0]}', which the initialisation "
-                              "fixes, may only add a constant", r.bound.span)
+                             "fixes, may only add a constant", r.bound.span)
             r.counter = cs[0]
             tr.static[cs[0]] = tr.init_values[cs[0]] + rest.get("", 0)
         else:
@@ -69,7 +69,7 @@ def find_receive(tr: TranslationState) -> None:
     lin = first.lin
     tr.counters = [n for n in lin if n in tr.shared]
     tr.crash_counter = None
-    tr.crash_of = {}  # crash-send counter -> its message (promela_crash)
+    tr.crash_of = {}  # crash-send counter -> its message (crash.py)
     several = len(dynamic) > 1 and PC.crash_counters(tr, dynamic, partial(in_transit_counter, tr))
     if several:
         tr.crash_of = several
@@ -82,31 +82,31 @@ def find_receive(tr: TranslationState) -> None:
         guaranteed = in_transit_counter(tr)
         if guaranteed not in tr.counters:
             raise refuse("a receive bound over two send counters needs a proposition "
-                          "'some(Proc:nrcvd < c)' naming the counter whose messages are "
-                          "delivered (crash faults)", tr.bound.span)
+                         "'some(Proc:nrcvd < c)' naming the counter whose messages are "
+                         "delivered (crash faults)", tr.bound.span)
         tr.crash_counter = next(c for c in tr.counters if c != guaranteed)
         tr.counters = [guaranteed]
         tr.crash_of = {tr.crash_counter: guaranteed}
     elif len(tr.counters) > 1 or lin[tr.counters[0]] != 1:
         raise refuse("a receive bound over several send counters (one receive variable "
-                      "counting several message types) is not supported", tr.bound.span)
+                     "counting several message types) is not supported", tr.bound.span)
     tr.counter = tr.counters[0]
     first.counter = tr.counter
     tr.bound_rest = {n: c for n, c in lin.items() if n not in (tr.counter, tr.crash_counter)}
     for n in tr.bound_rest:
         if n not in tr.params and n != "":
             raise refuse(f"'{n}' in the receive bound is neither a parameter nor a send counter",
-                          tr.bound.span)
+                         tr.bound.span)
     for r in dynamic[1:] if not several else ():
         cs = [n for n in r.lin if n in tr.shared]
         if len(cs) != 1 or r.lin[cs[0]] != 1:
             raise refuse("a receive bound over several send counters (one receive variable "
-                          "counting several message types) is not supported", r.bound.span)
+                         "counting several message types) is not supported", r.bound.span)
         rest = {n: c for n, c in r.lin.items() if n != cs[0]}
         if rest != tr.bound_rest:
             raise refuse(f"the bound of '{r.next}' adds {rest or 'nothing'} to '{cs[0]}', the bound "
-                          f"of '{tr.next_var}' {tr.bound_rest or 'nothing'}: one fault model "
-                          "bounds every message type", r.bound.span)
+                         f"of '{tr.next_var}' {tr.bound_rest or 'nothing'}: one fault model "
+                         "bounds every message type", r.bound.span)
         r.counter = cs[0]
         tr.counters.append(cs[0])
     if len(set(tr.counters)) != len(tr.counters):
@@ -114,8 +114,8 @@ def find_receive(tr: TranslationState) -> None:
     tr.choices = first.choices
     if any(r.havoc for r in tr.rvars) and promela_faults.may_be_negative(tr.bound_rest):
         raise refuse("a havoc receive's bound 'nsnt + B' with a B that may be negative: the "
-                      "file's assume would block a process whose count exceeds it, which no "
-                      "fault model of tactl states", tr.bound.span)
+                     "file's assume would block a process whose count exceeds it, which no "
+                     "fault model of tactl states", tr.bound.span)
 
 
 def in_transit_counter(tr: TranslationState, rcv: str | None = None) -> str | None:

@@ -91,14 +91,14 @@ def run(tr: TranslationState) -> PromelaTranslation:
     declarations.initialisation(tr)
     receives.find_receive(tr)
     faults, n = PC.file_crash_faults(tr) or receives.fault_model(tr)
-    tr.global_assumes = []  # promela_faults.check_invariants
+    tr.global_assumes = []  # faults.check_invariants
     tr.stutter_at = set()
-    tr.reset_at = {}  # promela_faults.at_bound
+    tr.reset_at = {}  # faults.at_bound
     explore.explore(tr)
     promela_faults.check_resets(tr)
     if tr.global_assumes:
         tr.notes += promela_faults.check_invariants(tr, tr.global_assumes,
-                                                      faults.terms[0] if faults.terms else Name(n))
+                                                    faults.terms[0] if faults.terms else Name(n))
     params = [n] + [p for p in tr.params if p != n]
     props, table_notes = properties.properties(tr, faults)
     name = re.sub(r"\W", "_", Path(tr.m.path).stem) or "promela"

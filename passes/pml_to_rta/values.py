@@ -112,7 +112,7 @@ def lift(v: object) -> Expr:
     if isinstance(v, bool):
         return BoolConst(v)
     if isinstance(v, int):
-        return const(v)  # a negative one too: '#define M -1' makes 'T - M' the text 'T - -1' (D1)
+        return const(v)  # a negative one too: '#define M -1' makes 'T - M' the text 'T - -1'
     assert isinstance(v, Expr), v
     return v
 
@@ -150,7 +150,7 @@ def negate_any(guards: list[object]) -> object:
 
 
 CMP = {"==": lambda a, b: a == b, "!=": lambda a, b: a != b, "<": lambda a, b: a < b,
-        "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
+       "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, ">=": lambda a, b: a >= b}
 
 
 def is_term(v: object) -> bool:
@@ -195,7 +195,7 @@ def binary(op: str, a: object, b: object, span: Span | None) -> object:
         return disj(lift(a), lift(b))
     if op in "+-":
         if not concrete and isinstance(b, int) and not isinstance(b, bool) and b < 0:
-            op, b = "+-"[op == "+"], -b  # 'T - -1' (a macro's text, D1) is T + 1
+            op, b = "+-"[op == "+"], -b  # 'T - -1' (a macro's text) is T + 1
         return (a + b if op == "+" else a - b) if concrete else summation(lift(a), [(op, lift(b))])  # type: ignore[operator]
     if op == "*":
         if concrete:

@@ -40,9 +40,9 @@ def exec_seq(tr: TranslationState, stmts, paths: list[StepPath], initial: bool) 
         tr.paths += len(paths)
         if tr.paths > MAX_CONTROL_STATES:
             raise refuse(f"too many control states (> {MAX_CONTROL_STATES}): the paths "
-                          "through the step branch too often up to here to enumerate (each "
-                          "two-way 'if' over locals doubles them; reduce the branches or the "
-                          "variables they set)", s.span)
+                         "through the step branch too often up to here to enumerate (each "
+                         "two-way 'if' over locals doubles them; reduce the branches or the "
+                         "variables they set)", s.span)
     return paths, blocked
 
 
@@ -55,11 +55,11 @@ def exec_stmt(tr: TranslationState, s: P.Stmt, p: StepPath, initial: bool) -> tu
         env = dict(p.env)
         forced = bool(env.pop(FORCED + r.next, False))
         return promela_faults.at_bound(tr, r, StepPath(env, p.cond, p.sends, p.lines), Rcv(r.counter), forced), False
-    if isinstance(s, P.Havoc):  # a receive (promela_havoc): any count up to the bound
+    if isinstance(s, P.Havoc):  # a receive (havoc.py): any count up to the bound
         r = tr.havoc_of[id(s)]
         if not isinstance(p.env[r.rcv], Rcv) or r.next in p.env.get(HAVOC_DONE, ()):
             raise refuse(f"'havoc({r.next})' on a path that already set '{r.next}' or "
-                          f"'{r.rcv}'", s.span)
+                         f"'{r.rcv}'", s.span)
         env = dict(p.env)
         env[HAVOC_DONE] = env.get(HAVOC_DONE, frozenset()) | {r.next}
         env[r.next] = Rcv(r.counter)
@@ -78,7 +78,7 @@ def exec_stmt(tr: TranslationState, s: P.Stmt, p: StepPath, initial: bool) -> tu
                 return [StepPath(env, list(p.cond), list(p.sends), list(p.lines))], True
             env[r.next] = env[r.rcv] = Frozen(r.counter)
             return [StepPath(env, list(p.cond), list(p.sends), list(p.lines))], False
-        if isinstance(s.expr, P.PInt) and s.expr.value == 0:  # a reset (promela_havoc.check_resets)
+        if isinstance(s.expr, P.PInt) and s.expr.value == 0:  # a reset (havoc.check_resets)
             env[r.next] = 0
             env[HAVOC_RESETS] = {**env.get(HAVOC_RESETS, {}), r.counter: s.span}
             return [StepPath(env, list(p.cond), list(p.sends), list(p.lines))], False
@@ -89,7 +89,7 @@ def exec_stmt(tr: TranslationState, s: P.Stmt, p: StepPath, initial: bool) -> tu
             g = True if guard is None else expressions.value(tr, guard, p.env, True)
             if not isinstance(g, bool):
                 raise refuse("a receive choice guard must depend on location variables only",
-                              guard.span if guard else s.span)
+                             guard.span if guard else s.span)
             if delta == 1:
                 enabled |= g
             else:
@@ -122,7 +122,7 @@ def exec_stmt(tr: TranslationState, s: P.Stmt, p: StepPath, initial: bool) -> tu
     if isinstance(s, (P.AssumeStmt, P.AssertStmt)):
         v = expressions.value(tr, s.expr, p.env, True, OBLIGATION)
         tr.obligations.append(("assume" if isinstance(s, P.AssumeStmt) else "assert", v,
-                                 list(p.cond), s.span))
+                               list(p.cond), s.span))
         return [p], False
     if isinstance(s, P.Condition):
         g = expressions.value(tr, s.expr, p.env, True)
@@ -143,10 +143,10 @@ def exec_stmt(tr: TranslationState, s: P.Stmt, p: StepPath, initial: bool) -> tu
             if not (isinstance(v, (Rcv, Frozen)) and v.counter == r.counter
                     or isinstance(v, int) and not isinstance(v, bool) and v == 0):
                 raise refuse(f"'{s.var}' may only be copied between '{r.rcv}' and "
-                              f"'{r.next}' or reset to 0", s.span)
+                             f"'{r.next}' or reset to 0", s.span)
         elif not isinstance(v, int) or isinstance(v, bool):
             raise refuse(f"'{s.var}' gets a value that depends on the receive count or a parameter",
-                          s.span)
+                         s.span)
         else:
             PT.check_value(tr.local_type[s.var], s.var, v, s.span)
         env = dict(p.env)
@@ -163,7 +163,7 @@ def exec_stmt(tr: TranslationState, s: P.Stmt, p: StepPath, initial: bool) -> tu
         if s.var in tr.shared:
             if s.var not in tr.counters or s.delta != 1:
                 raise refuse(f"'{s.var}{'++' if s.delta == 1 else '--'}': only the receive "
-                              "bounds' send counters may be incremented", s.span)
+                             "bounds' send counters may be incremented", s.span)
             return [StepPath(dict(p.env), list(p.cond), p.sends + [s.var], p.lines + line)], False
         if s.var in tr.loc_vars():
             env = dict(p.env)
