@@ -173,26 +173,17 @@ def binary(op: str, a: object, b: object, span: Span | None) -> object:
     concrete = not isinstance(a, Expr) and not isinstance(b, Expr)
     if op in CMP:
         return CMP[op](a, b) if concrete else Compare(op, lift(a), lift(b))
-    if op == "&&":
+    if op in ("&&", "||"):
         if concrete:
-            return bool(a) and bool(b)
-        if b is True:
+            return (bool(a) and bool(b)) if op == "&&" else (bool(a) or bool(b))
+        unit = op == "&&"  # the operand that changes nothing (True for &&, False for ||)
+        if b is unit:
             return a
-        if b is False:
-            return False
-        if a is True:
+        if b is (not unit):  # the absorbing one decides
+            return not unit
+        if a is unit:
             return b
-        return conj(lift(a), lift(b))
-    if op == "||":
-        if concrete:
-            return bool(a) or bool(b)
-        if b is False:
-            return a
-        if b is True:
-            return True
-        if a is False:
-            return b
-        return disj(lift(a), lift(b))
+        return (conj if op == "&&" else disj)(lift(a), lift(b))
     if op in "+-":
         if not concrete and isinstance(b, int) and not isinstance(b, bool) and b < 0:
             op, b = "+-"[op == "+"], -b  # 'T - -1' (a macro's text) is T + 1
