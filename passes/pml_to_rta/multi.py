@@ -50,7 +50,7 @@ class ReceiveVar:
     bound: P.PExpr  # B of next_x <= B
     bound_if: P.If | None = None  # None: the bound is a conjunct of the choice's guard
     # what the bound 'if' does past the bound (``next_x = x``, ``goto end``, a reset; its meaning:
-    # ``promela_faults.at_bound``)
+    # ``faults.at_bound``)
     exceeded: tuple[P.Stmt, ...] = ()
     counter: str = ""
     lin: dict[str, int] = field(default_factory=dict)
