@@ -17,8 +17,8 @@ shared, parameters, resilience}, passes [{pass, version, cache, time_s, why, sub
 certificates [{rule, receive_guard, send_guard, sound, precise}], svg, properties [what
 ``tactl check --json`` prints per property, plus cache], outputs {kind: path}, warnings,
 exit_code}], exit_code``. Counterexamples are those of ``tactl check --json``
-(:func:`tactl.engines.check.counterexample_json`); their wording here follows the text report
-(:func:`tactl.engines.check.counterexample_table`).
+(:func:`tactl.report.result_json.counterexample_json`); their wording here follows the text
+report (:func:`tactl.report.check_text.counterexample_table`).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from markupsafe import Markup
 
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNKNOWN, UNSUPPORTED, VIOLATED
 from tactl.passes.emit.render import environment
+from tactl.report.lockstep_text import run_lines
 
 TEMPLATE = "html/report.html.j2"
 VERDICTS = (HOLDS, HOLDS_VACUOUSLY, VIOLATED, UNKNOWN, UNSUPPORTED)
@@ -395,9 +396,6 @@ def _rounds(prop: Mapping[str, Any]) -> tuple[str, ...]:
     run = (prop.get("details") or {}).get("run")
     if not run or prop.get("verdict") != VIOLATED:
         return ()
-    # lazy: the lock-step engine (z3 at its top), for a lock-step run only
-    from tactl.engines.lockstep import run_lines
-
     return tuple(run_lines(run))
 
 

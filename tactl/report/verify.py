@@ -1,5 +1,6 @@
 """The reports of a ``tactl verify`` run: the terminal table, the ``--explain`` lines, the JSON
-document (architecture.md's per-property keys, plus per-pass timings and cache outcomes), and
+document (each property's result in the shape ``tactl check --json`` prints,
+tactl/report/result_json.py, with its cache outcome and what was checked; per-pass timings), and
 the files written beside each other in the report directory (JSON and HTML)."""
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ import subprocess
 from typing import Any
 
 from tactl.driver.verify import FAILED, INTERRUPTED, AlgorithmRun, Run
-from tactl.engines.check import _result_json
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY
 from tactl.ir.expr import to_text
 from tactl.passes.emit.dot import emit_dot
+from tactl.report.result_json import property_json
 from tactl.report.rounds import conclusion_json, round_structure, summary_lines
 from tactl.report.spacetime import counterexample_diagram, diagram_svg, fault_parameters
 from tactl.report.statement import statement
@@ -60,7 +61,7 @@ def algorithm_json(run: AlgorithmRun, with_svg: bool = False) -> dict[str, Any]:
         out["svg"] = svg
         if why:
             warnings.append(why)
-    out["properties"] = [{**_result_json(ta, v.result), "cache": cache,
+    out["properties"] = [{**property_json(ta, v.result), "cache": cache,
                           **_what_was_checked(run, v.result, with_svg)} for v, cache in run.verdicts]
     for v, _ in run.verdicts:
         warnings.extend(v.warnings)
@@ -80,7 +81,7 @@ def _program_json(run: AlgorithmRun, out: dict[str, Any], warnings: list[str]) -
     out["parameters"] = dict(run.program_parameters)
     out["passes"] = [r.json() for r in run.records]
     out["source"] = run.program.text
-    out["properties"] = [{**_result_json(None, v.result), "cache": cache} for v, cache in run.verdicts]
+    out["properties"] = [{**property_json(None, v.result), "cache": cache} for v, cache in run.verdicts]
     for v, _ in run.verdicts:
         warnings.extend(v.warnings)
     rounds = _rounds(run)

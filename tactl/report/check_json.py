@@ -1,0 +1,24 @@
+"""``tactl check --json``: one document per run, whose keys stay stable because other tools read
+them: the automaton in numbers, each property's result in the shared shape (tactl/report/result_json.py),
+whether initial configurations exist, the warnings and notes, and the exit status."""
+
+from __future__ import annotations
+
+from tactl.engines.check import CheckReport
+from tactl.report.result_json import property_json
+from tactl.util.version import __version__
+
+
+def report_json(report: CheckReport) -> dict[str, object]:
+    ta = report.ta
+    return {
+        "file": report.path,
+        "tactl_version": __version__,
+        "automaton": {"name": ta.name, "locations": len(ta.locations), "rules": len(ta.rules),
+                      "shared": len(ta.shared), "parameters": list(ta.parameters)},
+        "properties": [property_json(ta, r) for r in report.results],
+        "initial_configurations": {True: "exist", False: "none", None: "unknown"}[report.initial_configurations],
+        "warnings": list(report.warnings),
+        **({"notes": list(report.notes)} if report.notes else {}),
+        "exit_code": report.exit_code,
+    }
