@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from tactl.engines.check import CheckReport
 from tactl.engines.parametric import ENGINE as PARAMETRIC
-from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNKNOWN, UNSUPPORTED, VIOLATED,
-                                  Counterexample)
+from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNSUPPORTED, VIOLATED, Counterexample
 from tactl.ir.expr import to_text
 from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.report.counts import counts_line
 from tactl.report.lockstep_text import run_lines
 from tactl.report.result_json import minimality_text, rule_name, violating_step
 
@@ -52,13 +52,7 @@ def report_text(report: CheckReport) -> str:
         lines.append(f"note: {note}")
     for warning in report.warnings:
         lines.append(f"warning: {warning}")
-    held = sum(r.verdict == HOLDS for r in report.results)
-    summary = {v: sum(r.verdict == v for r in report.results)
-               for v in (HOLDS_VACUOUSLY, VIOLATED, UNKNOWN, UNSUPPORTED)}
-    if not summary[HOLDS_VACUOUSLY]:
-        del summary[HOLDS_VACUOUSLY]  # the line as it always read, when nothing is vacuous
-    # "3 hold, 1 hold vacuously": counts say hold (verify's summary too); the verdict is HOLDS
-    lines.append(f"{held} hold, " + ", ".join(f"{n} {v.replace('holds', 'hold')}" for v, n in summary.items()))
+    lines.append(counts_line(r.verdict for r in report.results))
     return "\n".join(lines)
 
 

@@ -35,10 +35,10 @@ from markupsafe import Markup
 
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNKNOWN, UNSUPPORTED, VIOLATED
 from tactl.passes.emit.render import environment
+from tactl.report.counts import verdict_counts
 from tactl.report.lockstep_text import run_lines
 
 TEMPLATE = "html/report.html.j2"
-VERDICTS = (HOLDS, HOLDS_VACUOUSLY, VIOLATED, UNKNOWN, UNSUPPORTED)
 # The order in which an algorithm's worst verdict is chosen (its colour in the summary).
 SEVERITY = (VIOLATED, UNKNOWN, UNSUPPORTED, HOLDS_VACUOUSLY, HOLDS)
 EXIT_MEANING = {0: "every checked property holds", 1: "a property is violated",
@@ -83,9 +83,7 @@ class Tally:
 
     @staticmethod
     def of(verdicts: Sequence[str]) -> "Tally":
-        counts = tuple((v, sum(x == v for x in verdicts)) for v in VERDICTS)
-        # "holds vacuously" only when it happened, as the text reports print it
-        return Tally(tuple((v, n) for v, n in counts if n or v != HOLDS_VACUOUSLY))
+        return Tally(tuple(verdict_counts(verdicts)))
 
     @property
     def text(self) -> str:
