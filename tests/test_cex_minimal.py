@@ -30,7 +30,7 @@ from tactl.ir.rta.reader import read_rta
 from tactl.ir.ta.reader import read_ta
 from tactl.passes.rta_to_sync.sync_ta import build
 from tactl.report.check_text import report_text
-from tactl.report.result_json import counterexample_json
+from tactl.report.property_json import counterexample_json
 
 STRB = (CORPUS / "strb" / "strb.ta").read_text()
 FRB = (CORPUS / "frb" / "frb.ta").read_text()

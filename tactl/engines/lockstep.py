@@ -240,8 +240,9 @@ def initial(sta: SyncTA, kappa: dict[str, Any]) -> Any:
 
 def check_complete(sta: SyncTA) -> None:
     """Every populated correct location has an enabled rule for every receive values Env allows
-    (a round in which some process has no rule would silently drop it: the deadlock pitfall); raises :class:`IncompleteGuards` with a witness, or
-    :class:`GuardsUndecided` when z3 does not decide it (never a pass)."""
+    (a round in which some process has no rule would silently drop it: the deadlock pitfall);
+    raises :class:`IncompleteGuards` with a witness, or :class:`GuardsUndecided` when z3 does not
+    decide it (never a pass)."""
     params = parameters(sta)
     kappa = {l: z3.Int(f"c_{l}") for l in sta.locations}
     for loc in sta.correct:

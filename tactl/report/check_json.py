@@ -1,12 +1,13 @@
 """``tactl check --json``: one document per run, whose keys stay stable because other tools read
-them: the automaton in numbers, each property's result in the shared shape (tactl/report/result_json.py),
-whether initial configurations exist, the warnings and notes, and the exit status."""
+them: the automaton in numbers, each property's result in the shared shape
+(tactl/report/property_json.py), whether initial configurations exist, the warnings and notes,
+and the exit status."""
 
 from __future__ import annotations
 
 from tactl.engines.check import CheckReport
 from tactl.ir.ta.model import ThresholdAutomaton
-from tactl.report.result_json import property_json
+from tactl.report.property_json import property_json
 from tactl.util.version import __version__
 
 

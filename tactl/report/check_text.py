@@ -2,7 +2,7 @@
 HOLDS covers and says about its antecedents, the reason), a violation's counterexample as a
 table of configurations with the pseudocode lines its steps executed, then the notes, the
 warnings and the counts. The JSON of the same report is tactl/report/check_json.py; both name
-rules and mark the violating configuration alike (tactl/report/result_json.py)."""
+rules and mark the violating configuration alike (tactl/report/property_json.py)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from tactl.ir.expr import to_text
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.report.counts import counts_line
 from tactl.report.lockstep_text import run_lines
-from tactl.report.result_json import minimality_text, rule_name, violating_step
+from tactl.report.property_json import minimality_text, rule_name, violating_step
 
 
 def report_text(report: CheckReport) -> str:

@@ -17,7 +17,7 @@ shared, parameters, resilience}, passes [{pass, version, cache, time_s, why, sub
 certificates [{rule, receive_guard, send_guard, sound, precise}], svg, properties [what
 ``tactl check --json`` prints per property, plus cache], outputs {kind: path}, warnings,
 exit_code}], exit_code``. Counterexamples are those of ``tactl check --json``
-(:func:`tactl.report.result_json.counterexample_json`); their wording here follows the text
+(:func:`tactl.report.property_json.counterexample_json`); their wording here follows the text
 report (:func:`tactl.report.check_text.counterexample_table`).
 """
 

@@ -28,7 +28,7 @@ from tactl.engines.simulate import Configuration
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import Always, Expr, Implies, to_text
 from tactl.ir.ta.model import ThresholdAutomaton
-from tactl.report.result_json import rule_name
+from tactl.report.property_json import rule_name
 
 CORRECT_COLOUR, FAULTY_COLOUR, VIOLATION_COLOUR, LOOP_COLOUR = "#0072B2", "#D55E00", "#C62828", "#6A3D9A"
 # Fault models whose faulty processes send arbitrary messages (the ``+ f`` of the receive bound),

@@ -1,6 +1,6 @@
 """The reports of a ``tactl verify`` run: the terminal table, the ``--explain`` lines, the JSON
 document (each property's result in the shape ``tactl check --json`` prints,
-tactl/report/result_json.py, with its cache outcome and what was checked; per-pass timings), and
+tactl/report/property_json.py, with its cache outcome and what was checked; per-pass timings), and
 the files written beside each other in the report directory (JSON and HTML)."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from tactl.ir.expr import to_text
 from tactl.passes.emit.dot import emit_dot
 from tactl.report.check_json import automaton_json
 from tactl.report.counts import counts_line
-from tactl.report.result_json import property_json
+from tactl.report.property_json import property_json
 from tactl.report.rounds import conclusion_json, round_structure, summary_lines
 from tactl.report.spacetime import counterexample_diagram, diagram_svg, fault_parameters
 from tactl.report.statement import statement
