@@ -38,7 +38,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from tactl.ir.expr import Always, And, BoolConst, Eventually, Expr, Or, conj, disj, is_temporal, names, walk
-from tactl.ir.eltl.ltl import PropertyKind, classify, nnf
+from tactl.ir.boolean import nnf
+from tactl.ir.eltl.ltl import PropertyKind, classify
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.ta.model import Property, SymbolKind, ThresholdAutomaton
 

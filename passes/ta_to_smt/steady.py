@@ -43,6 +43,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from tactl.ir.boolean import simplify
 from tactl.ir.expr import (
     And,
     BoolConst,
@@ -201,30 +202,6 @@ def abstract_guards(ta: ThresholdAutomaton, rules: set[int] | None = None,
 
 def _owner(rule_id: int | None) -> str:
     return "an invariant of the specification" if rule_id is None else f"the guard of rule {rule_id}"
-
-
-def simplify(e: Expr) -> Expr:
-    """Fold Boolean constants (enough to drop guards such as ``true`` or ``x >= 0``)."""
-    def fold(n: Expr) -> Expr | None:
-        if isinstance(n, Not):
-            inner = simplify(n.arg)
-            return BoolConst(not inner.value) if isinstance(inner, BoolConst) else Not(inner)
-        if isinstance(n, (And, Or)):
-            parts = [simplify(a) for a in n.args]
-            absorbing = isinstance(n, Or)
-            if BoolConst(absorbing) in parts:
-                return BoolConst(absorbing)
-            kept = [p for p in parts if p != BoolConst(not absorbing)]
-            return (disj if absorbing else conj)(*kept)
-        if isinstance(n, Implies):
-            left, right = simplify(n.left), simplify(n.right)
-            if left == BoolConst(False) or right == BoolConst(True):
-                return BoolConst(True)
-            if left == BoolConst(True):
-                return right
-            return Implies(left, right)
-        return None
-    return transform(e, fold)
 
 
 def sensitive_atoms(abstraction: GuardAbstraction, *also: Expr) -> frozenset[int]:

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from tactl.ir.boolean import simplify
 from tactl.ir.expr import And, BoolConst, Compare, Expr, Not, Or, conj, disj, transform, walk
 from tactl.ir.linear import NonLinearError, int_symbols, to_z3
 from tactl.ir.ta.model import ThresholdAutomaton
-from tactl.passes.ta_to_smt.steady import simplify
 
 TIMEOUT_MS = 1000  # per question; unknown keeps the formula
 # A guard larger than this is kept as it is: each of its comparisons and disjunctions would be
