@@ -1,14 +1,14 @@
 """Encoding pass: (monotone TA, one branch of an ELTL-FT negation) → one SMT query.
 
-The steady-segment query of ``encode_steady`` (read its docstring first) extended to cut points,
-invariants and a loop configuration (``eltl.md`` §2–3; the semantics are in ``ir.eltl``):
+The steady-segment query of ``passes/ta_to_smt/steady.py`` (read its docstring first) extended
+to cut points, invariants and a loop configuration (``eltl.md`` §2–3; the semantics are in ``ir.eltl``):
 
 * **Segments.** ``S = m + c + 1`` where ``m`` counts the rise atoms of the guards *and* of the
-  invariants (the invariants' atoms are sensitive, ``encode_steady.sensitive_atoms``: constant
+  invariants (the invariants' atoms are sensitive, ``guard_abstraction.sensitive_atoms``: constant
   within a steady part, so every invariant's threshold part is) and ``c`` the
   cut points: a run's context switches at most ``m`` times and each witness of a cut splits a
   steady stretch once more (the boundary step of a split is empty). Without sensitive atoms and
-  re-enterable sets ``(c + 1)·R`` segments suffice too, ``R`` from ``encode_steady.rounds_bound``.
+  re-enterable sets ``(c + 1)·R`` segments suffice too, ``R`` from ``guard_abstraction.rounds_bound``.
 * **Cut points.** An integer ``pos{j}`` in ``0..S`` per cut: ``pos = t < S`` puts the witness
   at configuration ``2t`` (a segment start), ``pos = S`` at the last configuration σ_L;
   ``pos_parent <= pos_j``. The solver chooses the order of unordered cuts (``[]p || []q``), so
@@ -57,20 +57,16 @@ from tactl.ir.linear import EQ, GE, LinearAtom
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.smt import Block, Declaration, SmtQuery
 from tactl.ir.ta.model import ThresholdAutomaton, topological_rank
-from tactl.passes.ta_to_smt.steady import (
-    SteadyEncoding,
-    SteadyLayout,
+from tactl.passes.ta_to_smt.guard_abstraction import (
     UnsupportedAutomaton,
-    _Encoder,
     abstract_guards,
     budget_atoms,
-    encode,
     placeholder,
     rounds_bound,
     sensitive_atoms,
     unsupported_reason,
-    usable_rules,
 )
+from tactl.passes.ta_to_smt.steady import SteadyEncoding, SteadyLayout, _Encoder, encode, usable_rules
 
 
 @dataclass(frozen=True)
