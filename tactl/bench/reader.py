@@ -90,7 +90,7 @@ def measure_case(label: str, n_locations: int, n_rules: int, folder: Path,
 
 def _measured(args: list[str], timeout_s: float | None) -> tuple[int | None, str, float, float]:
     """Exit status (None: killed at the timeout), stdout, wall seconds (start-up included) and
-    peak RSS in MB of a child process (as ``tactl.bench.tables._timed_process`` measures them:
+    peak RSS in MB of a child process (as ``tactl.bench.measure.timed_process`` measures them:
     ``tactl.bench.measure``). The child runs in its own process group, killed whole at the timeout."""
     killed = threading.Event()
 
