@@ -1,7 +1,8 @@
 """Encoding pass: (monotone TA, one branch of an ELTL-FT negation) → one SMT query.
 
 The steady-segment query of ``passes/ta_to_smt/steady.py`` (read its docstring first) extended
-to cut points, invariants and a loop configuration (``eltl.md`` §2–3; the semantics are in ``ir.eltl``):
+to cut points, invariants and a loop configuration (README "How `check` decides"; the semantics
+are in ``ir/eltl/formula.py``):
 
 * **Segments.** ``S = m + c + 1`` where ``m`` counts the rise atoms of the guards *and* of the
   invariants (the invariants' atoms are sensitive, ``guard_abstraction.sensitive_atoms``: constant
@@ -160,13 +161,13 @@ def encode_query(ta: ThresholdAutomaton, query: TemporalQuery, *,
 def under_passes(sets: int) -> tuple[int, ...]:
     """Sorted passes per segment of the under-approximation for ``sets`` re-enterable sets, in
     the order they are tried: any number gives only real runs, and one pass is the cheapest
-    (n-rabc-cr ``decide_or_flip``: 0.9 s against 11.5 s for five); then ``2·sets + 1``, eltl.md's
-    conjectured bound (3 for one set, where it is proved), so that a violation is found whenever
+    query by far; then ``2·sets + 1``, the conjectured bound (3 for one set, where it is proved:
+    ``PASSES``), so that a violation is found whenever
     that conjecture holds. What neither finds and the over-approximation allows is unknown."""
     return (1, 2 * sets + 1)
 
 
-# Passes per segment when an "occupied" invariant can be re-entered (eltl.md §2 (c)): a run that
+# Passes per segment when an "occupied" invariant can be re-entered: a run that
 # keeps X occupied throughout a steady stretch can be reordered into at most three sorted passes,
 # each with a process of X paused (one occupying X at the start, one at the end, and a visitor
 # that covers while the first moves), so three passes lose no run.
@@ -176,7 +177,7 @@ PASSES = 3
 def _forced_empty(branch: Branch, clauses: tuple[tuple[Clause, ...], ...], anchor: int) -> frozenset[str]:
     """Locations that invariants active whenever one anchored at ``anchor`` is active (anchored
     at the start or at the same cut) keep empty unconditionally: rules into or out of them
-    cannot fire then, so they cannot break the monotone case (eltl.md §2 (c))."""
+    cannot fire then, so they cannot break the monotone case."""
     out: set[str] = set()
     for inv, cs in zip(branch.invariants, clauses):
         if inv.anchor in (ROOT, anchor):

@@ -1,10 +1,10 @@
 """Encoding pass: (monotone TA, reachability question) → one SMT query over steady segments.
 
-Why this encoding (domain.md §3). Shared variables only grow, so every guard atom, oriented to
-*rise* (``Σ a·x ≥ b(p)`` with all shared coefficients ``a > 0``), switches from false to true at
-most once along a run; a guard's negated rise atom is a *fall* guard. With ``m`` such atoms a run
-has at most ``m + 1`` distinct contexts (vectors of atom values), so it splits into at most
-``m + 1`` *steady segments*. Segment ``j`` is
+Why this encoding (README "How `check` decides", "Encoding"). Shared variables only grow, so every
+guard atom, oriented to *rise* (``Σ a·x ≥ b(p)`` with all shared coefficients ``a > 0``), switches
+from false to true at most once along a run; a guard's negated rise atom is a *fall* guard. With
+``m`` such atoms a run has at most ``m + 1`` distinct contexts (vectors of atom values), so it
+splits into at most ``m + 1`` *steady segments*. Segment ``j`` is
 
 * a steady part (configurations ``2j → 2j+1``) that starts in context ``ctx_j``, encoded by
   firing counts ``x_j,r`` (flow equations, the guard of every fired rule true under ``ctx_j``,
