@@ -15,25 +15,8 @@ imports nothing from the automaton side.
 
 from __future__ import annotations
 
-from tactl.ir.expr import (
-    Always,
-    And,
-    BoolConst,
-    Compare,
-    Eventually,
-    Expr,
-    Implies,
-    IntConst,
-    Mul,
-    Name,
-    Neg,
-    Not,
-    Or,
-    Sum,
-    conj,
-    disj,
-    transform,
-)
+from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Mul, Name,
+                           Neg, Not, Or, Sum, conj, disj, transform)
 
 # The comparison that holds exactly when ``a op b`` does not.
 NEGATED_COMPARISON = {"<": ">=", "<=": ">", "==": "!=", "!=": "==", ">=": "<", ">": "<="}

@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tactl.ir.boolean import simplify
-from tactl.ir.expr import And, BoolConst, Compare, Expr, Implies, IntConst, Name, Neg, Not, Or, conj, disj, names, transform
+from tactl.ir.expr import (And, BoolConst, Compare, Expr, Implies, IntConst, Name, Neg, Not, Or, conj, disj,
+                           names, transform)
 from tactl.ir.linear import GE, NE, LinearAtom, NonLinearError, normalize
 from tactl.ir.linear import term_expr as linear_expr
 from tactl.ir.ta.model import ThresholdAutomaton

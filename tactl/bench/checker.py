@@ -100,7 +100,7 @@ def check_processes(path: Path, timeout_s: float):
     exe = Path(sys.executable).with_name("tactl")
     for prop in (p.name for p in load_automaton(path).ta.properties):
         code, out, wall, peak = timed_process([str(exe), "check", str(path), "-p", prop, "--json",
-                                                "--timeout", f"{timeout_s:g}"])
+                                               "--timeout", f"{timeout_s:g}"])
         try:
             report = json.loads(out)
         except ValueError:
