@@ -122,7 +122,7 @@ class Div(_Binary):
 
     ByMC reads ``/`` in expressions (its thresholds are written ``(N + T) / 2 + 1``); the node
     keeps the user's division so that ``tactl fmt``/``show`` print it back, and
-    ``passes/lower_division`` eliminates it exactly (a fresh parameter and two linear
+    ``passes/ta_to_ta/lower_division.py`` eliminates it exactly (a fresh parameter and two linear
     constraints, or an equivalent linear comparison) before any engine runs. The readers admit
     only divisors that fold to a positive integer (see :func:`constant_value`).
 

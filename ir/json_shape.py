@@ -2,9 +2,9 @@
 
 ``json.loads`` accepts anything; the IR constructors accept more than they should (a string is an
 iterable of one-letter names, ``{}`` an empty list of rules, ``True`` an integer). So each JSON
-form (``ir/ta_json``, ``ir/rta_json``) declares its shape here once — objects with required and
-optional fields, lists, names, integers, expressions of a given sort — and :func:`check` walks the
-document against it, reporting the first problem with its JSON path
+form (``ir/ta/json_form.py``, ``ir/rta/json_form.py``) declares its shape here once — objects
+with required and optional fields, lists, names, integers, expressions of a given sort — and
+:func:`check` walks the document against it, reporting the first problem with its JSON path
 (``rules[3].guard.args[1]: expected a term, found true``). Expressions are checked without
 recursion and refused deeper than the text readers allow, so building the IR afterwards (which
 recurses) is safe and sees only well-sorted trees: terms where numbers are meant, formulas where

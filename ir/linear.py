@@ -7,9 +7,9 @@ Everything here works on macro-expanded trees (see ``ThresholdAutomaton.expand``
 Division (``Div``, floor division by a positive constant) has no linear *normal form* unless its
 dividend is constant: :func:`linearize` (hence :func:`normalize`) folds ``6 / 4`` to ``1`` and
 raises :class:`NonLinearError` for ``(N + T) / 2``, so no pass mistakes a division for a linear
-term; the checkers only ever see automata from which ``passes/lower_division`` has eliminated
-divisions. :func:`to_z3` does translate a division exactly (z3's integer ``div``, which is floor
-division for a positive divisor): it is a formula's *meaning*, used where the user's own
+term; the checkers only ever see automata from which ``passes/ta_to_ta/lower_division.py`` has
+eliminated divisions. :func:`to_z3` does translate a division exactly (z3's integer ``div``, which
+is floor division for a positive divisor): it is a formula's *meaning*, used where the user's own
 automaton is asked about (``show``'s initial locations, the lowering's own side conditions).
 """
 

@@ -7,7 +7,7 @@ any string, so every reader of every form checks names here, once, before buildi
 identifier is ASCII letters, digits and ``_``, not starting with a digit, and not a word the text
 formats read as something else (so that printing a JSON automaton as text re-reads to the same
 automaton). Emitters still never rely on this alone: they put names into their own namespaces
-(see ``passes/emit_smtlib.symbol``).
+(see ``symbol`` in ``passes/emit/smtlib.py``).
 """
 
 from __future__ import annotations

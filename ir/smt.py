@@ -2,7 +2,7 @@
 
 Assertions reuse the expression tree of ``ir.expr`` (Names of sort Int or Bool, linear terms,
 comparisons, Boolean connectives), so every encoding is built from the same nodes the TA is made
-of, and one printer (``passes/emit_smtlib``) turns a query into SMT-LIB2 text for any solver.
+of, and one printer (``passes/emit/smtlib.py``) turns a query into SMT-LIB2 text for any solver.
 """
 
 from __future__ import annotations

@@ -592,7 +592,9 @@ def check(
         _start_clock(timeout)
         _check_source(file, _parameters(params, file), tuple(properties or ()), max_states, as_json)
     # lazy: the checker and its engines load only for check
-    from tactl.engines.check import ENGINES, SPIN_MODELS, report_json, report_text
+    from tactl.engines.check import ENGINES, SPIN_MODELS
+    from tactl.report.check_json import report_json
+    from tactl.report.check_text import report_text
 
     if engine not in ENGINES:
         raise _usage_error(file, f"unknown engine '{engine}'; choose {', '.join(ENGINES)}"

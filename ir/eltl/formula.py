@@ -1,10 +1,10 @@
 """ELTL-FT specifications as cut-point questions: classification and the semantics, in one place.
 
-tactl decides ByMC's specification fragment (``eltl.md`` §1): the specification is negated and put
-into negation normal form (NNF); the negation ``ψ`` is built from state formulas, ``&&``, ``||``,
-``<>`` and ``[]``. A violation is a run on which ``ψ`` holds.
+tactl decides ByMC's specification fragment (README "How `check` decides"): the specification is
+negated and put into negation normal form (NNF, ``ir/boolean.py``); the negation ``ψ`` is built from
+state formulas, ``&&``, ``||``, ``<>`` and ``[]``. A violation is a run on which ``ψ`` holds.
 
-**Semantic decisions** (each pinned by a test in ``tests/test_eltl_semantics.py``):
+**Semantic decisions** (each pinned by a test in ``tests/test_eltl.py``):
 
 1. *Runs.* A configuration evolves by single-process steps of the counter system. An infinite run
    of a threshold automaton whose only cycles are self-loops and whose self-loops update nothing
@@ -38,7 +38,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 
 from tactl.ir.expr import Always, And, BoolConst, Eventually, Expr, Or, conj, disj, is_temporal, names, walk
-from tactl.ir.eltl.ltl import PropertyKind, classify, nnf
+from tactl.ir.boolean import nnf
+from tactl.ir.eltl.ltl import PropertyKind, classify
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.ta.model import Property, SymbolKind, ThresholdAutomaton
 
@@ -249,9 +250,9 @@ def _suffix_closed(e: Expr) -> bool:
 def lasso_reason(ta: ThresholdAutomaton) -> str | None:
     """Why infinite runs of ``ta`` are not all of the form ``π·σ_L^ω`` (decision 1), or None.
 
-    Needs: every cycle of the rule graph is a self-loop, and no self-loop updates a shared
-    variable (else a run can visit infinitely many configurations). True of every public
-    benchmark automaton (eltl.md §2); liveness of other automata is reported unsupported.
+    Needs: every cycle of the rule graph is a self-loop, and no self-loop updates a shared variable
+    (else a run can visit infinitely many configurations). True of every public benchmark automaton
+    (README "How `check` decides", item 6); liveness of other automata is reported unsupported.
     """
     for rule in ta.rules:
         if rule.is_self_loop and ta.increments(rule) != {}:

@@ -1,4 +1,4 @@
-"""Vacuity: does a holding implication say anything? (issue 19; hardware model checking's
+"""Vacuity: does a holding implication say anything? (hardware model checking's
 "vacuous pass", Beer, Ben-David, Eisner, Rodeh 1997).
 
 A property shaped as an implication — ``init -> [](safe)``, ``[](p -> <>q)``, the justice

@@ -1,4 +1,6 @@
-"""The C preprocessor, as SPIN and ByMC run it on a Promela file: conditionals and macros.
+"""The Promela dialect's preprocessor: the C preprocessor as SPIN and ByMC run it on a file.
+
+Conditionals and macros, applied before ``ir/promela/reader.py`` reads the text.
 
 ByMC runs its input through ``cpp`` (``bymc -D NAME``), and SPIN does too (``spin -E`` shows its
 output), so a Promela file means what its *preprocessed* text says. The ISOLA'18 and CAV'15 files
@@ -8,10 +10,10 @@ against the ``havoc``/``assume`` form, ``#ifndef BUG1`` (the resilience conditio
 different model.
 
 Macros are **token substitution**, never values: ``#define ONE 2 - 1`` makes ``T + 2 - ONE`` the
-text ``T + 2 - 2 - 1`` (``T - 1``), not ``T + 1`` (issue 31, A1). A macro means something only
-from its ``#define`` on, until an ``#undef`` (B1: a use before the definition is an ordinary,
-undeclared name). A body may be empty (``#define EMPTY`` deletes the name, D2) or start with a
-sign (``#define M -1``, D1); a body's own macros are expanded at the use, as cpp rescans, and a
+text ``T + 2 - 2 - 1`` (``T - 1``), not ``T + 1``. A macro means something only
+from its ``#define`` on, until an ``#undef`` (a use before the definition is an ordinary,
+undeclared name). A body may be empty (``#define EMPTY`` deletes the name) or start with a
+sign (``#define M -1``); a body's own macros are expanded at the use, as cpp rescans, and a
 macro is not expanded inside itself. Function-like macros (``#define IDX(i, j) (N * i + j)``)
 take their arguments from the same line. Command-line names (``-D NAME``) are cpp's: defined as
 ``1``.

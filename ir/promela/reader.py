@@ -1,5 +1,6 @@
-"""Read Parametric Promela (ByMC's input language) into ``ir.promela``: the subset ByMC's
-benchmarks use.
+"""The reader of the Parametric Promela dialect: ByMC's input language into ``ir.promela``
+(``ir/promela/syntax.py``), the subset ByMC's benchmarks use, after the dialect's preprocessor
+(``ir/promela/cpp.py``).
 
 Supported: what ``ir/promela/cpp.py`` makes of the preprocessor lines (macros are token
 substitution, as cpp's), comments, ``symbolic int N, T;``, global ``int x = 0;``,

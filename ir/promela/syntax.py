@@ -4,7 +4,7 @@ ByMC (Konnov, Widder et al.) reads Promela with a symbolic extension: ``symbolic
 parameters, ``assume(...)`` resilience conditions, ``active[N - F] proctype P()`` copies, a
 ``do :: atomic { ... } od`` step, ``atomic name = all(P:pc == AC)`` propositions and ``ltl``
 blocks. ``ir/promela/reader.py`` reads the subset its benchmarks use into these dataclasses;
-``passes/pml_to_rta/translation.py`` turns them into a receive automaton. Every node keeps its source
+``passes/pml_to_rta/`` turns them into a receive automaton. Every node keeps its source
 position (``span``, no part in equality) so that what the translation cannot handle is reported
 at ``file:line:col``.
 """

@@ -7,12 +7,13 @@ counters and parameters, as in ``.ta`` (an RTA has no shared variables). Message
 namespace of their own (they only occur under ``received(…)`` and after ``send``); parameters
 and locations share one, as both occur in specifications.
 
-**The justice.** A specification of an asynchronous automaton may name the justice derived from
-its fault model (``passes/rta_to_ta/fairness.py``) as a condition, ``<>[](fair) -> …``, to place it itself.
-The name is not reserved: it is ``fair`` unless the automaton declares ``fair`` as a parameter or
-location, then ``fair_`` (``fair__``, …; :func:`ir.rta.justice_name`), so no existing model
-changes meaning and ``tactl translate`` prints the name in use. Only specifications may name it,
-only as a condition (not in a term), and synchronous automata have none (domain.md §4b).
+**The justice.** A specification of an asynchronous automaton may name the justice derived from its
+fault model (``passes/rta_to_ta/fairness.py``) as a condition, ``<>[](fair) -> …``, to place it
+itself. The name is not reserved: it is ``fair`` unless the automaton declares ``fair`` as a
+parameter or location, then ``fair_`` (``fair__``, …; :func:`ir.rta.justice_name`), so no existing
+model changes meaning and ``tactl translate`` prints the name in use. Only specifications may name
+it, only as a condition (not in a term), and synchronous automata have none (every message is
+received in its round; README "Liveness in `.rta`: the justice is derived, not written").
 """
 
 from __future__ import annotations

@@ -112,8 +112,8 @@ def _formula(e: Expr) -> Expr:
 
 def _divisor(e: Expr) -> Expr:
     """``e`` if it folds to a positive integer: a division stays exact linear arithmetic only
-    when it divides by a constant (``passes/lower_division``), and a divisor of 0 or less has no
-    floor semantics worth guessing."""
+    when it divides by a constant (``passes/ta_to_ta/lower_division.py``), and a divisor of 0 or
+    less has no floor semantics worth guessing."""
     message = divisor_problem(e)
     if message:
         raise _SortError(message, e.span)

@@ -4,7 +4,7 @@
 The established way to model threshold-guarded algorithms for SPIN (Konnov, Veith, Widder et
 al.'s tutorial): one proctype per modelled process, shared send counters ``nsnt_M``, per-process
 receive counters ``nrcvd_M[_pid]`` that grow non-deterministically, one increment at a time, up to
-what the fault model's environment assumption allows (domain.md §4):
+what the fault model's environment assumption allows (``passes/rta_to_ta/env.py``):
 
 ==================  ===================  ==========================================================
 model               processes            a receive of M is possible while

@@ -67,7 +67,7 @@ from tactl.ir.expr import (
     to_text,
 )
 from tactl.ir.linear import int_symbols, to_z3
-from tactl.ir.eltl.ltl import nnf
+from tactl.ir.boolean import nnf
 from tactl.ir.ta.model import Property, Rule, ThresholdAutomaton, Update
 from tactl.util.version import __version__
 

@@ -1,9 +1,18 @@
-"""Crash faults with a crash-send counter per message type (ISOLA'18's c1cs.pml, cf1s.pml).
+"""Crash faults of a Parametric Promela file: where its processes die, and which fault model that is.
 
-These files count the crashes *and* what crashing processes may have sent, per type:
+Three shapes are read, each into tactl's crash location CR:
+
+* the receive bound ``nrcvd <= nsnt + nsntF`` (Fisman et al.), the second counter counting the
+  broadcasts of processes that die while sending (``sending_crash_location``): ``crash(F)`` for a
+  new parameter ``0 <= F <= N``;
+* the file's own crash counter ``C < F && ... -> C++; pc = CR`` with bounds ``nrcvd < nsnt``
+  (cond-consensus2, ``file_crash_faults`` and ``file_crash_location``): ``clean_crash(F)``;
+* a crash-send counter per message type (ISOLA'18's c1cs.pml, cf1s.pml), below.
+
+The ISOLA'18 files count the crashes *and* what crashing processes may have sent, per type:
 
 * ``nfaulty < F -> nfaulty++; next_pc = CR`` — at most F processes crash, at any location, between
-  steps (the file's own crash counter, ``file_crash`` of the translator);
+  steps (the file's own crash counter, ``file_crash`` of the state);
 * ``pc == V0 && next_pc == CR -> nsnt0F++`` — a process that crashes where its next step would
   broadcast (V0 sends its 0 vote) may have sent that message to some receivers: the receive bound
   of the type is ``nsnt0 + nsnt0F`` (correct sends plus crashed mid-send ones), and the fairness
@@ -27,7 +36,7 @@ Without the file's crash counter (nbacr: ``pc != CRASH -> next_pc = CRASH`` ever
 crashes unbounded) ``unbounded_crash_location`` reads the same with a new parameter F
 (``0 <= F <= N``); its crash location may be several valuations of the process's other local
 variables (nbacr's failure-detector bit), which become the one CR only where no proposition the
-properties use tells them apart (the translator refuses such a proposition at its position).
+properties use tells them apart (``propositions.py`` refuses such a proposition at its position).
 
 Anything else is refused at the receive bound.
 """
@@ -35,7 +44,12 @@ Anything else is refused at the receive bound.
 from __future__ import annotations
 
 from tactl.ir.errors import Diagnostic, Severity
-from tactl.ir.expr import conj, names
+from tactl.ir.expr import Name, conj, names
+from tactl.ir.promela import syntax as P
+from tactl.ir.rta.model import Faults, FaultModel
+from tactl.passes.pml_to_rta import expressions, solving
+from tactl.passes.pml_to_rta.state import TranslationState
+from tactl.passes.pml_to_rta.values import CRASH_SEND, CRASH_SYMBOL, FILE_CRASH, expr_names, refuse
 
 
 class CrashRefusal(Exception):
@@ -94,14 +108,14 @@ def crash_location(tr, edges, file_crash: str, crash_send: str, file_marker: str
                            f"crash ('{file_crash}++')", span)
     for s, _, p in dying:
         rest = [c for c in p.cond if symbol not in {n.name for n in names(c)}]
-        if rest and not tr.valid(conj(*rest)):
+        if rest and not solving.valid(tr, conj(*rest)):
             raise CrashRefusal(f"a crash step ('{file_crash}++') must be possible whatever the process "
                                "received", span)
     _partial_sends(tr, dying, others, {dead}, crash_send, {file_marker}, span)
     meaning = ", ".join(f"{v} = {x}" for v, x in zip(tr.loc_vars(), dead))
     become_crash_location(tr, [dead], f"the location with {meaning}, entered by '{file_crash}++' under "
-                          f"'{file_crash} < {tr.file_crash_parameter()}', is",
-                          f"crash({tr.file_crash_parameter()}): at most that many processes stop, at any "
+                          f"'{file_crash} < {file_crash_parameter(tr)}', is",
+                          f"crash({file_crash_parameter(tr)}): at most that many processes stop, at any "
                           "location; " + _cut_short(tr), span)
     return others
 
@@ -113,12 +127,12 @@ def unbounded_crash_location(tr, edges, crash_send: str) -> list:
     CRASH`` at every location), crash-send counters for several message types. The crash
     location is every valuation the crash steps give the variables they all change (``pc =
     CRASH``), whatever the others (nbacr's failure-detector bit ``some_fail`` is 0 or 1 there);
-    tactl's crash location CR is one location, so the translator's propositions refuse to tell
+    tactl's crash location CR is one location, so ``propositions.py`` refuses to tell
     those valuations apart (``tr.dead_all``). The rest is ``crash_location``'s conditions: CR
     entered by crash steps only and never left, a crash possible everywhere whatever was
     received, crash-send counters exactly at unconditional broadcasts. The number of crashes is
     bounded by nothing in the file: ``crash(F)`` with a new parameter ``0 <= F <= N``
-    (``promela_faults.fault_model``)."""
+    (``faults.fault_model``)."""
     span = tr.bound.span
     lv = tr.loc_vars()
     marked = [(s, t, p) for s, t, p in edges if any(x.startswith(crash_send) for x in p.sends)]
@@ -138,7 +152,7 @@ def unbounded_crash_location(tr, edges, crash_send: str) -> list:
     if any(x.startswith(crash_send) for _, _, p in others for x in p.sends):
         raise CrashRefusal("a crash-send counter is incremented by a step that does not crash", span)
     for s, _, p in dying:
-        if p.cond and not tr.valid(conj(*p.cond)):
+        if p.cond and not solving.valid(tr, conj(*p.cond)):
             raise CrashRefusal("a crash step must be possible whatever the process received", span)
     _partial_sends(tr, dying, others, set(dead), crash_send, set(), span)
     meaning = ", ".join(f"{lv[i]} = {k}" for i, k in zip(changed, key))
@@ -151,7 +165,7 @@ def unbounded_crash_location(tr, edges, crash_send: str) -> list:
 
 
 def become_crash_location(tr, dead: list[tuple], where: str, model: str, span) -> None:
-    """Make the valuations ``dead`` tactl's crash location CR (the translator's ``dead``, no
+    """Make the valuations ``dead`` tactl's crash location CR (the state's ``dead``, no
     longer a location of their own) and say so in one note: which locations, and the fault model
     they give (``where`` ends in 'is'/'are'). The one place every crash reading ends."""
     tr.dead = dead[0]
@@ -189,3 +203,111 @@ def _partial_sends(tr, dying, others, dead: set, crash_send: str, ignore: set, s
     missing = [v for v in tr.valuations if v not in dead and not any(s == v for s, _, _ in dying)]
     if missing:
         raise CrashRefusal(f"tactl's crashes may happen at every location; the file's cannot at {missing}", span)
+
+
+def sending_crash_location(tr: TranslationState, edges):
+    """Crash faults: the location every ``nsntF++`` step enters (DH, dead) becomes tactl's
+    crash location CR, and those steps the crash-while-sending rules the translation adds.
+    That is exact only when DH is entered by nothing else, is never left, and each dying
+    step mirrors a correct sending step from the same location under the same condition;
+    anything else is refused."""
+    dying = [(s, t, p) for s, t, p in edges if CRASH_SEND in p.sends]
+    targets = {t for _, t, _ in dying}
+    span = tr.bound.span
+    if len(targets) != 1:
+        raise refuse(f"the '{tr.crash_counter}++' steps must all enter one location (the "
+                     "dead one)", span)
+    dead = next(iter(targets))
+    if any(t == dead and CRASH_SEND not in p.sends for _, t, p in edges) or \
+            any(s == dead for s, _, _ in edges):
+        raise refuse("the location entered by dying steps must be entered by nothing else and "
+                     "never left", span)
+    for s, _, p in dying:
+        if p.sends != [CRASH_SEND]:
+            raise refuse("a dying step must send on the crash counter only", span)
+        twins = [q for s2, t2, q in edges if s2 == s and t2 != dead and q.sends == [tr.counter]
+                 and solving.equivalent(tr, q.cond, p.cond)]
+        if not twins:
+            raise refuse("a dying step must mirror a correct sending step (same location, same "
+                         "condition): tactl's crash model lets a process crash while sending", span)
+    tr.dead = dead
+    tr.valuations.remove(dead)
+    lv = tr.loc_vars()
+    meaning = ", ".join(f"{v} = {x}" for v, x in zip(lv, dead))
+    tr.notes.append(Diagnostic(Severity.WARNING, (
+        f"crash faults: the location with {meaning}, entered by '{tr.crash_counter}++', is "
+        f"tactl's crash location CR; faults crash(F) with a new parameter 0 <= F <= N (the file "
+        f"bounds no crash count). tactl's crash model also lets a process crash silently at any "
+        f"location — more runs than the file's: a HOLDS is a proof for the file's model, a "
+        f"VIOLATED run may use such a crash"), span))
+    return [(s, t, p) for s, t, p in edges if t != dead]
+
+
+def file_crash_faults(tr: TranslationState) -> tuple[Faults, str] | None:
+    """cond-consensus2's crash: a shared counter C the step increments besides the send
+    counters, on an option ``C < F && ... -> C++; pc = CR``. With N copies and bounds
+    ``nrcvd < nsnt`` this is tactl's clean_crash(F): at most F processes stop between steps,
+    every message they sent is delivered (``file_crash_location`` checks the rest)."""
+    tr.file_crash = None
+    extra = sorted({t.var for t in P.statements(tr.step) if isinstance(t, P.Incr) and t.var in tr.shared}
+                   - set(tr.counters) - set(tr.crash_of))
+    if not extra:
+        return None
+    if len(extra) > 1:
+        raise refuse(f"the step increments {', '.join(extra)} besides the send counters of its "
+                     "receive bounds", tr.proc.span)
+    c = extra[0]
+    bounds = {x.right.name for t in P.statements(tr.step) if isinstance(t, P.Condition)
+              for x in P.subexpressions(t.expr) if isinstance(x, P.PBinary) and x.op == "<"
+              and isinstance(x.left, P.PName) and x.left.name == c and isinstance(x.right, P.PName)}
+    copies = expressions.linear(tr, tr.proc.copies)
+    ns = [k for k in copies if k in tr.params]
+    if len(bounds) != 1 or not bounds <= set(tr.params) or len(copies) != 1 or copies[ns[0]] != 1 \
+            or tr.bound_rest:
+        raise refuse(f"'{c}++' is read as a crash counter only with N copies, receive bounds "
+                     f"'nrcvd < nsnt' and one guard '{c} < F' for a parameter F", tr.proc.span)
+    tr.file_crash = c
+    if tr.crash_of:  # and crash-send counters: tactl's crash(F) (crash.py)
+        return Faults(FaultModel.CRASH, (next(iter(bounds)),)), ns[0]
+    return Faults(FaultModel.CLEAN_CRASH, (next(iter(bounds)),)), ns[0]
+
+
+def file_crash_location(tr: TranslationState, edges):
+    """The location every ``C++`` step enters is tactl's crash location CR. Exact when those
+    steps send nothing, need nothing but ``C < F``, leave every other location, and CR is
+    entered by nothing else and never left; paths that read C otherwise must be stutters."""
+    dying = [(s, t, p) for s, t, p in edges if FILE_CRASH in p.sends]
+    targets = {t for _, t, _ in dying}
+    span = tr.proc.span
+    if len(targets) != 1:
+        raise refuse(f"the '{tr.file_crash}++' steps must all enter one location (the crashed one)", span)
+    dead = next(iter(targets))
+    if any(t == dead and FILE_CRASH not in p.sends for _, t, p in edges) or any(s == dead for s, _, _ in edges):
+        raise refuse("the location entered by crash steps must be entered by nothing else and "
+                     "never left", span)
+    symbol = Name(CRASH_SYMBOL)
+    for s, _, p in dying:
+        rest = [c for c in p.cond if symbol not in expr_names(c)]
+        if p.sends != [FILE_CRASH] or rest and not solving.valid(tr, conj(*rest)):
+            raise refuse(f"a crash step ('{tr.file_crash}++') must send nothing and be possible "
+                         "whatever the process received", span)
+    for s, t, p in edges:
+        if FILE_CRASH not in p.sends and symbol in {n for c in p.cond for n in expr_names(c)}:
+            raise refuse(f"a step that is not a crash reads '{tr.file_crash}'", span)
+    missing = [v for v in tr.valuations if v != dead and not any(s == v for s, _, _ in dying)]
+    if missing:
+        raise refuse(f"tactl's clean crashes may happen at every location; the file's cannot at "
+                     f"{missing}", span)
+    meaning = ", ".join(f"{v} = {x}" for v, x in zip(tr.loc_vars(), dead))
+    become_crash_location(
+        tr, [dead], f"the location with {meaning}, entered by '{tr.file_crash}++' under "
+        f"'{tr.file_crash} < {file_crash_parameter(tr)}', is",
+        f"clean_crash({file_crash_parameter(tr)}): at most that many processes stop between "
+        "steps, at any location, and every message they sent is delivered", span)
+    return [(s, t, p) for s, t, p in edges if t != dead]
+
+
+def file_crash_parameter(tr: TranslationState) -> str:
+    return next(x.right.name for t in P.statements(tr.step) if isinstance(t, P.Condition)
+                for x in P.subexpressions(t.expr) if isinstance(x, P.PBinary) and x.op == "<"
+                and isinstance(x.left, P.PName) and x.left.name == tr.file_crash)

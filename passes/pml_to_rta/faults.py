@@ -1,4 +1,4 @@
-"""The receive bound and the fault model of a Parametric Promela file (``passes/promela_to_rta``).
+"""The receive bound and the fault model of a Parametric Promela file (``passes/pml_to_rta/``).
 
 ByMC's files state their fault assumptions in three places, and tactl reads all three:
 
@@ -52,12 +52,13 @@ from tactl.ir.errors import Diagnostic, Severity, Span
 from tactl.ir.expr import Compare, Expr, IntConst, Name, to_text
 from tactl.ir.rta.model import Faults, FaultModel, received
 from tactl.ir.ta.model import Location
+from tactl.passes.pml_to_rta import expressions, propositions, solving, values
 
 END = "end"
 
 
 class Refusal(Exception):
-    """Raised here; the translator turns it into its own refusal (file:line:col)."""
+    """Raised here; ``translation.translate_promela`` turns it into an input error (file:line:col)."""
 
     def __init__(self, message: str, span: Span | None) -> None:
         super().__init__(message)
@@ -69,7 +70,7 @@ FORGET, NO_STEP = "forget", "no step"
 
 
 def exceeded_outcomes(tr, r, env: dict[str, object]) -> list[object]:
-    """What the bound branch of the receive variable ``r`` (``promela_multi.ReceiveVar``) does at
+    """What the bound branch of the receive variable ``r`` (``multi.ReceiveVar``) does at
     the local valuation ``env``: per path, ``NO_STEP`` (``goto end``) or the value ``next`` has
     when the step continues."""
     out: list[object] = []
@@ -86,14 +87,14 @@ def exceeded_outcomes(tr, r, env: dict[str, object]) -> list[object]:
             if isinstance(s, P.Assign):
                 if s.var != r.next:
                     raise Refusal(f"the receive bound's branch may only assign '{r.next}'", s.span)
-                env = {**env, s.var: tr.value(s.expr, env, False)}
+                env = {**env, s.var: expressions.value(tr, s.expr, env, False)}
                 continue
             if isinstance(s, P.If):
                 guards = []
                 for o in s.options:
                     first = o.body[0] if o.body else None
                     if isinstance(first, P.Condition):
-                        g = tr.value(first.expr, env, False)
+                        g = expressions.value(tr, first.expr, env, False)
                         if not isinstance(g, bool):
                             raise Refusal("a condition in the receive bound's branch must depend on "
                                           "the process's location variables only", first.span)
@@ -117,7 +118,7 @@ def exceeded_outcomes(tr, r, env: dict[str, object]) -> list[object]:
 
 def at_bound(tr, r, p, rcv_marker: object, forced: bool) -> list:
     """The paths after the bound statement of ``r``, from path ``p`` (see the module docstring);
-    ``rcv_marker`` is the translator's value of an abstract receive count."""
+    ``rcv_marker`` is the walk's value of an abstract receive count."""
     env = p.env
     value = env[r.next]
     outcomes = exceeded_outcomes(tr, r, env)
@@ -137,7 +138,7 @@ def at_bound(tr, r, p, rcv_marker: object, forced: bool) -> list:
             raise Refusal(f"past the bound the step continues with '{r.next}' = {o}: a "
                           "receive automaton cannot reset a receive count", span)
         if forced and not forget:  # every step receives one more: the count it sees is >= 1
-            return tr._guarded(p, Compare(">=", received(r.counter), IntConst(1)), [], span)
+            return solving.guarded(tr, p, Compare(">=", received(r.counter), IntConst(1)), [], span)
         return [p]
     # the receive is disabled here: the count is the concrete `value`
     if all(o == value for o in outcomes):
@@ -159,17 +160,6 @@ def check_resets(tr) -> None:
             raise Refusal(f"past the bound the step continues with '{tr.next_var}' = 0 at {name}: "
                           "a receive automaton cannot reset a receive count a process may already "
                           "have increased (only at an initial location no step enters or stays at)", span)
-
-
-def prune(tr, cond: list[Expr], g: Expr) -> Expr:
-    """``g`` without the disjuncts impossible together with ``cond`` under the assumes (so that
-    a guard like ``n >= N - T || (n >= N && n <= N - 2T)`` is read as the lower bound it is)."""
-    from tactl.ir.expr import Or, disj  # lazy: only for disjunctive guards
-
-    if not isinstance(g, Or):
-        return g
-    kept = [d for d in g.args if tr.sat([*cond, d])]
-    return disj(*kept) if kept else g
 
 
 def may_be_negative(rest: dict[str, int]) -> bool:
@@ -269,7 +259,7 @@ class FaultReading:
 
 def fault_model(tr) -> FaultReading:
     """The fault model of the file (module docstring); refuses what it cannot state exactly."""
-    copies = tr.linear(tr.proc.copies)
+    copies = expressions.linear(tr, tr.proc.copies)
     span = tr.proc.copies.span
     ns = [p for p, c in copies.items() if c == 1 and p in tr.params]
     minus = [p for p, c in copies.items() if p not in ns and p]
@@ -396,7 +386,7 @@ def global_condition(tr, e: P.PExpr) -> Expr:
     saved = tr.params
     tr.params = [*saved, *tr.shared]
     try:
-        return tr.condition(tr.prop(_expand(e, props)), e.span)
+        return values.condition(propositions.prop(tr, _expand(e, props)), e.span)
     finally:
         tr.params = saved
 

@@ -5,13 +5,13 @@ The ISOLA'18 Promela files (``#ifndef SPIN``, the branch ByMC reads by default) 
 pair means too (a receive choice ``next_x = x + 1`` / ``next_x = x`` and the bound ``if`` that
 forgets a receive past ``nsnt_x + B``), taken over several steps; a receive automaton's count is
 exactly "any count up to the bound, never decreasing", so both become the same
-:class:`promela_multi.ReceiveVar` (``havoc=True``) and the translator reads ``next_x`` as the
+:class:`multi.ReceiveVar` (``havoc=True``) and the translation reads ``next_x`` as the
 abstract count ``received(M)`` after the pair. Where a havoc pair stands:
 
 * **directly in the step** (strb, frb): every step may receive;
 * **in an option of an** ``if`` **over location variables** (aba, bosco, cc, nbacr, ...): the
   options that say ``next_x = x`` instead receive nothing at their locations — the count is the one
-  the process entered with (the translator's ``_Frozen``: a step there may not read it) — and the
+  the process entered with (``values.Frozen``: a step there may not read it) — and the
   options that say ``next_x = 0`` reset it (:func:`check_resets` says when that is exact).
 
 Anything else about a ``havoc`` is refused at its position: a ``havoc`` not followed by its
@@ -68,9 +68,9 @@ def pair(h: P.Havoc, a: P.Stmt | None) -> tuple[str, P.PExpr]:
 
 
 def find_havocs(step: tuple[P.Stmt, ...], locals_: dict[str, int], linear, receive_var):
-    """One ``receive_var(...)`` (a :class:`promela_multi.ReceiveVar`) per variable some havoc pair
+    """One ``receive_var(...)`` (a :class:`multi.ReceiveVar`) per variable some havoc pair
     of ``step`` receives into; ``sites`` and ``assumes`` are the ids of its pairs' statements (the
-    translator reads the havoc as the receive and skips the assume: it is the bound)."""
+    translation reads the havoc as the receive and skips the assume: it is the bound)."""
     sites: dict[str, list[tuple[P.Havoc, P.AssumeStmt, str, P.PExpr]]] = {}
     for seq in P.statement_lists(step):
         for k, s in enumerate(seq):

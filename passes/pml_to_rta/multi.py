@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 from tactl.ir.promela import syntax as P
 from tactl.passes.pml_to_rta.havoc import HavocRefusal, find_havocs
+from tactl.ir.boolean import simplify as fold_constants
 from tactl.ir.expr import BoolConst, Compare, Expr, IntConst, Mul, Not, conj, disj, summation
 
 
@@ -50,7 +51,7 @@ class ReceiveVar:
     bound: P.PExpr  # B of next_x <= B
     bound_if: P.If | None = None  # None: the bound is a conjunct of the choice's guard
     # what the bound 'if' does past the bound (``next_x = x``, ``goto end``, a reset; its meaning:
-    # ``promela_faults.at_bound``)
+    # ``faults.at_bound``)
     exceeded: tuple[P.Stmt, ...] = ()
     counter: str = ""
     lin: dict[str, int] = field(default_factory=dict)
@@ -428,39 +429,5 @@ def sends_per_process(edges, starts, counter: str) -> int | None:
 
 def simplify(e: Expr) -> Expr:
     """``e`` with its constant parts folded (``<>true`` is true, ``true -> p`` is p, ``1 > 0`` is
-    true): what fixed propositions leave behind. Leaves an expression without constants as it is."""
-    from tactl.ir.expr import Always, And, Eventually, Implies, Or  # lazy: only for formulas
-    from tactl.ir.linear import normalize  # lazy: as above
-
-    t, f = BoolConst(True), BoolConst(False)
-    if isinstance(e, Compare):
-        try:
-            v = normalize(e)
-        except (TypeError, ValueError):
-            return e
-        return BoolConst(v) if isinstance(v, bool) else e
-    if isinstance(e, Not):
-        a = simplify(e.arg)
-        return BoolConst(not a.value) if isinstance(a, BoolConst) else (a.arg if isinstance(a, Not) else Not(a))
-    if isinstance(e, (Always, Eventually)):
-        a = simplify(e.arg)
-        return a if isinstance(a, BoolConst) else type(e)(a)
-    if isinstance(e, (And, Or)):
-        unit, zero = (t, f) if isinstance(e, And) else (f, t)
-        args = [simplify(a) for a in e.args]
-        if zero in args:
-            return zero
-        args = [a for a in args if a != unit]
-        if not args:
-            return unit
-        return (conj if isinstance(e, And) else disj)(*args) if len(args) > 1 else args[0]
-    if isinstance(e, Implies):
-        a, b = simplify(e.left), simplify(e.right)
-        if a == t:
-            return b
-        if a == f or b == t:
-            return t
-        if b == f:
-            return simplify(Not(a))
-        return Implies(a, b)
-    return e
+    true): what fixed propositions leave behind (``ir/boolean.py``, with ``normalise``)."""
+    return fold_constants(e, normalise=True)

@@ -4,8 +4,8 @@ SPIN stores a ``bit`` or ``bool`` in one bit, a ``byte`` in 0..255, a ``short`` 
 ``int`` in 32 signed bits, and *truncates* an assignment that does not fit (with a run-time
 warning only): ``bit pc; pc = 2`` leaves ``pc == 0``. tactl's symbolic execution computes with
 unbounded integers, so a value outside the declared range would be a location SPIN and ByMC never
-reach (issue 31, B2: ``bit pc`` assigned 2 and 3 gave locations ``pc = 2``, ``pc = 3`` and three
-verdicts). Truncating as SPIN does would keep a model nobody meant (the file's ``#define AC 3``
+reach (``bit pc`` assigned 2 and 3 would give locations ``pc = 2``, ``pc = 3`` and verdicts
+about them). Truncating as SPIN does would keep a model nobody meant (the file's ``#define AC 3``
 stored as 1); refusing with the position and the range says what is wrong, and a file that
 means 0..3 declares ``byte``.
 
@@ -24,7 +24,7 @@ RANGES: dict[str, tuple[int, int]] = {
 
 
 class WidthError(Exception):
-    """A value outside its variable's declared type; the translator reports it at ``span``."""
+    """A value outside its variable's declared type; the translation reports it at ``span``."""
 
     def __init__(self, message: str, span: Span | None) -> None:
         super().__init__(message)

@@ -1,4 +1,5 @@
-"""Certificates for the translate pass: z3 checks every produced guard (domain.md §4).
+"""Certificates for the translate pass: z3 checks every produced guard against the
+environment assumption of ``passes/rta_to_ta/env.py``.
 
 * sound:   ``RC ∧ Env ∧ φ ⇒ φ̂`` — every receive step the RTA allows, the TA allows;
 * precise: ``RC ∧ φ̂ ⇒ ∃received. (φ ∧ Env)`` — the TA allows nothing the RTA could not.
@@ -91,7 +92,7 @@ def _validity(rta: ReceiveTA, translation: Translation, timeout_s: float):
     base += [to_z3(e, sym) for e in translation.environment.invariants]
 
     # Rules that share a guard ask the same claim: DBFT's 248 rules ask 357 distinct claims in
-    # 1,060 calls (issue 21). Definite answers are remembered by the claim's z3 id (terms are
+    # 1,060 calls. Definite answers are remembered by the claim's z3 id (terms are
     # hash-consed: equal terms have one id; the claim is kept so that its id is not reused);
     # "unknown" is asked again (the deadline may have been the reason).
     answers: dict[int, tuple[object, bool]] = {}
@@ -156,8 +157,8 @@ def certify_justice(rta: ReceiveTA, translation: Translation,
     # justice.rules has one entry per rule that leaves its location, in order (ids may repeat)
     pairs = list(zip((r for r in rta.rules if not r.is_self_loop), justice.rules))
     fair = [rule for rule, rj in pairs if rj.fairness is Fairness.FAIR]
-    # each location's fair guards converted once (per rule of the location they were converted
-    # again: 3.8 s of Tendermint's 7 s here; issue 21)
+    # each location's fair guards converted once, not again per rule of the location: on
+    # Tendermint that repetition was about half of the certification
     leaving_from: dict[str, list] = {}
     for r in fair:
         leaving_from.setdefault(r.source, []).append(to_z3(r.guard, sym))

@@ -28,11 +28,11 @@ leaving C sends exactly one K, nothing enters C, nothing else sends K), so the i
 correct coordinator sent (at most one message), which is the real constraint; if cf = 1, no
 correct process sends K and Env allows every receiver any one coordinator message or none,
 independently of the others, which is exactly an equivocating coordinator. The per-receiver
-choice is made per step, like every receive count of the counter abstraction (domain.md §4).
-Certificates (passes/rta_to_ta/certify.py) may assume the invariant (:attr:`Encoding.invariants`): a
-guard only has to be sound and precise in reachable configurations, and the justice's
-admissibility needs it (receiving ``ns_K0`` and ``ns_K1`` at once is a delivery only because at
-most one of them is 1).
+choice is made per step, like every receive count of the counter abstraction
+(``passes/rta_to_ta/env.py``). Certificates (passes/rta_to_ta/certify.py) may assume the
+invariant (:attr:`Encoding.invariants`): a guard only has to be sound and precise in reachable
+configurations, and the justice's admissibility needs it (receiving ``ns_K0`` and ``ns_K1`` at
+once is a delivery only because at most one of them is 1).
 
 **Why not cheaper.** Counting the coordinator by a shared "already sent" flag on the sending
 rule (the first correct process to send becomes the coordinator) would let a run have no

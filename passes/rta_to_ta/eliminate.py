@@ -1,7 +1,7 @@
 """The translate pass: receive TA → TA, by eliminating receive variables under Env.
 
 For every RTA rule with receive guard φ the TA guard is ``φ̂ ≡ ∃received. (φ ∧ Env)`` over the
-shared send counters and the parameters (domain.md §4):
+shared send counters and the parameters (Env per fault model: ``passes/rta_to_ta/env.py``):
 
 1. φ is put in disjunctive normal form over linear ``>=`` atoms (``==`` and ``!=`` split);
 2. each disjunct, conjoined with the Env atoms linked to it, is projected by ``passes/rta_to_ta/qe.py``

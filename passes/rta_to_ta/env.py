@@ -1,4 +1,5 @@
-"""The environment assumption Env per fault model and timing (domain.md §4), in one place.
+"""The environment assumption Env per fault model and timing, in one place (README "Receive
+automata (`.rta`) and `tactl translate`" shows it at work).
 
 Env links what a correct process may have *received* (``received(M)``) to what was *sent*
 (shared variables of the TA). Each choice below is a design decision of tactl; the tests in
@@ -26,7 +27,7 @@ For a message type of a kind of two or more types (byzantine, hybrid) the ``+ f`
 
 Always ``0 <= rcv``. The first declared parameter is the number of processes n.
 
-**Guaranteed delivery** (async only; the fairness of ``passes/rta_to_ta/fairness.py``, domain.md §4b): the
+**Guaranteed delivery** (async only; the fairness of ``passes/rta_to_ta/fairness.py``): the
 number of ``M`` messages every correct receiver eventually has, stated over the TA's variables —
 the messages of senders that are correct, i.e. that did not stop mid-send and cannot omit:
 
@@ -56,8 +57,8 @@ Choices:
   constraints. Eliminating the ``faulty(M)`` alone gives one bound
   ``Σ_{M in S} rcv_M <= Σ_{M in S} ns_M + f`` per subset S of the kind (the bound of the whole
   kind alone would let one faulty sender count for two types of a three-type kind) — 2^k bounds,
-  which is what tactl put into Env before: a kind of 5 types then took minutes and gigabytes
-  (issue 8). Instead the ``faulty(M)`` stay existential variables of Env
+  which is what tactl put into Env before: a kind of 5 types then took minutes and gigabytes.
+  Instead the ``faulty(M)`` stay existential variables of Env
   (``Environment.auxiliary``) and the translate pass eliminates them per guard together with
   the receive counters (``passes/rta_to_ta/qe.py``, receive counters first), so only the combinations the
   guard needs appear: for a guard over the sum of the kind, the whole-kind bound; for

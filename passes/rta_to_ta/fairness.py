@@ -1,9 +1,10 @@
 """The justice (fairness) of an asynchronous receive TA, derived from its fault model.
 
-Asynchronous liveness holds only under two assumptions (domain.md §4b): **every correct process
+Asynchronous liveness holds only under two assumptions: **every correct process
 keeps taking steps**, and **every message a correct process sent is eventually received** by
 every correct process. A user of ``.rta`` does not write them; the translation derives them and
-states them the way ByMC's specifications do (domain.md §4b, eltl.md §1): a *justice* formula
+states them the way ByMC's specifications do (README "Liveness in `.rta`: the justice is derived,
+not written"): a *justice* formula
 
     J  =  ⋀_{r fair}  ( ¬φ_r^fair  ∨  κ[from_r] == 0 )
 
@@ -14,9 +15,9 @@ in its source, ``spec`` holds".
 **The guaranteed guard** ``φ_r^fair`` is the rule's *receive* guard with every ``received(M)``
 replaced by the number of ``M`` messages every correct receiver is guaranteed to get eventually,
 ``guaranteed(M)`` — not the eliminated send guard, which also counts messages of faulty senders
-that may never come (domain.md §4b: STRB's justice reads ``nsnt < T + 1 || loc0 == 0`` while its
+that may never come (STRB's justice reads ``nsnt < T + 1 || loc0 == 0`` while its
 guard is ``nsnt >= T + 1 - F``). Parameter conditions in the guard stay as they are. Stated over
-the TA's real counters (``passes/rta_to_ta/env.py`` defines them; domain.md §4, "Env per fault model"):
+the TA's real counters (``passes/rta_to_ta/env.py`` defines them, per fault model):
 
 | model        | guaranteed(M) | so that, e.g., ``received(M) >= t + 1`` gives                  |
 |--------------|---------------|----------------------------------------------------------------|
@@ -29,17 +30,18 @@ the TA's real counters (``passes/rta_to_ta/env.py`` defines them; domain.md §4,
 
 This is the tutorial's justice set ``{∀i. rcvd_i ≥ nsnt}`` for Byzantine faults (``nsnt + Fs``
 for symmetric ones, ByMC's bcast-symm),
-``rcvd_i + f ≥ nsnt`` for omission, and "exactly the ``ns`` part" for crashes (domain.md §4b).
+``rcvd_i + f ≥ nsnt`` for omission, and "exactly the ``ns`` part" for crashes.
 
 **Which rules are fair** (ByMC's justice ranges over the rules that *leave* a location):
 
-* a self-loop never is (it does not leave its location; eltl.md §1, ``J``);
+* a self-loop never is (it does not leave its location, and ByMC's justice ranges over leaving
+  rules);
 * a rule whose guard reads a receive variable always is: a correct process that has received
-  enough reacts ("upon receiving …", domain.md §5) — delivery plus steps force it out;
+  enough reacts ("upon receiving …") — delivery plus steps force it out;
 * a rule that reads no message ("spontaneous": ``V1 -> SE send ECHO``) is fair — the process keeps
   taking steps, so its atom is ``κ[from] == 0`` (or ``¬φ ∨ κ[from] == 0`` for a parameter
   condition φ) — *unless* its source has a self-loop rule in the ``.rta``: a self-loop says that
-  a process may stay there ("waiting", "finished", domain.md §5), so a spontaneous exit of it is
+  a process may stay there ("waiting", "finished"), so a spontaneous exit of it is
   an optional event (NBAC's failure detector ``SE -> SEFD`` may never suspect) and gets no atom.
 
 **Coin and oracle marks** (``.rta``: ``… coin;``, ``… oracle;``; ``.alg``: ``x := coin``,
@@ -66,11 +68,11 @@ A guaranteed guard false under the RC gives no atom (the rule is never forced).
 
 **Runs are infinite** only through self-loops in tactl's liveness semantics (``ir/eltl/formula.py``,
 decision 1: no implicit stuttering, as in ByMC). A receive TA has none unless the user wrote them,
-so when some specification assumes J the translation adds a *stutter* self-loop
-(``when (true)``, no update) to every location that has no self-loop: any process may then wait
-anywhere, and progress comes only from J — exactly "justice is only what J says" (eltl.md §2,
-pitfall 2). Without them every run would end in a deadlock and every liveness property would
-hold vacuously. The stutter loops change no configuration, hence no safety verdict.
+so when some specification assumes J the translation adds a *stutter* self-loop (``when (true)``, no
+update) to every location that has no self-loop: any process may then wait anywhere, and progress
+comes only from J — exactly "justice is only what J says" (README "How `check` decides", item 1).
+Without them every run would end in a deadlock and every liveness property would hold vacuously. The
+stutter loops change no configuration, hence no safety verdict.
 
 **The name.** J is called :func:`ir.rta.justice_name` — ``fair``, or ``fair_`` … if the automaton
 declares ``fair``. A ``.rta`` specification may use that name as a condition to place J itself
@@ -79,8 +81,8 @@ name, and is not wrapped again. ``tactl``'s ``.ta`` reader (and ByMC's) reads ``
 of numbers only, so the TA carries J expanded in its specifications, as ByMC's own files do,
 and ``tactl translate`` prints ``fair == J`` beside the certificate table.
 
-**Synchronous** automata get no justice: every message is received in its round (domain.md
-§4b); their specifications are left as written.
+**Synchronous** automata get no justice: every message is received in its round; their
+specifications are left as written.
 
 What z3 certifies about J is in ``passes/rta_to_ta/certify.py`` (:func:`certify_justice`).
 """
@@ -203,7 +205,7 @@ def rule_justice(rule: ReceiveRule, fairness: Fairness, env: Environment,
     The premise is put in disjunctive normal form and simplified like the send guards (atoms
     implied by the RC dropped, disjuncts false under the RC dropped); its negation is then a
     conjunction of clauses ``¬a1 ∨ … ∨ ¬ak``, each of which gets ``∨ κ[source] == 0`` — ByMC's
-    justice shape ``(g1 ∨ … ∨ gn) ∨ κ = 0`` (eltl.md §1, (iii)).
+    justice shape ``(g1 ∨ … ∨ gn) ∨ κ = 0``.
     """
     disjuncts = context.simplify(guard_dnf(guaranteed_guard(rule.guard, env)))
     premise = disj(*(context.render(d) for d in disjuncts))

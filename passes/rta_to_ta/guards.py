@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from tactl.ir.expr import And, BoolConst, Compare, Expr, IntConst, Neg, Or, conj
 from tactl.ir.linear import EQ, GE, NE, LinearAtom, int_symbols, normalize, term_expr, to_z3
-from tactl.ir.eltl.ltl import nnf
+from tactl.ir.boolean import nnf
 from tactl.ir.rta.model import ReceiveTA
 
 

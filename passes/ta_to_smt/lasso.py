@@ -1,14 +1,15 @@
 """Encoding pass: (monotone TA, one branch of an ELTL-FT negation) → one SMT query.
 
-The steady-segment query of ``encode_steady`` (read its docstring first) extended to cut points,
-invariants and a loop configuration (``eltl.md`` §2–3; the semantics are in ``ir.eltl``):
+The steady-segment query of ``passes/ta_to_smt/steady.py`` (read its docstring first) extended
+to cut points, invariants and a loop configuration (README "How `check` decides"; the semantics
+are in ``ir/eltl/formula.py``):
 
 * **Segments.** ``S = m + c + 1`` where ``m`` counts the rise atoms of the guards *and* of the
-  invariants (the invariants' atoms are sensitive, ``encode_steady.sensitive_atoms``: constant
+  invariants (the invariants' atoms are sensitive, ``guard_abstraction.sensitive_atoms``: constant
   within a steady part, so every invariant's threshold part is) and ``c`` the
   cut points: a run's context switches at most ``m`` times and each witness of a cut splits a
   steady stretch once more (the boundary step of a split is empty). Without sensitive atoms and
-  re-enterable sets ``(c + 1)·R`` segments suffice too, ``R`` from ``encode_steady.rounds_bound``.
+  re-enterable sets ``(c + 1)·R`` segments suffice too, ``R`` from ``guard_abstraction.rounds_bound``.
 * **Cut points.** An integer ``pos{j}`` in ``0..S`` per cut: ``pos = t < S`` puts the witness
   at configuration ``2t`` (a segment start), ``pos = S`` at the last configuration σ_L;
   ``pos_parent <= pos_j``. The solver chooses the order of unordered cuts (``[]p || []q``), so
@@ -57,20 +58,16 @@ from tactl.ir.linear import EQ, GE, LinearAtom
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.smt import Block, Declaration, SmtQuery
 from tactl.ir.ta.model import ThresholdAutomaton, topological_rank
-from tactl.passes.ta_to_smt.steady import (
-    SteadyEncoding,
-    SteadyLayout,
+from tactl.passes.ta_to_smt.guard_abstraction import (
     UnsupportedAutomaton,
-    _Encoder,
     abstract_guards,
     budget_atoms,
-    encode,
     placeholder,
     rounds_bound,
     sensitive_atoms,
     unsupported_reason,
-    usable_rules,
 )
+from tactl.passes.ta_to_smt.steady import SteadyEncoding, SteadyLayout, _Encoder, encode, usable_rules
 
 
 @dataclass(frozen=True)
@@ -164,13 +161,13 @@ def encode_query(ta: ThresholdAutomaton, query: TemporalQuery, *,
 def under_passes(sets: int) -> tuple[int, ...]:
     """Sorted passes per segment of the under-approximation for ``sets`` re-enterable sets, in
     the order they are tried: any number gives only real runs, and one pass is the cheapest
-    (n-rabc-cr ``decide_or_flip``: 0.9 s against 11.5 s for five); then ``2·sets + 1``, eltl.md's
-    conjectured bound (3 for one set, where it is proved), so that a violation is found whenever
+    query by far; then ``2·sets + 1``, the conjectured bound (3 for one set, where it is proved:
+    ``PASSES``), so that a violation is found whenever
     that conjecture holds. What neither finds and the over-approximation allows is unknown."""
     return (1, 2 * sets + 1)
 
 
-# Passes per segment when an "occupied" invariant can be re-entered (eltl.md §2 (c)): a run that
+# Passes per segment when an "occupied" invariant can be re-entered: a run that
 # keeps X occupied throughout a steady stretch can be reordered into at most three sorted passes,
 # each with a process of X paused (one occupying X at the start, one at the end, and a visitor
 # that covers while the first moves), so three passes lose no run.
@@ -180,7 +177,7 @@ PASSES = 3
 def _forced_empty(branch: Branch, clauses: tuple[tuple[Clause, ...], ...], anchor: int) -> frozenset[str]:
     """Locations that invariants active whenever one anchored at ``anchor`` is active (anchored
     at the start or at the same cut) keep empty unconditionally: rules into or out of them
-    cannot fire then, so they cannot break the monotone case (eltl.md §2 (c))."""
+    cannot fire then, so they cannot break the monotone case."""
     out: set[str] = set()
     for inv, cs in zip(branch.invariants, clauses):
         if inv.anchor in (ROOT, anchor):

@@ -1,10 +1,10 @@
 """Encoding pass: (monotone TA, reachability question) → one SMT query over steady segments.
 
-Why this encoding (domain.md §3). Shared variables only grow, so every guard atom, oriented to
-*rise* (``Σ a·x ≥ b(p)`` with all shared coefficients ``a > 0``), switches from false to true at
-most once along a run; a guard's negated rise atom is a *fall* guard. With ``m`` such atoms a run
-has at most ``m + 1`` distinct contexts (vectors of atom values), so it splits into at most
-``m + 1`` *steady segments*. Segment ``j`` is
+Why this encoding (README "How `check` decides", "Encoding"). Shared variables only grow, so every
+guard atom, oriented to *rise* (``Σ a·x ≥ b(p)`` with all shared coefficients ``a > 0``), switches
+from false to true at most once along a run; a guard's negated rise atom is a *fall* guard. With
+``m`` such atoms a run has at most ``m + 1`` distinct contexts (vectors of atom values), so it
+splits into at most ``m + 1`` *steady segments*. Segment ``j`` is
 
 * a steady part (configurations ``2j → 2j+1``) that starts in context ``ctx_j``, encoded by
   firing counts ``x_j,r`` (flow equations, the guard of every fired rule true under ``ctx_j``,
@@ -17,11 +17,14 @@ has at most ``m + 1`` distinct contexts (vectors of atom values), so it splits i
   one (none, when no guard has a fall atom: then the steady parts alone change the context).
   A crash budget (``nfaulty < Fe`` guarding the rules that do ``nfaulty' == nfaulty + 1``) is
   no sensitive atom either: it may rise at a steady part's last budget step (``budget_atoms``).
-  Issue 20: on random19 this shrinks the queries' LP several-fold (z3 on p-kset ``round_term``
-  2.8 s -> 0.4 s, p-rabc-cr ``decide_or_flip`` 1.1 s -> 0.3 s).
+  Keeping budgets out of the sensitive atoms shrinks the queries' LP several-fold on the
+  random19 automata, whose crash rules all carry such a budget.
 
 Without sensitive atoms fewer segments suffice: as many as the greedy rounds of
 ``rounds_bound`` (a round per phase of the algorithm), when the rules' dependencies are acyclic.
+The guard abstraction and these counts (``sensitive_atoms``, ``budget_atoms``, ``rounds_bound``)
+are in ``passes/ta_to_smt/guard_abstraction.py``, which the driver and the checkers also ask;
+this module builds the query from them.
 
 In a fixed context processes move independently (a communication-free net), so a multiset of
 rule firings is executable from ``κ`` iff the flow equation keeps counters non-negative and every
@@ -44,7 +47,6 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from tactl.ir.expr import (
-    And,
     BoolConst,
     Compare,
     Expr,
@@ -54,305 +56,28 @@ from tactl.ir.expr import (
     Name,
     Neg,
     Not,
-    Or,
     conj,
     disj,
-    names,
     substitute,
     summation,
-    transform,
 )
-from tactl.ir.linear import GE, NE, LinearAtom, NonLinearError, int_symbols, normalize, to_z3
+from tactl.ir.linear import int_symbols, to_z3
 from tactl.ir.linear import term_expr as linear_expr
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.smt import BOOL, INT, Block, Declaration, SmtQuery
 from tactl.ir.ta.model import ThresholdAutomaton
-
-
-class UnsupportedAutomaton(ValueError):
-    """The automaton is outside the class this encoding decides (the message says why)."""
-
-
-# --------------------------------------------------------------------------- guard abstraction
-
-
-@dataclass(frozen=True)
-class RiseAtom:
-    """``Σ coeffs·x ≥ bound`` with every shared-variable coefficient positive."""
-
-    coeffs: tuple[tuple[str, int], ...]
-    bound: int
-
-    def __str__(self) -> str:
-        return str(LinearAtom(self.coeffs, GE, self.bound))
-
-
-@dataclass(frozen=True)
-class GuardAbstraction:
-    """The rise atoms of all guards and each rule's guard as a formula over atom placeholders.
-
-    A placeholder is ``Name("@a<i>")`` (not a TA identifier); parameter-only comparisons stay as
-    they are. ``active`` lists the rules that can change a configuration (a self-loop without
-    increments changes nothing) and whose guard is not constantly false.
-    """
-
-    atoms: tuple[RiseAtom, ...]
-    guards: tuple[Expr, ...]
-    increments: tuple[dict[str, int], ...]
-    active: tuple[int, ...]
-    # Specification formulas abstracted like guards (``extra`` of abstract_guards); comparisons
-    # over location counters alone become ``Name("@c<k>")`` for ``counter_atoms[k]``.
-    extra: tuple[Expr, ...] = ()
-    counter_atoms: tuple[LinearAtom, ...] = ()
-
-
-def placeholder(i: int) -> str:
-    return f"@a{i}"
-
-
-def unsupported_reason(ta: ThresholdAutomaton) -> str | None:
-    """Why the automaton is outside the monotone class decided here, or None."""
-    if ta.unknowns:
-        return ("the automaton has synthesis unknowns (" + ", ".join(ta.unknowns) + "); give them "
-                "values first")
-    bad = ta.non_monotone_updates()
-    if bad:
-        rule, update = bad[0]
-        return (f"rule {rule.id} has the update {ta.update_text(update)}, which is not an "
-                "increment by a constant >= 0; the checker decides monotone threshold automata, "
-                "whose shared variables only grow")
-    try:
-        abstract_guards(ta)
-    except UnsupportedAutomaton as e:
-        return str(e)
-    return None
-
-
-def abstract_guards(ta: ThresholdAutomaton, rules: set[int] | None = None,
-                    extra: tuple[Expr, ...] = ()) -> GuardAbstraction:
-    """Abstract every guard; only ``rules`` (default: all) may be active and contribute atoms.
-
-    ``extra`` (macro-expanded state formulas of a specification's invariants) is abstracted with
-    the same atoms, so that its threshold atoms become part of every segment's context."""
-    shared = set(ta.shared)
-    locations = {loc.name for loc in ta.locations}
-    atoms: dict[RiseAtom, int] = {}
-    counter_atoms: dict[LinearAtom, int] = {}
-
-    def atom_formula(coeffs: tuple[tuple[str, int], ...], bound: int, rule_id: int) -> Expr:
-        on_shared = [a for x, a in coeffs if x in shared]
-        if not on_shared:
-            return Compare(">=", linear_expr(coeffs), IntConst(bound) if bound >= 0 else Neg(IntConst(-bound)))
-        if all(a > 0 for a in on_shared):
-            return Name(placeholder(atoms.setdefault(RiseAtom(coeffs, bound), len(atoms))))
-        if all(a < 0 for a in on_shared):
-            flipped = RiseAtom(tuple((x, -a) for x, a in coeffs), 1 - bound)
-            return Not(Name(placeholder(atoms.setdefault(flipped, len(atoms)))))
-        raise UnsupportedAutomaton(
-            f"{_owner(rule_id)} has the atom '{LinearAtom(coeffs, GE, bound)}', whose "
-            "shared variables have coefficients of both signs: it can switch more than once, so "
-            "the steady-segment argument does not apply")
-
-    def rewrite_for(rule_id: int):
-        def rewrite(e: Expr) -> Expr | None:
-            if not isinstance(e, Compare):
-                return None
-            try:
-                atom = normalize(e)
-            except NonLinearError as err:
-                raise UnsupportedAutomaton(f"{_owner(rule_id)}: {err}") from None
-            if isinstance(atom, bool):
-                return BoolConst(atom)
-            if any(x in locations for x, _ in atom.coeffs):
-                if rule_id is not None or not all(x in locations for x, _ in atom.coeffs):
-                    raise UnsupportedAutomaton(
-                        f"the comparison '{atom}' mixes location counters with other variables "
-                        "under []: outside the ELTL-FT fragment (a location counter is compared "
-                        "with 0 there)")
-                return Name(f"@c{counter_atoms.setdefault(atom, len(counter_atoms))}")
-            if atom.op == GE:
-                return atom_formula(atom.coeffs, atom.bound, rule_id)
-            neg = tuple((x, -a) for x, a in atom.coeffs)
-            if atom.op == NE:
-                return disj(atom_formula(atom.coeffs, atom.bound + 1, rule_id),
-                            atom_formula(neg, 1 - atom.bound, rule_id))
-            return conj(atom_formula(atom.coeffs, atom.bound, rule_id),
-                        atom_formula(neg, -atom.bound, rule_id))
-        return rewrite
-
-    guards, increments, active = [], [], []
-    for index, rule in enumerate(ta.rules):
-        if rules is not None and index not in rules:
-            guards.append(BoolConst(False))
-            increments.append(ta.increments(rule) or {})
-            continue
-        guard = simplify(transform(ta.expand(rule.guard), rewrite_for(rule.id)))
-        inc = ta.increments(rule)
-        if inc is None or any(c < 0 for c in inc.values()):
-            raise UnsupportedAutomaton(f"rule {rule.id} does not only increment shared variables")
-        guards.append(guard)
-        increments.append(inc)
-        if guard != BoolConst(False) and not (rule.is_self_loop and not inc):
-            active.append(index)
-    abstracted = tuple(simplify(transform(e, rewrite_for(None))) for e in extra)
-    return GuardAbstraction(tuple(atoms), tuple(guards), tuple(increments), tuple(active),
-                            abstracted, tuple(counter_atoms))
-
-
-def _owner(rule_id: int | None) -> str:
-    return "an invariant of the specification" if rule_id is None else f"the guard of rule {rule_id}"
-
-
-def simplify(e: Expr) -> Expr:
-    """Fold Boolean constants (enough to drop guards such as ``true`` or ``x >= 0``)."""
-    def fold(n: Expr) -> Expr | None:
-        if isinstance(n, Not):
-            inner = simplify(n.arg)
-            return BoolConst(not inner.value) if isinstance(inner, BoolConst) else Not(inner)
-        if isinstance(n, (And, Or)):
-            parts = [simplify(a) for a in n.args]
-            absorbing = isinstance(n, Or)
-            if BoolConst(absorbing) in parts:
-                return BoolConst(absorbing)
-            kept = [p for p in parts if p != BoolConst(not absorbing)]
-            return (disj if absorbing else conj)(*kept)
-        if isinstance(n, Implies):
-            left, right = simplify(n.left), simplify(n.right)
-            if left == BoolConst(False) or right == BoolConst(True):
-                return BoolConst(True)
-            if left == BoolConst(True):
-                return right
-            return Implies(left, right)
-        return None
-    return transform(e, fold)
-
-
-def sensitive_atoms(abstraction: GuardAbstraction, *also: Expr) -> frozenset[int]:
-    """The atoms a steady part must keep constant: those that occur negatively (a fall guard,
-    ``s < t``) in the guard of a rule that can fire, and every atom of the formulas ``also``
-    (a specification's invariants, which are evaluated once per segment) — except the budget
-    atoms (``budget_atoms``), which may rise at a steady part's last budget step.
-
-    Why the others need not be constant. Group a run's steps by the context of the
-    configuration each starts from; every step of a group is enabled under the group's starting
-    context, and only the group's last step can change it. If that step makes no sensitive atom
-    rise, it can stay in the group's steady part: the part's firings, executed in any order that
-    keeps counters non-negative, stay enabled, because the atoms that may rise meanwhile occur
-    only positively in their guards and the sensitive ones cannot rise inside. Only a step that
-    makes a sensitive atom rise must come last, as the boundary step (whose guard is evaluated
-    under the same starting context). Where no guard has a fall atom and no invariant an atom,
-    no boundary step is needed at all; the segments are still cut at every change of context."""
-    negated, fixed = _negated_and_fixed(abstraction, also)
-    return frozenset((negated - set(budget_atoms(abstraction, *also))) | fixed)
-
-
-def budget_atoms(abstraction: GuardAbstraction, *also: Expr) -> dict[int, int]:
-    """Fall atoms used as a budget, atom -> δ: ``nfaulty < Fe`` guarding crash rules that do
-    ``nfaulty' == nfaulty + 1``. Atom ``a`` (``Σ c·x >= b``) is one when it is in no formula of
-    ``also``, the rules that negate it in their guards are exactly the rules that increment its
-    variables, and each of them raises ``Σ c·x`` by the same ``δ > 0``.
-
-    Such an atom may rise inside a steady part that starts with it false, provided
-    ``Σ c·x < b + δ`` at its end: in any executable order of the part's firings the sum grows
-    only at its budget steps, by δ each, so it stays below ``b`` until the last of them, which
-    makes ``a`` rise; every budget step is then enabled (``a`` false before it), and no later
-    step needs ``a`` false (only budget rules negate it). Conversely the last step of a group
-    (see ``sensitive_atoms``) that makes ``a`` rise is a budget step that started below ``b``.
-    So crash budgets, common in the benchmarks, need no boundary steps."""
-    negated, fixed = _negated_and_fixed(abstraction, also)
-    out: dict[int, int] = {}
-    for a in sorted(negated - fixed):
-        coeffs = dict(abstraction.atoms[a].coeffs)
-        negating = {i for i in abstraction.active if a in _negative_placeholders(abstraction.guards[i], True)}
-        raising = {i: sum(c * abstraction.increments[i].get(x, 0) for x, c in coeffs.items())
-                   for i in abstraction.active}
-        raising = {i: d for i, d in raising.items() if d}
-        deltas = set(raising.values())
-        # the argument needs every budget step to require `a` false: a guard that only mentions
-        # `not a` in a disjunct (`x < 1 || x <= 1`) fires past the budget
-        required = all(a in _required_false(abstraction.guards[i]) for i in negating)
-        if set(raising) == negating and len(deltas) == 1 and min(deltas) > 0 and required:
-            out[a] = deltas.pop()
-    return out
-
-
-def _required_false(e: Expr) -> set[int]:
-    """The atoms ``@a<i>`` that ``e`` implies false, syntactically: a negated placeholder, a
-    conjunct's, or one every disjunct implies false."""
-    if isinstance(e, Not) and isinstance(e.arg, Name) and e.arg.name.startswith("@a"):
-        return {int(e.arg.name[2:])}
-    if isinstance(e, And):
-        return set().union(*(_required_false(x) for x in e.args))
-    if isinstance(e, Or):
-        parts = [_required_false(x) for x in e.args]
-        return set.intersection(*parts) if parts else set()
-    return set()
-
-
-def _negated_and_fixed(abstraction: GuardAbstraction, also: tuple[Expr, ...]) -> tuple[set[int], set[int]]:
-    negated: set[int] = set()
-    for i in abstraction.active:
-        negated |= _negative_placeholders(abstraction.guards[i], True)
-    fixed = {int(n.name[2:]) for e in also for n in names(e) if n.name.startswith("@a")}
-    return negated, fixed
-
-
-def _negative_placeholders(e: Expr, positive: bool) -> set[int]:
-    """Atoms ``@a<i>`` occurring in ``e`` under a negation (with polarity ``positive`` at the
-    root); any placeholder inside a node other than and/or/not/implies counts as negative."""
-    return _polarities(e, positive)[1]
-
-
-def _polarities(e: Expr, positive: bool = True) -> tuple[set[int], set[int]]:
-    """The atoms occurring in ``e`` positively, and those occurring negatively (both, for a
-    placeholder inside a node other than and/or/not/implies)."""
-    if isinstance(e, Name):
-        if not e.name.startswith("@a"):
-            return set(), set()
-        return ({int(e.name[2:])}, set()) if positive else (set(), {int(e.name[2:])})
-    if isinstance(e, Not):
-        return _polarities(e.arg, not positive)
-    if isinstance(e, (And, Or, Implies)):
-        parts = [_polarities(e.left, not positive), _polarities(e.right, positive)] \
-            if isinstance(e, Implies) else [_polarities(a, positive) for a in e.args]
-        return set().union(*(p for p, _ in parts)), set().union(*(n for _, n in parts))
-    inside = {int(n.name[2:]) for n in names(e) if n.name.startswith("@a")}
-    return inside, set(inside)
-
-
-def rounds_bound(ta: ThresholdAutomaton, abstraction: GuardAbstraction) -> int | None:
-    """How many steady parts suffice for a run to reach any configuration some run reaches, when
-    no atom is sensitive (``sensitive_atoms`` empty: every guard rises, apart from budgets);
-    None when the rules' dependencies are cyclic (then ``m + 1`` is the bound).
-
-    The argument (a greedy schedule). Keep every process's path of a run and fire in rounds:
-    in round ``k`` every process moves along its path as far as the guards allow under the
-    context at the round's start. Guards only rise, so firing earlier disables nothing (a budget
-    step stays enabled in any order of the same steps, see ``budget_atoms``), and the rounds
-    reach the run's last configuration. A step of rule ``r`` is done by the end of round
-    ``fire(r)``, where ``fire(r)`` is the larger of ``fire`` of the rules that can precede ``r``
-    on a path (same round) and ``1 + rise(b)`` for each atom ``b`` in ``r``'s guard, ``rise(b)``
-    being the largest ``fire`` of a rule that increments ``b``'s sum: by then every step that
-    increments it is done, so ``b`` holds if it held when the run took the step. Hence
-    ``1 + max fire`` rounds, each one steady part with no boundary step. On the random19
-    automata this is 3-4 segments instead of 13-19 (one per atom): a round per phase of the
-    algorithm, and z3 answers in a tenth of the time."""
-    active = abstraction.active
-    positive = {i: _polarities(abstraction.guards[i])[0] for i in active}
-    raises: dict[int, list[int]] = {}
-    for a, atom in enumerate(abstraction.atoms):
-        raises[a] = [i for i in active if sum(c * abstraction.increments[i].get(x, 0) for x, c in atom.coeffs) > 0]
-    before = {i: [k for k in active if ta.rules[k].target == ta.rules[i].source] for i in active}
-    fire = dict.fromkeys(active, 0)
-    limit = len(abstraction.atoms)
-    while True:
-        rise = {a: max((fire[i] for i in rs), default=0) for a, rs in raises.items()}
-        new = {i: max([1 + rise[a] for a in positive[i]] + [fire[k] for k in before[i]] + [0]) for i in active}
-        if new == fire:
-            return 1 + max(fire.values(), default=0)
-        if max(new.values()) > limit:
-            return None  # a cycle through a guard: each round can unlock the next
-        fire = new
+from tactl.passes.ta_to_smt.guard_abstraction import (
+    GuardAbstraction,
+    RiseAtom,
+    UnsupportedAutomaton,
+    abstract_guards,
+    budget_atoms,
+    negative_placeholders,
+    placeholder,
+    rounds_bound,
+    sensitive_atoms,
+    unsupported_reason,
+)
 
 
 # ------------------------------------------------------------------------------------- layout
@@ -369,7 +94,7 @@ class SteadyLayout:
     ta: ThresholdAutomaton
     abstraction: GuardAbstraction
     segments: int
-    # Sorted passes (``passes.encode_lasso``): each segment's firings also split into ``passes``
+    # Sorted passes (``passes/ta_to_smt/lasso.py``): each segment's firings also split into ``passes``
     # rounds of one batch per rule, in the rule order ``pass_order``; 0 = not used.
     passes: int = 0
     pass_order: tuple[int, ...] = ()
@@ -378,7 +103,7 @@ class SteadyLayout:
     sensitive: frozenset[int] | None = None
     # Budget atoms (``budget_atoms``): atom -> δ; they rise only at a steady part's last step.
     budgets: tuple[tuple[int, int], ...] = ()
-    # None: the query is exact. "over" / "under" (``passes.encode_lasso.encode_branch``): unsat
+    # None: the query is exact. "over" / "under" (``encode_branch`` in ``passes/ta_to_smt/lasso.py``): unsat
     # proves that no run exists / a model is a real run, but not the converse.
     bound: str | None = None
 
@@ -677,7 +402,7 @@ class _Encoder:
             # A budget atom may have risen inside the steady part; a rule whose guard negates it
             # (one of its budget rules) needs it still false here.
             spent = [Not(self.atom_at(before, ab.atoms[a]))
-                     for a in sorted(_negative_placeholders(ab.guards[i], True) & set(budgets))]
+                     for a in sorted(negative_placeholders(ab.guards[i], True) & set(budgets))]
             assertions.append(conj(Compare(">=", n, IntConst(0)), Compare("<=", n, IntConst(1))))
             assertions.append(Implies(Compare("==", n, IntConst(1)), conj(
                 self.guard_in(j, i), *spent,

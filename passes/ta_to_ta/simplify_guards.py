@@ -4,8 +4,8 @@ Why. ByMC's Promela-generated automata carry the artefacts of its interval abstr
 guards: ``(nsnt10 >= 1 || nsnt10 == 0)`` (always true: shared variables are natural numbers),
 ``nsnt11 >= 0``, ``x >= MAJ && x >= 1`` (``MAJ >= 1`` by the resilience condition). The encoding
 reads ``nsnt10 == 0`` as the negation of the rise atom ``nsnt10 >= 1``, which makes that atom
-*sensitive* (``encode_steady.sensitive_atoms``): then every atom costs a segment and the greedy
-rounds bound does not apply. On cc_case1 the five sensitive atoms all come from such tautologies.
+*sensitive* (``sensitive_atoms`` in ``passes/ta_to_smt/guard_abstraction.py``): then every atom
+costs a segment and the greedy rounds bound does not apply. On cc_case1 the five sensitive atoms all come from such tautologies.
 
 What. Bottom-up over each guard (macro-expanded): a comparison, a negation or a disjunction that
 is valid (unsatisfiable) under the resilience condition, the ``--param`` values and "every
@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from tactl.ir.boolean import simplify
 from tactl.ir.expr import And, BoolConst, Compare, Expr, Not, Or, conj, disj, transform, walk
 from tactl.ir.linear import NonLinearError, int_symbols, to_z3
 from tactl.ir.ta.model import ThresholdAutomaton
-from tactl.passes.ta_to_smt.steady import simplify
 
 TIMEOUT_MS = 1000  # per question; unknown keeps the formula
 # A guard larger than this is kept as it is: each of its comparisons and disjunctions would be

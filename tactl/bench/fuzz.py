@@ -146,7 +146,7 @@ class Known:
     properties: frozenset[str] = frozenset()  # only these properties (empty: any)
 
 
-KNOWN: tuple[Known, ...] = ()  # none open (issue 31 fixed the interpreter's)
+KNOWN: tuple[Known, ...] = ()  # none open: the interpreter's known finding is fixed
 
 
 def known(result: Result) -> Known | None:

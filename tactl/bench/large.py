@@ -1,4 +1,4 @@
-"""The large-automata table (``python -m tactl.bench --only large``, issue 21).
+"""The large-automata table (``python -m tactl.bench --only large``).
 
 Inputs, read where they are and never copied into the repository: the three TAs ByMC generated
 from its Promela models (``../shared/benchmarks/bymc-isola18-generated/``: nbacr, cc_case1,

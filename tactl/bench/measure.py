@@ -6,11 +6,18 @@ parent reports 313 MB). GNU time (``/usr/bin/time``), itself a small process, fo
 and reports that child's own peak. Every table that prints a child's peak memory runs it through
 :func:`wrapped` and reads it back with :func:`usage`; without GNU time the figure is wait4's, and
 the tables say "upper bound" nowhere because Debian installs ``time`` with the build tools.
+
+:func:`process_usage` and :func:`timed_process` run a whole child process this way and time it
+(start-up included, as the anchors measure); every table that runs ``tactl`` as a user would
+goes through them.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
+import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,3 +51,25 @@ def usage(rusage: os.struct_rusage | object, rss_file: Path) -> Usage:
     except (OSError, ValueError, IndexError):
         pass
     return Usage(peak, rusage.ru_utime, rusage.ru_stime)  # type: ignore[attr-defined]
+
+
+def timed_process(args: list[str]) -> tuple[int, str, float, float]:
+    """Exit status, stdout, wall seconds (start-up included) and peak RSS in MB of a child process."""
+    code, out, wall, used = process_usage(args)
+    return code, out, wall, used.ru_maxrss / 1024
+
+
+def process_usage(args: list[str], env: dict[str, str] | None = None):
+    """Exit status, stdout, wall seconds (start-up included) and the resource usage of a child
+    process (:class:`Usage`: its own peak RSS, user and system CPU time)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        rss = Path(tmp) / "rss"
+        start = time.perf_counter()
+        proc = subprocess.Popen(wrapped(args, rss), stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, env=env)
+        out = proc.stdout.read()
+        proc.stdout.close()
+        _, status, rusage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        return proc.returncode, out, wall, usage(rusage, rss)

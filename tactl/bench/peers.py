@@ -1,7 +1,7 @@
 """``python -m tactl.bench --only peers`` (``make bench-peers``): tactl side by side with ByMC 2.4.4.
 
 Per (file, property) of the ISOLA'18 automata, the Promela-generated ISOLA'18 ones (both under
-``../shared/benchmarks``) and random19 (:func:`tactl.bench.tables.random19_dir`): a ``tactl check FILE
+``../shared/benchmarks``) and random19 (:func:`tactl.bench.random19.random19_dir`): a ``tactl check FILE
 -p P --json`` process and a ByMC process (``bymc.native ... --spec P -a FILE`` in a fresh temporary
 working directory, where it writes its files), each with the same wall-clock limit (killed with its
 process group when it passes), run one after the other in alternating order. The table gives both

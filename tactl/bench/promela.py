@@ -1,4 +1,4 @@
-"""The Parametric Promela table (issue 22): per ByMC benchmark file, the size of the automaton
+"""The Parametric Promela table: per ByMC benchmark file, the size of the automaton
 tactl derives next to the one ByMC generates from Promela where that is public, the verdicts and
 the check time.
 

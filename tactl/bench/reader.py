@@ -1,7 +1,7 @@
 """Reader scaling rows for ``make bench``: ``tactl show`` on automata of 10k–100k locations and rules.
 
-Issue 8 (item 15) found ``tactl show`` quadratic in the number of locations (51k locations: 4 min
-19 s). These rows keep it honest: for each size, a synthetic automaton from
+``tactl show`` was once quadratic in the number of locations (minutes at 51k locations). These
+rows keep it honest: for each size, a synthetic automaton from
 :func:`tactl.bench.synthetic.scaled_ta` (once with that many locations, once with that many
 rules) is written to a temporary file, read by a child process that reports the in-process read
 time (parse + validation, parser warmed up), and shown by a separate ``tactl show`` process whose
@@ -90,7 +90,7 @@ def measure_case(label: str, n_locations: int, n_rules: int, folder: Path,
 
 def _measured(args: list[str], timeout_s: float | None) -> tuple[int | None, str, float, float]:
     """Exit status (None: killed at the timeout), stdout, wall seconds (start-up included) and
-    peak RSS in MB of a child process (as ``tactl.bench.tables._timed_process`` measures them:
+    peak RSS in MB of a child process (as ``tactl.bench.measure.timed_process`` measures them:
     ``tactl.bench.measure``). The child runs in its own process group, killed whole at the timeout."""
     killed = threading.Event()
 

@@ -1,4 +1,4 @@
-"""The spin13 table (issue 21): SPIN on tactl's Promela models of Srikanth–Toueg's broadcast next
+"""The spin13 table: SPIN on tactl's Promela models of Srikanth–Toueg's broadcast next
 to the experts' hand-written models of ByMC's benchmark repository (konnov/fault-tolerant-
 benchmarks, ``spin13/fixed-size/``: ``make spin13`` fetches them into the cache; they are never
 copied into this repository). Every model is run with the same pan options

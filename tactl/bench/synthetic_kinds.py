@@ -1,4 +1,4 @@
-"""Synthetic receive TAs with one large message kind (issue 8, item 12: Env size per kind).
+"""Synthetic receive TAs with one large message kind: how the Env grows with a kind's size.
 
 ``kind_rta(n)`` is a Byzantine asynchronous ``.rta`` whose kind ``K`` has ``n`` message types
 ``M0 … M{n-1}``. Every type is sent by the processes starting in its own initial location, and a

@@ -1,6 +1,5 @@
-"""``tactl check``: a verdict for every selected property, and the report in text or JSON.
-
-The report keys follow architecture.md (stable; one object per run). Exit status: 0 when every
+"""``tactl check``: a verdict for every selected property, as a :class:`CheckReport` (data only:
+tactl/report/check_text.py and tactl/report/check_json.py render it). Exit status: 0 when every
 checked property holds, 1 when one is violated, 3 when none is violated but one is unknown or
 unsupported.
 """
@@ -14,17 +13,15 @@ from dataclasses import dataclass, field, replace
 from tactl.util import deadline
 from tactl.util import progress as shown
 from tactl.util.suggest import did_you_mean
-from tactl.util.version import __version__
 from tactl.engines import explain, explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN,
-                                  UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, Counterexample, PropertyResult)
+                                  UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, PropertyResult)
 from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, reach_question, temporal_query
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import BoolConst, Eventually, disj, to_text
 from tactl.ir.linear import NonLinearError, first_unsatisfiable, int_symbols, to_z3
 from tactl.ir.rta.model import Timing
-from tactl.ir.ta.json_form import origin_to_json
 from tactl.ir.ta.model import Property, ThresholdAutomaton
 from tactl.ir.eltl.vacuity import vacuity_question
 from tactl.passes.ta_to_smt.steady import unsupported_reason
@@ -129,7 +126,7 @@ def initial_configuration_exists(ta: ThresholdAutomaton, parameters: dict[str, i
 
 
 def _initial_configuration_exists(ta, parameters, extra):
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
     sym = int_symbols()
     solver = z3.Solver()
@@ -410,8 +407,8 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
 def _initial_witness(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions) -> PropertyResult | None:
     """W of ``init -> [](…)`` is ``init -> false``: met exactly when some initial configuration
     satisfies ``init`` (under the RC and --param), which one z3 query answers — instead of the
-    engine's reachability run with its schedule search and replay (issue 20: the vacuity question
-    doubled the queries of easy files). Parametric engine only (the others check instances)."""
+    engine's reachability run with its schedule search and replay, which would double the
+    queries of an easy file. Parametric engine only (the others check instances)."""
     if options.engine != parametric.ENGINE or query.formula_class is not FormulaClass.PROPOSITIONAL \
             or len(query.branches) != 1 or query.branches[0].cuts or query.branches[0].invariants:
         return None
@@ -479,230 +476,3 @@ def external_parameters_problem(ta: ThresholdAutomaton, parameters: dict[str, in
                 "--allow-outside-rc checks them anyway (that is how the tightness of a resilience "
                 "condition shows)")
     return None
-
-
-# ------------------------------------------------------------------------------------ JSON
-
-
-def report_json(report: CheckReport) -> dict[str, object]:
-    ta = report.ta
-    return {
-        "file": report.path,
-        "tactl_version": __version__,
-        "automaton": {"name": ta.name, "locations": len(ta.locations), "rules": len(ta.rules),
-                      "shared": len(ta.shared), "parameters": list(ta.parameters)},
-        "properties": [_result_json(ta, r) for r in report.results],
-        "initial_configurations": {True: "exist", False: "none", None: "unknown"}[report.initial_configurations],
-        "warnings": list(report.warnings),
-        **({"notes": list(report.notes)} if report.notes else {}),
-        "exit_code": report.exit_code,
-    }
-
-
-def _result_json(ta: ThresholdAutomaton, r: PropertyResult) -> dict[str, object]:
-    out: dict[str, object] = {"name": r.name, "kind": r.kind, "verdict": r.verdict,
-                              **({"hypothesis": r.details["hypothesis"]} if r.details.get("hypothesis") else {}),
-                              "engine": r.engine, "time_s": round(r.time_s, 4)}
-    if r.formula_class:
-        out["class"] = r.formula_class
-    if r.engine == parametric.ENGINE and r.verdict != UNSUPPORTED:
-        out["queries"] = r.queries
-    if r.scope:
-        out["scope"] = r.scope
-    if r.verdict == HOLDS_VACUOUSLY:
-        out["vacuity"] = {"status": "vacuous", "reason": r.reason}
-    elif r.vacuity:
-        out["vacuity"] = {"status": r.vacuity, **({"witness": r.vacuity_witness} if r.vacuity_witness else {})}
-    if r.reason:
-        out["reason"] = r.reason
-    if r.details:
-        out["details"] = r.details
-    if r.counterexample:
-        out["counterexample"] = counterexample_json(ta, r.counterexample)
-    return out
-
-
-def counterexample_json(ta: ThresholdAutomaton, cex: Counterexample) -> dict[str, object]:
-    return {
-        "parameters": cex.parameters,
-        "initial": {"locations": dict(cex.initial.counters), "shared": dict(cex.initial.shared)},
-        "schedule": [{"rule": _rule_name(ta, s.rule), "from": ta.rules[s.rule].source,
-                      "to": ta.rules[s.rule].target, "factor": s.factor,
-                      **({"source": origin_to_json(ta.rules[s.rule].origin)}
-                         if ta.rules[s.rule].origin else {})} for s in cex.schedule],
-        "configurations": [{"locations": dict(c.counters), "shared": dict(c.shared)}
-                           for c in cex.replay.configurations],
-        "loop": None if cex.loop is None else {
-            "rule": _rule_name(ta, cex.loop), "at": ta.rules[cex.loop].source,
-            "meaning": "the last configuration repeats forever by this self-loop (a lasso)"},
-        **({"cycle": {"steps": [{"rule": _rule_name(ta, s.rule), "from": ta.rules[s.rule].source,
-                                 "to": ta.rules[s.rule].target, "factor": s.factor}
-                                for s in cex.cycle],
-                      "meaning": "after the schedule these steps repeat forever: they lead back to "
-                                 "the configuration where they begin (a lasso)"}}
-           if cex.cycle else {}),
-        "replayed": cex.replayed,
-        "replay": cex.replay.message,
-        # the configuration (index into "configurations") where the property is violated
-        "violating_step": violating_step(cex),
-        "explanation": cex.explanation,
-        "minimal": {"parameters": cex.parameters_minimal, "schedule": cex.schedule_shortest,
-                    "note": minimality_text(cex)},
-    }
-
-
-def violating_step(cex: Counterexample) -> int | None:
-    """The configuration where the property is violated: the one the engine marked, else the
-    end of the prefix of a replayed run (where a finite run ends and a lasso's loop starts)."""
-    if cex.violating_step is not None:
-        return cex.violating_step
-    return len(cex.schedule) if cex.replayed else None
-
-
-def minimality_text(cex: Counterexample) -> str:
-    """What the counterexample's size is known to be, in one sentence."""
-    shown = []
-    if cex.parameters_minimal:
-        order = ", then ".join(cex.parameters)
-        shown.append(f"smallest {order} with a violation (every smaller valuation refuted by z3)")
-    if cex.schedule_shortest:
-        shown.append("fewest single-process steps for these parameters" if cex.loop is None
-                     and not cex.cycle else "shortest prefix for these parameters")
-    text = "minimal: " + "; ".join(shown) if shown else ""
-    return "; ".join(x for x in (text, cex.minimality) if x)
-
-
-def _rule_name(ta: ThresholdAutomaton, index: int) -> str:
-    """``r<id>``, or ``r<id>#<n>`` (the n-th rule of the file) when the id is used twice."""
-    rule_id = ta.rules[index].id
-    if sum(r.id == rule_id for r in ta.rules) > 1:
-        return f"r{rule_id}#{index + 1}"
-    return f"r{rule_id}"
-
-
-# ------------------------------------------------------------------------------------ text
-
-
-def report_text(report: CheckReport) -> str:
-    ta = report.ta
-    rc = " && ".join(to_text(a) for a in ta.assumptions) or "true"
-    lines = [f"{report.path}: {ta.name}, {_plural(len(ta.locations), 'location')}, "
-             f"{_plural(len(ta.rules), 'rule')}, "
-             f"parameters {', '.join(ta.parameters) or '(none)'} with {rc}"]
-    width = max((len(r.name) for r in report.results), default=8)
-    for r in report.results:
-        head = f"  {r.name:<{width}}  {r.formula_class or r.kind:<13}  {r.verdict.upper():<15}"
-        if r.verdict != UNSUPPORTED:
-            head += f"  {r.time_s:6.2f} s"
-            if r.engine == parametric.ENGINE:
-                head += f"  {r.queries} quer{'y' if r.queries == 1 else 'ies'}"
-        if r.details.get("hypothesis"):  # what a lock-step verdict is proved under
-            head += f"  assuming {r.details['hypothesis']}"
-        if r.verdict == HOLDS and r.vacuity:
-            head += f"  {r.vacuity}"
-        lines.append(head)
-        if r.scope and r.verdict in (HOLDS, HOLDS_VACUOUSLY):
-            lines.append(f"  {'':<{width}}  for {r.scope}")
-        if r.verdict == HOLDS and r.vacuity_witness:
-            lead = "antecedent met:" if r.vacuity == NOT_VACUOUS else f"{r.vacuity}:"
-            lines.append(f"  {'':<{width}}  {lead} {r.vacuity_witness}")
-        if r.reason:
-            lines.append(f"  {'':<{width}}  {r.reason}")
-        if r.counterexample and r.verdict == VIOLATED:
-            lines.extend("    " + line for line in counterexample_table(ta, r.counterexample))
-        if r.details.get("run") and r.verdict == VIOLATED:
-            # lazy: the lock-step engine (z3 at its top), for a lock-step run only
-            from tactl.engines.lockstep import run_lines
-
-            lines.extend("    " + line for line in run_lines(r.details["run"]))
-            lines.extend(f"      {line}" for line in r.details.get("pseudocode", []))
-            if r.details.get("minimality"):
-                lines.append(f"      minimal: {r.details['minimality']}")
-    for note in report.notes:
-        lines.append(f"note: {note}")
-    for warning in report.warnings:
-        lines.append(f"warning: {warning}")
-    held = sum(r.verdict == HOLDS for r in report.results)
-    summary = {v: sum(r.verdict == v for r in report.results)
-               for v in (HOLDS_VACUOUSLY, VIOLATED, UNKNOWN, UNSUPPORTED)}
-    if not summary[HOLDS_VACUOUSLY]:
-        del summary[HOLDS_VACUOUSLY]  # the line as it always read, when nothing is vacuous
-    # "3 hold, 1 hold vacuously": counts say hold (verify's summary too); the verdict is HOLDS
-    lines.append(f"{held} hold, " + ", ".join(f"{n} {v.replace('holds', 'hold')}" for v, n in summary.items()))
-    return "\n".join(lines)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
-def pseudocode_steps(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
-    """The run in the words of the pseudocode, for an automaton generated from an ``.alg``:
-    ``step 3: 2 processes execute line 7 "upon receiving ECHO from t + 1 …"`` (source maps)."""
-    origins = [r.origin for r in ta.rules if r.origin]
-    if not origins:
-        return []
-    where = origins[0].file
-    out = [f"  in the {'Promela' if where.endswith('.pml') else 'pseudocode'} ({where}):"]
-    for n, s in enumerate(cex.schedule + (cex.cycle or []), 1):
-        rule = ta.rules[s.rule]
-        who = f"{s.factor} process{'' if s.factor == 1 else 'es'}"
-        what = rule.origin.describe() if rule.origin else "(a step the translation added)"
-        # a step whose code skipped every statement (the non-coordinators' `if coordinator:`)
-        what = what or "reach the next stop point without executing a statement"
-        move = f"{rule.source} -> {rule.target}"
-        mark = "*" if n > len(cex.schedule) else ""
-        if rule.origin and rule.origin.lines:
-            out.append(f"  step {n}{mark}: {who} ({move}) execute{'s' if s.factor == 1 else ''} {what}")
-        else:
-            out.append(f"  step {n}{mark}: {who} ({move}): {what}")
-    if cex.loop is not None:
-        rule = ta.rules[cex.loop]
-        what = rule.origin.describe() if rule.origin else \
-            "take no step (a stutter self-loop the translation added)"
-        out.append(f"  then forever: the processes at {rule.source} {what}")
-    return out
-
-
-def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
-    params = ", ".join(f"{p}={v}" for p, v in cex.parameters.items())
-    status = "replayed by the simulator" if cex.replayed else f"NOT replayed: {cex.replay.message}"
-    shape = "lasso: prefix schedule, then a loop" if cex.loop is not None or cex.cycle else "run"
-    out = [f"counterexample {shape}, with {params or 'no parameters'} ({status}):"]
-    locs = [loc.name for loc in ta.locations]
-    header = ["step", "rule", "factor", *locs, "|", *ta.shared]
-    rows = [header]
-    configs = cex.replay.configurations
-    for n, config in enumerate(configs):
-        values = dict(config.counters) | dict(config.shared)
-        if n == 0:
-            lead = ["0", "initial", ""]
-        else:
-            steps = cex.schedule + (cex.cycle or [])
-            s = steps[n - 1]
-            rule = ta.rules[s.rule]
-            mark = "*" if cex.cycle and n > len(cex.schedule) else ""
-            lead = [f"{n}{mark}", f"{_rule_name(ta, s.rule)}: {rule.source}->{rule.target}",
-                    f"x{s.factor}"]
-        rows.append([*lead, *(str(values[x]) for x in locs), "|", *(str(values[x]) for x in ta.shared)])
-    widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
-    bad = violating_step(cex)
-    marker = "<- violation" if cex.loop is None and not cex.cycle else "<- violation: repeats forever"
-    for n, row in enumerate(rows):
-        line = "  " + "  ".join(cell.rjust(w) if i > 2 else cell.ljust(w)
-                                for i, (cell, w) in enumerate(zip(row, widths)))
-        out.append(line + f"  {marker}" if bad is not None and n - 1 == bad else line.rstrip())
-    if len(configs) <= len(cex.schedule) + len(cex.cycle or []):  # replay stopped early
-        out.append(f"  (replay stopped after step {len(configs) - 1})")
-    elif cex.cycle:
-        out.append(f"  loop: steps marked * repeat forever (configuration {len(cex.schedule)} "
-                   "comes back after them: the lasso's loop)")
-    elif cex.loop is not None:
-        rule = ta.rules[cex.loop]
-        out.append(f"  loop: then {_rule_name(ta, cex.loop)}: {rule.source}->{rule.source} forever "
-                   f"(configuration {len(configs) - 1} repeats: the lasso's loop)")
-    out.extend(pseudocode_steps(ta, cex))
-    out.extend(f"  {line}" for line in cex.explanation)
-    if minimality_text(cex):
-        out.append(f"  {minimality_text(cex)}")
-    return out

@@ -1,5 +1,5 @@
 """Lock-step round semantics: the engine for synchronous automata (``timing sync``), for all
-parameter values at once (../shared/docs/sync.md §1–3).
+parameter values at once.
 
 A k-round path is a set of linear constraints over integers: per round i the location counters
 κ_i, how many processes take each rule λ_i, and for each rule one witness of what its processes
@@ -12,8 +12,8 @@ received (``rcv_i,r``, within Env of κ_i):
   visible before κ_{i+1}. One witness per rule suffices: Env is the same for every receiver.
 
 **Diameter.** D is a diameter if everything reachable in D + 1 rounds from any configuration
-(satisfying the invariants) is reachable within D rounds: the ∃∀ query of sync.md §2 is UNSAT.
-Then a property checked on every path of at most D rounds holds on all paths (bounded model
+(satisfying the invariants) is reachable within D rounds: the ∃∀ query :func:`_diameter` asks
+is UNSAT. Then a property checked on every path of at most D rounds holds on all paths (bounded model
 checking up to D is complete), for every parameter valuation (they are symbolic). Without a
 diameter (none up to the cap, or a solver timeout) the verdict is ``unknown``, with what the
 bounded check found, stated as bounded.
@@ -61,7 +61,7 @@ ENGINE = "lockstep"
 MAX_DIAMETER = 6
 # z3's resource limit per query when the command has no --timeout: deterministic (the same
 # verdict on an idle and a loaded machine). The corpus's largest query (phase king's diameter,
-# D = 4) takes about 2·10^8; this leaves ten times that (about 2 minutes of solver time).
+# D = 4) takes about 2·10^8; this leaves ten times that.
 RLIMIT = 2_000_000_000
 
 
@@ -240,8 +240,9 @@ def initial(sta: SyncTA, kappa: dict[str, Any]) -> Any:
 
 def check_complete(sta: SyncTA) -> None:
     """Every populated correct location has an enabled rule for every receive values Env allows
-    (sync.md §1, the deadlock pitfall); raises :class:`IncompleteGuards` with a witness, or
-    :class:`GuardsUndecided` when z3 does not decide it (never a pass)."""
+    (a round in which some process has no rule would silently drop it: the deadlock pitfall);
+    raises :class:`IncompleteGuards` with a witness, or :class:`GuardsUndecided` when z3 does not
+    decide it (never a pass)."""
     params = parameters(sta)
     kappa = {l: z3.Int(f"c_{l}") for l in sta.locations}
     for loc in sta.correct:
@@ -336,7 +337,7 @@ def diameter(sta: SyncTA, cap: int = MAX_DIAMETER, fixed: dict[str, int] | None 
              progress: Note | None = None) -> Diameter:
     """The smallest D ≤ cap such that every configuration reachable in (D + 1)·φ rounds is
     reachable within D·φ rounds, from any configuration satisfying the invariants (φ = 1) or any
-    phase start (φ > 1: only initial locations populated; sync.md §2). D counts phases. With
+    phase start (φ > 1: only initial locations populated). D counts phases. With
     ``fixed`` (--param), for those parameter values only. The command's --timeout interrupts it
     (``timed_out``). ``progress`` hears of each depth as its query starts and ends."""
     started = time.perf_counter()
@@ -724,21 +725,6 @@ def revalidated(rta: ReceiveTA, result: PropertyResult) -> str | None:
     except (StopIteration, KeyError, IndexError, ValueError, TypeError) as e:
         return f"a lock-step run that does not fit the automaton ({type(e).__name__})"
     return None if outcome.ok else f"a lock-step run that no longer replays ({outcome.message})"
-
-
-def run_lines(run: dict[str, Any]) -> list[str]:
-    """A lock-step counterexample as text: per round, the configuration at its start (non-zero
-    counters) and how many processes took each rule."""
-    values = ", ".join(f"{k}={v}" for k, v in run["parameters"].items())
-    lines = [f"counterexample in lock-step rounds, with {values} (replayed by the lock-step simulator):"]
-    clean = run.get("clean_round")
-    for i, r in enumerate(run["rounds"]):
-        start = ", ".join(f"{l}={c}" for l, c in r["start"].items()) or "(no process)"
-        mark = "  [the clean round of the hypothesis]" if clean == i else ""
-        lines.append(f"  round {i + 1} starts: {start}{mark}" if r["rules"] else f"  then: {start}  <- violates the property")
-        for label, n in r["rules"].items():
-            lines.append(f"    {n} x {label}")
-    return lines
 
 
 def pseudocode_rounds(rta: ReceiveTA, sta: SyncTA, run: dict[str, Any]) -> list[str]:

@@ -20,7 +20,8 @@ from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.passes.emit.smtlib import emit_smtlib, smt_name
 from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_query, under_passes
-from tactl.passes.ta_to_smt.steady import SteadyLayout, UnsupportedAutomaton, encode
+from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton
+from tactl.passes.ta_to_smt.steady import SteadyLayout, encode
 from tactl.engines.minimal_params import OFF, QUERY_MS, enabled, minimise
 from tactl.engines.schedule import order_steady
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
@@ -289,7 +290,7 @@ def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
              progress: Callable[[str], None] | None, parameters: dict[str, int] | None,
              readable: bool) -> _Bounded:
     """A branch with two or more re-enterable "occupied" sets, between its two one-sided queries
-    (``passes.encode_lasso``): the over-approximation unsat means no run; its model, when the
+    (``passes/ta_to_smt/lasso.py``): the over-approximation unsat means no run; its model, when the
     simulator accepts its run, or a model of the under-approximation is a replayed violation;
     otherwise the answer is honestly unknown."""
     over = encode_query(ta, query, parameters=parameters, bound="over")[0]

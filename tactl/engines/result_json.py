@@ -1,11 +1,11 @@
 """A property's result as JSON that reads back into the same :class:`PropertyResult`: the form
 the driver's cache stores.
 
-Unlike the report's JSON (``tactl.engines.check.report_json``, written for people and other tools, with
-rule names and pseudocode lines), this form names rules by their index and carries no source
-map, so it depends only on the automaton's semantics: a comment edit upstream does not change
-it. Reading it back re-runs the simulator on the *current* automaton (:func:`revalidated`), so a
-cached violation is never shown unless it still replays.
+Unlike the reports' JSON of a result (``tactl.report.property_json.property_json``, written for
+people and other tools, with rule names and pseudocode lines), this form names rules by their
+index and carries no source map, so it depends only on the automaton's semantics: a comment edit
+upstream does not change it. Reading it back re-runs the simulator on the *current* automaton
+(:func:`revalidated`), so a cached violation is never shown unless it still replays.
 """
 
 from __future__ import annotations

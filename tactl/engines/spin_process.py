@@ -1,4 +1,4 @@
-"""SPIN on the Promela *process model* of a receive automaton (``passes/emit_promela_process``).
+"""SPIN on the Promela *process model* of a receive automaton (``passes/emit/promela_process.py``).
 
 The process model runs the receive automaton itself — per-process receive counters, no
 quantifier elimination — so SPIN's verdict on it is an end-to-end check of the translation and

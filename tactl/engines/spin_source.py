@@ -1,7 +1,7 @@
 """The source engine for Parametric Promela: SPIN on the file itself, at one valuation.
 
 tactl's own engines check the threshold automaton tactl *translated* the file into, so a
-mistake in reading the file (a macro, a type width, a statement; issue 31) is shared by all of
+mistake in reading the file (a macro, a type width, a statement) is shared by all of
 them. This engine reads the file the way SPIN does instead: the preprocessor SPIN runs
 (``gcc -std=gnu99 -E -x c``, SPIN 6's CPP) with every parameter fixed by ``-DN=4`` and the
 user's ``-D`` names, the smallest rewrite of ByMC's extensions (``passes/pml_to_spin/rewrite.py``),

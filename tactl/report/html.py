@@ -17,8 +17,8 @@ shared, parameters, resilience}, passes [{pass, version, cache, time_s, why, sub
 certificates [{rule, receive_guard, send_guard, sound, precise}], svg, properties [what
 ``tactl check --json`` prints per property, plus cache], outputs {kind: path}, warnings,
 exit_code}], exit_code``. Counterexamples are those of ``tactl check --json``
-(:func:`tactl.engines.check.counterexample_json`); their wording here follows the text report
-(:func:`tactl.engines.check.counterexample_table`).
+(:func:`tactl.report.property_json.counterexample_json`); their wording here follows the text
+report (:func:`tactl.report.check_text.counterexample_table`).
 """
 
 from __future__ import annotations
@@ -35,9 +35,10 @@ from markupsafe import Markup
 
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNKNOWN, UNSUPPORTED, VIOLATED
 from tactl.passes.emit.render import environment
+from tactl.report.counts import verdict_counts
+from tactl.report.lockstep_text import run_lines
 
 TEMPLATE = "html/report.html.j2"
-VERDICTS = (HOLDS, HOLDS_VACUOUSLY, VIOLATED, UNKNOWN, UNSUPPORTED)
 # The order in which an algorithm's worst verdict is chosen (its colour in the summary).
 SEVERITY = (VIOLATED, UNKNOWN, UNSUPPORTED, HOLDS_VACUOUSLY, HOLDS)
 EXIT_MEANING = {0: "every checked property holds", 1: "a property is violated",
@@ -82,9 +83,7 @@ class Tally:
 
     @staticmethod
     def of(verdicts: Sequence[str]) -> "Tally":
-        counts = tuple((v, sum(x == v for x in verdicts)) for v in VERDICTS)
-        # "holds vacuously" only when it happened, as the text reports print it
-        return Tally(tuple((v, n) for v, n in counts if n or v != HOLDS_VACUOUSLY))
+        return Tally(tuple(verdict_counts(verdicts)))
 
     @property
     def text(self) -> str:
@@ -395,9 +394,6 @@ def _rounds(prop: Mapping[str, Any]) -> tuple[str, ...]:
     run = (prop.get("details") or {}).get("run")
     if not run or prop.get("verdict") != VIOLATED:
         return ()
-    # lazy: the lock-step engine (z3 at its top), for a lock-step run only
-    from tactl.engines.lockstep import run_lines
-
     return tuple(run_lines(run))
 
 

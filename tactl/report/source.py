@@ -9,6 +9,7 @@ import re
 from tactl.util.version import __version__
 from tactl.engines.result import HOLDS, VIOLATED
 from tactl.engines.spin_source import SourceReport
+from tactl.report.counts import counts_line
 
 TRAIL_SHOWN = 12  # lines of SPIN's replay in the text report (the JSON has more)
 _STEP = re.compile(r"\s*\d+:\s+proc\s+\d")  # "  13:  proc  3 (Proc:1) file.pml:87 (state 16) [...]"
@@ -37,9 +38,7 @@ def source_text(report: SourceReport) -> str:
                      or "CYCLE" in t or "Error" in t]
             lines += [f"  {'':<{width}}    {t}" for t in steps[-TRAIL_SHOWN:]]
     lines += [f"  note: {n}" for n in report.notes]
-    counts = {v: sum(r.verdict == v for r in report.results) for v in ("holds", "violated", "unknown", "unsupported")}
-    lines.append(f"{counts['holds']} hold, {counts['violated']} violated, {counts['unknown']} unknown, "
-                 f"{counts['unsupported']} unsupported")
+    lines.append(counts_line(r.verdict for r in report.results))
     return "\n".join(lines)
 
 

@@ -23,12 +23,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tactl.engines.check import _rule_name  # the rule names of the text and JSON reports
 from tactl.engines.result import VIOLATED, Counterexample
 from tactl.engines.simulate import Configuration
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import Always, Expr, Implies, to_text
 from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.report.property_json import rule_name
 
 CORRECT_COLOUR, FAULTY_COLOUR, VIOLATION_COLOUR, LOOP_COLOUR = "#0072B2", "#D55E00", "#C62828", "#6A3D9A"
 # Fault models whose faulty processes send arbitrary messages (the ``+ f`` of the receive bound),
@@ -151,7 +151,7 @@ def build_diagram(ta: ThresholdAutomaton, cex: Counterexample, title: str = "",
             counted = _faulty_needed(ta, rule.guard, configs[row - 1], params, f_values) if has_faulty else 0
             in_loop = loop_start is not None and row >= loop_start
             reads = tuple(v for v in ta.shared if v in _names(ta.expand(rule.guard)))
-            events.append(Event(row, i, _rule_name(ta, index), rule.target, sends, counted, reads, in_loop))
+            events.append(Event(row, i, rule_name(ta, index), rule.target, sends, counted, reads, in_loop))
     events.sort(key=lambda e: (e.row, e.lane))
     for e in events:
         if e.sends:
@@ -162,7 +162,7 @@ def build_diagram(ta: ThresholdAutomaton, cex: Counterexample, title: str = "",
                                 f"{e.faulty_counted} faulty {', '.join(e.reads) or 'message'}"))
     if loop_row is not None:
         rule = ta.rules[cex.loop]
-        events.extend(Event(loop_row, i, _rule_name(ta, cex.loop), rule.target, (), 0, (), True)
+        events.extend(Event(loop_row, i, rule_name(ta, cex.loop), rule.target, (), 0, (), True)
                       for i, g in enumerate(groups) if g[1] == rule.source)
     if has_faulty:
         lanes.append(Lane(faulty_lane, sum(f_values.values()), "", faulty=True))
@@ -173,7 +173,7 @@ def build_diagram(ta: ThresholdAutomaton, cex: Counterexample, title: str = "",
         loop, note = (loop_start, len(configs) - 1), "loop: these steps repeat forever"
     elif loop_row is not None:
         rule = ta.rules[cex.loop]
-        loop, note = (loop_row, loop_row), f"then {_rule_name(ta, cex.loop)} at {rule.source} forever"
+        loop, note = (loop_row, loop_row), f"then {rule_name(ta, cex.loop)} at {rule.source} forever"
     else:
         loop, note = None, ""
     return Diagram(title, tuple(lanes), rows, tuple(events), tuple(arrows), violation, loop, note)

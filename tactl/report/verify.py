@@ -1,5 +1,6 @@
 """The reports of a ``tactl verify`` run: the terminal table, the ``--explain`` lines, the JSON
-document (architecture.md's per-property keys, plus per-pass timings and cache outcomes), and
+document (each property's result in the shape ``tactl check --json`` prints,
+tactl/report/property_json.py, with its cache outcome and what was checked; per-pass timings), and
 the files written beside each other in the report directory (JSON and HTML)."""
 
 from __future__ import annotations
@@ -10,10 +11,12 @@ import subprocess
 from typing import Any
 
 from tactl.driver.verify import FAILED, INTERRUPTED, AlgorithmRun, Run
-from tactl.engines.check import _result_json
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY
 from tactl.ir.expr import to_text
 from tactl.passes.emit.dot import emit_dot
+from tactl.report.check_json import automaton_json
+from tactl.report.counts import counts_line
+from tactl.report.property_json import property_json
 from tactl.report.rounds import conclusion_json, round_structure, summary_lines
 from tactl.report.spacetime import counterexample_diagram, diagram_svg, fault_parameters
 from tactl.report.statement import statement
@@ -48,8 +51,7 @@ def algorithm_json(run: AlgorithmRun, with_svg: bool = False) -> dict[str, Any]:
     if run.program is not None:  # --engine source: the program itself, no automaton
         return _program_json(run, out, warnings)
     ta = run.loaded.ta
-    out["automaton"] = {"name": ta.name, "locations": len(ta.locations), "rules": len(ta.rules),
-                        "shared": len(ta.shared), "parameters": list(ta.parameters),
+    out["automaton"] = {**automaton_json(ta),
                         "resilience": " && ".join(to_text(a) for a in ta.assumptions) or "true"}
     out["passes"] = [r.json() for r in run.records]
     out["certificates"] = run.loaded.certificates
@@ -60,7 +62,7 @@ def algorithm_json(run: AlgorithmRun, with_svg: bool = False) -> dict[str, Any]:
         out["svg"] = svg
         if why:
             warnings.append(why)
-    out["properties"] = [{**_result_json(ta, v.result), "cache": cache,
+    out["properties"] = [{**property_json(ta, v.result), "cache": cache,
                           **_what_was_checked(run, v.result, with_svg)} for v, cache in run.verdicts]
     for v, _ in run.verdicts:
         warnings.extend(v.warnings)
@@ -80,7 +82,7 @@ def _program_json(run: AlgorithmRun, out: dict[str, Any], warnings: list[str]) -
     out["parameters"] = dict(run.program_parameters)
     out["passes"] = [r.json() for r in run.records]
     out["source"] = run.program.text
-    out["properties"] = [{**_result_json(None, v.result), "cache": cache} for v, cache in run.verdicts]
+    out["properties"] = [{**property_json(None, v.result), "cache": cache} for v, cache in run.verdicts]
     for v, _ in run.verdicts:
         warnings.extend(v.warnings)
     rounds = _rounds(run)
@@ -158,20 +160,14 @@ def run_table(run: Run) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * w for w in widths))
-    counts: dict[str, int] = {}
-    for a in run.algorithms:
-        for v, cache in a.verdicts:
-            shown = cache if cache in (INTERRUPTED, FAILED) else v.result.verdict
-            counts[shown] = counts.get(shown, 0) + 1
-    listed = ("holds", "holds vacuously", "violated", "unknown", "unsupported")
-    # counted as 'check' counts them: "3 hold, 0 violated" (the verdict word stays HOLDS)
-    summary = ", ".join(f"{counts.get(k, 0)} {k.replace('holds', 'hold')}" for k in listed
-                        if k != "holds vacuously" or counts.get(k))
+    outcomes = [cache if cache in (INTERRUPTED, FAILED) else v.result.verdict
+                for a in run.algorithms for v, cache in a.verdicts]
+    summary = counts_line(outcomes)  # counted as 'check' counts them
     if run.interrupted:
-        summary += (f", {counts.get(INTERRUPTED, 0)} interrupted "
+        summary += (f", {outcomes.count(INTERRUPTED)} interrupted "
                     f"({signal.Signals(run.interrupted).name}: the run stopped)")
-    if counts.get(FAILED):
-        summary += f", {counts[FAILED]} not decided (internal error)"
+    if FAILED in outcomes:
+        summary += f", {outcomes.count(FAILED)} not decided (internal error)"
     bad = sum(1 for a in run.algorithms if a.error)
     lines.append(f"{summary}{f', {bad} with bad input' if bad else ''} "
                  f"({len(run.algorithms)} algorithm{'s' if len(run.algorithms) != 1 else ''}, "

@@ -1,11 +1,12 @@
 """``tactl check --engine source``: every property of an ``.alg`` file decided by exploring every
 run of the program at the parameters given, each violation replayed.
 
-Message kinds (docs/alg.md "Message kinds") are decided from the runs, as the brief of issue 31
-says: the state graph is built assuming every message name with several instances is a kind (a
-Byzantine sender counts once per receiver among its instances); if some correct process sends
-two instances of a name in a reachable state, the name is not a kind, and the graph is built
-again without it (until no such name is left). The report says which names were kinds.
+Message kinds (docs/alg.md "Message kinds") are decided from the runs, as the interpreter must not
+take the translation's word for them: the state graph is built assuming every message name with
+several instances is a kind (a Byzantine sender counts once per receiver among its instances); if
+some correct process sends two instances of a name in a reachable state, the name is not a kind, and
+the graph is built again without it (until no such name is left). The report says which names were
+kinds.
 """
 
 from __future__ import annotations

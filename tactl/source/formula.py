@@ -3,10 +3,10 @@
 Predicates (docs/alg.md "Properties", in the interpreter's words): ``some P`` — some process that
 is not Byzantine/symmetric-faulty satisfies ``P``, **crashed ones included with the state they had
 when they crashed** (a process that delivered and then crashed still makes ``some delivered``
-true: trust-round4 finding A4); ``all P`` — every such process that has not crashed satisfies
-``P``; ``no P`` — not ``some P``; ``count (P)`` — how many such processes (crashed ones included)
-satisfy ``P``. ``done`` is "at the end of the program or round", ``crashed`` "has crashed",
-``sent M`` "has sent M", ``decided`` the value ``decide`` set (⊥ before).
+true, as docs/alg.md "Properties" defines it); ``all P`` — every such process that has not
+crashed satisfies ``P``; ``no P`` — not ``some P``; ``count (P)`` — how many such processes
+(crashed ones included) satisfy ``P``. ``done`` is "at the end of the program or round",
+``crashed`` "has crashed", ``sent M`` "has sent M", ``decided`` the value ``decide`` set (⊥ before).
 
 Temporal operators are checked by progression: the negation of the property, in negation normal
 form, is progressed through the states of a run (:func:`expand`); a run violates the property when
@@ -117,6 +117,11 @@ TRUE, FALSE = ("true",), ("false",)
 
 
 def nnf(node: A.FormulaNode, positive: bool = True) -> tuple:
+    """Negation normal form of an ``.alg`` property, in the tuple shape above.
+
+    Deliberately not ``ir/boolean.py``'s ``nnf``: the interpreter is the independent reading of
+    the ``.alg`` file that the automata are compared against, so it works on the ``.alg`` formula
+    IR and imports no automaton module (``tests/test_layout.py`` checks this)."""
     op = node.op
     if not _temporal(node):
         if op == "true":

@@ -3,10 +3,10 @@ against the obligations of docs/alg.md "Multi-round algorithms", as the interpre
 from that table (``passes/alg_to_rta/rounds.py`` is not read).
 
 The round is the program (its end is ``done``); ``v`` starts as an input. The ghost ``tossed``
-(renamed ``tossed_1``, … if the program uses the name) says that ``v``'s **current** value is a
-coin outcome: the interpreter sets it where ``v := coin`` executes and clears it where any other
-assignment to ``v`` executes — so a coin value overwritten afterwards does not count as a toss
-(trust-round4 finding A2). For every value ``w`` of ``v`` (``u`` over the others):
+(renamed ``tossed_1``, … if the program uses the name) says that ``v``'s **current** value is a coin
+outcome: the interpreter sets it where ``v := coin`` executes and clears it where any other
+assignment to ``v`` executes — so a coin value overwritten afterwards does not count as a toss. For
+every value ``w`` of ``v`` (``u`` over the others):
 
 * ``validity_w``: ``initially (no v == w) -> always (no decided == w and no (done and v == w))``
 * ``agreement_w``: ``always ((some decided == w) -> always (no (done and v != w) and no decided == u …))``

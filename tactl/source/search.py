@@ -9,7 +9,7 @@ search for a violating run, which is replayed before it is reported.
   finite violating prefix — the first found breadth first is a shortest one; else a reachable
   strongly connected set of product nodes that fulfils every pending ``eventually`` and is
   **just** is an infinite violating run (a lasso).
-* **Justice** on a cycle (docs/alg.md, domain.md §4b, as the interpreter states it): every
+* **Justice** on a cycle (docs/alg.md, as the interpreter states it): every
   message from a correct sender (also one that crashed after sending) to a receiver that has not
   crashed is eventually delivered, except an omission-faulty sender's; every process that has not
   crashed and is not Byzantine keeps taking steps while it can. Receipts happen in steps

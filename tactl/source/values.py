@@ -5,7 +5,7 @@ compares ``received`` with the rational ``(n + t)/2``), a variable's value its s
 ``"true"``, ``"⊥"``), a set a ``frozenset`` of spellings. ``received M`` is the number of
 **distinct processes** the process has received any instance of ``M`` from: the size of the union
 of the sender sets of the types ``M`` matches — a process that sent ``(AUX, 0)`` and ``(AUX, 1)``
-counts once in ``received (AUX, *)`` (trust-round4 finding A3), never twice.
+counts once in ``received (AUX, *)``, never twice.
 """
 
 from __future__ import annotations

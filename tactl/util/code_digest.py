@@ -4,7 +4,7 @@ A cached pass output is valid only for the code that computed it. Pass versions 
 (``Pass.version``) and the release version (``__version__``) at each release, but between
 releases — an editable install, a checkout moving from commit to commit — a changed front end
 would find its predecessor's output under the same key and use it: the cache would answer with
-the old model (issue 22 found exactly that for a Promela file whose translation changed). The
+the old model (as it did for a Promela file whose translation changed). The
 digest of every source file of the package (Python, grammars, templates) makes any code change a
 different key. It costs a cold cache after each change of tactl itself, never a stale answer.
 """

@@ -19,7 +19,7 @@ from conftest import CORPUS
 from tactl.engines import explicit, explicit_ltl, lockstep
 from tactl.engines.lockstep_sim import explicit_verdict
 from tactl.engines.minimal_params import minimise_terms
-from tactl.engines.check import CheckOptions, check_automaton, counterexample_json, report_text
+from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, VIOLATED
 from tactl.engines.result_json import result_from_json, result_to_json
 from tactl.engines.shortest import cut_at_violation
@@ -29,6 +29,8 @@ from tactl.ir.evaluate import holds
 from tactl.ir.rta.reader import read_rta
 from tactl.ir.ta.reader import read_ta
 from tactl.passes.rta_to_sync.sync_ta import build
+from tactl.report.check_text import report_text
+from tactl.report.property_json import counterexample_json
 
 STRB = (CORPUS / "strb" / "strb.ta").read_text()
 FRB = (CORPUS / "frb" / "frb.ta").read_text()

@@ -1,0 +1,102 @@
+"""The JSON of one property's result, as every report carries it: ``tactl check --json`` lists
+these objects (tactl/report/check_json.py), ``tactl verify``'s report.json adds the cache outcome
+and what was checked around each (tactl/report/verify.py), and the HTML page reads them back
+(tactl/report/html.py). One function writes them, so the three cannot drift apart.
+
+This is the form for people and other tools: rules by the names the text report prints, each
+step with the source lines it came from. The driver's cache stores a different form
+(tactl/engines/result_json.py): lossless, rules by index, no source map, so that it reads back
+into the same :class:`~tactl.engines.result.PropertyResult` and survives a comment edit.
+"""
+
+from __future__ import annotations
+
+from tactl.engines.parametric import ENGINE as PARAMETRIC
+from tactl.engines.result import HOLDS_VACUOUSLY, UNSUPPORTED, Counterexample, PropertyResult
+from tactl.ir.ta.json_form import origin_to_json
+from tactl.ir.ta.model import ThresholdAutomaton
+
+
+def property_json(ta: ThresholdAutomaton | None, r: PropertyResult) -> dict[str, object]:
+    """``r`` as JSON; ``ta`` names the rules of its counterexample (None: a result without one,
+    e.g. the reference interpreter's, which builds no automaton)."""
+    out: dict[str, object] = {"name": r.name, "kind": r.kind, "verdict": r.verdict,
+                              **({"hypothesis": r.details["hypothesis"]} if r.details.get("hypothesis") else {}),
+                              "engine": r.engine, "time_s": round(r.time_s, 4)}
+    if r.formula_class:
+        out["class"] = r.formula_class
+    if r.engine == PARAMETRIC and r.verdict != UNSUPPORTED:
+        out["queries"] = r.queries
+    if r.scope:
+        out["scope"] = r.scope
+    if r.verdict == HOLDS_VACUOUSLY:
+        out["vacuity"] = {"status": "vacuous", "reason": r.reason}
+    elif r.vacuity:
+        out["vacuity"] = {"status": r.vacuity, **({"witness": r.vacuity_witness} if r.vacuity_witness else {})}
+    if r.reason:
+        out["reason"] = r.reason
+    if r.details:
+        out["details"] = r.details
+    if r.counterexample:
+        assert ta is not None, "a counterexample's rules are named after its automaton"
+        out["counterexample"] = counterexample_json(ta, r.counterexample)
+    return out
+
+
+def counterexample_json(ta: ThresholdAutomaton, cex: Counterexample) -> dict[str, object]:
+    return {
+        "parameters": cex.parameters,
+        "initial": {"locations": dict(cex.initial.counters), "shared": dict(cex.initial.shared)},
+        "schedule": [{"rule": rule_name(ta, s.rule), "from": ta.rules[s.rule].source,
+                      "to": ta.rules[s.rule].target, "factor": s.factor,
+                      **({"source": origin_to_json(ta.rules[s.rule].origin)}
+                         if ta.rules[s.rule].origin else {})} for s in cex.schedule],
+        "configurations": [{"locations": dict(c.counters), "shared": dict(c.shared)}
+                           for c in cex.replay.configurations],
+        "loop": None if cex.loop is None else {
+            "rule": rule_name(ta, cex.loop), "at": ta.rules[cex.loop].source,
+            "meaning": "the last configuration repeats forever by this self-loop (a lasso)"},
+        **({"cycle": {"steps": [{"rule": rule_name(ta, s.rule), "from": ta.rules[s.rule].source,
+                                 "to": ta.rules[s.rule].target, "factor": s.factor}
+                                for s in cex.cycle],
+                      "meaning": "after the schedule these steps repeat forever: they lead back to "
+                                 "the configuration where they begin (a lasso)"}}
+           if cex.cycle else {}),
+        "replayed": cex.replayed,
+        "replay": cex.replay.message,
+        # the configuration (index into "configurations") where the property is violated
+        "violating_step": violating_step(cex),
+        "explanation": cex.explanation,
+        "minimal": {"parameters": cex.parameters_minimal, "schedule": cex.schedule_shortest,
+                    "note": minimality_text(cex)},
+    }
+
+
+def violating_step(cex: Counterexample) -> int | None:
+    """The configuration where the property is violated: the one the engine marked, else the
+    end of the prefix of a replayed run (where a finite run ends and a lasso's loop starts)."""
+    if cex.violating_step is not None:
+        return cex.violating_step
+    return len(cex.schedule) if cex.replayed else None
+
+
+def minimality_text(cex: Counterexample) -> str:
+    """What the counterexample's size is known to be, in one sentence."""
+    shown = []
+    if cex.parameters_minimal:
+        order = ", then ".join(cex.parameters)
+        shown.append(f"smallest {order} with a violation (every smaller valuation refuted by z3)")
+    if cex.schedule_shortest:
+        shown.append("fewest single-process steps for these parameters" if cex.loop is None
+                     and not cex.cycle else "shortest prefix for these parameters")
+    text = "minimal: " + "; ".join(shown) if shown else ""
+    return "; ".join(x for x in (text, cex.minimality) if x)
+
+
+def rule_name(ta: ThresholdAutomaton, index: int) -> str:
+    """``r<id>``, or ``r<id>#<n>`` (the n-th rule of the file) when the id is used twice: the
+    name of a rule in every report (text, JSON, space–time diagram)."""
+    rule_id = ta.rules[index].id
+    if sum(r.id == rule_id for r in ta.rules) > 1:
+        return f"r{rule_id}#{index + 1}"
+    return f"r{rule_id}"
