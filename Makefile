@@ -18,7 +18,7 @@
 #                            property; prints a table per construct (agree, disagree, refused, error,
 #                            unknown) and saves every disagreement with both outputs in fuzz-out/.
 #                            FUZZ_MINUTES=10, FUZZ_SEED=<random>, FUZZ_TIMEOUT=60 (s per tactl check).
-#                            Not part of make test (tests/test_fuzz_frontends.py runs a small budget).
+#                            Not part of make test (tests/frontends/test_fuzz_frontends.py runs a small budget).
 #   make random19            fetch the random19 automata (konnov/fault-tolerant-benchmarks) into
 #                            ~/.cache/tactl/benchmarks/random19 for make bench's random19 table
 #   make spin13              fetch the experts' hand-written Promela models (spin13/ of the same
@@ -69,7 +69,7 @@ graphviz:
 	  else echo "WARNING: graphviz's dot is missing and cannot be installed here; picture tests skip" >&2; fi; }
 
 # Headless Chromium (Debian's chromium) renders the HTML report of `tactl verify` for
-# tests/test_report_browser.py; tools/install_browser.sh installs it when missing and we are root.
+# tests/report/test_report_browser.py; tools/install_browser.sh installs it when missing and we are root.
 tools: graphviz
 	@bash tools/install_checkers.sh
 	@bash tools/install_browser.sh

@@ -65,6 +65,44 @@ def reach_questions(ta):
             yield prop, question
 
 
+def write(directory: Path, name: str, text: str) -> Path:
+    """``text`` as the file ``directory/name``: the tests hand the CLI and the readers real files,
+    as a user does, rather than strings."""
+    path = directory / name
+    path.write_text(text)
+    return path
+
+
+def check_results(source, name: str | None = None, **options) -> dict:
+    """Every property's result from the in-process checker, by property name.
+
+    ``source`` is a file, loaded as ``tactl check`` loads it (.ta, .rta, .alg, .pml, divisions
+    lowered), or an automaton already in hand; ``options`` are :class:`CheckOptions` fields."""
+    from tactl.driver.inputs import load_automaton  # lazy: conftest imports no tactl at load
+    from tactl.engines.check import CheckOptions, check_automaton  # lazy: as above
+
+    if isinstance(source, (str, os.PathLike)):
+        ta, name = load_automaton(source).ta, name or str(source)
+    else:
+        ta = source
+    return {r.name: r for r in check_automaton(ta, name or "t.ta", CheckOptions(**options)).results}
+
+
+def verdicts(source, name: str | None = None, **options) -> dict[str, str]:
+    """``{property: verdict}`` from the in-process checker (see :func:`check_results`)."""
+    return {prop: r.verdict for prop, r in check_results(source, name, **options).items()}
+
+
+def report_properties(doc: dict) -> dict[str, dict]:
+    """The properties of a ``tactl check --json`` report, by name."""
+    return {p["name"]: p for p in doc["properties"]}
+
+
+def report_verdicts(doc: dict) -> dict[str, str]:
+    """``{property: verdict}`` of a ``tactl check --json`` report."""
+    return {p["name"]: p["verdict"] for p in doc["properties"]}
+
+
 def check_ta_files() -> list[Path]:
     """Our small automata with known verdicts (an ``expect:`` line in the header comment)."""
     return sorted((DATA / "check").glob("*.ta"))
@@ -121,3 +159,27 @@ def needs_spin(what: str):
     return pytest.mark.skipif(checkers.spin() is None or checkers.c_compiler() is None,
                               reason="SPIN or a C compiler is not installed (make tools installs both "
                                      f"as root): {what} did NOT run")
+
+
+# An eager reliable broadcast under crash faults, without its loop: the .alg front end's tests
+# (frontends/test_alg_counting_and_crashes.py) and the driver's source-engine tests
+# (driver/test_verify_source.py) complete it with different steps.
+A4_HEADER = """\
+algorithm EagerRB
+parameters n, t, f
+resilience n > 2t, t >= f, f >= 0
+faults crash(f)
+timing async
+
+messages DATA
+
+variables
+  v: {0, 1} = input
+  delivered: bool = false
+
+"""
+A4_PROPERTIES = """
+properties
+  validity: initially (all v == 1) -> eventually (all delivered)
+  uniform_agreement: always ((some delivered) -> eventually (all delivered))
+"""

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install the headless browser that tests/test_report_browser.py runs for real: Debian's
+# Install the headless browser that tests/report/test_report_browser.py runs for real: Debian's
 # `chromium`, which renders the HTML report of `tactl verify` (--dump-dom, --screenshot) so the
 # test sees the page a user sees, not just the text we wrote. Installed when missing and we are
 # root with apt-get; otherwise a loud WARNING names the test that will skip. Idempotent (a no-op
@@ -34,7 +34,7 @@ else
     if [ $IS_ROOT = 1 ] && [ $HAVE_APT = 1 ]; then why="'apt-get install chromium' failed"
     else why="installing it needs root and apt-get: 'apt-get install chromium'"; fi
     loud "headless Chromium missing ($why)." \
-         "tests/test_report_browser.py (the verify report rendered by a real browser: DOM text" \
+         "tests/report/test_report_browser.py (the verify report rendered by a real browser: DOM text" \
          "and a screenshot) will be SKIPPED; the HTML report itself is still tested as text."
 fi
 exit 0

@@ -1,5 +1,5 @@
 /* One round of Srikanth and Toueg's echo broadcast in Parametric Promela, written for
-   tests/test_promela_findings4.py, which edits it (a macro, a type, a branch) and compares the
+   tests/frontends/test_promela_as_cpp_reads.py, which edits it (a macro, a type, a branch) and compares the
    readings. As written: Byzantine faults (the receive bound nsnt + F), echo at T + 1, accept at
    N - T; unforg holds under N > 3T. */
 
