@@ -80,7 +80,7 @@ verify: $(STAMP) graphviz
 	@$(BIN)/tactl verify $(ALG) 2>&1 || { s=$$?; echo "tactl verify: exit status $$s (1 violated, 2 bad input, 3 unknown or unsupported)" >&2; exit $$s; }
 
 # -n auto: one pytest worker per core, each test file in one worker (--dist loadfile keeps a
-# file's module-level fixtures and its tmp files together); `pytest tests/x.py` alone stays serial.
+# file's module-level fixtures and its tmp files together); `pytest tests/engines/test_eltl.py` alone stays serial.
 test: $(STAMP) tools
 	$(BIN)/python -m pytest -n auto --dist loadfile
 

@@ -57,7 +57,7 @@ class NonLinearError(ValueError):
         if isinstance(expr, Div):
             super().__init__(
                 f"division '{to_text(expr)}' of a non-constant term has no linear normal form "
-                "(tactl eliminates such divisions before checking: passes/lower_division)")
+                "(tactl eliminates such divisions before checking: passes/ta_to_ta/lower_division.py)")
             return
         super().__init__(
             f"non-linear term '{to_text(expr)}': only multiplication by a constant is allowed "

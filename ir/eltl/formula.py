@@ -4,7 +4,7 @@ tactl decides ByMC's specification fragment (README "How `check` decides"): the 
 negated and put into negation normal form (NNF, ``ir/boolean.py``); the negation ``ψ`` is built from
 state formulas, ``&&``, ``||``, ``<>`` and ``[]``. A violation is a run on which ``ψ`` holds.
 
-**Semantic decisions** (each pinned by a test in ``tests/test_eltl.py``):
+**Semantic decisions** (each pinned by a test in ``tests/engines/test_eltl.py``):
 
 1. *Runs.* A configuration evolves by single-process steps of the counter system. An infinite run
    of a threshold automaton whose only cycles are self-loops and whose self-loops update nothing

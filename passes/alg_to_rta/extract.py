@@ -56,7 +56,7 @@ from tactl.passes.alg_to_rta.rules import check_coordinator_sends, receive_rules
 __all__ = ["MAX_CONTROL_STATES", "MAX_LOCATIONS", "LocationInfo", "ParseError", "ParseResult",
            "location_table", "parse_algorithm"]
 
-# The explorer under the name tests/test_trust_frontend.py patches to count control states.
+# The explorer under the name tests/frontends/test_alg_hostile.py patches to count control states.
 _Explorer = Explorer
 
 

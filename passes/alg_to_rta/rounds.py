@@ -22,7 +22,7 @@ properties, proved for every such split, carry over to every round by induction:
 
 This pass checks that the reduction covers the program (or refuses it at its position) and
 returns the algorithm with the ghost flag and the generated properties added (the premises the
-termination argument assumes are checked on the extracted automaton: ``passes/round_premises``); the parse pass then
+termination argument assumes are checked on the extracted automaton: ``passes/alg_to_rta/premises.py``); the parse pass then
 extracts the one-round automaton as usual and the normal engines check the obligations.
 ``tactl.report.rounds`` states the multi-round conclusion from their verdicts.
 """

@@ -386,7 +386,7 @@ def _check_automaton(ta: ThresholdAutomaton) -> None:
         guard = ta.expand(rule.guard)
         if is_temporal(guard) or any(isinstance(n, Div) for n in walk(guard)):
             raise OutsideCounterModel(f"rule {rule.id}: the guard has a temporal operator or a division "
-                               "(divisions are eliminated before emitting: passes/lower_division)")
+                               "(divisions are eliminated before emitting: passes/ta_to_ta/lower_division.py)")
         stray = sorted({n.name for n in walk(guard) if isinstance(n, Name)} - allowed)
         if stray:
             raise OutsideCounterModel(f"rule {rule.id}: the guard mentions {', '.join(stray)}, which is "

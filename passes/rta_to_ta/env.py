@@ -3,7 +3,7 @@ automata (`.rta`) and `tactl translate`" shows it at work).
 
 Env links what a correct process may have *received* (``received(M)``) to what was *sent*
 (shared variables of the TA). Each choice below is a design decision of tactl; the tests in
-tests/test_translate.py pin every one of them.
+tests/translation/test_translate.py pin every one of them.
 
 | model                 | processes modelled | TA adds                                          | async Env (per M)        | sync adds             |
 |-----------------------|--------------------|--------------------------------------------------|--------------------------|-----------------------|
@@ -72,7 +72,7 @@ Choices:
   fails the result says ``exact=False`` and the precision certificate decides, as it did with
   the subset Env. The certificates (``passes/rta_to_ta/certify.py``) quantify the ``faulty(M)`` together
   with the receive counters, so every guard is checked against this exact Env, never a reduced
-  one; tests/test_translate.py also proves ``∃faulty. Env`` equal to the subset bounds and to the
+  one; tests/translation/test_translate.py also proves ``∃faulty. Env`` equal to the subset bounds and to the
   max form, and compares the guards with those of the all-subsets Env (kinds of 3 and 4 types).
   A guard that genuinely needs a bound for (nearly) every subset of a large kind — e.g.
   ``rcv_M >= 1`` for each of 10 types, 2^10 - 1 irredundant bounds — has no usable linear form:

@@ -137,7 +137,7 @@ def compare(program: Program, par: Side, ref: Side | None) -> Result:
 
 @dataclass(frozen=True)
 class Known:
-    """A disagreement already reported (tests/test_fuzz_frontends.py has its xfail test): a
+    """A disagreement already reported (tests/frontends/test_fuzz_frontends.py has its xfail test): a
     program with all of ``tags`` that disagrees only on properties of ``kind`` ("" = any)."""
 
     tags: frozenset[str]

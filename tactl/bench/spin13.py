@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parents[2]
 SPIN13_TIMEOUT_S = 120.0  # per property and model
 
 # The omission model of the SPIN'13 experiments: STRB with the thresholds of benign faults (one
-# ECHO is evidence: relay on 1, accept on t + 1), n > 2t (tests/test_spin_pattern.py says why).
+# ECHO is evidence: relay on 1, accept on t + 1), n > 2t (tests/engines/test_spin_pattern.py says why).
 _OMISSION_EDITS = (("faults byzantine(f);", "faults omission(f);"), ("n > 3 * t;", "n > 2 * t;"),
                    ("received(ECHO) >= t + 1", "received(ECHO) >= 1"),
                    ("received(ECHO) >= n - t", "received(ECHO) >= t + 1"))

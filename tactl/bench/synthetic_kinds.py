@@ -8,7 +8,7 @@ exponential. A second rule needs a strict majority of ``M0`` among them, a third
 ``M0`` and of ``M1`` at once (one faulty sender counts once for the kind), so the translation
 also exercises per-type atoms and a proper subset of the kind.
 
-Used by the tests (tests/test_translate.py) and by benchmarks::
+Used by the tests (tests/translation/test_translate.py) and by benchmarks::
 
     from tactl.bench.synthetic_kinds import kind_rta
     Path("k10.rta").write_text(kind_rta(10))   # then: tactl translate k10.rta

@@ -6,7 +6,7 @@ program *as written* — the AST of ``ir/alg/syntax.py`` — with concrete proce
 parameters, and explores every run (``tactl check --engine source``) or one random run
 (``tactl run``). It imports nothing that reads automata (``tactl.passes``, ``tactl.ir.rta.model*``,
 ``tactl.ir.ta.model*``, ``tactl.ir.eltl.formula``, ``tactl.ir.eltl.safety``, ``tactl.engines``), which
-``tests/test_layout.py`` checks on the transitive import closure.
+``tests/packaging/test_layout.py`` checks on the transitive import closure.
 
 Modules, one concern each: ``errors`` (runtime errors with a position), ``program`` (the AST
 flattened into instructions with jumps, and the message types), ``values`` (terms and conditions

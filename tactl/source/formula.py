@@ -121,7 +121,7 @@ def nnf(node: A.FormulaNode, positive: bool = True) -> tuple:
 
     Deliberately not ``ir/boolean.py``'s ``nnf``: the interpreter is the independent reading of
     the ``.alg`` file that the automata are compared against, so it works on the ``.alg`` formula
-    IR and imports no automaton module (``tests/test_layout.py`` checks this)."""
+    IR and imports no automaton module (``tests/packaging/test_layout.py`` checks this)."""
     op = node.op
     if not _temporal(node):
         if op == "true":

@@ -71,7 +71,7 @@ def test_parametric_verdicts_agree_with_explicit_rounds(name, text, instances, e
     got, info = verdicts(text)
     assert got == expected
     if diameter is not None:
-        assert info["diameter"] == diameter  # ../shared/docs/sync.md §4: FloodMin, FloodSet, rb: 2
+        assert info["diameter"] == diameter  # as the TACAS'19 synchronous-TA artifact (syncTA) finds: FloodMin, FloodSet, rb: 2
     sta = build(rta(text))
     for params in instances:
         for prop in rta(text).properties:

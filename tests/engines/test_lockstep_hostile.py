@@ -8,7 +8,7 @@
   and shown with the verdict in every output;
 * an undecided guard-completeness check is never a pass; vacuous holds are ``holds vacuously``.
 
-The reproducers of ../shared/findings/trust-round3.md (rows crusader_sync_3t, floodmin.rta,
+The reproducers of the third trust review (under ``../shared/findings/trust-round3/`` when present; rows crusader_sync_3t, floodmin.rta,
 phase_king.rta, floodmin_hypothesis_by_name) are inline and walked from the findings directory.
 """
 

@@ -218,7 +218,7 @@ def test_random_automata_with_several_re_enterable_sets_agree_with_explicit(sets
 # ------------------------------------------------------------------------------------ random19
 
 RANDOM19 = Path(os.environ.get("TACTL_RANDOM19", Path.home() / ".cache/tactl/benchmarks/random19"))
-BYMC = {  # decide_or_flip as ByMC 2.4.4 reports it (../shared/docs/peers.md, measured here)
+BYMC = {  # decide_or_flip as ByMC 2.4.4 reports it (ByMC built by tools/build_bymc.sh, measured here)
     "n-ben-or": VIOLATED, "n-ben-or-byz": VIOLATED, "n-ben-or-nonclean": VIOLATED,
     "n-rabc-cr": VIOLATED, "n-kset": HOLDS, "p-kset": HOLDS,
 }

@@ -1,9 +1,10 @@
-"""Findings A3 and A4 of ../shared/findings/trust-round4.md: how ``.alg`` programs are *read*.
+"""Findings A3 and A4 of the fourth trust review (reproducers under ``../shared/findings/trust-round4/``
+when present): how ``.alg`` programs are *read*.
 
 * A3 — ``received (AUX, vals) from K processes`` and ``received (AUX, *) …`` are the sum of the
   instances' counts, which counts distinct senders only when a correct process sends at most one
   instance per round (the instances form a kind). Otherwise the construct is refused at its
-  position (passes/alg_to_rta/extract.py ``_sums_count_processes``); DBFT's AUX, a kind, still works
+  position (passes/alg_to_rta/kinds.py ``check_sums_count_processes``); DBFT's AUX, a kind, still works
   (tests/frontends/test_alg_sets.py).
 * A4 — under crash faults a crashed process keeps its state: ``some P`` sees crashed processes
   (one crash location per valuation of what the properties read), so a *uniform* property that

@@ -1,5 +1,5 @@
 """Integer division `e / c` (ByMC's thresholds): reading, printing, floor semantics, the exact
-elimination of ``passes/lower_division`` (proved with z3), and `tactl check` end to end."""
+elimination of ``passes/ta_to_ta/lower_division.py`` (proved with z3), and `tactl check` end to end."""
 
 from __future__ import annotations
 
