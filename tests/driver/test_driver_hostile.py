@@ -1,4 +1,4 @@
-"""Issue 19 (the driver): no lost files, no hangs, no crashes on a careless or hostile cache,
+"""The driver: no lost files, no hangs, no crashes on a careless or hostile cache,
 report directory, executor address or signal; and names that SPIN reserves still work.
 
 Each test walks one row of trust-round3.md ("Cache and report", "Executor URLs", "Signals",

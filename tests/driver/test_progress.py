@@ -1,4 +1,4 @@
-"""Progress you can trust (issue 23): without a terminal, one plain line per started and per
+"""Progress you can trust: without a terminal, one plain line per started and per
 finished item on stderr, written while the run goes on (a log of ``make verify ALG=corpus``
 shows where it is); the item named is the one being worked on; check and verify show it alike;
 the lock-step diameter search reports each depth."""

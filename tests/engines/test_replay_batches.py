@@ -1,4 +1,4 @@
-"""The simulator checks an accelerated step of factor δ without δ single steps (issue 8, item 13):
+"""The simulator checks an accelerated step of factor δ without δ single steps:
 it evaluates the guard only at step 0 and around the change points of its comparisons. This
 must accept and refuse exactly the schedules that firing one process at a time does."""
 

@@ -1,4 +1,4 @@
-"""The reference interpreter of .alg programs (issue 31): ``tactl run`` and ``tactl check --engine
+"""The reference interpreter of .alg programs: ``tactl run`` and ``tactl check --engine
 source`` read the program as written (tactl/source) and explore every run at fixed parameters.
 
 Its verdicts are compared with the parametric engine's on the corpus at one small valuation per
@@ -363,7 +363,7 @@ CRASH_KEEPS_STATE = """\
 
 
 def test_lock_step_crashed_processes_keep_their_state(cli, tmp_path):
-    """Issue 31 (A4) in lock-step rounds: the translation keeps a crashed process's state as the
+    """Lock-step rounds: the translation keeps a crashed process's state as the
     interpreter does, so the uniform agreement is VIOLATED by both (each run replayed by its
     engine) and the agreement of the processes that have not crashed HOLDS for both."""
     path = tmp_path / "keeps.alg"

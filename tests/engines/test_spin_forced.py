@@ -1,4 +1,4 @@
-"""The process model's lean forms (issue 21): forced receive steps where they are sound
+"""The process model's lean forms: forced receive steps where they are sound
 (``passes/emit/forced_receive.py``), the lazy model everywhere else, premises that restrict the
 initial locations instead of an ``initialized U`` wrapper, and pan built per property class
 (``tactl.engines.pan_profile``). Verdicts are cross-checked against the explicit engine on the

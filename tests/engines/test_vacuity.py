@@ -1,4 +1,4 @@
-"""Vacuity (issue 19, item 3): every HOLDS says whether its antecedents can happen at all, and a
+"""Vacuity: every HOLDS says whether its antecedents can happen at all, and a
 vacuous pass is the verdict "holds vacuously" (exit 3) in the terminal, the JSON and the HTML."""
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def test_verify_shows_vacuity_in_the_table_json_and_html(cli, tmp_path):
     assert "HOLDS VACUOUSLY" in again.out and "not vacuous" in again.out
 
 
-# ------------------------------------- issue 19, item 8: one unjustifiable property, not all
+# ------------------------------------- one unjustifiable property, not all
 
 CC = """algorithm CC
 parameters n, t, f
@@ -236,7 +236,7 @@ def test_a_holds_whose_vacuity_was_not_decided_exits_3():
 
 
 def test_the_parametric_witness_question_asks_z3_once(monkeypatch):
-    """Issue 20: the witness run is replayed but never shown, so the parametric engine does not
+    """The witness run is replayed but never shown, so the parametric engine does not
     search it for small parameters (on random19 that search cost twice the witness itself). The
     property's own counterexamples still get small parameters."""
     from tactl.engines.check import CheckOptions, check_automaton

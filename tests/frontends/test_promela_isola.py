@@ -1,4 +1,4 @@
-"""ByMC's ISOLA'18 Parametric Promela sources (issue 22): the havoc receive
+"""ByMC's ISOLA'18 Parametric Promela sources: the havoc receive
 (``passes/pml_to_rta/havoc.py``), crash-send counters per message type (``passes/pml_to_rta/crash.py``),
 propositions over receive variables at a formula's start, and the verdicts against ISOLA'18's
 hand-written automata and ByMC's Promela-generated ones.

@@ -1,4 +1,4 @@
-"""Reading and showing large automata does work linear in their size (issue 8, item 15).
+"""Reading and showing large automata does work linear in their size.
 
 No wall times here (they depend on the machine): each test counts the operations that used to be
 repeated per location or per term — solver calls, scans of the location list, nodes visited,

@@ -1,7 +1,7 @@
 """The installed tactl is the tested tactl: the wheel ships every subpackage and data file.
 
 `make test` installs the checkout in editable mode, where a package missing from pyproject's list
-still imports (from the source tree). A user's `pip install .` does not: issue 19 found
+still imports (from the source tree). A user's `pip install .` does not: a review found
 `ModuleNotFoundError: No module named 'tactl.engines'` in every `check`. So this test builds the
 wheel, compares its contents with the source tree, installs it into a fresh virtualenv and runs
 every command from a directory outside the checkout.

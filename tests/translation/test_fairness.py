@@ -281,7 +281,7 @@ UNCOVERED = tiny("byzantine").replace("when (received(M) >= t + 1)",
 def test_guards_that_faulty_messages_can_falsify_are_not_justified():
     """``received(M) == t + 1`` with ns_M = t + 1: a Byzantine M more and V0 is stuck forever, so
     assuming V0 empties would be unsound; the specifications that assume the justice are refused,
-    and only those (issue 19: the safety properties are still translated and checked)."""
+    and only those (the safety properties are still translated and checked)."""
     rta = read_rta(UNCOVERED).rta
     result = run_translate(rta, "u.rta")
     certs = {c.rule_id: c for c in result.justice_certificates}
