@@ -583,14 +583,18 @@ def check(
         "diagram (SVG): lanes of processes, steps downwards, messages as arrows, faulty senders "
         "in their own colour. Nothing is written when nothing is violated.")] = None,
 ) -> None:
+    from tactl.driver.commands import SOURCE_ENGINE, CheckRequest  # lazy: the driver's check
+
     if engine == SOURCE_ENGINE:  # a second reading of the source: no translation, no automaton
         _set_verbosity(quiet, verbose, str(file))
+        request = CheckRequest(file, engine, tuple(properties or ()), _parameters(params, file),
+                               max_states=max_states,
+                               defines=_defines(define, file) if file.suffix.lower() == ".pml" else ())
         if file.suffix.lower() == ".pml":  # SPIN reads the Promela file itself
-            _check_source_pml(file, _parameters(params, file), _defines(define, file), properties,
-                              timeout, as_json)
+            _check_source_pml(request, timeout, as_json)
         deadline.stop_on_signals()
         _start_clock(timeout)
-        _check_source(file, _parameters(params, file), tuple(properties or ()), max_states, as_json)
+        _check_source(request, as_json)
     # lazy: the checker and its engines load only for check
     from tactl.engines.check import ENGINES, SPIN_MODELS
     from tactl.report.check_json import report_json
@@ -605,9 +609,11 @@ def check(
         raise _usage_error(file, "--model is an option of --engine spin")
     if bmc is not None and engine != "nusmv":
         raise _usage_error(file, "--bmc is an option of --engine nusmv")
-    receive_mode = _receive_mode(file, receive_steps)
-    fixed = _parameters(params, file)
-    defines = _defines(define, file)
+    request = CheckRequest(file, engine, tuple(properties or ()), model=model, partition=partition,
+                           receive=_receive_mode(file, receive_steps), parameters=_parameters(params, file),
+                           defines=_defines(define, file), bmc=bmc, max_depth=max_depth,
+                           memory_mb=memory_mb, allow_outside_rc=allow_outside_rc, bound=bound,
+                           max_states=max_states)
     _set_verbosity(quiet, verbose, str(file))
     if cex_svg is not None:
         from tactl.report.spacetime import output_problem  # lazy: only with --cex-svg
@@ -617,15 +623,13 @@ def check(
             raise _usage_error(cex_svg, problem)
     deadline.stop_on_signals()
     _start_clock(timeout)
-    shown = _progress_display(progress)
-    try:  # the live line ends however the command does
-        report, source = _check_file(file, shown, engine, model, partition, receive_mode, bmc, max_depth,
-                                     memory_mb, allow_outside_rc, bound, max_states, timeout, as_json,
-                                     properties, fixed, defines)
-    finally:
-        if shown is not None:
-            shown.stop()
-    rounds = _round_structure(file, source)
+    outcome = _check_file(request, progress, as_json)
+    report = outcome.report
+    rounds = None
+    if outcome.rounds is not None:
+        from tactl.report.rounds import MultiRound  # lazy: only for `rounds carrying`
+
+        rounds = MultiRound(*outcome.rounds)
     if as_json:
         data = report_json(report)
         if rounds is not None:
@@ -640,63 +644,30 @@ def check(
 
             typer.echo("\n".join(conclusion_lines(rounds, report.results)))
     if cex_svg is not None:
-        _write_cex_svg(cex_svg, report, source, file.suffix.lower().lstrip("."))
+        _write_cex_svg(cex_svg, report, outcome.source, file.suffix.lower().lstrip("."))
     if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
         raise report.interrupted
     raise typer.Exit(report.exit_code)
 
 
-def _check_source_pml(file: Path, fixed: dict[str, int], defines: tuple[str, ...], properties,
-                      timeout, as_json: bool) -> None:
-    """``check FILE.pml --engine source``: SPIN on the file itself at the --param valuation
-    (tactl/engines/spin_source.py), a second reading independent of tactl's translation."""
-    from tactl.engines.spin_source import ValuationError, check_source  # lazy: only this engine
+def _check_source_pml(request, timeout, as_json: bool) -> None:
+    """``check FILE.pml --engine source``: SPIN on the file itself (the driver runs it)."""
+    from tactl.driver.commands import check_promela_source  # lazy: only this engine
     from tactl.report.source import source_json, source_text  # lazy: as above
 
-    if not file.is_file():
-        raise _usage_error(file, "no such file")
     deadline.stop_on_signals()
     _start_clock(timeout)
-    try:
-        report = check_source(str(file), file.read_text(), fixed, defines=defines,
-                              properties=tuple(properties or ()), timeout_s=timeout)
-    except ValuationError as e:
-        raise _usage_error(file, str(e)) from None
-    if report.bad_input:  # not a model SPIN could be asked about: bad input, not "unsupported"
-        raise _usage_error(file, report.error.removeprefix(f"{file}: ").removeprefix(f"{file}:"))
+    report = check_promela_source(request, timeout)
     typer.echo(json.dumps(source_json(report), indent=2) if as_json else source_text(report))
     raise typer.Exit(report.exit_code)
 
 
-SOURCE_ENGINE = "source"
-SOURCE_MAX_STATES = 300_000  # the source engine's --max-states when the option keeps its default
-
-
-def _read_alg(file: Path):
-    """The pseudocode IR of an .alg file (the interpreter reads nothing else)."""
-    from tactl.ir.alg.reader import parse_alg  # lazy: only the interpreter's commands
-    from tactl.ir.source import label, read_text
-
-    if file.suffix.lower() != ".alg":
-        raise _usage_error(file, "the reference interpreter runs pseudocode: give an .alg file")
-    text = read_text(file)
-    return parse_alg(text, label(file)), text
-
-
-def _check_source(file: Path, params: dict[str, int], properties: tuple[str, ...], max_states: int,
-                  as_json: bool) -> None:
-    """``check --engine source``: every run of the program at the --param values (tactl.source)."""
-    # lazy: the interpreter loads only for its engine
-    from tactl.source.check import check_algorithm
-    from tactl.source.errors import SourceError, as_input_error
+def _check_source(request, as_json: bool) -> None:
+    """``check --engine source``: the interpreter's report on an .alg program, printed."""
+    from tactl.driver.commands import check_program  # lazy: the interpreter loads only for its engine
     from tactl.source.report import report_json as source_json, report_text as source_text
 
-    alg, text = _read_alg(file)
-    try:
-        report = check_algorithm(alg, params, str(file), properties,
-                                 SOURCE_MAX_STATES if max_states == 2_000_000 else max_states)
-    except SourceError as e:
-        raise as_input_error(e, str(file), text) from None
+    report = check_program(request)
     typer.echo(json.dumps(source_json(report), indent=2) if as_json else source_text(report))
     raise typer.Exit(report.exit_code)
 
@@ -719,7 +690,9 @@ def run_command(
     from tactl.source.errors import SourceError, as_input_error
     from tactl.source.run import random_run, run_text
 
-    alg, text = _read_alg(file)
+    from tactl.driver.commands import read_alg  # lazy: as above
+
+    alg, text = read_alg(file)
     try:
         result = random_run(alg, _parameters(params, file), seed, steps)
     except SourceError as e:
@@ -727,65 +700,29 @@ def run_command(
     typer.echo(run_text(result, str(file)))
 
 
-def _check_file(file: Path, shown, engine: str, model: str, partition: bool, receive_mode: str,
-                bmc, max_depth, memory_mb, allow_outside_rc: bool, bound: int, max_states: int,
-                timeout, as_json: bool, properties, fixed: dict[str, int], defines: tuple[str, ...]):
-    """check's work between its options and its report: read, then decide every selected
-    property. The reading is an item of the live line on a terminal (as verify shows it), not a
-    plain line: a bad input's error must be the first line of stderr (file:line:col first).
-    Returns the report and the input's text (``--cex-svg`` shows its lines)."""
-    # lazy: the checker and its engines load only for check
-    from tactl.engines.check import CheckOptions, SelectionError, check_automaton
-    from tactl.util.progress import Live, finished, phase, started
+def _check_file(request, progress: bool | None, as_json: bool):
+    """The driver's check with check's progress display; a timeout while reading is, with
+    --json, a JSON report of nothing checked."""
+    from tactl.driver.commands import ReadingTimedOut, check_file  # lazy: the driver's check
 
-    reading = shown if isinstance(shown, Live) else None
-    phase(reading, 1)
-    started(reading, file.name, "", "reading")
-    try:
-        with deadline.interruptible():
-            result = _load(file, defines=defines)
-    except deadline.DeadlineExceeded:
-        message = (f"timeout: the --timeout of {deadline.seconds():g} s passed while reading "
-                   f"{'and translating ' if file.suffix.lower() != '.ta' else ''}the input; "
-                   "no property was checked")
+    shown = _progress_display(progress)
+    try:  # the live line ends however the command does
+        return check_file(request, shown, _warn)
+    except ReadingTimedOut as e:
         if not as_json:
             raise
-        typer.echo(json.dumps({"file": str(file), "tactl_version": __version__, "properties": [],
-                               "initial_configurations": "unknown", "warnings": [message],
+        typer.echo(json.dumps({"file": str(request.file), "tactl_version": __version__, "properties": [],
+                               "initial_configurations": "unknown", "warnings": [e.message],
                                "exit_code": EXIT_UNKNOWN}, indent=2))
         raise typer.Exit(EXIT_UNKNOWN) from None
-    finished(reading, file.name, f"{result.ta.name} ready ({len(result.ta.locations)} locations, "
-                               f"{len(result.ta.rules)} rules)")
-    receive = result.receive  # a synchronous automaton's: the lock-step engine runs it
-    not_checkable = result.not_checkable
-    if engine == "spin" and model == "process":
-        # lazy: only this command needs it; --help starts without it
-        from tactl.passes.emit.promela_process import unsupported_fault_model
-
-        receive = _receive_automaton(file, defines)
-        not_checkable = not_checkable or unsupported_fault_model(receive)
-    ta = result.ta
-    if allow_outside_rc:
-        ta, receive = _without_rc(ta, receive, fixed)
-    options = CheckOptions(engine=engine, properties=tuple(properties or ()), timeout_s=timeout,
-                           parameters=fixed, bound=bound, max_states=max_states,
-                           not_checkable=not_checkable, refused=result.refused, model=model,
-                           receive_automaton=receive, partition=partition, receive=receive_mode, bmc=bmc,
-                           max_depth=max_depth, memory_mb=memory_mb)
-    try:
-        return check_automaton(ta, result.path, options, shown), result.source or ""
-    except SelectionError as e:
-        raise _usage_error(file, str(e)) from None
+    finally:
+        if shown is not None:
+            shown.stop()
 
 
-def _round_structure(file: Path, source: str):
-    """The ``rounds carrying v:`` structure of an ``.alg`` input (passes/alg_to_rta/rounds.py), or None:
-    check states the multi-round conclusion after the one-round verdicts."""
-    if file.suffix.lower() != ".alg":
-        return None
-    from tactl.report.rounds import round_structure  # lazy: the .alg reader, only for .alg
-
-    return round_structure(source, str(file))
+def _warn(message: str) -> None:
+    """What the driver says while it works (a reading's warnings, an option's note): stderr."""
+    typer.echo(message, err=True)
 
 
 def _write_cex_svg(path: Path, report, source: str, kind: str) -> None:
@@ -797,32 +734,6 @@ def _write_cex_svg(path: Path, report, source: str, kind: str) -> None:
         write_output(path, svg)
         message = f"wrote {path}: {message}"
     _info(f"tactl: {message}", err=True)
-
-
-def _receive_automaton(file: Path, defines: tuple[str, ...] = ()):
-    """The receive automaton of an .rta/.alg input (the SPIN process model runs it)."""
-    from tactl.driver.inputs import read_automaton  # lazy: the readers
-    from tactl.ir.rta.reader import RtaReadResult
-
-    loaded = read_automaton(file, defines)
-    if not isinstance(loaded, RtaReadResult):
-        raise _usage_error(file, "the process model runs a receive automaton: give the .rta or "
-                                 ".alg file (--model counter works from any TA)")
-    return loaded.rta
-
-
-def _without_rc(ta, receive, fixed: dict[str, int]):
-    """``--allow-outside-rc``: the automata without their resilience condition, said on stderr."""
-    # lazy: only this command needs it; --help starts without it
-    from tactl.ir.evaluate import holds
-    from tactl.ir.expr import to_text
-
-    failed = [to_text(a) for a in ta.assumptions if all(p in fixed for p in ta.parameters)
-              and not holds(ta.expand(a), fixed)]
-    if failed:
-        typer.echo("tactl: warning: --allow-outside-rc: checking parameter values that violate "
-                   f"the resilience condition ({'; '.join(failed)})", err=True)
-    return replace(ta, assumptions=()), (replace(receive, assumptions=()) if receive else None)
 
 
 _TARGETS = ("smtlib", "promela", "nuxmv")
@@ -872,28 +783,27 @@ def emit(
     if to not in _TARGETS:
         raise _usage_error(file, f"unknown target '{to}'; choose one of {', '.join(_TARGETS)}"
                                  + _meant(to, _TARGETS))
+    from tactl.driver.commands import EmitRequest  # lazy: the driver's emit
+
     defines = _defines(define, file)
     if to != "smtlib":
-        return _emit_model(file, to, output, properties, _parameters(params, file), model, partition,
-                           bound, unbounded, allow_outside_rc, _receive_mode(file, receive_steps), defines)
+        fixed = _parameters(params, file)
+        return _emit_model(EmitRequest(file, to, tuple(properties or ()), fixed, model, partition,
+                                       _receive_mode(file, receive_steps), bound, unbounded,
+                                       allow_outside_rc, defines), output)
     check_output_directory(output)
-    fixed = _parameters(params, file)
-    # lazy: only this command needs it; --help starts without it
-    from tactl.engines.check import SelectionError, validate_selection
-    from tactl.driver.emitters import smtlib_files
+    _emit_smtlib(EmitRequest(file, to, tuple(properties or ()), _parameters(params, file),
+                             defines=defines), output)
 
-    loaded = _load(file, defines=defines)
-    ta = loaded.ta
+
+def _emit_smtlib(request, output: Path) -> None:
+    """``emit --to smtlib``: the driver's query files, written into the directory ``output`` and
+    named after the input file."""
+    from tactl.driver.commands import emit_smtlib  # lazy: the driver's emit
+
+    loaded, emitted = emit_smtlib(request, _warn)
+    ta, file = loaded.ta, request.file
     stem = ta.name if is_stdout(file) else file.stem
-    if not loaded.not_checkable:
-        try:
-            validate_selection(ta, properties or (), fixed)
-        except SelectionError as e:
-            raise _usage_error(file, str(e)) from None
-    try:
-        emitted = smtlib_files(loaded, tuple(properties or ()), fixed)
-    except ValueError as e:
-        raise _usage_error(file, str(e)) from None
     written = []
     for name, text in emitted["files"].items():  # named after the automaton; here after the file
         make_directory(output)
@@ -918,60 +828,20 @@ def _receive_mode(file: Path, receive: str) -> str:
     return receive
 
 
-def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, int], model: str,
-                partition: bool, bound: int | None, unbounded: bool, allow_outside_rc: bool,
-                receive_mode: str = "auto", defines: tuple[str, ...] = ()) -> None:
-    """``emit --to promela|nuxmv``: one model file, written atomically."""
+def _emit_model(request, output: Path) -> None:
+    """``emit --to promela|nuxmv``: the driver's model, written atomically to ``output``."""
     # lazy: only this command needs it; --help starts without it
-    from tactl.engines.check import SPIN_MODELS, SelectionError, external_parameters_problem, validate_selection
+    from tactl.driver.commands import emit_model
+    from tactl.engines.check import SPIN_MODELS
 
+    file, to = request.file, request.to
     if output.suffix.lower() != _MODEL_SUFFIX[to] and not is_stdout(output):
         raise _usage_error(output, f"--to {to} writes one file: -o X{_MODEL_SUFFIX[to]} (or '-')")
     if same_file(output, file):
         raise _usage_error(output, "refusing to overwrite the input file")
-    if model not in SPIN_MODELS:
-        raise _usage_error(file, f"unknown model '{model}'; choose {' or '.join(SPIN_MODELS)}")
-    loaded = _load(file, defines=defines)
-    ta = loaded.ta
-    try:
-        validate_selection(ta, properties or (), fixed)
-    except SelectionError as e:
-        raise _usage_error(file, str(e)) from None
-    selected = tuple(properties or ())
-    source = str(file)
-    try:
-        if to == "promela" and model == "process":
-            # lazy: only this command needs it; --help starts without it
-            from tactl.passes.emit.promela_process import ProcessModelError, emit_process_model
-
-            receive = _receive_automaton(file, defines)
-            if allow_outside_rc:
-                _, receive = _without_rc(ta, receive, fixed)
-            else:
-                problem = external_parameters_problem(ta, fixed, "promela process model")
-                if problem:
-                    raise _usage_error(file, problem)
-            try:
-                text = emit_process_model(receive, fixed, selected, partition=partition, source=source,
-                                          receive=receive_mode)
-            except ProcessModelError as e:
-                raise _usage_error(file, str(e)) from None
-        elif to == "promela":
-            # lazy: only this command needs it; --help starts without it
-            from tactl.passes.emit.promela import emit_promela_counter
-
-            text = emit_promela_counter(ta, selected or None, fixed, allow_outside_rc=allow_outside_rc)
-        else:
-            # lazy: only this command needs it; --help starts without it
-            from tactl.passes.emit.smv import SmvError, emit_smv
-
-            try:
-                text = emit_smv(ta, selected or None, fixed or None, bound, unbounded,
-                                allow_outside_rc=allow_outside_rc, source=source)
-            except SmvError as e:
-                raise _usage_error(file, str(e)) from None
-    except SelectionError as e:
-        raise _usage_error(file, str(e)) from None
+    if request.model not in SPIN_MODELS:
+        raise _usage_error(file, f"unknown model '{request.model}'; choose {' or '.join(SPIN_MODELS)}")
+    text = emit_model(request, _warn)
     if is_stdout(output):
         typer.echo(text, nl=False)
         return
@@ -1041,7 +911,8 @@ def verify(
     # lazy: verify's driver, engines and reports load only for verify
     from tactl.engines.check import ENGINES
     from tactl.driver.executors import ExecutorError
-    from tactl.driver.verify import EMIT_TARGETS, FAILED, VerifyError, VerifyOptions, resolve, verify as run_verify
+    from tactl.driver.verify import (EMIT_TARGETS, FAILED, SOURCE_ENGINE, VerifyError, VerifyOptions, resolve,
+                                     verify as run_verify)
     from tactl.report.verify import explain_lines, run_json, run_table
 
     if engine not in (*ENGINES, SOURCE_ENGINE):

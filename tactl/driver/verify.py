@@ -20,7 +20,8 @@ from typing import Any, Callable
 
 from tactl.driver.cache import Cache, CacheUnavailable, default_directory
 from tactl.driver.executors import TaskFailed, executor_for
-from tactl.driver.pipeline import KINDS, PASSES, PassRecord, Runner, Source, Verdict, read_source
+from tactl.driver.pipeline import (KINDS, PASSES, SOURCE_ENGINE, SOURCE_MAX_STATES, PassRecord, Runner, Source,
+                                   Verdict, read_source)
 from tactl.engines.result import (HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED,
                                   PropertyResult)
 from tactl.engines.result_json import revalidated
@@ -39,9 +40,7 @@ EMIT_TARGETS = {"promela": ("emit-promela", ".pml"), "nuxmv": ("emit-nuxmv", ".s
 SMV_BOUND = 7  # --emit nuxmv without --param: parameters range over 0..7 (as the explicit engine's)
 
 
-SOURCE_ENGINE = "source"  # the reference interpreter (tactl/driver/source_check.py)
 SOURCE_PASS = "check-source"
-SOURCE_MAX_STATES = 300_000  # as check --engine source's default
 
 INTERRUPTED = "interrupted"  # the cache status of a check that an interrupt left undecided
 FAILED = "internal error"  # the cache status of a check whose worker raised or died (exit 4)
