@@ -1,6 +1,8 @@
-"""The ``tactl`` command line: a thin layer that reads inputs, calls passes, writes outputs.
+"""The ``tactl`` command line: a thin layer that turns options into a request, calls the driver
+(``tactl/driver/``: ``commands.py`` for check and emit, ``verify.py``, ``inputs.py``,
+``translation.py``) and prints or writes what it returns.
 
-Exit status (architecture.md): 0 success (every checked property holds), 1 a property is
+Exit status: 0 success (every checked property holds), 1 a property is
 violated, 2 bad input or usage, 3 nothing violated but something unknown or unsupported. An
 unexpected internal failure exits 4 with a one-line message (the traceback with ``--debug``).
 """
@@ -29,9 +31,9 @@ from tactl.util import deadline
 from tactl.util.fsutil import check_output_directory, inside, is_special, is_stdout, make_directory, same_file, write_output
 from tactl.ir.errors import Diagnostic, InputError, Severity, TactlError
 
-# The readers (lark grammars), IR serialisers, summaries and translation are imported inside the
-# commands that use them: `tactl --version`, `--help` and a usage error must start as fast as
-# Python with Typer does (issue 20).
+# The readers (lark grammars), IR serialisers, summaries, translation and the driver are imported
+# inside the commands that use them: `tactl --version`, `--help` and a usage error must start as
+# fast as Python with Typer does.
 if TYPE_CHECKING:
     from tactl.ir.ta.reader import ReadResult
 
@@ -57,8 +59,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
-    # Click's plain help: rich's panels cost ~60 ms to import and render (issue 20) and cut option
-    # names at 80 columns (issue 23)
+    # Click's plain help: rich's panels are slow to import and render, and cut option names at
+    # 80 columns
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -354,13 +356,9 @@ def parse(
     define: DefineOption = None,
 ) -> None:
     # lazy: the pseudocode grammar (lark) and the parse pass (sympy) load only for parse
-    from tactl.ir.alg.reader import parse_alg
+    from tactl.driver.commands import parse_program
     from tactl.ir.rta.json_form import rta_to_json
     from tactl.ir.rta.printer import print_rta
-    from tactl.ir.rta.validate import validate_rta
-    from tactl.ir.source import label, read_text
-    from tactl.ir.ta.reader import only_warnings
-    from tactl.passes.alg_to_rta.extract import parse_algorithm, location_table
 
     if file.suffix.lower() in (".ta", ".rta", ".json"):
         raise _usage_error(file, "parse reads pseudocode (.alg file) or Parametric Promela (.pml); .rta and .ta files are "
@@ -371,23 +369,10 @@ def parse(
                                                          "automaton: -o X.rta (or X.json)")
         if same_file(output, file):
             raise _usage_error(output, "refusing to overwrite the input file")
-    defines = _defines(define, file)
-    where = label(file)
-    text = read_text(file)
-    if file.suffix.lower() == ".pml":  # Parametric Promela (ByMC): its own front end
-        from tactl.driver.pipeline import parse_promela_loaded  # lazy: only for .pml
-
-        loaded = parse_promela_loaded(text, where, defines)
-        rta, warnings = loaded.rta, loaded.warnings
-        table = "\n".join(f"  {loc.name:<8} {loc.origin.text if loc.origin else ''}" for loc in rta.locations)
-        table = f"locations of {where}:\n{table}"
-    else:
-        result = parse_algorithm(parse_alg(text, where))
-        rta = result.rta
-        warnings = only_warnings(validate_rta(result.rta), where, text)
-        table = location_table(result)
-    if warnings:
-        typer.echo("\n".join(w.render(where, text) for w in warnings), err=True)
+    loaded, table = parse_program(file, _defines(define, file))
+    rta = loaded.rta
+    if loaded.warnings:
+        typer.echo(loaded.render_warnings(), err=True)
     _info(table, err=True)
     rta_text = (json.dumps(rta_to_json(rta), indent=2) + "\n" if form == "json"
                 else print_rta(rta, source_map=True))
@@ -583,7 +568,8 @@ def check(
         "diagram (SVG): lanes of processes, steps downwards, messages as arrows, faulty senders "
         "in their own colour. Nothing is written when nothing is violated.")] = None,
 ) -> None:
-    from tactl.driver.commands import SOURCE_ENGINE, CheckRequest  # lazy: the driver's check
+    from tactl.driver.commands import CheckRequest  # lazy: the driver's check
+    from tactl.driver.pipeline import SOURCE_ENGINE
 
     if engine == SOURCE_ENGINE:  # a second reading of the source: no translation, no automaton
         _set_verbosity(quiet, verbose, str(file))
@@ -1077,7 +1063,7 @@ def _certificate_error() -> type[Exception]:
     """The translation's CertificateError if its module is loaded, else a class nothing raises.
     Never an import: main() evaluates this in an ``except`` clause for every exception, and an
     import there, while a MemoryError still holds the memory, raised a second MemoryError that
-    escaped main with a traceback and exit status 1 (finding D3)."""
+    escaped main with a traceback and exit status 1."""
     module = sys.modules.get("tactl.driver.translation")
     return getattr(module, "CertificateError", _NeverRaised)
 
@@ -1168,8 +1154,8 @@ def run() -> None:
 def _exit(code: int) -> None:
     """End the process with ``code``. When the command left no other thread (but daemons) and
     started no worker processes, the interpreter's teardown is skipped (streams flushed and ``atexit``
-    handlers run first, as a normal exit does): freeing z3's terms one by one at shutdown costs
-    ~30 ms, an eighth of a small ``tactl check`` (issue 20's start-up budget)."""
+    handlers run first, as a normal exit does): freeing z3's terms one by one at shutdown is a
+    noticeable part of a small ``tactl check``, and nothing needs it."""
     others = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
     if others or "multiprocessing" in sys.modules:
         sys.exit(code)  # the normal exit joins these threads and worker processes

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from tactl.driver.pipeline import (PASSES, SOURCE_ENGINE, SOURCE_MAX_STATES, NoChain, Runner, check_options,
-                                   plan, process_automaton, read_source, without_rc)
+from tactl.driver.pipeline import (PASSES, SOURCE_MAX_STATES, NoChain, Runner, check_options, parse_loaded,
+                                   parse_promela_loaded, plan, process_automaton, read_source, without_rc)
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.rta.reader import RtaReadResult
 from tactl.ir.ta.reader import ReadResult
@@ -66,6 +66,23 @@ def load(path: Path, defines: tuple[str, ...] = (), say: Say | None = None) -> L
     if say is not None:
         _say_warnings(checkable, say)
     return Loaded(checkable, written)
+
+
+def parse_program(file: Path, defines: tuple[str, ...] = ()) -> tuple[RtaReadResult, str]:
+    """``tactl parse``: the receive automaton of pseudocode (or of Parametric Promela, by its
+    extension) by the parse pass, and the table of its locations."""
+    from tactl.ir.source import label, read_text  # lazy: only for parse
+    from tactl.passes.alg_to_rta.extract import location_table  # lazy: only for parse
+
+    where = label(file)
+    text = read_text(file)
+    if file.suffix.lower() == ".pml":  # Parametric Promela (ByMC): its own front end
+        loaded = parse_promela_loaded(text, where, defines)
+        table = "\n".join(f"  {loc.name:<8} {loc.origin.text if loc.origin else ''}"
+                          for loc in loaded.rta.locations)
+        return loaded, f"locations of {where}:\n{table}"
+    loaded = parse_loaded(text, where)
+    return loaded, location_table(loaded.program.extracted)
 
 
 def read_alg(file: Path):

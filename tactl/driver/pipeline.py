@@ -229,7 +229,7 @@ def parse_loaded(text: str, where: str) -> RtaReadResult:
 
 
 def parse_promela_loaded(text: str, where: str, defines: tuple[str, ...] = ()) -> RtaReadResult:
-    """Run the Promela front end (``passes/parse_promela``, ``passes/promela_to_rta``): the
+    """Run the Promela front end (``ir/promela/reader.py``, ``passes/pml_to_rta/translation.py``): the
     receive automaton of a ByMC model, checked like a written one; the translation's notes (the
     fairness used) join the warnings."""
     # lazy: the Promela grammar (lark) and its translation (z3) load only when a chain runs them
@@ -267,7 +267,7 @@ def translate_loaded(loaded: RtaReadResult) -> ReadResult:
 
 
 def lower_loaded(loaded: ReadResult) -> ReadResult:
-    """``loaded`` with its divisions eliminated (``passes/lower_division``), a note per new
+    """``loaded`` with its divisions eliminated (``passes/ta_to_ta/lower_division.py``), a note per new
     parameter among the warnings; one it cannot eliminate exactly makes the automaton
     not checkable (every property is then reported unsupported, with the reason), never
     approximated."""
