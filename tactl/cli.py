@@ -19,7 +19,6 @@ import subprocess
 import sys
 import threading
 import traceback
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 

@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from tactl.driver.pipeline import (PASSES, SOURCE_MAX_STATES, NoChain, Runner, check_options, parse_loaded,
-                                   parse_promela_loaded, plan, process_automaton, read_source, without_rc)
+from tactl.driver.pipeline import (CHECK_DEFAULTS, PASSES, SOURCE_MAX_STATES, NoChain, Runner,
+                                   check_options, parse_loaded, parse_promela_loaded, plan,
+                                   process_automaton, read_source, without_rc)
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.rta.reader import RtaReadResult
 from tactl.ir.ta.reader import ReadResult
@@ -104,26 +105,23 @@ class CheckRequest:
     """``tactl check``'s options, named as the check pass names them (``pipeline.CHECK_OPTIONS``)."""
 
     file: Path
-    engine: str = "parametric"
+    engine: str = CHECK_DEFAULTS["engine"]
     properties: tuple[str, ...] = ()
     parameters: dict[str, int] = field(default_factory=dict)
-    model: str = "counter"
-    partition: bool = False
-    receive: str = "auto"
+    model: str = CHECK_DEFAULTS["model"]
+    partition: bool = CHECK_DEFAULTS["partition"]
+    receive: str = CHECK_DEFAULTS["receive"]
     bmc: int | None = None
     max_depth: int | None = None
     memory_mb: int | None = None
-    allow_outside_rc: bool = False
-    bound: int = 7
-    max_states: int = 2_000_000
+    allow_outside_rc: bool = CHECK_DEFAULTS["allow_outside_rc"]
+    bound: int = CHECK_DEFAULTS["bound"]
+    max_states: int = CHECK_DEFAULTS["max_states"]
     defines: tuple[str, ...] = ()
 
     def options(self) -> dict[str, Any]:
-        return {"engine": self.engine, "parameters": self.parameters, "model": self.model,
-                "partition": self.partition, "receive": self.receive, "bmc": self.bmc,
-                "max_depth": self.max_depth, "memory_mb": self.memory_mb,
-                "allow_outside_rc": self.allow_outside_rc, "bound": self.bound,
-                "max_states": self.max_states}
+        """The check pass's options (all but the property and the deadline)."""
+        return {"parameters": self.parameters, **{name: getattr(self, name) for name in CHECK_DEFAULTS}}
 
 
 class ReadingTimedOut(deadline.DeadlineExceeded):
@@ -266,9 +264,6 @@ def emit_model(request: EmitRequest, say: Say) -> str:
 
 # ------------------------------------------------------------------- the source engine
 
-DEFAULT_MAX_STATES = CheckRequest.max_states
-
-
 def check_program(request: CheckRequest):
     """``check FILE.alg --engine source``: every run of the program at the --param values, by
     the reference interpreter (``tactl/source/``); no translation."""
@@ -277,7 +272,7 @@ def check_program(request: CheckRequest):
     from tactl.source.errors import SourceError, as_input_error
 
     alg, text = read_alg(request.file)
-    max_states = SOURCE_MAX_STATES if request.max_states == DEFAULT_MAX_STATES else request.max_states
+    max_states = SOURCE_MAX_STATES if request.max_states == CHECK_DEFAULTS["max_states"] else request.max_states
     try:
         return check_algorithm(alg, request.parameters, str(request.file), request.properties, max_states)
     except SourceError as e:

@@ -330,6 +330,10 @@ def _lower(loaded: ReadResult, options: Mapping[str, Any]) -> ReadResult:
 # thing on both call paths, and a cached verdict is keyed by all of them.
 CHECK_OPTIONS = ("property", "engine", "parameters", "bound", "max_states", "model", "partition",
                  "receive", "bmc", "max_depth", "memory_mb", "allow_outside_rc")
+# What an option not given means, on both call paths (check's option defaults are these)
+CHECK_DEFAULTS: dict[str, Any] = {
+    "engine": "parametric", "bound": 7, "max_states": 2_000_000, "model": "counter", "partition": False,
+    "receive": "auto", "bmc": None, "max_depth": None, "memory_mb": None, "allow_outside_rc": False}
 
 
 def check_options(loaded: ReadResult, options: Mapping[str, Any],
@@ -342,9 +346,9 @@ def check_options(loaded: ReadResult, options: Mapping[str, Any],
     # lazy: the checker and its engines load only when a chain checks
     from tactl.engines.check import CheckOptions
 
-    model = options.get("model") or "counter"
+    options = {**CHECK_DEFAULTS, **options}
     receive, not_checkable = loaded.receive, loaded.not_checkable
-    if options.get("engine") == "spin" and model == "process":
+    if options["engine"] == "spin" and options["model"] == "process":
         # lazy: the process model's emitter, only for --model process
         from tactl.passes.emit.promela_process import unsupported_fault_model
 
@@ -352,17 +356,15 @@ def check_options(loaded: ReadResult, options: Mapping[str, Any],
         not_checkable = not_checkable or unsupported_fault_model(receive)
     ta, notes = loaded.ta, []
     parameters = options.get("parameters")
-    if options.get("allow_outside_rc"):
+    if options["allow_outside_rc"]:
         ta, receive, note = without_rc(ta, receive, parameters or {})
         notes += [note] if note else []
     return ta, CheckOptions(
-        engine=options.get("engine", "parametric"), properties=properties,
-        parameters=parameters, bound=options.get("bound", 7),
-        max_states=options.get("max_states", 2_000_000), not_checkable=not_checkable,
-        refused=loaded.refused, model=model, receive_automaton=receive,
-        partition=bool(options.get("partition")), receive=options.get("receive") or "auto",
-        bmc=options.get("bmc"), max_depth=options.get("max_depth"),
-        memory_mb=options.get("memory_mb")), notes
+        engine=options["engine"], properties=properties, parameters=parameters, bound=options["bound"],
+        max_states=options["max_states"], not_checkable=not_checkable, refused=loaded.refused,
+        model=options["model"], receive_automaton=receive, partition=options["partition"],
+        receive=options["receive"], bmc=options["bmc"], max_depth=options["max_depth"],
+        memory_mb=options["memory_mb"]), notes
 
 
 def process_automaton(loaded: ReadResult) -> Any:

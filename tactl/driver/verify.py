@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 from tactl.driver.cache import Cache, CacheUnavailable, default_directory
 from tactl.driver.executors import TaskFailed, executor_for
-from tactl.driver.pipeline import (KINDS, PASSES, SOURCE_ENGINE, SOURCE_MAX_STATES, PassRecord, Runner, Source,
+from tactl.driver.pipeline import (CHECK_DEFAULTS, KINDS, PASSES, SOURCE_ENGINE, SOURCE_MAX_STATES, PassRecord, Runner, Source,
                                    Verdict, read_source)
 from tactl.engines.result import (HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED,
                                   PropertyResult)
@@ -313,8 +313,8 @@ def _source_options(options: VerifyOptions, prop: str) -> dict[str, Any]:
 
 
 def _check_options(options: VerifyOptions, prop: str) -> dict[str, Any]:
-    return {"property": prop, "engine": options.engine, "parameters": dict(options.parameters),
-            "bound": 7, "max_states": 2_000_000, "timeout": options.timeout_s}
+    return {**CHECK_DEFAULTS, "property": prop, "engine": options.engine,
+            "parameters": dict(options.parameters), "timeout": options.timeout_s}
 
 
 def _stale(loaded, verdict: Verdict) -> str | None:
