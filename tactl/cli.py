@@ -2,6 +2,9 @@
 (``tactl/driver/``: ``commands.py`` for check and emit, ``verify.py``, ``inputs.py``,
 ``translation.py``) and prints or writes what it returns.
 
+It is long only because of what the user reads: every option's declaration and help text, and
+each command's messages; the work behind a command is one driver call.
+
 Exit status: 0 success (every checked property holds), 1 a property is
 violated, 2 bad input or usage, 3 nothing violated but something unknown or unsupported. An
 unexpected internal failure exits 4 with a one-line message (the traceback with ``--debug``).
@@ -407,8 +410,7 @@ def translate(
     define: DefineOption = None,
 ) -> None:
     # lazy: the translation loads z3 and the passes
-    from tactl.driver.translation import (certificate_problem, certificate_table, justice_section, run_translate,
-                                   without_refused)
+    from tactl.driver.translation import certificate_problem, certificate_table, justice_section, without_refused
 
     if file.suffix.lower() in (".ta",):
         raise _usage_error(file, "translate reads a receive threshold automaton (.rta file)")
@@ -418,16 +420,13 @@ def translate(
                                                        "-o X.ta (or X.json)")
         if same_file(output, file):
             raise _usage_error(output, "refusing to overwrite the input file")
-    from tactl.driver.inputs import load_receive_automaton  # lazy: the readers
+    from tactl.driver.commands import translate_file  # lazy: the readers
     from tactl.ir.ta.json_form import ta_to_json
     from tactl.ir.ta.printer import print_ta
 
+    defines = _defines(define, file)
     _start_clock(timeout)
-    with deadline.interruptible():
-        loaded = load_receive_automaton(file, _defines(define, file))
-        if loaded.warnings:
-            typer.echo(loaded.render_warnings(), err=True)
-        result = run_translate(loaded.rta, loaded.path, check=not no_certify)
+    loaded, result = translate_file(file, defines, not no_certify, _warn)
     deadline.cancel()  # what follows only prints and writes the finished translation
     table = certificate_table(loaded.rta, result)
     justice = justice_section(loaded.rta, result)
@@ -994,15 +993,11 @@ def _write_reports(result, report_dir: Path, with_svg: bool = True) -> None:
 
 def _unknown_properties(result, options) -> None:
     """A --property that no verified algorithm has is a usage error, not a silent empty run."""
-    if not options.properties:
-        return
-    known = {p.name for a in result.algorithms if a.loaded is not None for p in a.loaded.ta.properties}
-    missing = [p for p in options.properties if p not in known]
-    if missing and any(a.loaded is not None for a in result.algorithms):
-        raise _usage_error("verify", f"no verified algorithm has the property "
-                                     f"{', '.join(repr(m) for m in missing)}; known: "
-                                     f"{', '.join(sorted(known)) or '(none)'}"
-                                     + (_meant(missing[0], known) if len(missing) == 1 else ""))
+    from tactl.driver.verify import unknown_properties  # lazy: verify's driver
+
+    problem = unknown_properties(result, options.properties)
+    if problem:
+        raise _usage_error("verify", problem)
 
 
 def _progress_display(progress: bool | None):

@@ -97,6 +97,20 @@ def read_alg(file: Path):
     return parse_alg(text, label(file)), text
 
 
+def translate_file(file: Path, defines: tuple[str, ...], certify: bool, say: Say):
+    """``tactl translate``: the receive automaton of ``file`` and its certified translation
+    (``tactl/driver/translation.py``), both inside the command's deadline."""
+    # lazy: the translation loads z3 and the passes
+    from tactl.driver.inputs import load_receive_automaton
+    from tactl.driver.translation import run_translate
+
+    with deadline.interruptible():
+        loaded = load_receive_automaton(file, defines)
+        _say_warnings(loaded, say)
+        result = run_translate(loaded.rta, loaded.path, check=certify)
+    return loaded, result
+
+
 # -------------------------------------------------------------------------------- check
 
 

@@ -277,6 +277,20 @@ def verify(files: list[Path], options: VerifyOptions, progress: Callable[[str], 
                str(cache.root) if cache is not None else None, warnings, argv, interrupted)
 
 
+def unknown_properties(result: Run, properties: tuple[str, ...]) -> str | None:
+    """Why the selected ``properties`` are wrong when no verified algorithm has some of them
+    (a usage error, not a silent empty run), or None."""
+    if not properties:
+        return None
+    known = {p.name for a in result.algorithms if a.loaded is not None for p in a.loaded.ta.properties}
+    missing = [p for p in properties if p not in known]
+    if not missing or not any(a.loaded is not None for a in result.algorithms):
+        return None
+    return (f"no verified algorithm has the property {', '.join(repr(m) for m in missing)}; known: "
+            f"{', '.join(sorted(known)) or '(none)'}"
+            + (did_you_mean(missing[0], known) if len(missing) == 1 else ""))
+
+
 def _sent(task: dict[str, Any]) -> dict[str, Any]:
     """What travels to a worker (the property object stays here)."""
     return {k: v for k, v in task.items() if k != "property"}
