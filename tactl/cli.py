@@ -574,8 +574,6 @@ def check(
         request = CheckRequest(file, engine, tuple(properties or ()), _parameters(params, file),
                                max_states=max_states,
                                defines=_defines(define, file) if file.suffix.lower() == ".pml" else ())
-        if file.suffix.lower() == ".pml":  # SPIN reads the Promela file itself
-            _check_source_pml(request, timeout, as_json)
         deadline.stop_on_signals()
         _start_clock(timeout)
         _check_source(request, as_json)
@@ -634,25 +632,22 @@ def check(
     raise typer.Exit(report.exit_code)
 
 
-def _check_source_pml(request, timeout, as_json: bool) -> None:
-    """``check FILE.pml --engine source``: SPIN on the file itself (the driver runs it)."""
-    from tactl.driver.commands import check_promela_source  # lazy: only this engine
-    from tactl.report.source import source_json, source_text  # lazy: as above
-
-    deadline.stop_on_signals()
-    _start_clock(timeout)
-    report = check_promela_source(request, timeout)
-    typer.echo(json.dumps(source_json(report), indent=2) if as_json else source_text(report))
-    raise typer.Exit(report.exit_code)
-
-
 def _check_source(request, as_json: bool) -> None:
-    """``check --engine source``: the interpreter's report on an .alg program, printed."""
-    from tactl.driver.commands import check_program  # lazy: the interpreter loads only for its engine
-    from tactl.source.report import report_json as source_json, report_text as source_text
+    """``check --engine source``: the reference interpreter's report on an .alg program, or
+    SPIN's on a .pml file itself (the driver runs either), printed."""
+    # lazy: the interpreter (or SPIN's reading) loads only for its engine
+    from tactl.driver.commands import check_program, check_promela_source
+
+    if request.file.suffix.lower() == ".pml":  # SPIN reads the Promela file itself
+        from tactl.report.source import source_json, source_text  # lazy: only this engine
+
+        report = check_promela_source(request)
+        typer.echo(json.dumps(source_json(report), indent=2) if as_json else source_text(report))
+        raise typer.Exit(report.exit_code)
+    from tactl.source.report import report_json, report_text  # lazy: only this engine
 
     report = check_program(request)
-    typer.echo(json.dumps(source_json(report), indent=2) if as_json else source_text(report))
+    typer.echo(json.dumps(report_json(report), indent=2) if as_json else report_text(report))
     raise typer.Exit(report.exit_code)
 
 

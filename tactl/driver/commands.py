@@ -293,9 +293,10 @@ def check_program(request: CheckRequest):
         raise as_input_error(e, str(request.file), text) from None
 
 
-def check_promela_source(request: CheckRequest, timeout: float | None):
+def check_promela_source(request: CheckRequest):
     """``check FILE.pml --engine source``: SPIN on the file itself at the --param valuation
-    (``tactl/engines/spin_source.py``), a second reading independent of tactl's translation."""
+    (``tactl/engines/spin_source.py``), a second reading independent of tactl's translation. SPIN's
+    runs get the time left on the command's clock (``tactl/util/deadline.py``)."""
     from tactl.engines.spin_source import ValuationError, check_source  # lazy: only this engine
 
     file = request.file
@@ -303,7 +304,7 @@ def check_promela_source(request: CheckRequest, timeout: float | None):
         raise usage_error(file, "no such file")
     try:
         report = check_source(str(file), file.read_text(), request.parameters, defines=request.defines,
-                              properties=request.properties, timeout_s=timeout)
+                              properties=request.properties)
     except ValuationError as e:
         raise usage_error(file, str(e)) from None
     if report.bad_input:  # not a model SPIN could be asked about: bad input, not "unsupported"
