@@ -4,8 +4,10 @@ A :class:`Pass` names its input and output IR kinds, a version (bump it whenever
 may give a different output), and the options that change its output. The chain from a file to
 the IR a command needs is found by walking these declarations (:func:`plan`), not written per
 file type: ``.alg`` → parse → translate → lower → check, ``.ta`` → read → lower → check, and so
-on. Both the CLI commands (without a cache) and ``tactl verify`` (with one) run chains through
-:class:`Runner`, so they run the same code.
+on. Both the CLI commands (without a cache, through ``tactl/driver/commands.py``) and ``tactl
+verify`` (with one) run chains through :class:`Runner`, so they run the same code; a pass declares
+every option a command has for it (the check pass all of ``tactl check``'s, the emitters all of
+``tactl emit``'s), so one option means one thing on every call path.
 
 IR kinds (:data:`KINDS`) say how a value is stored in the cache (``dump``/``load``) and what a
 cache key sees of it (``canonical``). A key sees exactly what the pass's output depends on:
