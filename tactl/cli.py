@@ -1,6 +1,11 @@
-"""The ``tactl`` command line: a thin layer that reads inputs, calls passes, writes outputs.
+"""The ``tactl`` command line: a thin layer that turns options into a request, calls the driver
+(``tactl/driver/``: ``commands.py`` for check and emit, ``verify.py``, ``inputs.py``,
+``translation.py``) and prints or writes what it returns.
 
-Exit status (architecture.md): 0 success (every checked property holds), 1 a property is
+It is long only because of what the user reads: every option's declaration and help text, and
+each command's messages; the work behind a command is one driver call.
+
+Exit status: 0 success (every checked property holds), 1 a property is
 violated, 2 bad input or usage, 3 nothing violated but something unknown or unsupported. An
 unexpected internal failure exits 4 with a one-line message (the traceback with ``--debug``).
 """
@@ -17,7 +22,6 @@ import subprocess
 import sys
 import threading
 import traceback
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Optional
 
@@ -29,9 +33,9 @@ from tactl.util import deadline
 from tactl.util.fsutil import check_output_directory, inside, is_special, is_stdout, make_directory, same_file, write_output
 from tactl.ir.errors import Diagnostic, InputError, Severity, TactlError
 
-# The readers (lark grammars), IR serialisers, summaries and translation are imported inside the
-# commands that use them: `tactl --version`, `--help` and a usage error must start as fast as
-# Python with Typer does (issue 20).
+# The readers (lark grammars), IR serialisers, summaries, translation and the driver are imported
+# inside the commands that use them: `tactl --version`, `--help` and a usage error must start as
+# fast as Python with Typer does.
 if TYPE_CHECKING:
     from tactl.ir.ta.reader import ReadResult
 
@@ -57,8 +61,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=True,
     pretty_exceptions_enable=False,
-    # Click's plain help: rich's panels cost ~60 ms to import and render (issue 20) and cut option
-    # names at 80 columns (issue 23)
+    # Click's plain help: rich's panels are slow to import and render, and cut option names at
+    # 80 columns
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -354,13 +358,9 @@ def parse(
     define: DefineOption = None,
 ) -> None:
     # lazy: the pseudocode grammar (lark) and the parse pass (sympy) load only for parse
-    from tactl.ir.alg.reader import parse_alg
+    from tactl.driver.commands import parse_program
     from tactl.ir.rta.json_form import rta_to_json
     from tactl.ir.rta.printer import print_rta
-    from tactl.ir.rta.validate import validate_rta
-    from tactl.ir.source import label, read_text
-    from tactl.ir.ta.reader import only_warnings
-    from tactl.passes.alg_to_rta.extract import parse_algorithm, location_table
 
     if file.suffix.lower() in (".ta", ".rta", ".json"):
         raise _usage_error(file, "parse reads pseudocode (.alg file) or Parametric Promela (.pml); .rta and .ta files are "
@@ -371,23 +371,10 @@ def parse(
                                                          "automaton: -o X.rta (or X.json)")
         if same_file(output, file):
             raise _usage_error(output, "refusing to overwrite the input file")
-    defines = _defines(define, file)
-    where = label(file)
-    text = read_text(file)
-    if file.suffix.lower() == ".pml":  # Parametric Promela (ByMC): its own front end
-        from tactl.driver.pipeline import parse_promela_loaded  # lazy: only for .pml
-
-        loaded = parse_promela_loaded(text, where, defines)
-        rta, warnings = loaded.rta, loaded.warnings
-        table = "\n".join(f"  {loc.name:<8} {loc.origin.text if loc.origin else ''}" for loc in rta.locations)
-        table = f"locations of {where}:\n{table}"
-    else:
-        result = parse_algorithm(parse_alg(text, where))
-        rta = result.rta
-        warnings = only_warnings(validate_rta(result.rta), where, text)
-        table = location_table(result)
-    if warnings:
-        typer.echo("\n".join(w.render(where, text) for w in warnings), err=True)
+    loaded, table = parse_program(file, _defines(define, file))
+    rta = loaded.rta
+    if loaded.warnings:
+        typer.echo(loaded.render_warnings(), err=True)
     _info(table, err=True)
     rta_text = (json.dumps(rta_to_json(rta), indent=2) + "\n" if form == "json"
                 else print_rta(rta, source_map=True))
@@ -423,8 +410,7 @@ def translate(
     define: DefineOption = None,
 ) -> None:
     # lazy: the translation loads z3 and the passes
-    from tactl.driver.translation import (certificate_problem, certificate_table, justice_section, run_translate,
-                                   without_refused)
+    from tactl.driver.translation import certificate_problem, certificate_table, justice_section, without_refused
 
     if file.suffix.lower() in (".ta",):
         raise _usage_error(file, "translate reads a receive threshold automaton (.rta file)")
@@ -434,16 +420,13 @@ def translate(
                                                        "-o X.ta (or X.json)")
         if same_file(output, file):
             raise _usage_error(output, "refusing to overwrite the input file")
-    from tactl.driver.inputs import load_receive_automaton  # lazy: the readers
+    from tactl.driver.commands import translate_file  # lazy: the readers
     from tactl.ir.ta.json_form import ta_to_json
     from tactl.ir.ta.printer import print_ta
 
+    defines = _defines(define, file)
     _start_clock(timeout)
-    with deadline.interruptible():
-        loaded = load_receive_automaton(file, _defines(define, file))
-        if loaded.warnings:
-            typer.echo(loaded.render_warnings(), err=True)
-        result = run_translate(loaded.rta, loaded.path, check=not no_certify)
+    loaded, result = translate_file(file, defines, not no_certify, _warn)
     deadline.cancel()  # what follows only prints and writes the finished translation
     table = certificate_table(loaded.rta, result)
     justice = justice_section(loaded.rta, result)
@@ -583,14 +566,17 @@ def check(
         "diagram (SVG): lanes of processes, steps downwards, messages as arrows, faulty senders "
         "in their own colour. Nothing is written when nothing is violated.")] = None,
 ) -> None:
+    from tactl.driver.commands import CheckRequest  # lazy: the driver's check
+    from tactl.driver.pipeline import SOURCE_ENGINE
+
     if engine == SOURCE_ENGINE:  # a second reading of the source: no translation, no automaton
         _set_verbosity(quiet, verbose, str(file))
-        if file.suffix.lower() == ".pml":  # SPIN reads the Promela file itself
-            _check_source_pml(file, _parameters(params, file), _defines(define, file), properties,
-                              timeout, as_json)
+        request = CheckRequest(file, engine, tuple(properties or ()), _parameters(params, file),
+                               max_states=max_states,
+                               defines=_defines(define, file) if file.suffix.lower() == ".pml" else ())
         deadline.stop_on_signals()
         _start_clock(timeout)
-        _check_source(file, _parameters(params, file), tuple(properties or ()), max_states, as_json)
+        _check_source(request, as_json)
     # lazy: the checker and its engines load only for check
     from tactl.engines.check import ENGINES, SPIN_MODELS
     from tactl.report.check_json import report_json
@@ -605,9 +591,11 @@ def check(
         raise _usage_error(file, "--model is an option of --engine spin")
     if bmc is not None and engine != "nusmv":
         raise _usage_error(file, "--bmc is an option of --engine nusmv")
-    receive_mode = _receive_mode(file, receive_steps)
-    fixed = _parameters(params, file)
-    defines = _defines(define, file)
+    request = CheckRequest(file, engine, tuple(properties or ()), model=model, partition=partition,
+                           receive=_receive_mode(file, receive_steps), parameters=_parameters(params, file),
+                           defines=_defines(define, file), bmc=bmc, max_depth=max_depth,
+                           memory_mb=memory_mb, allow_outside_rc=allow_outside_rc, bound=bound,
+                           max_states=max_states)
     _set_verbosity(quiet, verbose, str(file))
     if cex_svg is not None:
         from tactl.report.spacetime import output_problem  # lazy: only with --cex-svg
@@ -617,15 +605,13 @@ def check(
             raise _usage_error(cex_svg, problem)
     deadline.stop_on_signals()
     _start_clock(timeout)
-    shown = _progress_display(progress)
-    try:  # the live line ends however the command does
-        report, source = _check_file(file, shown, engine, model, partition, receive_mode, bmc, max_depth,
-                                     memory_mb, allow_outside_rc, bound, max_states, timeout, as_json,
-                                     properties, fixed, defines)
-    finally:
-        if shown is not None:
-            shown.stop()
-    rounds = _round_structure(file, source)
+    outcome = _check_file(request, progress, as_json)
+    report = outcome.report
+    rounds = None
+    if outcome.rounds is not None:
+        from tactl.report.rounds import MultiRound  # lazy: only for `rounds carrying`
+
+        rounds = MultiRound(*outcome.rounds)
     if as_json:
         data = report_json(report)
         if rounds is not None:
@@ -640,64 +626,28 @@ def check(
 
             typer.echo("\n".join(conclusion_lines(rounds, report.results)))
     if cex_svg is not None:
-        _write_cex_svg(cex_svg, report, source, file.suffix.lower().lstrip("."))
+        _write_cex_svg(cex_svg, report, outcome.source, file.suffix.lower().lstrip("."))
     if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
         raise report.interrupted
     raise typer.Exit(report.exit_code)
 
 
-def _check_source_pml(file: Path, fixed: dict[str, int], defines: tuple[str, ...], properties,
-                      timeout, as_json: bool) -> None:
-    """``check FILE.pml --engine source``: SPIN on the file itself at the --param valuation
-    (tactl/engines/spin_source.py), a second reading independent of tactl's translation."""
-    from tactl.engines.spin_source import ValuationError, check_source  # lazy: only this engine
-    from tactl.report.source import source_json, source_text  # lazy: as above
+def _check_source(request, as_json: bool) -> None:
+    """``check --engine source``: the reference interpreter's report on an .alg program, or
+    SPIN's on a .pml file itself (the driver runs either), printed."""
+    # lazy: the interpreter (or SPIN's reading) loads only for its engine
+    from tactl.driver.commands import check_program, check_promela_source
 
-    if not file.is_file():
-        raise _usage_error(file, "no such file")
-    deadline.stop_on_signals()
-    _start_clock(timeout)
-    try:
-        report = check_source(str(file), file.read_text(), fixed, defines=defines,
-                              properties=tuple(properties or ()), timeout_s=timeout)
-    except ValuationError as e:
-        raise _usage_error(file, str(e)) from None
-    if report.bad_input:  # not a model SPIN could be asked about: bad input, not "unsupported"
-        raise _usage_error(file, report.error.removeprefix(f"{file}: ").removeprefix(f"{file}:"))
-    typer.echo(json.dumps(source_json(report), indent=2) if as_json else source_text(report))
-    raise typer.Exit(report.exit_code)
+    if request.file.suffix.lower() == ".pml":  # SPIN reads the Promela file itself
+        from tactl.report.source import source_json, source_text  # lazy: only this engine
 
+        report = check_promela_source(request)
+        typer.echo(json.dumps(source_json(report), indent=2) if as_json else source_text(report))
+        raise typer.Exit(report.exit_code)
+    from tactl.source.report import report_json, report_text  # lazy: only this engine
 
-SOURCE_ENGINE = "source"
-SOURCE_MAX_STATES = 300_000  # the source engine's --max-states when the option keeps its default
-
-
-def _read_alg(file: Path):
-    """The pseudocode IR of an .alg file (the interpreter reads nothing else)."""
-    from tactl.ir.alg.reader import parse_alg  # lazy: only the interpreter's commands
-    from tactl.ir.source import label, read_text
-
-    if file.suffix.lower() != ".alg":
-        raise _usage_error(file, "the reference interpreter runs pseudocode: give an .alg file")
-    text = read_text(file)
-    return parse_alg(text, label(file)), text
-
-
-def _check_source(file: Path, params: dict[str, int], properties: tuple[str, ...], max_states: int,
-                  as_json: bool) -> None:
-    """``check --engine source``: every run of the program at the --param values (tactl.source)."""
-    # lazy: the interpreter loads only for its engine
-    from tactl.source.check import check_algorithm
-    from tactl.source.errors import SourceError, as_input_error
-    from tactl.source.report import report_json as source_json, report_text as source_text
-
-    alg, text = _read_alg(file)
-    try:
-        report = check_algorithm(alg, params, str(file), properties,
-                                 SOURCE_MAX_STATES if max_states == 2_000_000 else max_states)
-    except SourceError as e:
-        raise as_input_error(e, str(file), text) from None
-    typer.echo(json.dumps(source_json(report), indent=2) if as_json else source_text(report))
+    report = check_program(request)
+    typer.echo(json.dumps(report_json(report), indent=2) if as_json else report_text(report))
     raise typer.Exit(report.exit_code)
 
 
@@ -719,7 +669,9 @@ def run_command(
     from tactl.source.errors import SourceError, as_input_error
     from tactl.source.run import random_run, run_text
 
-    alg, text = _read_alg(file)
+    from tactl.driver.commands import read_alg  # lazy: as above
+
+    alg, text = read_alg(file)
     try:
         result = random_run(alg, _parameters(params, file), seed, steps)
     except SourceError as e:
@@ -727,65 +679,29 @@ def run_command(
     typer.echo(run_text(result, str(file)))
 
 
-def _check_file(file: Path, shown, engine: str, model: str, partition: bool, receive_mode: str,
-                bmc, max_depth, memory_mb, allow_outside_rc: bool, bound: int, max_states: int,
-                timeout, as_json: bool, properties, fixed: dict[str, int], defines: tuple[str, ...]):
-    """check's work between its options and its report: read, then decide every selected
-    property. The reading is an item of the live line on a terminal (as verify shows it), not a
-    plain line: a bad input's error must be the first line of stderr (file:line:col first).
-    Returns the report and the input's text (``--cex-svg`` shows its lines)."""
-    # lazy: the checker and its engines load only for check
-    from tactl.engines.check import CheckOptions, SelectionError, check_automaton
-    from tactl.util.progress import Live, finished, phase, started
+def _check_file(request, progress: bool | None, as_json: bool):
+    """The driver's check with check's progress display; a timeout while reading is, with
+    --json, a JSON report of nothing checked."""
+    from tactl.driver.commands import ReadingTimedOut, check_file  # lazy: the driver's check
 
-    reading = shown if isinstance(shown, Live) else None
-    phase(reading, 1)
-    started(reading, file.name, "", "reading")
-    try:
-        with deadline.interruptible():
-            result = _load(file, defines=defines)
-    except deadline.DeadlineExceeded:
-        message = (f"timeout: the --timeout of {deadline.seconds():g} s passed while reading "
-                   f"{'and translating ' if file.suffix.lower() != '.ta' else ''}the input; "
-                   "no property was checked")
+    shown = _progress_display(progress)
+    try:  # the live line ends however the command does
+        return check_file(request, shown, _warn)
+    except ReadingTimedOut as e:
         if not as_json:
             raise
-        typer.echo(json.dumps({"file": str(file), "tactl_version": __version__, "properties": [],
-                               "initial_configurations": "unknown", "warnings": [message],
+        typer.echo(json.dumps({"file": str(request.file), "tactl_version": __version__, "properties": [],
+                               "initial_configurations": "unknown", "warnings": [e.message],
                                "exit_code": EXIT_UNKNOWN}, indent=2))
         raise typer.Exit(EXIT_UNKNOWN) from None
-    finished(reading, file.name, f"{result.ta.name} ready ({len(result.ta.locations)} locations, "
-                               f"{len(result.ta.rules)} rules)")
-    receive = result.receive  # a synchronous automaton's: the lock-step engine runs it
-    not_checkable = result.not_checkable
-    if engine == "spin" and model == "process":
-        # lazy: only this command needs it; --help starts without it
-        from tactl.passes.emit.promela_process import unsupported_fault_model
-
-        receive = _receive_automaton(file, defines)
-        not_checkable = not_checkable or unsupported_fault_model(receive)
-    ta = result.ta
-    if allow_outside_rc:
-        ta, receive = _without_rc(ta, receive, fixed)
-    options = CheckOptions(engine=engine, properties=tuple(properties or ()), timeout_s=timeout,
-                           parameters=fixed, bound=bound, max_states=max_states,
-                           not_checkable=not_checkable, refused=result.refused, model=model,
-                           receive_automaton=receive, partition=partition, receive=receive_mode, bmc=bmc,
-                           max_depth=max_depth, memory_mb=memory_mb)
-    try:
-        return check_automaton(ta, result.path, options, shown), result.source or ""
-    except SelectionError as e:
-        raise _usage_error(file, str(e)) from None
+    finally:
+        if shown is not None:
+            shown.stop()
 
 
-def _round_structure(file: Path, source: str):
-    """The ``rounds carrying v:`` structure of an ``.alg`` input (passes/alg_to_rta/rounds.py), or None:
-    check states the multi-round conclusion after the one-round verdicts."""
-    if file.suffix.lower() != ".alg":
-        return None
-    from tactl.report.rounds import round_structure  # lazy: the .alg reader, only for .alg
-
-    return round_structure(source, str(file))
+def _warn(message: str) -> None:
+    """What the driver says while it works (a reading's warnings, an option's note): stderr."""
+    typer.echo(message, err=True)
 
 
 def _write_cex_svg(path: Path, report, source: str, kind: str) -> None:
@@ -797,32 +713,6 @@ def _write_cex_svg(path: Path, report, source: str, kind: str) -> None:
         write_output(path, svg)
         message = f"wrote {path}: {message}"
     _info(f"tactl: {message}", err=True)
-
-
-def _receive_automaton(file: Path, defines: tuple[str, ...] = ()):
-    """The receive automaton of an .rta/.alg input (the SPIN process model runs it)."""
-    from tactl.driver.inputs import read_automaton  # lazy: the readers
-    from tactl.ir.rta.reader import RtaReadResult
-
-    loaded = read_automaton(file, defines)
-    if not isinstance(loaded, RtaReadResult):
-        raise _usage_error(file, "the process model runs a receive automaton: give the .rta or "
-                                 ".alg file (--model counter works from any TA)")
-    return loaded.rta
-
-
-def _without_rc(ta, receive, fixed: dict[str, int]):
-    """``--allow-outside-rc``: the automata without their resilience condition, said on stderr."""
-    # lazy: only this command needs it; --help starts without it
-    from tactl.ir.evaluate import holds
-    from tactl.ir.expr import to_text
-
-    failed = [to_text(a) for a in ta.assumptions if all(p in fixed for p in ta.parameters)
-              and not holds(ta.expand(a), fixed)]
-    if failed:
-        typer.echo("tactl: warning: --allow-outside-rc: checking parameter values that violate "
-                   f"the resilience condition ({'; '.join(failed)})", err=True)
-    return replace(ta, assumptions=()), (replace(receive, assumptions=()) if receive else None)
 
 
 _TARGETS = ("smtlib", "promela", "nuxmv")
@@ -872,28 +762,27 @@ def emit(
     if to not in _TARGETS:
         raise _usage_error(file, f"unknown target '{to}'; choose one of {', '.join(_TARGETS)}"
                                  + _meant(to, _TARGETS))
+    from tactl.driver.commands import EmitRequest  # lazy: the driver's emit
+
     defines = _defines(define, file)
     if to != "smtlib":
-        return _emit_model(file, to, output, properties, _parameters(params, file), model, partition,
-                           bound, unbounded, allow_outside_rc, _receive_mode(file, receive_steps), defines)
+        fixed = _parameters(params, file)
+        return _emit_model(EmitRequest(file, to, tuple(properties or ()), fixed, model, partition,
+                                       _receive_mode(file, receive_steps), bound, unbounded,
+                                       allow_outside_rc, defines), output)
     check_output_directory(output)
-    fixed = _parameters(params, file)
-    # lazy: only this command needs it; --help starts without it
-    from tactl.engines.check import SelectionError, validate_selection
-    from tactl.driver.emitters import smtlib_files
+    _emit_smtlib(EmitRequest(file, to, tuple(properties or ()), _parameters(params, file),
+                             defines=defines), output)
 
-    loaded = _load(file, defines=defines)
-    ta = loaded.ta
+
+def _emit_smtlib(request, output: Path) -> None:
+    """``emit --to smtlib``: the driver's query files, written into the directory ``output`` and
+    named after the input file."""
+    from tactl.driver.commands import emit_smtlib  # lazy: the driver's emit
+
+    loaded, emitted = emit_smtlib(request, _warn)
+    ta, file = loaded.ta, request.file
     stem = ta.name if is_stdout(file) else file.stem
-    if not loaded.not_checkable:
-        try:
-            validate_selection(ta, properties or (), fixed)
-        except SelectionError as e:
-            raise _usage_error(file, str(e)) from None
-    try:
-        emitted = smtlib_files(loaded, tuple(properties or ()), fixed)
-    except ValueError as e:
-        raise _usage_error(file, str(e)) from None
     written = []
     for name, text in emitted["files"].items():  # named after the automaton; here after the file
         make_directory(output)
@@ -918,60 +807,20 @@ def _receive_mode(file: Path, receive: str) -> str:
     return receive
 
 
-def _emit_model(file: Path, to: str, output: Path, properties, fixed: dict[str, int], model: str,
-                partition: bool, bound: int | None, unbounded: bool, allow_outside_rc: bool,
-                receive_mode: str = "auto", defines: tuple[str, ...] = ()) -> None:
-    """``emit --to promela|nuxmv``: one model file, written atomically."""
+def _emit_model(request, output: Path) -> None:
+    """``emit --to promela|nuxmv``: the driver's model, written atomically to ``output``."""
     # lazy: only this command needs it; --help starts without it
-    from tactl.engines.check import SPIN_MODELS, SelectionError, external_parameters_problem, validate_selection
+    from tactl.driver.commands import emit_model
+    from tactl.engines.check import SPIN_MODELS
 
+    file, to = request.file, request.to
     if output.suffix.lower() != _MODEL_SUFFIX[to] and not is_stdout(output):
         raise _usage_error(output, f"--to {to} writes one file: -o X{_MODEL_SUFFIX[to]} (or '-')")
     if same_file(output, file):
         raise _usage_error(output, "refusing to overwrite the input file")
-    if model not in SPIN_MODELS:
-        raise _usage_error(file, f"unknown model '{model}'; choose {' or '.join(SPIN_MODELS)}")
-    loaded = _load(file, defines=defines)
-    ta = loaded.ta
-    try:
-        validate_selection(ta, properties or (), fixed)
-    except SelectionError as e:
-        raise _usage_error(file, str(e)) from None
-    selected = tuple(properties or ())
-    source = str(file)
-    try:
-        if to == "promela" and model == "process":
-            # lazy: only this command needs it; --help starts without it
-            from tactl.passes.emit.promela_process import ProcessModelError, emit_process_model
-
-            receive = _receive_automaton(file, defines)
-            if allow_outside_rc:
-                _, receive = _without_rc(ta, receive, fixed)
-            else:
-                problem = external_parameters_problem(ta, fixed, "promela process model")
-                if problem:
-                    raise _usage_error(file, problem)
-            try:
-                text = emit_process_model(receive, fixed, selected, partition=partition, source=source,
-                                          receive=receive_mode)
-            except ProcessModelError as e:
-                raise _usage_error(file, str(e)) from None
-        elif to == "promela":
-            # lazy: only this command needs it; --help starts without it
-            from tactl.passes.emit.promela import emit_promela_counter
-
-            text = emit_promela_counter(ta, selected or None, fixed, allow_outside_rc=allow_outside_rc)
-        else:
-            # lazy: only this command needs it; --help starts without it
-            from tactl.passes.emit.smv import SmvError, emit_smv
-
-            try:
-                text = emit_smv(ta, selected or None, fixed or None, bound, unbounded,
-                                allow_outside_rc=allow_outside_rc, source=source)
-            except SmvError as e:
-                raise _usage_error(file, str(e)) from None
-    except SelectionError as e:
-        raise _usage_error(file, str(e)) from None
+    if request.model not in SPIN_MODELS:
+        raise _usage_error(file, f"unknown model '{request.model}'; choose {' or '.join(SPIN_MODELS)}")
+    text = emit_model(request, _warn)
     if is_stdout(output):
         typer.echo(text, nl=False)
         return
@@ -1041,7 +890,8 @@ def verify(
     # lazy: verify's driver, engines and reports load only for verify
     from tactl.engines.check import ENGINES
     from tactl.driver.executors import ExecutorError
-    from tactl.driver.verify import EMIT_TARGETS, FAILED, VerifyError, VerifyOptions, resolve, verify as run_verify
+    from tactl.driver.verify import (EMIT_TARGETS, FAILED, SOURCE_ENGINE, VerifyError, VerifyOptions, resolve,
+                                     verify as run_verify)
     from tactl.report.verify import explain_lines, run_json, run_table
 
     if engine not in (*ENGINES, SOURCE_ENGINE):
@@ -1138,15 +988,11 @@ def _write_reports(result, report_dir: Path, with_svg: bool = True) -> None:
 
 def _unknown_properties(result, options) -> None:
     """A --property that no verified algorithm has is a usage error, not a silent empty run."""
-    if not options.properties:
-        return
-    known = {p.name for a in result.algorithms if a.loaded is not None for p in a.loaded.ta.properties}
-    missing = [p for p in options.properties if p not in known]
-    if missing and any(a.loaded is not None for a in result.algorithms):
-        raise _usage_error("verify", f"no verified algorithm has the property "
-                                     f"{', '.join(repr(m) for m in missing)}; known: "
-                                     f"{', '.join(sorted(known)) or '(none)'}"
-                                     + (_meant(missing[0], known) if len(missing) == 1 else ""))
+    from tactl.driver.verify import unknown_properties  # lazy: verify's driver
+
+    problem = unknown_properties(result, options.properties)
+    if problem:
+        raise _usage_error("verify", problem)
 
 
 def _progress_display(progress: bool | None):
@@ -1206,7 +1052,7 @@ def _certificate_error() -> type[Exception]:
     """The translation's CertificateError if its module is loaded, else a class nothing raises.
     Never an import: main() evaluates this in an ``except`` clause for every exception, and an
     import there, while a MemoryError still holds the memory, raised a second MemoryError that
-    escaped main with a traceback and exit status 1 (finding D3)."""
+    escaped main with a traceback and exit status 1."""
     module = sys.modules.get("tactl.driver.translation")
     return getattr(module, "CertificateError", _NeverRaised)
 
@@ -1297,8 +1143,8 @@ def run() -> None:
 def _exit(code: int) -> None:
     """End the process with ``code``. When the command left no other thread (but daemons) and
     started no worker processes, the interpreter's teardown is skipped (streams flushed and ``atexit``
-    handlers run first, as a normal exit does): freeing z3's terms one by one at shutdown costs
-    ~30 ms, an eighth of a small ``tactl check`` (issue 20's start-up budget)."""
+    handlers run first, as a normal exit does): freeing z3's terms one by one at shutdown is a
+    noticeable part of a small ``tactl check``, and nothing needs it."""
     others = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon]
     if others or "multiprocessing" in sys.modules:
         sys.exit(code)  # the normal exit joins these threads and worker processes

@@ -4,8 +4,10 @@ A :class:`Pass` names its input and output IR kinds, a version (bump it whenever
 may give a different output), and the options that change its output. The chain from a file to
 the IR a command needs is found by walking these declarations (:func:`plan`), not written per
 file type: ``.alg`` → parse → translate → lower → check, ``.ta`` → read → lower → check, and so
-on. Both the CLI commands (without a cache) and ``tactl verify`` (with one) run chains through
-:class:`Runner`, so they run the same code.
+on. Both the CLI commands (without a cache, through ``tactl/driver/commands.py``) and ``tactl
+verify`` (with one) run chains through :class:`Runner`, so they run the same code; a pass declares
+every option a command has for it (the check pass all of ``tactl check``'s, the emitters all of
+``tactl emit``'s), so one option means one thing on every call path.
 
 IR kinds (:data:`KINDS`) say how a value is stored in the cache (``dump``/``load``) and what a
 cache key sees of it (``canonical``). A key sees exactly what the pass's output depends on:
@@ -22,7 +24,7 @@ from __future__ import annotations
 import json
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -37,6 +39,7 @@ from tactl.ir.source import is_stdin, label, read_text, sniff_kind
 from tactl.ir.ta.json_form import ta_from_json, ta_to_json
 from tactl.ir.ta.reader import MAX_DIGITS, ReadResult, only_warnings, read_ta
 from tactl.ir.ta.validate import validate
+from tactl.util import deadline
 
 
 @dataclass(frozen=True)
@@ -196,6 +199,24 @@ class Pass:
     storable: Callable[[Any], bool] = lambda value: True
 
 
+@dataclass(frozen=True)
+class Program:
+    """What the parse pass read on the way to a receive automaton: the pseudocode IR and its
+    extraction (the multi-round conclusion of ``rounds carrying`` reads both)."""
+
+    alg: Any  # tactl.ir.alg.syntax.Algorithm
+    extracted: Any  # passes/alg_to_rta/extract.py's result
+
+
+class ParsedRta(RtaReadResult):
+    """The parse pass's receive automaton, with the :class:`Program` it came from (not stored in
+    the cache: a cached receive automaton is a plain :class:`RtaReadResult`)."""
+
+    def __init__(self, rta, path: str, source: str, warnings: list[Diagnostic], program: Program) -> None:
+        super().__init__(rta, path, source, warnings)
+        self.program = program
+
+
 def parse_loaded(text: str, where: str) -> RtaReadResult:
     """Run the parse pass on pseudocode: the receive automaton it defines, checked like a
     written one (``ir/rta/validate.py``), with the pseudocode as its source text."""
@@ -203,12 +224,14 @@ def parse_loaded(text: str, where: str) -> RtaReadResult:
     from tactl.ir.alg.reader import parse_alg
     from tactl.passes.alg_to_rta.extract import parse_algorithm
 
-    rta = parse_algorithm(parse_alg(text, where)).rta
-    return RtaReadResult(rta, where, text, only_warnings(validate_rta(rta), where, text))
+    alg = parse_alg(text, where)
+    extracted = parse_algorithm(alg)
+    rta = extracted.rta
+    return ParsedRta(rta, where, text, only_warnings(validate_rta(rta), where, text), Program(alg, extracted))
 
 
 def parse_promela_loaded(text: str, where: str, defines: tuple[str, ...] = ()) -> RtaReadResult:
-    """Run the Promela front end (``passes/parse_promela``, ``passes/promela_to_rta``): the
+    """Run the Promela front end (``ir/promela/reader.py``, ``passes/pml_to_rta/translation.py``): the
     receive automaton of a ByMC model, checked like a written one; the translation's notes (the
     fairness used) join the warnings."""
     # lazy: the Promela grammar (lark) and its translation (z3) load only when a chain runs them
@@ -246,7 +269,7 @@ def translate_loaded(loaded: RtaReadResult) -> ReadResult:
 
 
 def lower_loaded(loaded: ReadResult) -> ReadResult:
-    """``loaded`` with its divisions eliminated (``passes/lower_division``), a note per new
+    """``loaded`` with its divisions eliminated (``passes/ta_to_ta/lower_division.py``), a note per new
     parameter among the warnings; one it cannot eliminate exactly makes the automaton
     not checkable (every property is then reported unsupported, with the reason), never
     approximated."""
@@ -304,20 +327,80 @@ def _lower(loaded: ReadResult, options: Mapping[str, Any]) -> ReadResult:
     return lower_loaded(loaded)
 
 
-CHECK_OPTIONS = ("property", "engine", "parameters", "bound", "max_states")
+# Every option of ``tactl check`` that changes a verdict: the CLI and ``tactl verify`` build the
+# engines' options from the same mapping (:func:`check_options`), so one option means the same
+# thing on both call paths, and a cached verdict is keyed by all of them.
+CHECK_OPTIONS = ("property", "engine", "parameters", "bound", "max_states", "model", "partition",
+                 "receive", "bmc", "max_depth", "memory_mb", "allow_outside_rc")
+# What an option not given means, on both call paths (check's option defaults are these)
+CHECK_DEFAULTS: dict[str, Any] = {
+    "engine": "parametric", "bound": 7, "max_states": 2_000_000, "model": "counter", "partition": False,
+    "receive": "auto", "bmc": None, "max_depth": None, "memory_mb": None, "allow_outside_rc": False}
+
+
+def check_options(loaded: ReadResult, options: Mapping[str, Any],
+                  properties: tuple[str, ...]) -> tuple[Any, Any, list[str]]:
+    """The automaton to check, the engines' ``CheckOptions`` for ``properties`` of ``loaded``, and
+    the notes to show first. The SPIN process model runs the receive automaton the translation
+    started from (never a second reading of the file); ``allow_outside_rc`` drops the resilience
+    condition, saying so when the fixed parameters violate it. The deadline is not an option: it
+    is the command's clock (``tactl/util/deadline.py``)."""
+    # lazy: the checker and its engines load only when a chain checks
+    from tactl.engines.check import CheckOptions
+
+    options = {**CHECK_DEFAULTS, **options}
+    receive, not_checkable = loaded.receive, loaded.not_checkable
+    if options["engine"] == "spin" and options["model"] == "process":
+        # lazy: the process model's emitter, only for --model process
+        from tactl.passes.emit.promela_process import unsupported_fault_model
+
+        receive = process_automaton(loaded)
+        not_checkable = not_checkable or unsupported_fault_model(receive)
+    ta, notes = loaded.ta, []
+    parameters = options.get("parameters")
+    if options["allow_outside_rc"]:
+        ta, receive, note = without_rc(ta, receive, parameters or {})
+        notes += [note] if note else []
+    return ta, CheckOptions(
+        engine=options["engine"], properties=properties, parameters=parameters, bound=options["bound"],
+        max_states=options["max_states"], not_checkable=not_checkable, refused=loaded.refused,
+        model=options["model"], receive_automaton=receive, partition=options["partition"],
+        receive=options["receive"], bmc=options["bmc"], max_depth=options["max_depth"],
+        memory_mb=options["memory_mb"]), notes
+
+
+def process_automaton(loaded: ReadResult) -> Any:
+    """The receive automaton a process model (SPIN's ``--model process``) runs: the one the
+    threshold automaton was translated from; a ``.ta`` input has none."""
+    if loaded.receive is None:
+        raise refusal(loaded.path, "the process model runs a receive automaton: give the .rta or "
+                                   ".alg file (--model counter works from any TA)")
+    return loaded.receive
+
+
+def without_rc(ta: Any, receive: Any, fixed: Mapping[str, int]) -> tuple[Any, Any, str | None]:
+    """``--allow-outside-rc``: the automata without their resilience condition, and the warning
+    to show when the fixed parameter values violate it."""
+    from tactl.ir.evaluate import holds  # lazy: only with --allow-outside-rc
+
+    failed = [to_text(a) for a in ta.assumptions if all(p in fixed for p in ta.parameters)
+              and not holds(ta.expand(a), dict(fixed))]
+    note = ("tactl: warning: --allow-outside-rc: checking parameter values that violate the "
+            f"resilience condition ({'; '.join(failed)})") if failed else None
+    return (replace(ta, assumptions=()), replace(receive, assumptions=()) if receive else None, note)
 
 
 def _check(loaded: ReadResult, options: Mapping[str, Any]) -> Verdict:
     # lazy: the checker and its engines load only when a chain checks
-    from tactl.engines.check import CheckOptions, check_automaton
+    from tactl.engines.check import check_automaton
 
-    report = check_automaton(loaded.ta, loaded.path, CheckOptions(
-        engine=options.get("engine", "parametric"), properties=(options["property"],),
-        timeout_s=options.get("timeout"), parameters=options.get("parameters") or None,
-        bound=options.get("bound", 7), max_states=options.get("max_states", 2_000_000),
-        not_checkable=loaded.not_checkable, receive_automaton=loaded.receive, refused=loaded.refused))
+    # verify's options always hold a dict; an empty one means no parameter is fixed (None)
+    fixed = {**options, "parameters": options.get("parameters") or None}
+    ta, engine_options, notes = check_options(loaded, fixed, (options["property"],))
+    with deadline.clock(options.get("timeout")):
+        report = check_automaton(ta, loaded.path, engine_options)
     [result] = report.results
-    return Verdict(result, list(report.warnings))
+    return Verdict(result, notes + list(report.warnings))
 
 
 def _decided(value: Verdict) -> bool:
@@ -329,6 +412,8 @@ def _decided(value: Verdict) -> bool:
 
 
 SOURCE_OPTIONS = ("property", "parameters", "max_states")
+SOURCE_ENGINE = "source"  # the reference interpreter (tactl/driver/source_check.py)
+SOURCE_MAX_STATES = 300_000  # its --max-states when the option keeps the other engines' default
 
 
 def _check_source(src: Source, options: Mapping[str, Any]) -> Verdict:
@@ -346,20 +431,47 @@ def _emit_smtlib(loaded: ReadResult, options: Mapping[str, Any]) -> dict[str, An
     return smtlib_files(loaded, options.get("properties") or (), options.get("parameters") or {})
 
 
+def _selected(options: Mapping[str, Any]) -> tuple[str, ...] | None:
+    return tuple(options.get("properties") or ()) or None
+
+
+def _named(loaded: ReadResult, options: Mapping[str, Any]) -> str:
+    """How a model names its input: as the user wrote it (``-`` for standard input)."""
+    return options.get("source") or loaded.path
+
+
 def _emit_promela(loaded: ReadResult, options: Mapping[str, Any]) -> str:
+    """A Promela model at fixed parameters: one counter per location, or (``model: process``)
+    one proctype per process running the receive automaton the TA was translated from."""
+    parameters = options["parameters"]
+    if options.get("model") == "process":
+        # lazy: the process model's emitter (jinja2) loads only when a chain emits it
+        from tactl.passes.emit.promela_process import emit_process_model
+
+        receive = process_automaton(loaded)
+        if options.get("allow_outside_rc"):
+            _, receive, _ = without_rc(loaded.ta, receive, parameters)
+        return emit_process_model(receive, parameters, _selected(options) or (),
+                                  partition=bool(options.get("partition")), source=_named(loaded, options),
+                                  receive=options.get("receive") or "auto")
     # lazy: the Promela emitter (jinja2) loads only when a chain emits
     from tactl.passes.emit.promela import emit_promela_counter
 
-    return emit_promela_counter(loaded.ta, tuple(options.get("properties") or ()) or None,
-                                options["parameters"])
+    return emit_promela_counter(loaded.ta, _selected(options), parameters,
+                                allow_outside_rc=bool(options.get("allow_outside_rc")))
 
 
 def _emit_nuxmv(loaded: ReadResult, options: Mapping[str, Any]) -> str:
     from tactl.passes.emit.smv import emit_smv  # lazy: the SMV emitter (jinja2) loads only when a chain emits
 
-    return emit_smv(loaded.ta, tuple(options.get("properties") or ()) or None,
-                    options.get("parameters") or None, options.get("smv_bound"), False,
-                    source=loaded.path)
+    return emit_smv(loaded.ta, _selected(options), options.get("parameters") or None,
+                    options.get("smv_bound"), bool(options.get("unbounded")),
+                    allow_outside_rc=bool(options.get("allow_outside_rc")), source=_named(loaded, options))
+
+
+# The options of the emitters, all of them (``tactl emit`` and ``verify --emit`` run these passes)
+PROMELA_OPTIONS = ("properties", "parameters", "model", "partition", "receive", "allow_outside_rc", "source")
+NUXMV_OPTIONS = ("properties", "parameters", "smv_bound", "unbounded", "allow_outside_rc", "source")
 
 
 PASSES: tuple[Pass, ...] = (
@@ -379,8 +491,8 @@ PASSES: tuple[Pass, ...] = (
     # the reference interpreter reads the pseudocode itself: its key is the text, not the TA
     Pass("check-source", 1, "alg-text", "source-verdict", _check_source, SOURCE_OPTIONS, storable=_decided),
     Pass("emit-smtlib", 1, "checkable-ta", "smtlib", _emit_smtlib, ("properties", "parameters")),
-    Pass("emit-promela", 1, "checkable-ta", "promela", _emit_promela, ("properties", "parameters")),
-    Pass("emit-nuxmv", 1, "checkable-ta", "smv", _emit_nuxmv, ("properties", "parameters", "smv_bound")),
+    Pass("emit-promela", 1, "checkable-ta", "promela", _emit_promela, PROMELA_OPTIONS),
+    Pass("emit-nuxmv", 1, "checkable-ta", "smv", _emit_nuxmv, NUXMV_OPTIONS),
 )
 
 

@@ -60,11 +60,8 @@ def check_source_alg(text: str, path: str, options: Mapping[str, Any]) -> Proper
     name = options["property"]
     params = dict(options.get("parameters") or {})
     timeout = options.get("timeout")
-    own_clock = timeout is not None and not deadline.active()
-    if own_clock:
-        deadline.start(timeout)
     try:
-        with deadline.interruptible():
+        with deadline.clock(timeout), deadline.interruptible():
             report = check_algorithm(parse_alg(text, path), params, path, (name,),
                                      options.get("max_states") or DEFAULT_MAX_STATES)
     except deadline.DeadlineExceeded:
@@ -75,9 +72,6 @@ def check_source_alg(text: str, path: str, options: Mapping[str, Any]) -> Proper
         return PropertyResult(name, _kind_of(text, path, name), UNKNOWN, ENGINE,
                               reason="the interpreter stopped: " + as_input_error(e, path, text).render(),
                               details={"valuation": params})
-    finally:
-        if own_clock:
-            deadline.cancel()
     [result] = report.results
     return adapt(report, result)
 

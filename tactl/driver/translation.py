@@ -11,8 +11,8 @@ whether or not a specification uses it). One that is not *justified*, or undecid
 verdicts of the specifications that assume the justice unsound, and only those: they are
 *refused* (:func:`refused_properties`: ``check`` reports them unsupported or unknown with the
 reason, ``translate`` leaves them out of the TA it writes and exits 3), while every other
-property — the safety ones — is translated and checked as usual (issue 19: one unjustifiable
-liveness property no longer blocks the others).
+property — the safety ones — is translated and checked as usual (one unjustifiable liveness
+property must not block the others).
 """
 
 from __future__ import annotations

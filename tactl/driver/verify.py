@@ -20,7 +20,8 @@ from typing import Any, Callable
 
 from tactl.driver.cache import Cache, CacheUnavailable, default_directory
 from tactl.driver.executors import TaskFailed, executor_for
-from tactl.driver.pipeline import KINDS, PASSES, PassRecord, Runner, Source, Verdict, read_source
+from tactl.driver.pipeline import (CHECK_DEFAULTS, KINDS, PASSES, SOURCE_ENGINE, SOURCE_MAX_STATES, PassRecord, Runner, Source,
+                                   Verdict, read_source)
 from tactl.engines.result import (HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED,
                                   PropertyResult)
 from tactl.engines.result_json import revalidated
@@ -39,9 +40,7 @@ EMIT_TARGETS = {"promela": ("emit-promela", ".pml"), "nuxmv": ("emit-nuxmv", ".s
 SMV_BOUND = 7  # --emit nuxmv without --param: parameters range over 0..7 (as the explicit engine's)
 
 
-SOURCE_ENGINE = "source"  # the reference interpreter (tactl/driver/source_check.py)
 SOURCE_PASS = "check-source"
-SOURCE_MAX_STATES = 300_000  # as check --engine source's default
 
 INTERRUPTED = "interrupted"  # the cache status of a check that an interrupt left undecided
 FAILED = "internal error"  # the cache status of a check whose worker raised or died (exit 4)
@@ -278,6 +277,20 @@ def verify(files: list[Path], options: VerifyOptions, progress: Callable[[str], 
                str(cache.root) if cache is not None else None, warnings, argv, interrupted)
 
 
+def unknown_properties(result: Run, properties: tuple[str, ...]) -> str | None:
+    """Why the selected ``properties`` are wrong when no verified algorithm has some of them
+    (a usage error, not a silent empty run), or None."""
+    if not properties:
+        return None
+    known = {p.name for a in result.algorithms if a.loaded is not None for p in a.loaded.ta.properties}
+    missing = [p for p in properties if p not in known]
+    if not missing or not any(a.loaded is not None for a in result.algorithms):
+        return None
+    return (f"no verified algorithm has the property {', '.join(repr(m) for m in missing)}; known: "
+            f"{', '.join(sorted(known)) or '(none)'}"
+            + (did_you_mean(missing[0], known) if len(missing) == 1 else ""))
+
+
 def _sent(task: dict[str, Any]) -> dict[str, Any]:
     """What travels to a worker (the property object stays here)."""
     return {k: v for k, v in task.items() if k != "property"}
@@ -314,8 +327,8 @@ def _source_options(options: VerifyOptions, prop: str) -> dict[str, Any]:
 
 
 def _check_options(options: VerifyOptions, prop: str) -> dict[str, Any]:
-    return {"property": prop, "engine": options.engine, "parameters": dict(options.parameters),
-            "bound": 7, "max_states": 2_000_000, "timeout": options.timeout_s}
+    return {**CHECK_DEFAULTS, "property": prop, "engine": options.engine,
+            "parameters": dict(options.parameters), "timeout": options.timeout_s}
 
 
 def _stale(loaded, verdict: Verdict) -> str | None:

@@ -101,6 +101,21 @@ def start(seconds: float | None) -> None:
         signal.setitimer(signal.ITIMER_REAL, seconds, REPEAT_S)
 
 
+@contextmanager
+def clock(seconds: float | None) -> Iterator[None]:
+    """The deadline for one piece of work run on its own (a worker's check): started here
+    unless the command already runs one, and cancelled at the end only if started here. The
+    command's own ``--timeout`` is the one clock; this is how it reaches a worker process."""
+    own = seconds is not None and not active()
+    if own:
+        start(seconds)
+    try:
+        yield
+    finally:
+        if own:
+            cancel()
+
+
 def cancel() -> None:
     global _deadline, _seconds
     if _deadline is not None and hasattr(signal, "setitimer"):
