@@ -5,7 +5,7 @@ the translation is shared by all of them. This pass reads the program itself ins
 ``.alg`` file is run by the interpreter (``tactl.source``) at the ``--param`` valuation. Its
 results are the interpreter's own dataclasses; the driver's reports (table, report.json,
 report.html) and its cache speak :class:`~tactl.engines.result.PropertyResult`, so this module
-adapts one to the other (the interpreter itself must not know the driver: tests/test_layout.py).
+adapts one to the other (the interpreter itself must not know the driver: tests/packaging/test_layout.py).
 
 One pass run decides one property (the unit the executors run in parallel, and the unit the
 cache stores): the state graph is explored again per property, which at the small valuations

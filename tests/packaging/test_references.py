@@ -54,7 +54,7 @@ def test_every_path_a_source_or_document_names_exists():
 
 
 def test_nothing_points_at_documents_outside_the_repository():
-    files = _tracked("*.py", "*.md", "*.j2")
+    files = [name for name in _tracked("*.py", "*.md", "*.j2") if name != "tests/packaging/test_references.py"]
     outside = [f"{name}:{number}: {line.strip()}" for name in files
                for number, line in enumerate((REPO / name).read_text(encoding="utf-8").splitlines(), 1)
                if _OUTSIDE_DOCS.search(line)]
