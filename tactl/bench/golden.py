@@ -84,23 +84,26 @@ def runs(tmp: Path) -> list[Run]:
 
 _TIME = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|s|min|h|MB|MiB|GB|GiB|KB|KiB|kB)\b")
 _HEX = re.compile(r"\b[0-9a-f]{12,64}\b")
+_STAMP = re.compile(r"\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z?\b")
 _TIMED_KEY = re.compile(r"(time|seconds|elapsed|wall|cpu|memory|rss|_s$|_ms$|duration|when|date)", re.I)
 
 
-def _scrub_json(value: object) -> object:
+def _scrub_json(value: object, tmp: str) -> object:
     if isinstance(value, dict):
-        return {k: ("<T>" if _TIMED_KEY.search(k) and isinstance(v, (int, float)) else _scrub_json(v))
+        return {k: ("<T>" if _TIMED_KEY.search(k) and isinstance(v, (int, float)) else _scrub_json(v, tmp))
                 for k, v in value.items()}
     if isinstance(value, list):
-        return [_scrub_json(v) for v in value]
+        return [_scrub_json(v, tmp) for v in value]
     if isinstance(value, str):
-        return scrub(value)
+        return scrub(value, tmp)
     return value
 
 
 def scrub(text: str, tmp: str = "") -> str:
     if tmp:
         text = text.replace(tmp, "<TMP>")
+    text = text.replace(str(REPO), "<REPO>")  # records of two checkouts compare equal
+    text = _STAMP.sub("<DATE>", text)
     text = _TIME.sub("<T>", text)
     return _HEX.sub("<HEX>", text)
 
@@ -109,10 +112,10 @@ def _normalise(stdout: str, tmp: str) -> str:
     stripped = stdout.strip()
     if stripped.startswith("{"):
         try:
-            doc = json.loads(stripped.replace(tmp, "<TMP>"))
+            doc = json.loads(stripped)
         except json.JSONDecodeError:
             return scrub(stdout, tmp)
-        return json.dumps(_scrub_json(doc), indent=1, sort_keys=True)
+        return json.dumps(_scrub_json(doc, tmp), indent=1, sort_keys=True)
     return scrub(stdout, tmp)
 
 

@@ -12,6 +12,8 @@ from tactl.bench import golden
 def test_times_memory_paths_and_digests_are_masked():
     text = "3 hold in 0.42 s (12 ms solving), peak 81.5 MB, cache /tmp/x/abc, key 0123456789abcdef01"
     assert golden.scrub(text, "/tmp/x") == "3 hold in <T> (<T> solving), peak <T>, cache <TMP>/abc, key <HEX>"
+    stamped = f"started 2026-11-29T07:11:44Z in {golden.REPO}/corpus/strb/strb.alg"
+    assert golden.scrub(stamped) == "started <DATE> in <REPO>/corpus/strb/strb.alg"
 
 
 def test_json_timing_fields_are_masked_and_the_rest_kept():
