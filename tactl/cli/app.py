@@ -21,10 +21,10 @@ from tactl.util import deadline
 from tactl.util.fsutil import is_special, is_stdout
 from tactl.ir.errors import Diagnostic, InputError, Severity
 
-
 EXIT_OK, EXIT_VIOLATED, EXIT_USAGE, EXIT_UNKNOWN, EXIT_INTERNAL = 0, 1, 2, 3, 4
 EXIT_INTERRUPTED = 130  # Ctrl-C, as shells report a SIGINT
 EXIT_TERMINATED = 143  # SIGTERM
+
 
 class Command(TyperCommand):
     """Usage lines as Click writes them (``tactl check [OPTIONS] FILE``): Typer 0.28 puts a

@@ -1,5 +1,5 @@
-"""``check`` (decide an automaton's properties with one engine, or run an .alg program's reference
-interpreter on every run) and ``run`` (one random run of an .alg program)."""
+"""``check`` (decide an automaton's properties with one of the engines, or an .alg program's with
+the reference interpreter) and ``run`` (one random run of an .alg program)."""
 
 from __future__ import annotations
 
