@@ -1,11 +1,11 @@
 """The work of ``tactl check`` and ``tactl emit`` between their options and their output.
 
-The CLI (``tactl/cli.py``) turns options into a request, calls one function here and prints what
-comes back; everything in between — reading the input through the declared passes, rewriting
-the automaton for an option, checking, emitting — is done here, with the same passes and the same
-option names as ``tactl verify`` (``tactl/driver/pipeline.py``). What the user should see while
-the work goes on (a reading's warnings, a note about an option) is handed to ``say`` as it
-happens, so that stderr keeps its order.
+The CLI (``tactl/cli/check.py``, ``tactl/cli/emit.py``) turns options into a request, calls one
+function here and prints what comes back; everything in between — reading the input through the
+declared passes, rewriting the automaton for an option, checking, emitting — is done here, with
+the same passes and the same option names as ``tactl verify`` (``tactl/driver/pipeline.py``).
+What the user should see while the work goes on (a reading's warnings, a note about an option) is
+handed to ``say`` as it happens, so that stderr keeps its order.
 """
 
 from __future__ import annotations

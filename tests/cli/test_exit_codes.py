@@ -178,7 +178,7 @@ def test_a_failure_of_mains_own_handler_still_exits_4_with_one_line():
     """Should main() itself raise (memory still exhausted while it reports a MemoryError), the
     console script's run() says so in one line and exits 4, not Python's 1 with a traceback."""
     done = _tactl("show", str(STRB), script="""
-        import tactl.cli as C
+        import tactl.cli.entry as C
         def failing(argv=None):
             raise MemoryError()
         C.main = failing
