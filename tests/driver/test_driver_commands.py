@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import REPO
 from tactl.driver import commands, pipeline
 from tactl.ir.errors import InputError
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+CORPUS = REPO / "corpus"
 STRB = CORPUS / "strb" / "strb.alg"
 
 
