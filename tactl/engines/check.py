@@ -73,6 +73,9 @@ class CheckReport:
     # The interrupt (SIGINT/SIGTERM) that stopped the checks: the properties not decided by then
     # are UNKNOWN with reason "interrupted"; the caller prints the report, then re-raises it.
     interrupted: KeyboardInterrupt | None = None
+    # The receive automaton the TA was translated from (None for a .ta): a counterexample's
+    # space-time diagram reads its fault model (tactl/report/spacetime.py)
+    receive_automaton: object | None = None  # tactl.ir.rta.model.ReceiveTA
 
     @property
     def exit_code(self) -> int:
@@ -181,7 +184,7 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
         if problem:
             raise SelectionError(problem)
     selected = [p for p in ta.properties if not options.properties or p.name in options.properties]
-    report = CheckReport(path, ta, [])
+    report = CheckReport(path, ta, [], receive_automaton=options.receive_automaton)
     try:
         with deadline.interruptible():
             blocker = options.not_checkable or unsupported_reason(ta)
@@ -274,7 +277,7 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
     from tactl.engines import lockstep
     from tactl.passes.rta_to_sync.sync_ta import SyncInputError, SyncUnsupported
 
-    report = CheckReport(path, ta, [])
+    report = CheckReport(path, ta, [], receive_automaton=options.receive_automaton)
     selected = [p for p in rta.properties if not options.properties or p.name in options.properties]
     try:
         if options.engine == parametric.ENGINE:
