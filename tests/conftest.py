@@ -73,19 +73,22 @@ def write(directory: Path, name: str, text: str) -> Path:
     return path
 
 
-def check_results(source, name: str | None = None, **options) -> dict:
+def check_results(source, name: str | None = None, timeout_s: float | None = None, **options) -> dict:
     """Every property's result from the in-process checker, by property name.
 
     ``source`` is a file, loaded as ``tactl check`` loads it (.ta, .rta, .alg, .pml, divisions
-    lowered), or an automaton already in hand; ``options`` are :class:`CheckOptions` fields."""
+    lowered), or an automaton already in hand; ``timeout_s`` a deadline for the check (the
+    command's clock, tactl/util/deadline.py); ``options`` are :class:`CheckOptions` fields."""
     from tactl.driver.inputs import load_automaton  # lazy: conftest imports no tactl at load
     from tactl.engines.check import CheckOptions, check_automaton  # lazy: as above
+    from tactl.util import deadline  # lazy: as above
 
     if isinstance(source, (str, os.PathLike)):
         ta, name = load_automaton(source).ta, name or str(source)
     else:
         ta = source
-    return {r.name: r for r in check_automaton(ta, name or "t.ta", CheckOptions(**options)).results}
+    with deadline.clock(timeout_s):
+        return {r.name: r for r in check_automaton(ta, name or "t.ta", CheckOptions(**options)).results}
 
 
 def verdicts(source, name: str | None = None, **options) -> dict[str, str]:

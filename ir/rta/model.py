@@ -81,6 +81,10 @@ COIN, ORACLE = "coin", "oracle"
 CHOICE_MARKS = (COIN, ORACLE)
 
 
+# Which of a model's fault parameters count faulty senders (Faults.sender_parameters).
+_SENDER_POSITIONS = {FaultModel.BYZANTINE: (0,), FaultModel.SYMMETRIC: (0, 1), FaultModel.HYBRID: (0,)}
+
+
 class Timing(Enum):
     ASYNC = "async"
     SYNC = "sync"
@@ -103,6 +107,18 @@ class Faults:
     def arities(self) -> tuple[int, ...]:
         """How many fault parameters the model takes (one of these)."""
         return fault_arities(self.model)
+
+    def sender_parameters(self) -> tuple[str, ...]:
+        """The parameters that count faulty *senders*: processes the automaton does not model
+        whose messages a correct receiver may count beyond what correct processes sent (the
+        ``+ f`` of the receive bound, passes/rta_to_ta/env.py). Byzantine's f, hybrid's
+        Byzantine part, symmetric's fp and fs (fs of the fp faulty processes send); crashed and
+        omitting processes send nothing a correct one would not, and ``bound`` names no
+        parameter (its terms say how much a receiver counts). One answer for every reader: the
+        counterexample's explanation (tactl/engines/explain.py) and its space-time diagram
+        (tactl/report/spacetime.py)."""
+        return tuple(self.parameters[i] for i in _SENDER_POSITIONS.get(self.model, ())
+                     if i < len(self.parameters))
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from tactl.bench import REPO
 from tactl.driver.inputs import load_automaton, read_automaton
 from tactl.engines import checkers
 from tactl.engines.check import CheckOptions, check_automaton
+from tactl.util import deadline
 
 # (input, parameters): the cost of checking one instance with SPIN and NuSMV against tactl's
 # parameterized proof; STRB at n = 7 is the size of the SPIN modelling literature's experiments.
@@ -50,11 +51,12 @@ def external_table(timeout_s: float) -> bool:
         values = ",".join(str(v) for v in params.values())
         for prop in ta.properties:
             for label, engine, model, partition in EXTERNAL_ENGINES:
-                options = CheckOptions(engine=engine, properties=(prop.name,), timeout_s=timeout_s,
+                options = CheckOptions(engine=engine, properties=(prop.name,),
                                        parameters=None if engine == "parametric" else params,
                                        model=model, receive_automaton=receive, partition=partition)
                 start = time.perf_counter()
-                (r,) = check_automaton(ta, str(path), options).results
+                with deadline.clock(timeout_s):
+                    (r,) = check_automaton(ta, str(path), options).results
                 wall = time.perf_counter() - start
                 ok &= r.verdict != "violated"  # every corpus property holds
                 states = r.details.get("states")

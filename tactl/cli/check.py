@@ -154,7 +154,7 @@ def check(
 
             typer.echo("\n".join(conclusion_lines(rounds, report.results)))
     if cex_svg is not None:
-        _write_cex_svg(cex_svg, report, outcome.source, file.suffix.lower().lstrip("."))
+        _write_cex_svg(cex_svg, report, file.suffix.lower().lstrip("."))
     if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
         raise report.interrupted
     raise typer.Exit(report.exit_code)
@@ -227,11 +227,11 @@ def _check_file(request, progress: bool | None, as_json: bool):
             shown.stop()
 
 
-def _write_cex_svg(path: Path, report, source: str, kind: str) -> None:
+def _write_cex_svg(path: Path, report, kind: str) -> None:
     """``--cex-svg``: the first counterexample's space-time diagram, written atomically."""
     from tactl.report.spacetime import report_svg  # lazy: only with --cex-svg
 
-    svg, message = report_svg(report.ta, report.results, source, kind)
+    svg, message = report_svg(report.ta, report.results, report.receive_automaton, kind)
     if svg is not None:
         write_output(path, svg)
         message = f"wrote {path}: {message}"

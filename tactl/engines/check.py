@@ -37,7 +37,6 @@ SPIN_MODELS = ("counter", "process")
 class CheckOptions:
     engine: str = parametric.ENGINE
     properties: tuple[str, ...] = ()  # empty: all
-    timeout_s: float | None = None
     parameters: dict[str, int] | None = None  # explicit: fixed values; parametric: restriction
     bound: int = explicit.DEFAULT_BOUND
     max_states: int = explicit.DEFAULT_MAX_STATES
@@ -73,6 +72,9 @@ class CheckReport:
     # The interrupt (SIGINT/SIGTERM) that stopped the checks: the properties not decided by then
     # are UNKNOWN with reason "interrupted"; the caller prints the report, then re-raises it.
     interrupted: KeyboardInterrupt | None = None
+    # The receive automaton the TA was translated from (None for a .ta): a counterexample's
+    # space-time diagram reads its fault model (tactl/report/spacetime.py)
+    receive_automaton: object | None = None  # tactl.ir.rta.model.ReceiveTA
 
     @property
     def exit_code(self) -> int:
@@ -152,24 +154,8 @@ VACUOUS = ("{why}, so every property holds vacuously: nothing was checked")
 
 def check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
                     progress: Callable[[str], None] | None = None) -> CheckReport:
-    """Every selected property's verdict. ``options.timeout_s`` starts a deadline for this call
-    unless the caller (the CLI) already runs one for the whole command."""
-    own_clock = options.timeout_s is not None and not deadline.active()
-    if own_clock:
-        deadline.start(options.timeout_s)
-    try:
-        return _check_automaton(ta, path, options, progress)
-    finally:
-        if own_clock:
-            deadline.cancel()
-
-
-def _timeout_reason() -> str:
-    return f"timeout: the --timeout of {deadline.seconds():g} s passed"
-
-
-def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
-                     progress: Callable[[str], None] | None) -> CheckReport:
+    """Every selected property's verdict, by the command's deadline if it runs one (the one
+    clock, tactl/util/deadline.py: ``deadline.clock`` gives a check of its own one)."""
     validate_selection(ta, options.properties, options.parameters)
     receive = options.receive_automaton
     if receive is not None and getattr(receive, "timing", None) is Timing.SYNC:
@@ -181,7 +167,7 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
         if problem:
             raise SelectionError(problem)
     selected = [p for p in ta.properties if not options.properties or p.name in options.properties]
-    report = CheckReport(path, ta, [])
+    report = CheckReport(path, ta, [], receive_automaton=options.receive_automaton)
     try:
         with deadline.interruptible():
             blocker = options.not_checkable or unsupported_reason(ta)
@@ -195,7 +181,7 @@ def _check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
             with deadline.interruptible():
                 exists, why = initial_configuration_exists(ta, options.parameters)
         except deadline.DeadlineExceeded:
-            exists, why = None, _timeout_reason()
+            exists, why = None, deadline.timeout_reason()
         report.initial_configurations = exists
         if exists is False:
             report.warnings.append(VACUOUS.format(why=why))
@@ -227,7 +213,7 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
             options = replace(options, properties_left=len(selected) - index)
         if deadline.remaining() == 0:
             results.append(PropertyResult(prop.name, "safety", UNKNOWN, options.engine,
-                                          reason=_timeout_reason() + " before this property was checked"))
+                                          reason=deadline.timeout_reason() + " before this property was checked"))
             continue
         query = temporal_query(ta, prop)
         if not isinstance(query, TemporalQuery):
@@ -261,7 +247,7 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
             results.append(_with_vacuity(ta, prop, result, options, progress))
         except deadline.DeadlineExceeded:
             results.append(PropertyResult(prop.name, kind, UNKNOWN, options.engine, formula_class=cls,
-                                          time_s=time.perf_counter() - started, reason=_timeout_reason()))
+                                          time_s=time.perf_counter() - started, reason=deadline.timeout_reason()))
         shown.finished(progress, prop.name, results[-1].verdict.upper())
 
 
@@ -274,7 +260,7 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
     from tactl.engines import lockstep
     from tactl.passes.rta_to_sync.sync_ta import SyncInputError, SyncUnsupported
 
-    report = CheckReport(path, ta, [])
+    report = CheckReport(path, ta, [], receive_automaton=options.receive_automaton)
     selected = [p for p in rta.properties if not options.properties or p.name in options.properties]
     try:
         if options.engine == parametric.ENGINE:
@@ -381,7 +367,7 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
             witness = _initial_witness(ta, query, options) or _check_one(ta, query, options, progress,
                                                                          witness=True)
     except deadline.DeadlineExceeded:
-        witness = PropertyResult(prop.name, query.kind, UNKNOWN, options.engine, reason=_timeout_reason())
+        witness = PropertyResult(prop.name, query.kind, UNKNOWN, options.engine, reason=deadline.timeout_reason())
     result.time_s += time.perf_counter() - started
     result.queries += witness.queries
     result.details["vacuity_s"] = round(time.perf_counter() - started, 4)

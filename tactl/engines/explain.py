@@ -10,7 +10,7 @@ the replay and the automaton, never from the solver's model:
   a count ``nsf_M`` of crashed partial senders) at which the step's guard still holds, the
   others at their values in the run, is how many messages from faulty processes the receivers
   had to count (at the first firing of an accelerated step). 0: the correct ones sufficed.
-  The fault terms come from the receive automaton's environment (``passes.env``); a ``.ta``
+  The fault terms come from the receive automaton's environment (``passes/rta_to_ta/env.py``); a ``.ta``
   without one gets no such lines.
 * **Why a lasso may wait forever.** In the repeating configuration nothing changes any more, so
   every message that will ever be counted is already sent: per occupied location, each rule
@@ -25,6 +25,7 @@ from tactl.engines.result import Counterexample
 from tactl.ir.eltl.formula import TemporalQuery
 from tactl.ir.evaluate import EvaluationError, holds
 from tactl.ir.expr import Always, And, Eventually, Expr, Name, to_text, walk
+from tactl.ir.rta.model import FaultModel
 from tactl.ir.ta.model import ThresholdAutomaton
 
 
@@ -49,10 +50,12 @@ def fault_terms(receive_automaton, ta: ThresholdAutomaton) -> tuple[str, ...]:
                     and node.name not in found and node.name != env.crash_bound \
                     and node.name not in receive_automaton.parameters[:1]:
                 found.append(node.name)
-    if receive_automaton.faults.parameters and receive_automaton.faults.model.value in ("byzantine", "hybrid"):
-        first = receive_automaton.faults.parameters[0]
-        if first in known and first not in found:
-            found.append(first)
+    # The faulty senders' parameter is a fault term even where the constraints do not name it
+    # (every type a coordinator's: Env bounds those by cf). Not symmetric's fp and fs: its
+    # senders reach a receive bound only through the per-type counts fs_M found above.
+    faults = receive_automaton.faults
+    if faults.model is not FaultModel.SYMMETRIC:
+        found += [p for p in faults.sender_parameters() if p in known and p not in found]
     return tuple(found)
 
 

@@ -80,14 +80,10 @@ def undecided(s: z3.Solver) -> str:
     """Why a query came back unknown, in the user's terms."""
     if deadline.active():
         if deadline.remaining() == 0:
-            return timeout_reason()
+            return deadline.timeout_reason()
         return f"z3 could not decide it ({s.reason_unknown()})"
     return (f"z3 gave up within its deterministic resource limit (rlimit {RLIMIT:,} per query; "
             f"{s.reason_unknown()})")
-
-
-def timeout_reason() -> str:
-    return f"timeout: the --timeout of {deadline.seconds():g} s passed"
 
 
 class GuardsUndecided(Exception):
@@ -348,7 +344,7 @@ def diameter(sta: SyncTA, cap: int = MAX_DIAMETER, fixed: dict[str, int] | None 
             return _diameter(sta, cap, fixed or {}, started, queries, phase, progress)
     except deadline.DeadlineExceeded:
         return Diameter(None, time.perf_counter() - started, queries,
-                        timeout_reason() + " while searching the diameter", phase, timed_out=True)
+                        deadline.timeout_reason() + " while searching the diameter", phase, timed_out=True)
 
 
 def _rounds(n: int) -> str:
@@ -583,7 +579,7 @@ def _check_rta(rta: ReceiveTA, properties: tuple[str, ...], fixed: dict[str, int
             info.update(initial_configurations=exists, vacuous=why)
             check_complete(sta)
     except deadline.DeadlineExceeded:
-        stop = timeout_reason()
+        stop = deadline.timeout_reason()
     except GuardsUndecided as e:
         stop = str(e)
     d = Diameter(None, 0.0, [], stop or "")
@@ -604,7 +600,7 @@ def _check_rta(rta: ReceiveTA, properties: tuple[str, ...], fixed: dict[str, int
         results.append(result)
         started = time.perf_counter()
         if stop is not None or deadline.remaining() == 0:
-            result.reason = stop or (timeout_reason() + " before this property was checked")
+            result.reason = stop or (deadline.timeout_reason() + " before this property was checked")
             continue
         shown.started(progress, prop.name, f"checking {prop.name} (lock-step, {d.depth()} rounds)")
         try:
@@ -613,7 +609,7 @@ def _check_rta(rta: ReceiveTA, properties: tuple[str, ...], fixed: dict[str, int
             if result.verdict == VIOLATED and "run" in result.details:
                 result.details["pseudocode"] = pseudocode_rounds(rta, sta, result.details["run"])
         except deadline.DeadlineExceeded:
-            result.verdict, result.scope, result.reason = UNKNOWN, None, timeout_reason()
+            result.verdict, result.scope, result.reason = UNKNOWN, None, deadline.timeout_reason()
         result.time_s = time.perf_counter() - started
         shown.finished(progress, prop.name, result.verdict.upper())
     return results, info

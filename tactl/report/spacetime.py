@@ -27,14 +27,13 @@ from tactl.engines.result import VIOLATED, Counterexample
 from tactl.engines.simulate import Configuration
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import Always, Expr, Implies, to_text
+from tactl.ir.rta.model import ReceiveTA
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.report.property_json import rule_name
 
 CORRECT_COLOUR, FAULTY_COLOUR, VIOLATION_COLOUR, LOOP_COLOUR = "#0072B2", "#D55E00", "#C62828", "#6A3D9A"
-# Fault models whose faulty processes send arbitrary messages (the ``+ f`` of the receive bound),
-# and which of their parameters count those senders.
-_SENDING_FAULTS = {"byzantine": (0,), "symmetric": (0, 1), "hybrid": (0,)}
-_FAULTS_LINE = re.compile(r"^\s*faults\s+(\w+)\s*\(([^)]*)\)", re.MULTILINE)
+# The inputs whose receive automaton's fault model names the faulty lane (fault_parameters).
+_FAULT_MODEL_KINDS = ("alg", "rta")
 
 
 @dataclass(frozen=True)
@@ -89,16 +88,16 @@ class Diagram:
 # ------------------------------------------------------------------------------- the model
 
 
-def fault_parameters(ta: ThresholdAutomaton, source: str = "", kind: str = "") -> tuple[str, ...]:
-    """The parameters that count faulty *senders*: from the ``faults`` line of an ``.alg``/
-    ``.rta`` (Byzantine, symmetric, hybrid's Byzantine part; crash and omission faults send
-    nothing extra), else — a ``.ta``/``.pml`` has no fault model — a parameter named ``f``."""
-    if kind in ("alg", "rta") and source:
-        found = _FAULTS_LINE.search(source)
-        if found:
-            names = [x.strip() for x in found.group(2).split(",") if x.strip()]
-            return tuple(names[i] for i in _SENDING_FAULTS.get(found.group(1), ()) if i < len(names))
-        return ()
+def fault_parameters(ta: ThresholdAutomaton, receive: ReceiveTA | None = None, kind: str = "") -> tuple[str, ...]:
+    """The parameters that count faulty *senders*, for the faulty lane: for an ``.alg``/``.rta``
+    (``kind``) those of the fault model of its receive automaton ``receive``, the IR the driver
+    translated (:meth:`~tactl.ir.rta.model.Faults.sender_parameters`); for any other input a
+    parameter named ``f``. A ``.ta`` has no fault model. A ``.pml``'s receive automaton has one
+    (passes/pml_to_rta/faults.py), but its diagrams have always been drawn with the ``f``
+    rule — ByMC's files name their parameters ``F``, ``Fp``, ``Fs``, so they get no faulty lane
+    — and taking the fault model there would change those pictures."""
+    if kind in _FAULT_MODEL_KINDS and receive is not None:
+        return receive.faults.sender_parameters()
     return tuple(p for p in ta.parameters if p == "f")
 
 
@@ -400,10 +399,12 @@ def output_problem(path: Path, input_file: Path | None = None) -> str | None:
     return None
 
 
-def report_svg(ta: ThresholdAutomaton, results: Sequence, source: str, kind: str) -> tuple[str | None, str]:
+def report_svg(ta: ThresholdAutomaton, results: Sequence, receive: ReceiveTA | None,
+               kind: str) -> tuple[str | None, str]:
     """The diagram of the first violated property with a counterexample among ``results``
-    (``PropertyResult``s of ``tactl check``), and what to say about it on stderr; ``None``
-    when nothing is violated (then nothing is written)."""
+    (``PropertyResult``s of ``tactl check``; ``receive``, ``kind``: :func:`fault_parameters`),
+    and what to say about it on stderr; ``None`` when nothing is violated (then nothing is
+    written)."""
     violated = [r for r in results if r.counterexample is not None]
     if not violated:
         lockstep = [r.name for r in results if r.verdict == VIOLATED]
@@ -413,7 +414,7 @@ def report_svg(ta: ThresholdAutomaton, results: Sequence, source: str, kind: str
         return None, "--cex-svg: no property is violated, so there is no counterexample to draw; nothing written"
     first = violated[0]
     formula = next((p.formula for p in ta.properties if p.name == first.name), None)
-    svg = counterexample_svg(ta, first.counterexample, first.name, fault_parameters(ta, source, kind), formula)
+    svg = counterexample_svg(ta, first.counterexample, first.name, fault_parameters(ta, receive, kind), formula)
     others = [r.name for r in violated[1:]]
     more = (f" (also violated: {', '.join(others)}; -p NAME draws another)" if others else "")
     return svg, f"space-time diagram of {first.name}'s counterexample{more}"

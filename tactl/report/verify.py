@@ -115,7 +115,7 @@ def _what_was_checked(run: AlgorithmRun, result, with_svg: bool) -> dict[str, An
         rules = frozenset(s.rule for s in list(cex.schedule) + list(cex.cycle or [])) | (
             frozenset() if cex.loop is None else frozenset({cex.loop}))
         out["path_svg"], _ = automaton_svg(run, rules)
-        faulty = fault_parameters(ta, run.loaded.source or "", run.kind)
+        faulty = fault_parameters(ta, run.loaded.receive, run.kind)
         diagram = counterexample_diagram(ta, cex, result.name, faulty,
                                          prop.formula if prop is not None else None)
         out["spacetime_svg"] = diagram_svg(diagram)

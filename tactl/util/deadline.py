@@ -133,6 +133,11 @@ def seconds() -> float | None:
     return _seconds
 
 
+def timeout_reason() -> str:
+    """Why a property is unknown because the deadline passed (every engine says it the same)."""
+    return f"timeout: the --timeout of {seconds():g} s passed"
+
+
 def remaining() -> float | None:
     """Seconds left (never negative), or None without a deadline."""
     return None if _deadline is None else max(0.0, _deadline - time.monotonic())

@@ -31,6 +31,7 @@ from tactl.ir.ta.reader import read_ta
 from tactl.passes.rta_to_sync.sync_ta import build
 from tactl.report.check_text import report_text
 from tactl.report.property_json import counterexample_json
+from tactl.util import deadline
 
 STRB = (CORPUS / "strb" / "strb.ta").read_text()
 FRB = (CORPUS / "frb" / "frb.ta").read_text()
@@ -69,7 +70,8 @@ def _steps(cex) -> int:
 def test_counterexample_is_minimal(name: str) -> None:
     ta, prop, query = _mutant(name)
     assert any(p.name == prop for p in ta.properties)
-    result = check_automaton(ta, f"{name}.ta", CheckOptions(properties=(prop,), timeout_s=60)).results[0]
+    with deadline.clock(60):
+        result = check_automaton(ta, f"{name}.ta", CheckOptions(properties=(prop,))).results[0]
     assert result.verdict == VIOLATED, (result.verdict, result.reason)
     cex = result.counterexample
     assert cex.replayed, cex.replay.message
@@ -103,7 +105,8 @@ def test_counterexample_is_minimal(name: str) -> None:
 
 def test_violating_step_in_every_output() -> None:
     ta, prop, query = _mutant("frb-guard")
-    report = check_automaton(ta, "frb_weak.ta", CheckOptions(properties=(prop,), timeout_s=60))
+    with deadline.clock(60):
+        report = check_automaton(ta, "frb_weak.ta", CheckOptions(properties=(prop,)))
     cex = report.results[0].counterexample
     text = report_text(report)
     marked = [line for line in text.splitlines() if line.endswith("<- violation")]

@@ -14,6 +14,7 @@ from tactl.driver.inputs import load_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.spin_source import c_tokens, check_source, cpp_tokens
 from tactl.ir.promela.cpp import preprocess
+from tactl.util import deadline
 
 PROMELA = DATA / "promela"
 BYMC = SHARED_BENCHMARKS / "bymc-promela"
@@ -65,7 +66,8 @@ def test_cpp_and_tactl_expand_every_file_alike(path):
 
 def _parametric(path: Path, params: dict[str, int]) -> dict[str, str]:
     loaded = load_automaton(path)
-    results = check_automaton(loaded.ta, str(path), CheckOptions(parameters=params, timeout_s=60)).results
+    with deadline.clock(60):
+        results = check_automaton(loaded.ta, str(path), CheckOptions(parameters=params)).results
     return {r.name: r.verdict.replace("holds vacuously", "holds") for r in results}
 
 

@@ -20,6 +20,7 @@ from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.errors import InputError
 from tactl.ir.rta.printer import print_rta
 from tactl.ir.rta.reader import read_rta
+from tactl.util import deadline
 
 FMCAD13 = SHARED_BENCHMARKS / "bymc-promela" / "fmcad13"
 SKIP = pytest.mark.skipif(not FMCAD13.is_dir(), reason=f"ByMC Promela benchmarks not found at {FMCAD13}")
@@ -47,7 +48,8 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {}
 
 def check(path: Path):
     loaded = load_automaton(path)
-    return {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions(timeout_s=60)).results}
+    with deadline.clock(60):
+        return {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions()).results}
 
 
 @SKIP
@@ -95,7 +97,8 @@ def test_fisman_crash_is_frb_with_any_number_of_crashes():
     n = corr.counterexample.parameters["N"]
     assert corr.counterexample.parameters["F"] == n  # every process crashes
     fewer = dataclasses.replace(rta, assumptions=rta.assumptions + (Compare("<", Name("F"), Name("N")),))
-    again = check_automaton(translate(fewer).ta, str(path), CheckOptions(timeout_s=60)).results
+    with deadline.clock(60):
+        again = check_automaton(translate(fewer).ta, str(path), CheckOptions()).results
     assert {r.name: r.verdict for r in again}["corr"] == "holds"
     frb_results = check(CORPUS / "frb" / "frb.rta")
     assert frb_results["correctness"].verdict == "holds"
@@ -416,9 +419,11 @@ def assert_engines_agree(path: Path, bound: int) -> dict:
     """The differential check of the test above for every parameter value up to ``bound``;
     returns the explicit results."""
     loaded = load_automaton(path)
-    parametric = {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions(timeout_s=60)).results}
-    small = {r.name: r for r in check_automaton(loaded.ta, str(path),
-                                                CheckOptions(engine="explicit", bound=bound, timeout_s=60)).results}
+    with deadline.clock(60):
+        parametric = {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions()).results}
+    with deadline.clock(60):
+        small = {r.name: r for r in check_automaton(loaded.ta, str(path),
+                                                    CheckOptions(engine="explicit", bound=bound)).results}
     for name, r in small.items():
         if r.verdict == "violated":
             assert parametric[name].verdict == "violated", name
@@ -426,9 +431,9 @@ def assert_engines_agree(path: Path, bound: int) -> dict:
             assert r.verdict != "violated", name
     for name, r in parametric.items():
         if r.verdict == "violated":
-            at = check_automaton(loaded.ta, str(path), CheckOptions(
-                engine="explicit", properties=(name,), parameters=dict(r.counterexample.parameters),
-                timeout_s=60)).results
+            with deadline.clock(60):
+                at = check_automaton(loaded.ta, str(path), CheckOptions(
+                    engine="explicit", properties=(name,), parameters=dict(r.counterexample.parameters))).results
             assert at[0].verdict == "violated", (name, r.counterexample.parameters)
     return small
 

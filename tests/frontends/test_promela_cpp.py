@@ -12,6 +12,7 @@ from tactl.driver.inputs import load_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.errors import InputError
 from tactl.ir.promela.cpp import preprocess
+from tactl.util import deadline
 
 TEXT = """\
 #define A 1
@@ -94,7 +95,8 @@ def test_the_branch_decides_the_model(tmp_path, flag, relay):
     path = tmp_path / "byz.pml"
     path.write_text(text)
     loaded = load_automaton(path)
-    result = {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions(timeout_s=60)).results}
+    with deadline.clock(60):
+        result = {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions()).results}
     assert result["relay"].verdict == relay
     if relay == "violated":
         assert result["relay"].counterexample is not None and result["relay"].counterexample.replayed

@@ -22,6 +22,7 @@ from tactl.ir.expr import to_text
 from tactl.ir.rta.json_form import rta_from_json, rta_to_json
 from tactl.ir.rta.printer import print_rta
 from tactl.ir.rta.reader import read_rta
+from tactl.util import deadline
 
 PROMELA = SHARED_BENCHMARKS / "bymc-promela"
 SPIN13 = PROMELA / "spin13-parameterized"
@@ -54,7 +55,8 @@ VERDICTS = {
 
 def check(path: Path, **options):
     loaded = load_automaton(path)
-    return {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions(timeout_s=60, **options)).results}
+    with deadline.clock(60):
+        return {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions(**options)).results}
 
 
 @SKIP

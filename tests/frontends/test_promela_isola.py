@@ -26,6 +26,7 @@ from tactl.ir.ta.reader import read_ta_file
 from tactl.ir.promela.reader import parse_promela
 from tactl.ir.promela.cpp import preprocess
 from tactl.passes.pml_to_rta.translation import translate_promela
+from tactl.util import deadline
 
 SOURCES = Path(os.environ.get("TACTL_ISOLA18_PROMELA")
                or Path.home() / ".cache" / "tactl" / "benchmarks" / "isola18-promela")
@@ -36,7 +37,8 @@ SKIP = pytest.mark.skipif(not (SOURCES / "strb.pml").exists(),
 
 def check(path: Path) -> dict:
     loaded = load_automaton(path)
-    return {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions(timeout_s=60)).results}
+    with deadline.clock(60):
+        return {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions()).results}
 
 
 def variant(tmp_path: Path, name: str, defines=()) -> Path:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ import pytest
 from conftest import CORPUS
 from tactl.driver.inputs import load_automaton
 from tactl.engines.check import CheckOptions, check_automaton
+from tactl.ir.rta.model import FaultModel, Faults, ReceiveTA
 from tactl.report.spacetime import FAULTY_COLOUR, build_diagram, diagram_svg, fault_parameters
 
 STRB = CORPUS / "strb" / "strb.alg"
@@ -84,7 +86,7 @@ def test_a_run_violating_safety(weak):
     # the minimal counterexample has f = 0 (no faulty lane to draw); with f fixed to 1 the
     # smallest run that uses a faulty process is drawn
     loaded, cex, prop = violated(weak, "unforgeability", {"f": 1})
-    faulty = fault_parameters(loaded.ta, loaded.source, "alg")
+    faulty = fault_parameters(loaded.ta, loaded.receive, "alg")
     assert faulty == ("f",)
     diagram = build_diagram(loaded.ta, cex, "unforgeability", faulty, prop.formula)
     check_against_counterexample(loaded, cex, diagram)
@@ -109,12 +111,12 @@ def test_a_run_violating_safety(weak):
 
 def test_a_lasso_marks_its_loop(weak_accept):
     loaded, cex, prop = violated(weak_accept, "relay")
-    diagram = build_diagram(loaded.ta, cex, "relay", fault_parameters(loaded.ta, loaded.source, "alg"),
+    diagram = build_diagram(loaded.ta, cex, "relay", fault_parameters(loaded.ta, loaded.receive, "alg"),
                             prop.formula)
     check_against_counterexample(loaded, cex, diagram)
     assert diagram.violation is None and diagram.loop is not None
     assert diagram_svg(diagram) == diagram_svg(build_diagram(
-        loaded.ta, cex, "relay", fault_parameters(loaded.ta, loaded.source, "alg"), prop.formula))  # deterministic
+        loaded.ta, cex, "relay", fault_parameters(loaded.ta, loaded.receive, "alg"), prop.formula))  # deterministic
     root = parsed(diagram_svg(diagram))
     assert root.find(f".//{SVG}g[@class='loop']") is not None
 
@@ -125,18 +127,26 @@ def test_no_faulty_lane_without_faulty_processes(tmp_path):
                   "initially (all v == 1) -> always (no accept)")
     loaded, cex, prop = violated(path, "unforgeability", {"n": 4, "t": 1, "f": 0})
     diagram = build_diagram(loaded.ta, cex, "unforgeability",
-                            fault_parameters(loaded.ta, loaded.source, "alg"), prop.formula)
+                            fault_parameters(loaded.ta, loaded.receive, "alg"), prop.formula)
     check_against_counterexample(loaded, cex, diagram)
     assert not any(lane.faulty for lane in diagram.lanes) and not any(a.faulty for a in diagram.arrows)
     assert FAULTY_COLOUR not in diagram_svg(diagram)
 
 
 def test_fault_parameters_follow_the_fault_model():
-    ta = load_automaton(STRB).ta
-    assert fault_parameters(ta, "faults byzantine(f)\n", "alg") == ("f",)
-    assert fault_parameters(ta, "faults crash(f)\n", "alg") == ()  # crashed processes send nothing extra
-    assert fault_parameters(ta, "faults symmetric(fp, fs)\n", "rta") == ("fp", "fs")
-    assert fault_parameters(ta, "", "ta") == ("f",)
+    loaded = load_automaton(STRB)
+    ta, rta = loaded.ta, loaded.receive
+
+    def under(model: FaultModel, *parameters: str) -> ReceiveTA:
+        return replace(rta, faults=Faults(model, parameters))
+
+    assert fault_parameters(ta, rta, "alg") == ("f",)  # strb.alg: faults byzantine(f)
+    assert fault_parameters(ta, under(FaultModel.CRASH, "f"), "alg") == ()  # crashed processes send nothing extra
+    assert fault_parameters(ta, under(FaultModel.SYMMETRIC, "fp", "fs"), "rta") == ("fp", "fs")
+    assert fault_parameters(ta, under(FaultModel.HYBRID, "fb", "fc"), "rta") == ("fb",)
+    assert fault_parameters(ta, None, "ta") == ("f",)
+    # a .pml keeps the parameter named f, whatever its fault model names (spacetime.py says why)
+    assert fault_parameters(ta, under(FaultModel.BYZANTINE, "F"), "pml") == ("f",)
 
 
 # ------------------------------------------------------------------------------ the CLI
