@@ -271,7 +271,7 @@ def counter_model(ta: ThresholdAutomaton, properties: Iterable[Property | str] |
         if any(isinstance(n, Div) for n in walk(formula)):
             skipped.append((prop.name, "the formula divides; eliminate divisions first"))
             continue
-        name = _fresh(prop.name, taken)
+        name = promela_identifier(prop.name, taken)
         taken.add(name)
         ltl = _from_initial(substitute(formula, expand), names)
         pml_properties.append(PmlProperty(name, prop.name, query.kind, query.formula_class.value,
@@ -450,7 +450,7 @@ def _select_properties(ta: ThresholdAutomaton, properties: Iterable[Property | s
 # ------------------------------------------------------------------------------ names
 
 
-def _fresh(name: str, taken: set[str]) -> str:
+def promela_identifier(name: str, taken: set[str]) -> str:
     """A Promela identifier for ``name``: itself when it is one that no keyword, macro or claim
     label shadows, else changed (``name_``, ``v_name``) to one not in ``taken``."""
     if not _IDENT.match(name):
@@ -471,7 +471,7 @@ def _promela_names(ta: ThresholdAutomaton) -> dict[str, str]:
     for n in (*ta.parameters, *(loc.name for loc in ta.locations), *ta.shared):
         if n in names:
             continue
-        names[n] = _fresh(n, taken)
+        names[n] = promela_identifier(n, taken)
         taken.add(names[n])
     return names
 

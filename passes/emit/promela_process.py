@@ -68,7 +68,7 @@ from tactl.ir.rta.model import (
     received,
     received_message,
 )
-from tactl.passes.emit.promela import _fresh, ltl_from_initial, promela
+from tactl.passes.emit.promela import ltl_from_initial, promela, promela_identifier
 from tactl.passes.emit.forced_receive import initial_restriction, receive_mode
 from tactl.passes.rta_to_ta.env import environment
 from tactl.passes.emit.render import render
@@ -131,7 +131,7 @@ def ltl_names(rta: ReceiveTA) -> dict[str, str]:
     Promela, the C preprocessor or SPIN's claim labels reserve it (``linux`` -> ``linux_``)."""
     out: dict[str, str] = {}
     for prop in rta.properties:
-        out[prop.name] = _fresh(prop.name, set(out.values()))
+        out[prop.name] = promela_identifier(prop.name, set(out.values()))
     return out
 
 

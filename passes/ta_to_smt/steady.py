@@ -185,7 +185,7 @@ def encode(ta: ThresholdAutomaton, question: ReachQuery, *,
         count = min(count, rounds_bound(ta, abstraction) or count)
     layout = SteadyLayout(ta, abstraction, count, sensitive=sensitive,
                           budgets=tuple(budget_atoms(abstraction).items()))
-    return SteadyEncoding(layout, _Encoder(layout, question, parameters or {}).query())
+    return SteadyEncoding(layout, SteadyEncoder(layout, question, parameters or {}).query())
 
 
 def usable_rules(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int]) -> set[int]:
@@ -240,8 +240,12 @@ def _occupiable(solver, locations: list[str], sym) -> set[str]:
         left = [name for name in left if name not in now]
     return found
 
+
 @dataclass
-class _Encoder:
+class SteadyEncoder:
+    """Builds the steady-segment query block by block; ``passes/ta_to_smt/lasso.py`` extends it
+    with the lasso's loop."""
+
     layout: SteadyLayout
     question: ReachQuery
     fixed: dict[str, int]
