@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from tactl.ir.rta.model import CHOICE_MARKS, JUSTICE_SPELLING, FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing
-from tactl.ir.ta.model import Hypothesis, Location, Property
+from tactl.ir.alg.hypothesis import Hypothesis
+from tactl.ir.ta.model import Location, Property
 from tactl.ir import json_shape as js
 from tactl.ir.ta.json_form import (ORIGIN, expect_int, expect_str, expr_from_json, expr_to_json, origin_from_json,
                                    origin_to_json, read_document, with_origin)

@@ -24,7 +24,8 @@ from tactl.ir.rta.model import (BOUND_TERMS, FAULT_MODEL_NAMES, JUSTICE_SPELLING
                   Timing, fault_arity_text)
 from tactl.ir.rta.validate import missing_section_message, validate_rta
 from tactl.ir.source import label
-from tactl.ir.ta.model import Hypothesis, Location, Property
+from tactl.ir.alg.hypothesis import Hypothesis
+from tactl.ir.ta.model import Location, Property
 from tactl.ir.ta.reader import (
     ExprBuild,
     SortError,

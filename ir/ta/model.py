@@ -15,8 +15,8 @@ from enum import Enum
 from functools import cached_property
 
 from tactl.ir.errors import Span
-# re-exported: Hypothesis lives in its own module so the pseudocode IR can use it without the TA
-from tactl.ir.alg.hypothesis import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, HYPOTHESES, Hypothesis  # noqa: F401
+# Hypothesis lives in ir/alg/hypothesis.py so that the pseudocode IR can use it without the TA IR
+from tactl.ir.alg.hypothesis import Hypothesis
 from tactl.ir.expr import And, Compare, Expr, IntConst, Name, Or, Sum, conj, substitute, to_text, walk
 from tactl.ir.linear import NonLinearError, int_symbols, linearize, to_z3
 

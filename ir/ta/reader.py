@@ -41,7 +41,7 @@ from tactl.ir.expr import (
     summation,
     to_text,
 )
-from tactl.ir.limits import MAX_DIGITS  # re-exported: tactl.driver.pipeline reads it here
+from tactl.ir.limits import MAX_DIGITS
 from tactl.ir.linear import NonLinearError, linearize
 from tactl.ir.source import label, read_text
 from tactl.ir.ta.model import Define, Location, Property, Rule, ThresholdAutomaton, Update
