@@ -57,7 +57,7 @@ def test_lassos_with_a_loop_of_several_steps_are_replayed_as_spin_and_nusmv_repo
     """``replay_run(..., cycle=...)``: the run is schedule·cycle^ω; the cycle must come back to
     where it began, and the negated specification is read on the infinite lasso."""
     from tactl.ir.expr import Always, And, Compare, Eventually, IntConst, Name, Not
-    from tactl.ir.eltl.ltl import nnf
+    from tactl.ir.boolean import nnf
     from tactl.ir.ta.reader import read_ta
     from tactl.engines.simulate import Configuration, Step, replay_run
 
