@@ -60,7 +60,7 @@ def _parser() -> Lark:
     grammar = grammar_text(__package__, "ta.lark")
     # The transformer runs inside the parser, at each reduction: no parse tree is built and
     # nothing recurses, however long the file. Spans come from the tokens (see span_of).
-    # cache=True keeps Lark's grammar analysis (a quarter second per start) in the temp
+    # cache=True keeps Lark's grammar analysis, which would otherwise run at every start, in the temp
     # directory, keyed by a hash of grammar and options, so a changed grammar is never stale.
     return Lark(grammar, parser="lalr", lexer="contextual", transformer=_Build(),
                 maybe_placeholders=False, cache=True)

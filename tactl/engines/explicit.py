@@ -42,7 +42,7 @@ ENGINE = "explicit"
 DEFAULT_BOUND = 7
 DEFAULT_MAX_STATES = 2_000_000
 # z3 lists initial configurations one model at a time, each query with one more blocking clause:
-# quadratic, so the list is kept short (1,000 take about 9 s); beyond it the instance is unknown.
+# quadratic, so the list is kept short; beyond it the instance is unknown.
 MAX_INITIAL = 1_000
 UNBOUNDED = 10**6  # an initial value above this counts as unbounded
 
@@ -259,7 +259,7 @@ def initial_states(ta: ThresholdAutomaton, question: ReachQuery, params: dict[st
     """All initial configurations for ``params`` (z3 enumerates the solutions), whether the list
     is complete, and the variables whose initial value the constraints leave unbounded — those
     are limited to ``0..bound`` (and the verdict's scope says so)."""
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: importing z3 slows every start; loaded when a solver question is asked
 
     table = {name: z3.Int(name) for name in index}
     table.update({p: z3.IntVal(v) for p, v in params.items()})

@@ -22,8 +22,8 @@ from tactl.ir.evaluate import holds
 from tactl.ir.expr import Compare, walk
 from tactl.ir.ta.model import ThresholdAutomaton
 
-# States the breadth-first search may visit (a few hundred ms in Python); beyond, the engine's
-# own run is kept ("not shown shortest").
+# States the breadth-first search may visit, so that shortening a counterexample never costs more
+# than finding it; beyond, the engine's own run is kept ("not shown shortest").
 MAX_STATES = 100_000
 
 
