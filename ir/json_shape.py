@@ -114,6 +114,16 @@ def list_of(item: Shape) -> Shape:
     return shape
 
 
+def values_of(item: Shape) -> Shape:
+    """An object with any keys, each value of shape ``item``."""
+    def shape(value: Any, path: str) -> None:
+        if not isinstance(value, dict):
+            raise ShapeError(path, f"expected an object, found {_found(value)}")
+        for k, v in value.items():
+            item(v, _at(path, k))
+    return shape
+
+
 @dataclass(frozen=True)
 class Obj:
     """An object with these required fields and these optional ones, and no others."""

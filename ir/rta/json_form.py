@@ -12,9 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from tactl.ir.rta.model import CHOICE_MARKS, JUSTICE_SPELLING, FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing
-from tactl.ir.ta.model import Hypothesis, Location, Property
+from tactl.ir.alg.hypothesis import Hypothesis
+from tactl.ir.ta.model import Location, Property
 from tactl.ir import json_shape as js
-from tactl.ir.ta.json_form import ORIGIN, _int, _str, _with_origin, expr_from_json, expr_to_json, origin_from_json, origin_to_json, read_document
+from tactl.ir.ta.json_form import (ORIGIN, expect_int, expect_str, expr_from_json, expr_to_json, origin_from_json,
+                                   origin_to_json, read_document, with_origin)
 
 FORMAT = "tactl.rta"
 VERSION = 1
@@ -48,7 +50,7 @@ def _rta_to_json(rta: ReceiveTA) -> Json:
         "rules": [_rule_to_json(r) for r in rta.rules],
         **({"crash_locations": [loc.name for loc in rta.crash_locations],
             "crash_rules": [_rule_to_json(r) for r in rta.crash_rules]} if rta.crash_locations else {}),
-        "properties": [_with_origin({"name": p.name, "formula": expr_to_json(p.formula),
+        "properties": [with_origin({"name": p.name, "formula": expr_to_json(p.formula),
                                      **({"hypothesis": p.hypothesis.text()} if p.hypothesis else {})},
                                     p.origin)
                        for p in rta.properties],
@@ -56,14 +58,14 @@ def _rta_to_json(rta: ReceiveTA) -> Json:
 
 
 def _rule_to_json(r: ReceiveRule) -> Json:
-    return _with_origin({"id": r.id, "from": r.source, "to": r.target,
+    return with_origin({"id": r.id, "from": r.source, "to": r.target,
                          "guard": expr_to_json(r.guard), "sends": list(r.sends),
                          **({"choice": r.choice} if r.choice else {})}, r.origin)
 
 
 def _rule_from_json(r: Json) -> ReceiveRule:
-    return ReceiveRule(_int(r["id"]), _str(r["from"]), _str(r["to"]), expr_from_json(r["guard"]),
-                       tuple(map(_str, r["sends"])), r.get("choice"),
+    return ReceiveRule(expect_int(r["id"]), expect_str(r["from"]), expect_str(r["to"]), expr_from_json(r["guard"]),
+                       tuple(map(expect_str, r["sends"])), r.get("choice"),
                        origin=origin_from_json(r.get("origin")))
 
 
@@ -95,11 +97,6 @@ def _justice_masked(value: Any) -> Any:
 
 def _specification(value: Any, path: str) -> None:
     _FORMULA(_justice_masked(value), path)
-def _location_origins(value: Any, path: str) -> None:
-    if not isinstance(value, dict):
-        raise js.ShapeError(path, f"expected an object, found {js._found(value)}")
-    for k, v in value.items():
-        ORIGIN(v, js._at(path, k))
 
 
 _RULES = js.list_of(js.Obj({"id": js.natural, "from": js.name, "to": js.name,
@@ -119,7 +116,7 @@ SHAPE = js.Obj(
     },
     optional={"crash_locations": _NAMES, "crash_rules": _RULES,"properties": js.list_of(js.Obj({"name": js.name, "formula": _specification},
                                               {"origin": ORIGIN, "hypothesis": js.string})),
-              "location_origins": _location_origins, "coordinator": js.list_of(js.name)})
+              "location_origins": js.values_of(ORIGIN), "coordinator": js.list_of(js.name)})
 
 
 def rta_from_json(doc: Any, path: str = "<json>") -> ReceiveTA:
@@ -130,27 +127,27 @@ def rta_from_json(doc: Any, path: str = "<json>") -> ReceiveTA:
 def _rta_from_json(doc: Json) -> ReceiveTA:
     faults = doc["faults"]
     return ReceiveTA(
-        coordinator=tuple(_str(m) for m in doc.get("coordinator", [])),
+        coordinator=tuple(expect_str(m) for m in doc.get("coordinator", [])),
         declared_at=(*(("parameters", n, None) for n in doc["parameters"]),
                      *(("initial", n, None) for n in doc["initial"])),
-        name=_str(doc["name"]),
-        parameters=tuple(map(_str, doc["parameters"])),
+        name=expect_str(doc["name"]),
+        parameters=tuple(map(expect_str, doc["parameters"])),
         assumptions=tuple(map(expr_from_json, doc["assumptions"])),
-        faults=Faults(FaultModel(_str(faults["model"])), tuple(map(_str, faults["parameters"])),
+        faults=Faults(FaultModel(expect_str(faults["model"])), tuple(map(expect_str, faults["parameters"])),
                       terms=tuple(map(expr_from_json, faults.get("terms", [])))),
-        timing=Timing(_str(doc["timing"])),
-        messages=tuple(Message(_str(m["name"]), None if m.get("kind") is None else _str(m["kind"]))
+        timing=Timing(expect_str(doc["timing"])),
+        messages=tuple(Message(expect_str(m["name"]), None if m.get("kind") is None else expect_str(m["kind"]))
                        for m in doc["messages"]),
-        locations=tuple(Location(_str(name), origin=origin_from_json(
+        locations=tuple(Location(expect_str(name), origin=origin_from_json(
             doc.get("location_origins", {}).get(name))) for name in doc["locations"]),
-        initial=tuple(map(_str, doc["initial"])),
+        initial=tuple(map(expect_str, doc["initial"])),
         rules=tuple(map(_rule_from_json, doc["rules"])),
-        crash_locations=tuple(Location(_str(name), origin=origin_from_json(
+        crash_locations=tuple(Location(expect_str(name), origin=origin_from_json(
             doc.get("location_origins", {}).get(name))) for name in doc.get("crash_locations", [])),
         crash_rules=tuple(map(_rule_from_json, doc.get("crash_rules", []))),
-        properties=tuple(Property(_str(p["name"]), expr_from_json(p["formula"]),
+        properties=tuple(Property(expect_str(p["name"]), expr_from_json(p["formula"]),
                                   None if p.get("hypothesis") is None else
-                                  Hypothesis.read(_str(p["hypothesis"])),
+                                  Hypothesis.read(expect_str(p["hypothesis"])),
                                   origin=origin_from_json(p.get("origin")))
                          for p in doc.get("properties", [])),
     )

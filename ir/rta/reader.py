@@ -24,19 +24,20 @@ from tactl.ir.rta.model import (BOUND_TERMS, FAULT_MODEL_NAMES, JUSTICE_SPELLING
                   Timing, fault_arity_text)
 from tactl.ir.rta.validate import missing_section_message, validate_rta
 from tactl.ir.source import label
-from tactl.ir.ta.model import Hypothesis, Location, Property
+from tactl.ir.alg.hypothesis import Hypothesis
+from tactl.ir.ta.model import Location, Property
 from tactl.ir.ta.reader import (
     ExprBuild,
+    SortError,
     SourceResult,
-    _SortError,
-    _formula,
-    _span_of,
-    _tok_span,
+    as_formula,
     check_nesting,
     grammar_text,
     only_warnings,
     read_source,
     run_parser,
+    span_of,
+    token_span,
 )
 
 
@@ -69,7 +70,7 @@ def _condition(e: Expr) -> Expr:
     automaton's declarations."""
     if isinstance(e, Name) and JUSTICE_SPELLING.fullmatch(e.name):
         return e
-    return _formula(e)
+    return as_formula(e)
 
 
 class _Build(ExprBuild):
@@ -77,44 +78,44 @@ class _Build(ExprBuild):
     that the formula operators (and a specification) also take the justice's name as an operand."""
 
     def not_(self, ch):
-        return Not(_condition(ch[-1]), span=_span_of(ch))
+        return Not(_condition(ch[-1]), span=span_of(ch))
 
     def always(self, ch):
-        return Always(_condition(ch[-1]), span=_span_of(ch))
+        return Always(_condition(ch[-1]), span=span_of(ch))
 
     def eventually(self, ch):
-        return Eventually(_condition(ch[-1]), span=_span_of(ch))
+        return Eventually(_condition(ch[-1]), span=span_of(ch))
 
     def and_expr(self, ch):
-        return conj(*map(_condition, ch), span=_span_of(ch))
+        return conj(*map(_condition, ch), span=span_of(ch))
 
     def or_expr(self, ch):
-        return disj(*map(_condition, ch), span=_span_of(ch))
+        return disj(*map(_condition, ch), span=span_of(ch))
 
     def implies(self, ch):
-        return Implies(_condition(ch[0]), _condition(ch[1]), span=_span_of(ch))
+        return Implies(_condition(ch[0]), _condition(ch[1]), span=span_of(ch))
 
     def received(self, ch):
         tok = ch[0]
         message = _RECEIVED_TOKEN.fullmatch(str(tok)).group(1)  # type: ignore[union-attr]
-        return Name(f"received({message})", span=_tok_span(tok))
+        return Name(f"received({message})", span=token_span(tok))
 
     # ------------------------------------------------------------------ sections
     def parameters(self, ch):
-        return ("parameters", [(str(t), _tok_span(t)) for t in ch])
+        return ("parameters", [(str(t), token_span(t)) for t in ch])
 
     def assumptions(self, ch):
-        return ("assumptions", [_formula(e) for e in ch if isinstance(e, Expr)])
+        return ("assumptions", [as_formula(e) for e in ch if isinstance(e, Expr)])
 
     def faults(self, ch):
         model, *params = ch
         terms = [p for p in params if isinstance(p, tuple)]
         names = [p for p in params if not isinstance(p, tuple)]
-        return ("faults", model, names, _span_of(ch), terms)
+        return ("faults", model, names, span_of(ch), terms)
 
     def bound_term(self, ch):
         if not is_arith(ch[1]):
-            raise _SortError(f"'{ch[0]}:' takes a term over parameters (e.g. 'fa + fs'), found a "
+            raise SortError(f"'{ch[0]}:' takes a term over parameters (e.g. 'fa + fs'), found a "
                              "condition", ch[1].span)
         return (ch[0], ch[1])
 
@@ -122,23 +123,23 @@ class _Build(ExprBuild):
         return ("timing", ch[0])
 
     def messages(self, ch):
-        return ("messages", [Message(str(t), None, span=_tok_span(t)) for t in ch])
+        return ("messages", [Message(str(t), None, span=token_span(t)) for t in ch])
 
     def kind(self, ch):
         kind, *names = ch
-        return ("messages", [Message(str(t), str(kind), span=_tok_span(t)) for t in names])
+        return ("messages", [Message(str(t), str(kind), span=token_span(t)) for t in names])
 
     def coordinator(self, ch):
         return ("coordinator", [str(t) for t in ch])
 
     def locations(self, ch):
-        return ("locations", [Location(str(t), span=_tok_span(t)) for t in ch])
+        return ("locations", [Location(str(t), span=token_span(t)) for t in ch])
 
     def initial(self, ch):
-        return ("initial", [(str(t), _tok_span(t)) for t in ch])
+        return ("initial", [(str(t), token_span(t)) for t in ch])
 
     def guard(self, ch):
-        return ("guard", _formula(ch[0]))
+        return ("guard", as_formula(ch[0]))
 
     def sends(self, ch):
         return ("sends", list(ch))
@@ -159,28 +160,28 @@ class _Build(ExprBuild):
             else:
                 sends = part[1]
         return ReceiveRule(int(rid), str(src), str(dst), guard, tuple(map(str, sends)), choice,
-                           span=_tok_span(rid), source_span=_tok_span(src),
-                           target_span=_tok_span(dst), send_spans=tuple(map(_tok_span, sends)))
+                           span=token_span(rid), source_span=token_span(src),
+                           target_span=token_span(dst), send_spans=tuple(map(token_span, sends)))
 
     def rules(self, ch):
         return ("rules", [c for c in ch if isinstance(c, ReceiveRule)])
 
     def crash_locations(self, ch):
-        return ("crash_locations", [Location(str(t), span=_tok_span(t)) for t in ch])
+        return ("crash_locations", [Location(str(t), span=token_span(t)) for t in ch])
 
     def crash_rules(self, ch):
         return ("crash_rules", [c for c in ch if isinstance(c, ReceiveRule)])
 
     def spec(self, ch):
-        hypothesis = Hypothesis.read(str(ch[2]), _tok_span(ch[2])) if len(ch) == 4 else None
-        return Property(str(ch[0]), _condition(ch[-1]), hypothesis, span=_tok_span(ch[0]))
+        hypothesis = Hypothesis.read(str(ch[2]), token_span(ch[2])) if len(ch) == 4 else None
+        return Property(str(ch[0]), _condition(ch[-1]), hypothesis, span=token_span(ch[0]))
 
     def specifications(self, ch):
         return ("properties", [c for c in ch if isinstance(c, Property)])
 
     def start(self, ch):
         name_tok = ch[0]
-        head = _tok_span(name_tok)
+        head = token_span(name_tok)
         parts: dict[str, list] = {k: [] for k in (
             "parameters", "assumptions", "messages", "locations", "initial", "rules", "properties",
             "coordinator", "crash_locations", "crash_rules")}
@@ -205,31 +206,31 @@ class _Build(ExprBuild):
                     model = FaultModel(str(model_tok))
                 except ValueError:
                     error(f"unknown fault model '{model_tok}': expected one of {FAULT_MODEL_NAMES}",
-                          _tok_span(model_tok))
+                          token_span(model_tok))
                     continue
                 labels = tuple(str(t) for t, _ in terms)
                 if terms and (model is not FaultModel.BOUND or labels != BOUND_TERMS):
                     error(f"'{model_tok}(...)' with terms: only 'bound' takes terms, exactly "
                           f"{'; '.join(t + ': ...' for t in BOUND_TERMS)} in this order",
-                          _tok_span(terms[0][0]))
+                          token_span(terms[0][0]))
                     continue
                 if model is FaultModel.BOUND and not terms:
-                    error(f"fault model 'bound' takes {fault_arity_text(model)}", _tok_span(model_tok))
+                    error(f"fault model 'bound' takes {fault_arity_text(model)}", token_span(model_tok))
                     continue
                 faults = Faults(model, tuple(map(str, params)), span=span,
-                                parameter_spans=tuple(map(_tok_span, params)),
+                                parameter_spans=tuple(map(token_span, params)),
                                 terms=tuple(e for _, e in terms))
             elif tag == "timing":
                 tok = section[1]
                 if seen_timing is not None:
                     error(f"a second 'timing' section (the first is at {seen_timing.line}:"
-                          f"{seen_timing.col})", _tok_span(tok))
+                          f"{seen_timing.col})", token_span(tok))
                     continue
-                seen_timing = _tok_span(tok)
+                seen_timing = token_span(tok)
                 try:
                     timing = Timing(str(tok))
                 except ValueError:
-                    error(f"unknown timing '{tok}': expected {TIMING_NAMES}", _tok_span(tok))
+                    error(f"unknown timing '{tok}': expected {TIMING_NAMES}", token_span(tok))
             else:
                 parts[tag].extend(section[1])
         if seen_faults is None:

@@ -41,7 +41,8 @@ from tactl.ir.rta.model import (
     received_message,
 )
 from tactl.ir.rta.coordinator import is_async_coordinator, shape_problems
-from tactl.ir.ta.model import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Property
+from tactl.ir.alg.hypothesis import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES
+from tactl.ir.ta.model import Property
 from tactl.ir.ta.validate import ExpressionChecks
 
 # A required section the file does not have (the reader says it too, with the same words).

@@ -54,14 +54,15 @@ def origin_to_json(origin: Origin) -> Json:
 def origin_from_json(doc: Json | None) -> Origin | None:
     if doc is None:
         return None
-    return Origin(_str(doc["file"]), tuple(_int(n) for n in doc["lines"]), _str(doc["text"]))
+    return Origin(expect_str(doc["file"]), tuple(expect_int(n) for n in doc["lines"]), expect_str(doc["text"]))
 
 
 ORIGIN = json_shape.Obj({"file": json_shape.string, "lines": json_shape.list_of(json_shape.natural),
                          "text": json_shape.string})
 
 
-def _with_origin(obj: Json, origin: Origin | None) -> Json:
+def with_origin(obj: Json, origin: Origin | None) -> Json:
+    """``obj`` with its source position, when it has one (the .rta form writes them alike)."""
     if origin is not None:
         obj["origin"] = origin_to_json(origin)
     return obj
@@ -78,14 +79,14 @@ def ta_to_json(ta: ThresholdAutomaton) -> Json:
         "unknowns": list(ta.unknowns),
         "defines": [{"name": d.name, "expr": expr_to_json(d.expr)} for d in ta.defines],
         "assumptions": [expr_to_json(e) for e in ta.assumptions],
-        "locations": [_with_origin({"name": loc.name, "values": list(loc.values)}, loc.origin)
+        "locations": [with_origin({"name": loc.name, "values": list(loc.values)}, loc.origin)
                       for loc in ta.locations],
         "inits": [expr_to_json(e) for e in ta.inits],
-        "rules": [_with_origin({
+        "rules": [with_origin({
             "id": r.id, "from": r.source, "to": r.target, "guard": expr_to_json(r.guard),
             "updates": [{"var": u.var, "expr": expr_to_json(u.expr)} for u in r.updates],
         }, r.origin) for r in ta.rules],
-        "properties": [_with_origin({"name": p.name, "formula": expr_to_json(p.formula)}, p.origin)
+        "properties": [with_origin({"name": p.name, "formula": expr_to_json(p.formula)}, p.origin)
                        for p in ta.properties],
         **({"timing": ta.timing} if ta.timing != "async" else {}),
     }
@@ -149,22 +150,22 @@ def _ta_from_json(doc: Json) -> ThresholdAutomaton:
                 for n in doc.get(key, [])]
     return ThresholdAutomaton(
         declared_at=tuple(declared),
-        name=_str(doc["name"]),
-        locals=tuple(map(_str, doc["locals"])),
-        shared=tuple(map(_str, doc["shared"])),
-        parameters=tuple(map(_str, doc["parameters"])),
-        unknowns=tuple(map(_str, doc.get("unknowns", []))),
-        defines=tuple(Define(_str(d["name"]), expr_from_json(d["expr"])) for d in doc["defines"]),
+        name=expect_str(doc["name"]),
+        locals=tuple(map(expect_str, doc["locals"])),
+        shared=tuple(map(expect_str, doc["shared"])),
+        parameters=tuple(map(expect_str, doc["parameters"])),
+        unknowns=tuple(map(expect_str, doc.get("unknowns", []))),
+        defines=tuple(Define(expect_str(d["name"]), expr_from_json(d["expr"])) for d in doc["defines"]),
         assumptions=tuple(map(expr_from_json, doc["assumptions"])),
-        locations=tuple(Location(_str(loc["name"]), tuple(_int(v) for v in loc["values"]),
+        locations=tuple(Location(expect_str(loc["name"]), tuple(expect_int(v) for v in loc["values"]),
                                  origin=origin_from_json(loc.get("origin")))
                         for loc in doc["locations"]),
         inits=tuple(map(expr_from_json, doc["inits"])),
-        rules=tuple(Rule(_int(r["id"]), _str(r["from"]), _str(r["to"]), expr_from_json(r["guard"]),
-                         tuple(Update(_str(u["var"]), expr_from_json(u["expr"])) for u in r["updates"]),
+        rules=tuple(Rule(expect_int(r["id"]), expect_str(r["from"]), expect_str(r["to"]), expr_from_json(r["guard"]),
+                         tuple(Update(expect_str(u["var"]), expr_from_json(u["expr"])) for u in r["updates"]),
                          origin=origin_from_json(r.get("origin")))
                     for r in doc["rules"]),
-        properties=tuple(Property(_str(p["name"]), expr_from_json(p["formula"]),
+        properties=tuple(Property(expect_str(p["name"]), expr_from_json(p["formula"]),
                                   origin=origin_from_json(p.get("origin")))
                          for p in doc["properties"]),
         timing="sync" if doc.get("timing") == "sync" else "async",
@@ -205,13 +206,13 @@ def expr_from_json(j: Any) -> Expr:
     if not isinstance(j, dict):
         raise ValueError(f"not an expression: {j!r}")
     if "name" in j:
-        return Name(_str(j["name"]))
+        return Name(expect_str(j["name"]))
     op, args = j["op"], [expr_from_json(a) for a in j["args"]]
     if op in _UNARY_NODES:
         (arg,) = args
         return _UNARY_NODES[op](arg)
     if op == "sum":
-        return Sum(tuple(args), tuple(_str(sign) for sign in j["signs"]))
+        return Sum(tuple(args), tuple(expect_str(sign) for sign in j["signs"]))
     if op in ("*", "/"):
         left, right = args
         return Mul(left, right) if op == "*" else Div(left, right)  # divisors: ir.validate
@@ -226,13 +227,15 @@ def expr_from_json(j: Any) -> Expr:
     raise ValueError(f"unknown operator {op!r}")
 
 
-def _str(v: Any) -> str:
+def expect_str(v: Any) -> str:
+    """``v``, which the shape check has already found a string (a second guard for the types)."""
     if not isinstance(v, str):
         raise TypeError(f"expected a string, found {v!r}")
     return v
 
 
-def _int(v: Any) -> int:
+def expect_int(v: Any) -> int:
+    """``v``, which the shape check has already found an integer (not a Boolean)."""
     if isinstance(v, bool) or not isinstance(v, int):
         raise TypeError(f"expected an integer, found {v!r}")
     return v

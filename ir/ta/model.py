@@ -15,8 +15,8 @@ from enum import Enum
 from functools import cached_property
 
 from tactl.ir.errors import Span
-# re-exported: Hypothesis lives in its own module so the pseudocode IR can use it without the TA
-from tactl.ir.alg.hypothesis import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, HYPOTHESES, Hypothesis  # noqa: F401
+# Hypothesis lives in ir/alg/hypothesis.py so that the pseudocode IR can use it without the TA IR
+from tactl.ir.alg.hypothesis import Hypothesis
 from tactl.ir.expr import And, Compare, Expr, IntConst, Name, Or, Sum, conj, substitute, to_text, walk
 from tactl.ir.linear import NonLinearError, int_symbols, linearize, to_z3
 
@@ -364,13 +364,14 @@ class ThresholdAutomaton:
         candidates = [loc.name for loc in self.locations if loc.name not in forced_zero]
         if not candidates:
             return ()
-        import z3  # lazy: z3 costs 25 ms at start-up; reading and printing need no solver
+        import z3  # lazy: importing z3 slows every start; reading and printing need no solver
 
         try:
             formulas = [self.expand(e) for e in (*self.assumptions, *self.inits)]
             classes = _symmetry_classes(formulas, candidates)
             # The SMT core without the preprocessing tactics that a plain z3.Solver() runs on a
-            # check() without assumptions: on a sum of 5,000 counters those take 34 s and 3.7 GB.
+            # check() without assumptions: on a sum of thousands of counters they dominate the
+            # time and memory of the whole question.
             solver = z3.SimpleSolver()
             sym = int_symbols()
             for e in formulas:

@@ -41,7 +41,7 @@ from tactl.ir.expr import (
     summation,
     to_text,
 )
-from tactl.ir.limits import MAX_DIGITS  # re-exported: tactl.driver.pipeline reads it here
+from tactl.ir.limits import MAX_DIGITS
 from tactl.ir.linear import NonLinearError, linearize
 from tactl.ir.source import label, read_text
 from tactl.ir.ta.model import Define, Location, Property, Rule, ThresholdAutomaton, Update
@@ -59,14 +59,17 @@ def grammar_text(package: str, name: str) -> str:
 def _parser() -> Lark:
     grammar = grammar_text(__package__, "ta.lark")
     # The transformer runs inside the parser, at each reduction: no parse tree is built and
-    # nothing recurses, however long the file. Spans come from the tokens (see _span_of).
-    # cache=True keeps Lark's grammar analysis (a quarter second per start) in the temp
+    # nothing recurses, however long the file. Spans come from the tokens (see span_of).
+    # cache=True keeps Lark's grammar analysis, which would otherwise run at every start, in the temp
     # directory, keyed by a hash of grammar and options, so a changed grammar is never stale.
     return Lark(grammar, parser="lalr", lexer="contextual", transformer=_Build(),
                 maybe_placeholders=False, cache=True)
 
 
-class _SortError(Exception):
+class SortError(Exception):
+    """An expression of the wrong sort (a term where a condition belongs, or the reverse) or an
+    arithmetic the automata cannot hold, at its position: the .rta reader raises it too."""
+
     def __init__(self, message: str, span: Span | None) -> None:
         super().__init__(message)
         self.message, self.span = message, span
@@ -78,11 +81,12 @@ def _text(tok: Token) -> str:
     return sys.intern(str(tok))
 
 
-def _tok_span(tok: Token) -> Span:
+def token_span(tok: Token) -> Span:
+    """Where ``tok`` is in the source."""
     return Span(tok.line, tok.column, tok.end_line, tok.end_column)
 
 
-def _span_of(items: list) -> Span | None:
+def span_of(items: list) -> Span | None:
     """From the start of the first located item (token or IR node) to the end of the last."""
     spans = [s for s in map(_item_span, items) if s is not None]
     if not spans:
@@ -91,21 +95,21 @@ def _span_of(items: list) -> Span | None:
 
 
 def _item_span(item: object) -> Span | None:
-    return _tok_span(item) if isinstance(item, Token) else getattr(item, "span", None)
+    return token_span(item) if isinstance(item, Token) else getattr(item, "span", None)
 
 
 def _term(e: Expr) -> Expr:
     if not is_arith(e):
-        raise _SortError(f"expected a number-valued term, found the formula '{to_text(e)}'", e.span)
+        raise SortError(f"expected a number-valued term, found the formula '{to_text(e)}'", e.span)
     return e
 
 
-def _formula(e: Expr) -> Expr:
+def as_formula(e: Expr) -> Expr:
     """A truth value; the literals 1 and 0 are read as true and false (ByMC writes guards `(1)`)."""
     if isinstance(e, IntConst) and e.value in (0, 1):
         return BoolConst(e.value == 1, span=e.span)
     if is_arith(e):
-        raise _SortError(f"expected a condition, found the term '{to_text(e)}' "
+        raise SortError(f"expected a condition, found the term '{to_text(e)}' "
                          "(compare it with something, e.g. '>= 1')", e.span)
     return e
 
@@ -116,7 +120,7 @@ def _divisor(e: Expr) -> Expr:
     less has no floor semantics worth guessing."""
     message = divisor_problem(e)
     if message:
-        raise _SortError(message, e.span)
+        raise SortError(message, e.span)
     return e
 
 
@@ -129,23 +133,23 @@ class ExprBuild(Transformer):
     """
 
     def int_(self, ch):
-        return IntConst(int(ch[0]), span=_tok_span(ch[0]))
+        return IntConst(int(ch[0]), span=token_span(ch[0]))
 
     def name(self, ch):
-        return Name(_text(ch[0]), span=_tok_span(ch[0]))
+        return Name(_text(ch[0]), span=token_span(ch[0]))
 
     def true_(self, ch):
-        return BoolConst(True, span=_span_of(ch))  # the TRUE token is kept for its position
+        return BoolConst(True, span=span_of(ch))  # the TRUE token is kept for its position
 
     def false_(self, ch):
-        return BoolConst(False, span=_span_of(ch))
+        return BoolConst(False, span=span_of(ch))
 
     def neg(self, ch):
-        return Neg(_term(ch[-1]), span=_span_of(ch))
+        return Neg(_term(ch[-1]), span=span_of(ch))
 
     def sum(self, ch):
         rest = [(str(op), _term(arg)) for op, arg in zip(ch[1::2], ch[2::2])]
-        return summation(_term(ch[0]), rest, _span_of(ch))
+        return summation(_term(ch[0]), rest, span_of(ch))
 
     # Whether '/' (integer division by a positive constant) is read; the .ta reader admits it
     # (ByMC files write thresholds as `(N + T) / 2`), a format whose passes cannot eliminate it
@@ -155,39 +159,39 @@ class ExprBuild(Transformer):
     def product(self, ch):
         result = _term(ch[0])
         for op, arg in zip(ch[1::2], ch[2::2]):
-            span = _span_of([result, arg])
+            span = span_of([result, arg])
             if op == "/" and self.DIVISION:
                 result = Div(result, _divisor(_term(arg)), span=span)
                 continue
             if op == "/":
-                raise _SortError("division is not linear integer arithmetic: multiply the other side "
+                raise SortError("division is not linear integer arithmetic: multiply the other side "
                                  "instead (write '2 * x >= N + T' for 'x >= (N + T) / 2')", span)
             if op == "%":
-                raise _SortError("'%' is not supported in threshold automata (linear integer "
+                raise SortError("'%' is not supported in threshold automata (linear integer "
                                  "arithmetic)", span)
             result = Mul(result, _term(arg), span=span)
         return result
 
     def compare(self, ch):
-        return Compare(str(ch[1]), _term(ch[0]), _term(ch[2]), span=_span_of(ch))
+        return Compare(str(ch[1]), _term(ch[0]), _term(ch[2]), span=span_of(ch))
 
     def not_(self, ch):
-        return Not(_formula(ch[-1]), span=_span_of(ch))
+        return Not(as_formula(ch[-1]), span=span_of(ch))
 
     def always(self, ch):
-        return Always(_formula(ch[-1]), span=_span_of(ch))
+        return Always(as_formula(ch[-1]), span=span_of(ch))
 
     def eventually(self, ch):
-        return Eventually(_formula(ch[-1]), span=_span_of(ch))
+        return Eventually(as_formula(ch[-1]), span=span_of(ch))
 
     def and_expr(self, ch):
-        return conj(*map(_formula, ch), span=_span_of(ch))
+        return conj(*map(as_formula, ch), span=span_of(ch))
 
     def or_expr(self, ch):
-        return disj(*map(_formula, ch), span=_span_of(ch))
+        return disj(*map(as_formula, ch), span=span_of(ch))
 
     def implies(self, ch):
-        return Implies(_formula(ch[0]), _formula(ch[1]), span=_span_of(ch))
+        return Implies(as_formula(ch[0]), as_formula(ch[1]), span=span_of(ch))
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,51 +291,51 @@ class _Build(ExprBuild):
     def decl(self, ch):
         kind = {"local": "locals", "locals": "locals", "shared": "shared",
                 "parameters": "parameters", "unknowns": "unknowns"}[str(ch[0])]
-        return ("decl", kind, [(str(t), _tok_span(t)) for t in ch[1:]])
+        return ("decl", kind, [(str(t), token_span(t)) for t in ch[1:]])
 
     def define(self, ch):
-        return ("define", Define(str(ch[0]), _term(ch[1]), span=_tok_span(ch[0])))
+        return ("define", Define(str(ch[0]), _term(ch[1]), span=token_span(ch[0])))
 
     def timing(self, ch):
         return ("timing", str(ch[0]))
 
     def assumptions(self, ch):
-        return ("assumptions", [_formula(e) for e in ch if isinstance(e, Expr)])
+        return ("assumptions", [as_formula(e) for e in ch if isinstance(e, Expr)])
 
     def inits(self, ch):
-        return ("inits", [_formula(e) for e in ch if isinstance(e, Expr)])
+        return ("inits", [as_formula(e) for e in ch if isinstance(e, Expr)])
 
     def signed_int(self, ch):
         return -int(ch[-1]) if len(ch) == 2 else int(ch[-1])
 
     def location(self, ch):
-        return Location(_text(ch[0]), tuple(ch[1:]), span=_tok_span(ch[0]))
+        return Location(_text(ch[0]), tuple(ch[1:]), span=token_span(ch[0]))
 
     def locations(self, ch):
         return ("locations", [c for c in ch if isinstance(c, Location)])
 
     def assign(self, ch):
-        return [Update(_text(ch[0]), _term(ch[1]), span=_span_of(ch))]
+        return [Update(_text(ch[0]), _term(ch[1]), span=span_of(ch))]
 
     def unchanged(self, ch):
         return [_Unchanged(Update(name, Name(name, span=span), span=span))
-                for name, span in ((_text(t), _tok_span(t)) for t in ch)]
+                for name, span in ((_text(t), token_span(t)) for t in ch)]
 
     def reset(self, ch):
         return [Update(name, IntConst(0, span=span), span=span)
-                for name, span in ((_text(t), _tok_span(t)) for t in ch)]
+                for name, span in ((_text(t), token_span(t)) for t in ch)]
 
     def rule(self, ch):
         rid, src, dst, guard, *acts = ch
-        guard, updates = _merge_unchanged(int(rid), _formula(guard), [u for group in acts for u in group])
-        return Rule(int(rid), _text(src), _text(dst), guard, updates, span=_tok_span(rid),
-                    source_span=_tok_span(src), target_span=_tok_span(dst))
+        guard, updates = _merge_unchanged(int(rid), as_formula(guard), [u for group in acts for u in group])
+        return Rule(int(rid), _text(src), _text(dst), guard, updates, span=token_span(rid),
+                    source_span=token_span(src), target_span=token_span(dst))
 
     def rules(self, ch):
         return ("rules", [c for c in ch if isinstance(c, Rule)])
 
     def spec(self, ch):
-        return Property(str(ch[0]), _formula(ch[1]), span=_tok_span(ch[0]))
+        return Property(str(ch[0]), as_formula(ch[1]), span=token_span(ch[0]))
 
     def specifications(self, ch):
         return ("properties", [c for c in ch if isinstance(c, Property)])
@@ -404,7 +408,7 @@ def run_parser(parser: Lark, text: str, path: str):
         return parser.parse(text)
     except UnexpectedInput as e:
         raise InputError(_syntax_diagnostic(e, text, parser), path, text) from None
-    except _SortError as e:
+    except SortError as e:
         raise InputError(Diagnostic(Severity.ERROR, e.message, e.span), path, text) from None
     except RecursionError:  # only an error message of a monstrous term could get here
         raise InputError(Diagnostic(Severity.ERROR, "expression nested too deeply"), path, text) from None
@@ -556,7 +560,7 @@ def _syntax_diagnostic(e: UnexpectedInput, text: str, parser: Lark) -> Diagnosti
         return Diagnostic(Severity.ERROR, f"expected ';' after '{previous.value}' (found {found})",
                           _after(previous))
     return Diagnostic(Severity.ERROR, f"unexpected {found}; expected {_expected(expected, parser)}",
-                      _tok_span(tok))
+                      token_span(tok))
 
 
 def _expected(names: set[str], parser: Lark) -> str:
@@ -594,4 +598,4 @@ def _unclosed_bracket(text: str, parser: Lark) -> tuple[str, Span] | None:
             stack.append(t)
         elif stack and t.value == _OPENERS[stack[-1].value]:
             stack.pop()
-    return (stack[-1].value, _tok_span(stack[-1])) if stack else None
+    return (stack[-1].value, token_span(stack[-1])) if stack else None

@@ -49,12 +49,11 @@ from tactl.passes.alg_to_rta.names import location_names, location_origin
 from tactl.passes.alg_to_rta.phases import PhaseError, layout
 from tactl.passes.alg_to_rta.predicates import property_variables
 from tactl.passes.alg_to_rta.properties import translate_property
-from tactl.passes.alg_to_rta.results import LocationInfo, ParseResult, location_table
+from tactl.passes.alg_to_rta.results import ParseResult
 from tactl.passes.alg_to_rta.rounds import RoundsError, expand as expand_rounds
 from tactl.passes.alg_to_rta.rules import check_coordinator_sends, receive_rules
 
-__all__ = ["MAX_CONTROL_STATES", "MAX_LOCATIONS", "LocationInfo", "ParseError", "ParseResult",
-           "location_table", "parse_algorithm"]
+__all__ = ["MAX_CONTROL_STATES", "MAX_LOCATIONS", "ParseError", "ParseResult", "parse_algorithm"]
 
 # The explorer under the name tests/frontends/test_alg_hostile.py patches to count control states.
 _Explorer = Explorer

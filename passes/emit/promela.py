@@ -271,7 +271,7 @@ def counter_model(ta: ThresholdAutomaton, properties: Iterable[Property | str] |
         if any(isinstance(n, Div) for n in walk(formula)):
             skipped.append((prop.name, "the formula divides; eliminate divisions first"))
             continue
-        name = _fresh(prop.name, taken)
+        name = promela_identifier(prop.name, taken)
         taken.add(name)
         ltl = _from_initial(substitute(formula, expand), names)
         pml_properties.append(PmlProperty(name, prop.name, query.kind, query.formula_class.value,
@@ -343,7 +343,7 @@ def check_parameters(ta: ThresholdAutomaton, parameters: Mapping[str, int], *,
 def _derive(ta: ThresholdAutomaton, given: Mapping[str, int], missing: list[str]) -> dict[str, int]:
     """The values of ``missing`` parameters that the resilience condition and ``given`` fix
     uniquely (the others are left out)."""
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: importing z3 slows every start; loaded when a solver question is asked
 
     sym = int_symbols()
     solver = z3.Solver()
@@ -450,7 +450,7 @@ def _select_properties(ta: ThresholdAutomaton, properties: Iterable[Property | s
 # ------------------------------------------------------------------------------ names
 
 
-def _fresh(name: str, taken: set[str]) -> str:
+def promela_identifier(name: str, taken: set[str]) -> str:
     """A Promela identifier for ``name``: itself when it is one that no keyword, macro or claim
     label shadows, else changed (``name_``, ``v_name``) to one not in ``taken``."""
     if not _IDENT.match(name):
@@ -471,7 +471,7 @@ def _promela_names(ta: ThresholdAutomaton) -> dict[str, str]:
     for n in (*ta.parameters, *(loc.name for loc in ta.locations), *ta.shared):
         if n in names:
             continue
-        names[n] = _fresh(n, taken)
+        names[n] = promela_identifier(n, taken)
         taken.add(names[n])
     return names
 
@@ -598,7 +598,7 @@ def _initial_plan(ta: ThresholdAutomaton, params: dict[str, int], cap: int,
                   names: Mapping[str, str]) -> _Plan:
     """How the init step chooses an initial configuration: fixed values, ``select`` chains for
     ``Σ locations == constant``, or an ``if`` over enumerated solutions; with value bounds."""
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: importing z3 slows every start; loaded when a solver question is asked
 
     variables = [loc.name for loc in ta.locations] + [x for x in ta.shared if x not in
                                                        {loc.name for loc in ta.locations}]
@@ -747,7 +747,7 @@ def _sum_form(cons, members: list[str]) -> tuple[list[str], int] | None:
 
 
 def _enumerate(solver, terms, members: list[str]) -> list[tuple[int, ...]]:
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: importing z3 slows every start; loaded when a solver question is asked
 
     out: list[tuple[int, ...]] = []
     solver.push()

@@ -38,17 +38,17 @@ location (``cnt_L``), read from the first configuration with every process place
 temporal operator as ``(!initialized U (initialized && p))`` (``ltl_from_initial``, shared with the
 counter model). A model written for one property whose premise only empties initial locations
 (``V1 == 0 -> [](AC == 0)``) instead lets the processes start elsewhere only and drops the
-premise: the never claim of the whole formula under an until is many times larger (measured on
-STRB relay at n = 6: 2.16 M states became 465 k). Liveness specifications get the fault model's
+premise: the never claim of the whole formula under an until is many times larger, and so is
+the state space it makes pan search. Liveness specifications get the fault model's
 fairness: ``[]<>(!in_transit_M)`` for every message type — no message a correct receiver is
 guaranteed to get stays undelivered forever (``nrcvd_M < nsnt_M`` for the modelled processes;
 with send omission the f faulty senders' messages may be lost — every receiver, faulty ones
 included, is owed all but f: ``nrcvd_M + f < nsnt_M``, the translation's justice) — together with
 weak process fairness, which ``pan -f`` enforces. With ``partition`` each process starts in an
 initial location listed no earlier than the previous process's (one start per integer partition:
-the processes are symmetric, so this loses no behaviour). Measured on STRB and FRB (n = 4, 5):
-the initial states shrink, the reachable ones hardly do — the processes leave their sorted start
-in every order — so it is off by default.
+the processes are symmetric, so this loses no behaviour). The initial states shrink, the
+reachable ones hardly do — the processes leave their sorted start in every order — so it is off
+by default.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ from tactl.ir.rta.model import (
     received,
     received_message,
 )
-from tactl.passes.emit.promela import _fresh, ltl_from_initial, promela
+from tactl.passes.emit.promela import ltl_from_initial, promela, promela_identifier
 from tactl.passes.emit.forced_receive import initial_restriction, receive_mode
 from tactl.passes.rta_to_ta.env import environment
 from tactl.passes.emit.render import render
@@ -131,7 +131,7 @@ def ltl_names(rta: ReceiveTA) -> dict[str, str]:
     Promela, the C preprocessor or SPIN's claim labels reserve it (``linux`` -> ``linux_``)."""
     out: dict[str, str] = {}
     for prop in rta.properties:
-        out[prop.name] = _fresh(prop.name, set(out.values()))
+        out[prop.name] = promela_identifier(prop.name, set(out.values()))
     return out
 
 

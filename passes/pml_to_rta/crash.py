@@ -52,12 +52,6 @@ from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import CRASH_SEND, CRASH_SYMBOL, FILE_CRASH, expr_names, refuse
 
 
-class CrashRefusal(Exception):
-    def __init__(self, message: str, span) -> None:
-        super().__init__(message)
-        self.message, self.span = message, span
-
-
 def crash_counters(tr, dynamic, in_transit) -> dict[str, str] | None:
     """{crash-send counter: message counter} when every receive bound of ``dynamic`` reads
     ``nsnt_M + nsnt_MF`` (two send counters, coefficient 1, nothing else) and ``in_transit(rcv)``
@@ -67,17 +61,17 @@ def crash_counters(tr, dynamic, in_transit) -> dict[str, str] | None:
         cs = [n for n in r.lin if n in tr.shared]
         if not (len(cs) == 2 and len(r.lin) == 2 and all(r.lin[c] == 1 for c in cs)):
             if pairs or r is not dynamic[0]:
-                raise CrashRefusal("crash-send counters ('nsnt + nsntF') bound some receive variables "
-                                   "but not this one", r.bound.span)
+                raise refuse("crash-send counters ('nsnt + nsntF') bound some receive variables "
+                             "but not this one", r.bound.span)
             return None
         guaranteed = in_transit(r.rcv)
         if guaranteed not in cs:
-            raise CrashRefusal("a receive bound over two send counters needs a proposition "
-                               f"'some(Proc:{r.rcv} < c)' naming the counter whose messages are "
-                               "delivered (crash faults)", r.bound.span)
+            raise refuse("a receive bound over two send counters needs a proposition "
+                         f"'some(Proc:{r.rcv} < c)' naming the counter whose messages are "
+                         "delivered (crash faults)", r.bound.span)
         crash = next(c for c in cs if c != guaranteed)
         if crash in pairs or guaranteed in pairs.values():
-            raise CrashRefusal(f"'{crash}' or '{guaranteed}' bounds two receive variables", r.bound.span)
+            raise refuse(f"'{crash}' or '{guaranteed}' bounds two receive variables", r.bound.span)
         pairs[crash] = guaranteed
         r.counter = guaranteed
     return pairs
@@ -98,19 +92,19 @@ def crash_location(tr, edges, file_crash: str, crash_send: str, file_marker: str
     others = [(s, t, p) for s, t, p in edges if file_marker not in p.sends]
     targets = {t for _, t, _ in dying}
     if len(targets) != 1:
-        raise CrashRefusal(f"the '{file_crash}++' steps must all enter one location (the crashed one)", span)
+        raise refuse(f"the '{file_crash}++' steps must all enter one location (the crashed one)", span)
     dead = next(iter(targets))
     if any(t == dead for _, t, _ in others) or any(s == dead for s, _, _ in edges):
-        raise CrashRefusal("the location entered by crash steps must be entered by nothing else and never "
-                           "left", span)
+        raise refuse("the location entered by crash steps must be entered by nothing else and never "
+                     "left", span)
     if any(x.startswith(crash_send) for _, _, p in others for x in p.sends):
-        raise CrashRefusal("a crash-send counter ('nsntF++') is incremented by a step that does not "
-                           f"crash ('{file_crash}++')", span)
+        raise refuse("a crash-send counter ('nsntF++') is incremented by a step that does not "
+                     f"crash ('{file_crash}++')", span)
     for s, _, p in dying:
         rest = [c for c in p.cond if symbol not in {n.name for n in names(c)}]
         if rest and not solving.valid(tr, conj(*rest)):
-            raise CrashRefusal(f"a crash step ('{file_crash}++') must be possible whatever the process "
-                               "received", span)
+            raise refuse(f"a crash step ('{file_crash}++') must be possible whatever the process "
+                         "received", span)
     _partial_sends(tr, dying, others, {dead}, crash_send, {file_marker}, span)
     meaning = ", ".join(f"{v} = {x}" for v, x in zip(tr.loc_vars(), dead))
     become_crash_location(tr, [dead], f"the location with {meaning}, entered by '{file_crash}++' under "
@@ -137,23 +131,23 @@ def unbounded_crash_location(tr, edges, crash_send: str) -> list:
     lv = tr.loc_vars()
     marked = [(s, t, p) for s, t, p in edges if any(x.startswith(crash_send) for x in p.sends)]
     if not marked:
-        raise CrashRefusal("no step increments a crash-send counter", span)
+        raise refuse("no step increments a crash-send counter", span)
     changed = [i for i in range(len(lv)) if all(s[i] != t[i] for s, t, _ in marked)]
     values = {tuple(t[i] for i in changed) for _, t, _ in marked}
     if not changed or len(values) != 1:
-        raise CrashRefusal("the crash steps ('nsntF++') must all give the variables they change one "
-                           "value (the crash location)", span)
+        raise refuse("the crash steps ('nsntF++') must all give the variables they change one "
+                     "value (the crash location)", span)
     key = next(iter(values))
     dead = [v for v in tr.valuations if tuple(v[i] for i in changed) == key]
     if any(s in dead for s, _, _ in edges):
-        raise CrashRefusal("the crash location must never be left", span)
+        raise refuse("the crash location must never be left", span)
     dying = [(s, t, p) for s, t, p in edges if t in dead]
     others = [(s, t, p) for s, t, p in edges if t not in dead]
     if any(x.startswith(crash_send) for _, _, p in others for x in p.sends):
-        raise CrashRefusal("a crash-send counter is incremented by a step that does not crash", span)
+        raise refuse("a crash-send counter is incremented by a step that does not crash", span)
     for s, _, p in dying:
         if p.cond and not solving.valid(tr, conj(*p.cond)):
-            raise CrashRefusal("a crash step must be possible whatever the process received", span)
+            raise refuse("a crash step must be possible whatever the process received", span)
     _partial_sends(tr, dying, others, set(dead), crash_send, set(), span)
     meaning = ", ".join(f"{lv[i]} = {k}" for i, k in zip(changed, key))
     become_crash_location(tr, dead, f"the locations with {meaning} ({len(dead)} valuation(s) of the "
@@ -188,21 +182,21 @@ def _partial_sends(tr, dying, others, dead: set, crash_send: str, ignore: set, s
     for s, _, p in dying:
         extra = [x for x in p.sends if x not in ignore]
         if len(extra) > 1 or any(not x.startswith(crash_send) for x in extra):
-            raise CrashRefusal("a crash step may send on one crash-send counter only", span)
+            raise refuse("a crash step may send on one crash-send counter only", span)
         for x in extra:
             m = x[len(crash_send) + 1:]
             if not any(s2 == s and q.sends == [m] and not q.cond for s2, _, q in others):
-                raise CrashRefusal(f"a crash step at a location whose correct step does not broadcast "
-                                   f"'{m}' unconditionally increments its crash-send counter: tactl's "
-                                   "crash model has no such partial message", span)
+                raise refuse(f"a crash step at a location whose correct step does not broadcast "
+                             f"'{m}' unconditionally increments its crash-send counter: tactl's "
+                             "crash model has no such partial message", span)
     for s, _, p in others:
         for m in p.sends:
             if not any(s2 == s and f"{crash_send}:{m}" in q.sends for s2, _, q in dying):
-                raise CrashRefusal(f"a broadcast of '{m}' whose sender cannot crash in the middle of it: "
-                                   "tactl's crash model lets it", span)
+                raise refuse(f"a broadcast of '{m}' whose sender cannot crash in the middle of it: "
+                             "tactl's crash model lets it", span)
     missing = [v for v in tr.valuations if v not in dead and not any(s == v for s, _, _ in dying)]
     if missing:
-        raise CrashRefusal(f"tactl's crashes may happen at every location; the file's cannot at {missing}", span)
+        raise refuse(f"tactl's crashes may happen at every location; the file's cannot at {missing}", span)
 
 
 def sending_crash_location(tr: TranslationState, edges):

@@ -53,16 +53,9 @@ from tactl.ir.expr import Compare, Expr, IntConst, Name, to_text
 from tactl.ir.rta.model import Faults, FaultModel, received
 from tactl.ir.ta.model import Location
 from tactl.passes.pml_to_rta import expressions, propositions, solving, values
+from tactl.passes.pml_to_rta.values import Refuse, refuse
 
 END = "end"
-
-
-class Refusal(Exception):
-    """Raised here; ``translation.translate_promela`` turns it into an input error (file:line:col)."""
-
-    def __init__(self, message: str, span: Span | None) -> None:
-        super().__init__(message)
-        self.message, self.span = message, span
 
 
 # ------------------------------------------------------------------------ the bound branch, run
@@ -81,12 +74,12 @@ def exceeded_outcomes(tr, r, env: dict[str, object]) -> list[object]:
                 continue
             if isinstance(s, P.Goto):
                 if s.label != END:
-                    raise Refusal(f"'goto {s.label}': only 'goto {END}' (leave the step) is supported", s.span)
+                    raise refuse(f"'goto {s.label}': only 'goto {END}' (leave the step) is supported", s.span)
                 out.append(NO_STEP)
                 return
             if isinstance(s, P.Assign):
                 if s.var != r.next:
-                    raise Refusal(f"the receive bound's branch may only assign '{r.next}'", s.span)
+                    raise refuse(f"the receive bound's branch may only assign '{r.next}'", s.span)
                 env = {**env, s.var: expressions.value(tr, s.expr, env, False)}
                 continue
             if isinstance(s, P.If):
@@ -96,8 +89,8 @@ def exceeded_outcomes(tr, r, env: dict[str, object]) -> list[object]:
                     if isinstance(first, P.Condition):
                         g = expressions.value(tr, first.expr, env, False)
                         if not isinstance(g, bool):
-                            raise Refusal("a condition in the receive bound's branch must depend on "
-                                          "the process's location variables only", first.span)
+                            raise refuse("a condition in the receive bound's branch must depend on "
+                                         "the process's location variables only", first.span)
                         guards.append(g)
                     else:
                         guards.append(None)  # else / unguarded
@@ -109,7 +102,7 @@ def exceeded_outcomes(tr, r, env: dict[str, object]) -> list[object]:
                     body = o.body[1:] if o.body and isinstance(o.body[0], (P.Condition, P.Else)) else o.body
                     run(tuple(body) + tuple(stmts[k + 1:]), env)
                 return
-            raise Refusal(f"'{type(s).__name__}' is not supported in the receive bound's branch", s.span)
+            raise refuse(f"'{type(s).__name__}' is not supported in the receive bound's branch", s.span)
         out.append(env[r.next])
 
     run(r.exceeded, dict(env))
@@ -135,8 +128,8 @@ def at_bound(tr, r, p, rcv_marker: object, forced: bool) -> list:
                 tr.reset_at[tuple(env[v] for v in tr.loc_vars())] = span
                 forget = True
                 continue
-            raise Refusal(f"past the bound the step continues with '{r.next}' = {o}: a "
-                          "receive automaton cannot reset a receive count", span)
+            raise refuse(f"past the bound the step continues with '{r.next}' = {o}: a "
+                         "receive automaton cannot reset a receive count", span)
         if forced and not forget:  # every step receives one more: the count it sees is >= 1
             return solving.guarded(tr, p, Compare(">=", received(r.counter), IntConst(1)), [], span)
         return [p]
@@ -145,8 +138,8 @@ def at_bound(tr, r, p, rcv_marker: object, forced: bool) -> list:
         return [p]  # past the bound or not, the step continues alike
     if value == 0 and not may_be_negative(tr.bound_rest):
         return [p]  # 0 <= nsnt + B always: never past the bound
-    raise Refusal(f"with the receive disabled the step depends on whether {value} exceeds the bound, "
-                  "a condition on the send counter a receive guard cannot state", span)
+    raise refuse(f"with the receive disabled the step depends on whether {value} exceeds the bound, "
+                 "a condition on the send counter a receive guard cannot state", span)
 
 
 def check_resets(tr) -> None:
@@ -157,9 +150,9 @@ def check_resets(tr) -> None:
         name = tr.names.get(key)
         if key not in tr.valuations or key in tr.stutter_at or name not in tr.initial or \
                 any(r.target == name for r in tr.rules):
-            raise Refusal(f"past the bound the step continues with '{tr.next_var}' = 0 at {name}: "
-                          "a receive automaton cannot reset a receive count a process may already "
-                          "have increased (only at an initial location no step enters or stays at)", span)
+            raise refuse(f"past the bound the step continues with '{tr.next_var}' = 0 at {name}: "
+                         "a receive automaton cannot reset a receive count a process may already "
+                         "have increased (only at an initial location no step enters or stays at)", span)
 
 
 def may_be_negative(rest: dict[str, int]) -> bool:
@@ -190,7 +183,7 @@ def _plinear(e: P.PExpr) -> dict[str, int]:
         for k, v in _plinear(e.right).items():
             out[k] = out.get(k, 0) + (v if e.op == "+" else -v)
         return {k: v for k, v in out.items() if v}
-    raise Refusal("expected a sum of names and constants here", e.span)
+    raise refuse("expected a sum of names and constants here", e.span)
 
 
 def delivery(tr) -> Delivery | None:
@@ -206,7 +199,7 @@ def delivery(tr) -> Delivery | None:
             continue
         try:
             lin = _plinear(P.PBinary(op="-", left=e.arg.left, right=e.arg.right, span=e.span))
-        except Refusal:
+        except Refuse:
             continue
         if lin.get(tr.rcv_var) != 1 or lin.get(tr.counter) != -1:
             continue
@@ -264,11 +257,11 @@ def fault_model(tr) -> FaultReading:
     ns = [p for p, c in copies.items() if c == 1 and p in tr.params]
     minus = [p for p, c in copies.items() if p not in ns and p]
     if len(ns) != 1 or copies.get("", 0) != 0 or any(copies[p] != -1 or p not in tr.params for p in minus):
-        raise Refusal("the copy count must be 'N' or 'N - F1 - F2 …' for parameters N, F1, …", span)
+        raise refuse("the copy count must be 'N' or 'N - F1 - F2 …' for parameters N, F1, …", span)
     n = ns[0]
     if tr.crash_counter is not None:
         if minus:
-            raise Refusal("crash faults (two send counters in the bound) with the copy count 'N'", span)
+            raise refuse("crash faults (two send counters in the bound) with the copy count 'N'", span)
         f = "F"
         while f in tr.params or f in tr.shared or f in tr.locals:
             f += "_"
@@ -302,14 +295,14 @@ def fault_model(tr) -> FaultReading:
         reading.faults = Faults(FaultModel.OMISSION, (next(iter(accepted)),))
         return reading
     if accepted is None:
-        raise Refusal("tactl needs the delivery the file promises, a proposition "
-                      f"'in_transit = some(Proc:{tr.rcv_var} < {tr.counter} + D)' named by the "
-                      "fairness formula, to state this fault model (no named model of tactl "
-                      "matches the copy count and the bound)", tr.bound.span)
+        raise refuse("tactl needs the delivery the file promises, a proposition "
+                     f"'in_transit = some(Proc:{tr.rcv_var} < {tr.counter} + D)' named by the "
+                     "fairness formula, to state this fault model (no named model of tactl "
+                     "matches the copy count and the bound)", tr.bound.span)
     gap = {k: accepted.get(k, 0) - rest.get(k, 0) for k in {*accepted, *rest}}
     if any(c > 0 for c in gap.values()):
-        raise Refusal(f"the delivery '{tr.counter}{_text(accepted)}' of '{filed.name}' may exceed the "
-                      f"receive bound '{tr.counter}{_text(rest)}': no run could deliver it", filed.span)
+        raise refuse(f"the delivery '{tr.counter}{_text(accepted)}' of '{filed.name}' may exceed the "
+                     f"receive bound '{tr.counter}{_text(rest)}': no run could deliver it", filed.span)
     processes = _expr({n: 1, **{f: -1 for f in minus}})
     reading.faults = Faults(FaultModel.BOUND, (), terms=(processes, _expr(rest), _expr(accepted)))
     return reading
@@ -433,18 +426,18 @@ def check_invariants(tr, assumes: list[P.AssumeStmt], processes: Expr) -> list[D
         initial = [kappa[loc] == 0 for loc in kappa if loc not in tr.initial]
         s.add(*base, *initial, sent == 0, z3.Not(cz))
         if s.check() != z3.unsat:
-            raise Refusal(f"assume({P_text(a.expr)}) over the global state: tactl can only drop it as "
-                          "ByMC's counter abstraction does when it is an invariant, and it may be false "
-                          "initially", a.span)
+            raise refuse(f"assume({P_text(a.expr)}) over the global state: tactl can only drop it as "
+                         "ByMC's counter abstraction does when it is an invariant, and it may be false "
+                         "initially", a.span)
         for rule in tr.rules:
             s = z3.Solver()
             s.add(*base, kappa[rule.source] >= 1, cz, z3.Not(after(rule)))
             if s.check() != z3.unsat:
-                raise Refusal(f"assume({P_text(a.expr)}) over the global state: tactl can only drop "
-                              "it as ByMC's counter abstraction does when it is an inductive invariant, "
-                              f"and the step {rule.source} -> {rule.target} (lines "
-                              f"{', '.join(map(str, rule.origin.lines)) if rule.origin else '?'}) may "
-                              "break it", a.span)
+                raise refuse(f"assume({P_text(a.expr)}) over the global state: tactl can only drop "
+                             "it as ByMC's counter abstraction does when it is an inductive invariant, "
+                             f"and the step {rule.source} -> {rule.target} (lines "
+                             f"{', '.join(map(str, rule.origin.lines)) if rule.origin else '?'}) may "
+                             "break it", a.span)
         if key not in done:
             done.add(key)
             notes.append(Diagnostic(Severity.WARNING, (

@@ -21,12 +21,7 @@ Anything else about a ``havoc`` is refused at its position: a ``havoc`` not foll
 from __future__ import annotations
 
 from tactl.ir.promela import syntax as P
-
-
-class HavocRefusal(Exception):
-    def __init__(self, message: str, span) -> None:
-        super().__init__(message)
-        self.message, self.span = message, span
+from tactl.passes.pml_to_rta.values import refuse
 
 
 SHAPE = "havoc(next_x); assume(x <= next_x && next_x <= nsnt + F)"
@@ -51,17 +46,17 @@ def pair(h: P.Havoc, a: P.Stmt | None) -> tuple[str, P.PExpr]:
     """(x, B) of ``havoc(next_x); assume(x <= next_x && next_x <= B)``; refuses other shapes."""
     nxt = h.var
     if not isinstance(a, P.AssumeStmt):
-        raise HavocRefusal(f"'havoc({nxt})' must be followed by 'assume({nxt[5:] if nxt.startswith('next_') else 'x'} "
-                           f"<= {nxt} && {nxt} <= nsnt + F)': tactl reads havoc only as ByMC's receive "
-                           f"'{SHAPE}'", h.span)
+        raise refuse(f"'havoc({nxt})' must be followed by 'assume({nxt[5:] if nxt.startswith('next_') else 'x'} "
+                     f"<= {nxt} && {nxt} <= nsnt + F)': tactl reads havoc only as ByMC's receive "
+                     f"'{SHAPE}'", h.span)
     parts = [_le(c) for c in _conjuncts(a.expr)]
     low = [lo for lo, hi in (q for q in parts if q) if isinstance(hi, P.PName) and hi.name == nxt
            and isinstance(lo, P.PName) and lo.name != nxt]
     high = [hi for lo, hi in (q for q in parts if q) if isinstance(lo, P.PName) and lo.name == nxt]
     if len(parts) != 2 or None in parts or len(low) != 1 or len(high) != 1:
-        raise HavocRefusal(f"the assume after 'havoc({nxt})' must say exactly 'x <= {nxt} && {nxt} "
-                           f"<= B' (the old count and the receive bound): tactl reads havoc only as "
-                           f"ByMC's receive '{SHAPE}'", a.span)
+        raise refuse(f"the assume after 'havoc({nxt})' must say exactly 'x <= {nxt} && {nxt} "
+                     f"<= B' (the old count and the receive bound): tactl reads havoc only as "
+                     f"ByMC's receive '{SHAPE}'", a.span)
     x = low[0]
     assert isinstance(x, P.PName)
     return x.name, high[0]
@@ -79,14 +74,14 @@ def find_havocs(step: tuple[P.Stmt, ...], locals_: dict[str, int], linear, recei
                 x, b = pair(s, a)
                 for v in (s.var, x):
                     if v not in locals_:
-                        raise HavocRefusal(f"'{v}' is not a local variable of the process", s.span)
+                        raise refuse(f"'{v}' is not a local variable of the process", s.span)
                 sites.setdefault(s.var, []).append((s, a, x, b))  # type: ignore[arg-type]
     out = []
     for nxt, found in sites.items():
         h, a, x, b = found[0]
         for h2, a2, x2, b2 in found[1:]:
             if x2 != x or linear(b2) != linear(b):
-                raise HavocRefusal(f"two receives into '{nxt}' with different old counts or bounds", h2.span)
+                raise refuse(f"two receives into '{nxt}' with different old counts or bounds", h2.span)
         r = receive_var(x, nxt, h, [(None, 1), (None, 0)], b)
         r.havoc = True
         r.sites = tuple(id(f[0]) for f in found)
@@ -124,6 +119,6 @@ def check_resets(resets, havoc_at, edges, reads) -> None:
             continue
         if not reach({t}) & reads.get(counter, set()):
             continue
-        raise HavocRefusal(f"the receive count of '{counter}' is reset to 0 where it may be "
-                           "non-zero and is read afterwards: a receive automaton cannot reset a "
-                           "count", span)
+        raise refuse(f"the receive count of '{counter}' is reset to 0 where it may be "
+                     "non-zero and is read afterwards: a receive automaton cannot reset a "
+                     "count", span)

@@ -27,15 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tactl.ir.promela import syntax as P
-from tactl.passes.pml_to_rta.havoc import HavocRefusal, find_havocs
+from tactl.passes.pml_to_rta.havoc import find_havocs
+from tactl.passes.pml_to_rta.values import refuse
 from tactl.ir.boolean import simplify as fold_constants
 from tactl.ir.expr import BoolConst, Compare, Expr, IntConst, Mul, Not, conj, disj, summation
-
-
-class MultiRefusal(Exception):
-    def __init__(self, message: str, span) -> None:
-        super().__init__(message)
-        self.message, self.span = message, span
 
 
 @dataclass
@@ -116,19 +111,16 @@ def find_receives(step: tuple[P.Stmt, ...], locals_: dict[str, int], shared: set
                   linear, where) -> list[ReceiveVar]:
     """The receive variables of the atomic ``step``, in the order of their choices (the havoc
     receives first: ``passes/pml_to_rta/havoc.py``)."""
-    try:
-        havocs = find_havocs(step, locals_, linear, ReceiveVar)
-    except HavocRefusal as e:
-        raise MultiRefusal(e.message, e.span) from None
+    havocs = find_havocs(step, locals_, linear, ReceiveVar)
     bounds: dict[str, tuple[P.If, str, P.PExpr]] = {}
     for s in step:
         got = _bound_if(s)
         if got is not None:
             nxt, exceeded, b = got
             if nxt in bounds:
-                raise MultiRefusal(f"two receive bounds for '{nxt}'", s.span)
+                raise refuse(f"two receive bounds for '{nxt}'", s.span)
             if any(r.next == nxt for r in havocs):
-                raise MultiRefusal(f"'{nxt}' is received by a havoc and bounded by an 'if'", s.span)
+                raise refuse(f"'{nxt}' is received by a havoc and bounded by an 'if'", s.span)
             bounds[nxt] = (s, exceeded, b)  # type: ignore[assignment]
     out: list[ReceiveVar] = list(havocs)
     for s in step:
@@ -155,30 +147,30 @@ def find_receives(step: tuple[P.Stmt, ...], locals_: dict[str, int], shared: set
         guard_bound, rv_ = rv
         if nxt in bounds:
             if guard_bound is not None:
-                raise MultiRefusal(f"'{nxt}' is bounded twice (by its receive choice and by a "
-                                   "bound 'if')", s.span)
+                raise refuse(f"'{nxt}' is bounded twice (by its receive choice and by a "
+                             "bound 'if')", s.span)
             bif, exceeded, b = bounds.pop(nxt)
             x = _restored(nxt, exceeded)
             if x is not None and x != rv_.rcv:
-                raise MultiRefusal(f"the bound of '{nxt}' restores '{x}', its choice reads "
-                                   f"'{rv_.rcv}'", bif.span)
+                raise refuse(f"the bound of '{nxt}' restores '{x}', its choice reads "
+                             f"'{rv_.rcv}'", bif.span)
             rv_.bound, rv_.bound_if, rv_.exceeded = b, bif, exceeded
         elif guard_bound is None:
-            raise MultiRefusal(f"no receive bound for '{nxt}': neither 'if :: !({nxt} <= nsnt + F) "
-                               f"-> {nxt} = {rv_.rcv}; :: else; fi' nor a guard '({rv_.rcv} < nsnt "
-                               f"+ F) -> {nxt} = {rv_.rcv} + 1'", s.span)
+            raise refuse(f"no receive bound for '{nxt}': neither 'if :: !({nxt} <= nsnt + F) "
+                         f"-> {nxt} = {rv_.rcv}; :: else; fi' nor a guard '({rv_.rcv} < nsnt "
+                         f"+ F) -> {nxt} = {rv_.rcv} + 1'", s.span)
         else:
             rv_.bound = guard_bound
         if rv_.rcv not in locals_:
-            raise MultiRefusal(f"'{rv_.rcv}' is not a local variable of the process", s.span)
+            raise refuse(f"'{rv_.rcv}' is not a local variable of the process", s.span)
         out.append(rv_)
     for nxt, (bif, _, _) in bounds.items():
-        raise MultiRefusal(f"a receive bound on '{nxt}' without a receive choice 'if :: {nxt} = x + 1; "
-                           f":: {nxt} = x; fi' before it", bif.span)
+        raise refuse(f"a receive bound on '{nxt}' without a receive choice 'if :: {nxt} = x + 1; "
+                     f":: {nxt} = x; fi' before it", bif.span)
     if not out:
-        raise MultiRefusal("no receive bound 'if :: !(next_nrcvd <= nsnt + F) -> next_nrcvd = "
-                           "nrcvd; :: else; fi' in the atomic step: tactl needs it to know the "
-                           "receive variable and the fault model", where)
+        raise refuse("no receive bound 'if :: !(next_nrcvd <= nsnt + F) -> next_nrcvd = "
+                     "nrcvd; :: else; fi' in the atomic step: tactl needs it to know the "
+                     "receive variable and the fault model", where)
     return out
 
 
@@ -207,24 +199,24 @@ def _choice(s: P.If, nxt: str, locals_, shared, linear):
                 if set(P.variable_names(c)) & shared:
                     if not (delta == 1 and isinstance(c, P.PBinary) and c.op == "<"
                             and isinstance(c.left, P.PName) and c.left.name == rcv):
-                        raise MultiRefusal(f"a receive choice may compare the shared counters only "
-                                           f"as '{rcv} < nsnt + ...' (its bound)", c.span)
+                        raise refuse(f"a receive choice may compare the shared counters only "
+                                     f"as '{rcv} < nsnt + ...' (its bound)", c.span)
                     guard_bounds.append(c.right)
                 else:
                     location.append(c)
         if len(guard_bounds) > before + 1:
-            raise MultiRefusal("a receive option with two bounds on shared counters", o.span)
+            raise refuse("a receive option with two bounds on shared counters", o.span)
         choices.append((_and(location), delta))
     if rcv is None:
         return None
     if guard_bounds:
         ones = [g for g, d in choices if d == 1]
         if len(guard_bounds) != len(ones) or any(linear(b) != linear(guard_bounds[0]) for b in guard_bounds):
-            raise MultiRefusal(f"every receiving option of the choice of '{nxt}' must carry the same "
-                               f"bound '{rcv} < nsnt + ...'", s.span)
+            raise refuse(f"every receiving option of the choice of '{nxt}' must carry the same "
+                         f"bound '{rcv} < nsnt + ...'", s.span)
     if any(d == 0 for _, d in choices) and not any(d == 0 and g is None for g, d in choices):
-        raise MultiRefusal("the receive choice needs an unguarded 'no receive' option (or none: "
-                           "then every step receives)", s.span)
+        raise refuse("the receive choice needs an unguarded 'no receive' option (or none: "
+                     "then every step receives)", s.span)
     return (guard_bounds[0] if guard_bounds else None), ReceiveVar(rcv, nxt, s, choices, P.PInt(value=0))
 
 
@@ -248,13 +240,13 @@ def initial_counters(blocks: list[P.Atomic], copies_at_least, evaluate, shared: 
         if state == seen[-1]:
             j = len(seen) - 1
             if not copies_at_least(j):
-                raise MultiRefusal(f"the initialisation reaches its fixpoint after {j} processes; "
-                                   f"tactl cannot prove the resilience condition gives that many",
-                                   blocks[0].span)
+                raise refuse(f"the initialisation reaches its fixpoint after {j} processes; "
+                             f"tactl cannot prove the resilience condition gives that many",
+                             blocks[0].span)
             return {c: v for c, v in state.items() if v != 0}
         seen.append(dict(state))
-    raise MultiRefusal(f"the initialisation changes the shared counters for more than {limit} "
-                       "processes (its effect would depend on the number of processes)", blocks[0].span)
+    raise refuse(f"the initialisation changes the shared counters for more than {limit} "
+                 "processes (its effect would depend on the number of processes)", blocks[0].span)
 
 
 def _run(stmts, state: dict[str, int], evaluate, shared) -> dict[str, int]:
@@ -276,14 +268,14 @@ def _run(stmts, state: dict[str, int], evaluate, shared) -> dict[str, int]:
             if not enabled:
                 enabled = [o for o in s.options if o.body and isinstance(o.body[0], P.Else)]
             if len(enabled) != 1:
-                raise MultiRefusal("an initialisation 'if' must have exactly one enabled option "
-                                   "(a nondeterministic one would need a location per choice)", s.span)
+                raise refuse("an initialisation 'if' must have exactly one enabled option "
+                             "(a nondeterministic one would need a location per choice)", s.span)
             body = enabled[0].body
             rest = body[1:] if body and isinstance(body[0], (P.Condition, P.Else)) else body
             state = _run(rest, state, evaluate, shared)
             continue
-        raise MultiRefusal("an initialisation 'atomic' before 'end:' may only test and increment "
-                           "shared counters", s.span)
+        raise refuse("an initialisation 'atomic' before 'end:' may only test and increment "
+                     "shared counters", s.span)
     return state
 
 

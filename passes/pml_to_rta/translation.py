@@ -55,8 +55,6 @@ from tactl.ir.rta.model import Message, ReceiveTA, Timing
 from tactl.passes.pml_to_rta import crash as PC
 from tactl.passes.pml_to_rta import declarations, explore, properties, receives
 from tactl.passes.pml_to_rta import faults as promela_faults
-from tactl.passes.pml_to_rta import havoc as PH
-from tactl.passes.pml_to_rta import multi as PM
 from tactl.passes.pml_to_rta import widths as PT
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import Refuse
@@ -73,10 +71,7 @@ class PromelaTranslation:
 def translate_promela(model: P.PromelaModel) -> PromelaTranslation:
     """The receive automaton of ``model``; raises :class:`InputError` at what is not supported."""
     try:
-        try:
-            return run(TranslationState(model))
-        except (PM.MultiRefusal, promela_faults.Refusal, PH.HavocRefusal, PC.CrashRefusal) as e:
-            raise Refuse(e.message, e.span) from None
+        return run(TranslationState(model))
     except Refuse as e:
         raise InputError(Diagnostic(Severity.ERROR, e.message + " (not supported by tactl's "
                                     "Parametric Promela front end)", e.span), model.path, model.text) from None

@@ -47,7 +47,8 @@ from dataclasses import dataclass
 from tactl.ir.expr import Compare, Expr, Implies, IntConst, Name, summation
 from tactl.ir.rta.model import ReceiveTA, received
 from tactl.ir.rta.coordinator import coordinator_locations
-from tactl.ir.ta.model import CORRECT_COORDINATOR, Property
+from tactl.ir.alg.hypothesis import CORRECT_COORDINATOR
+from tactl.ir.ta.model import Property
 
 FAULTY_COORDINATOR = "cf"  # the parameter's name unless the automaton has it
 

@@ -67,7 +67,7 @@ from tactl.passes.ta_to_smt.guard_abstraction import (
     sensitive_atoms,
     unsupported_reason,
 )
-from tactl.passes.ta_to_smt.steady import SteadyEncoding, SteadyLayout, _Encoder, encode, usable_rules
+from tactl.passes.ta_to_smt.steady import SteadyEncoder, SteadyEncoding, SteadyLayout, encode, usable_rules
 
 
 @dataclass(frozen=True)
@@ -269,7 +269,7 @@ def _cnf(e: Expr) -> list[list[Expr]]:
     return [[e]]
 
 
-class _LassoEncoder(_Encoder):
+class _LassoEncoder(SteadyEncoder):
     def __init__(self, layout: SteadyLayout, question: ReachQuery, fixed: dict[str, int], *,
                  query: TemporalQuery, branch: Branch, clauses: tuple[tuple[Clause, ...], ...]) -> None:
         super().__init__(layout, question, fixed)

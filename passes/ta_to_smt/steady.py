@@ -185,7 +185,7 @@ def encode(ta: ThresholdAutomaton, question: ReachQuery, *,
         count = min(count, rounds_bound(ta, abstraction) or count)
     layout = SteadyLayout(ta, abstraction, count, sensitive=sensitive,
                           budgets=tuple(budget_atoms(abstraction).items()))
-    return SteadyEncoding(layout, _Encoder(layout, question, parameters or {}).query())
+    return SteadyEncoding(layout, SteadyEncoder(layout, question, parameters or {}).query())
 
 
 def usable_rules(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int]) -> set[int]:
@@ -194,9 +194,9 @@ def usable_rules(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, 
 
     Dropping the other rules changes no run, and atoms only they use need no segment. On c1cs,
     whose safety properties assume ``loc1 == 0`` (or ``loc0 == 0``), 9 of the 22 rules that can
-    change a configuration go, and z3's time drops from about 0.5 s to 0.15 s per property.
+    change a configuration go, and with them the segments z3 would have to rule out.
     """
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: importing z3 slows every start; loaded when a solver question is asked
 
     sym = int_symbols()
     solver = z3.Solver()
@@ -223,7 +223,7 @@ def _occupiable(solver, locations: list[str], sym) -> set[str]:
     rather than one per location: each model answers for every location it occupies, and the
     next query asks only about the rest (usually one or two queries in all). A location z3
     cannot decide counts as occupiable (keeping a rule is always sound)."""
-    import z3  # lazy: z3 costs 25 ms at start-up; only checks need it
+    import z3  # lazy: importing z3 slows every start; only checks need it
 
     left, found = list(locations), set()
     while left:
@@ -240,8 +240,12 @@ def _occupiable(solver, locations: list[str], sym) -> set[str]:
         left = [name for name in left if name not in now]
     return found
 
+
 @dataclass
-class _Encoder:
+class SteadyEncoder:
+    """Builds the steady-segment query block by block; ``passes/ta_to_smt/lasso.py`` extends it
+    with the lasso's loop."""
+
     layout: SteadyLayout
     question: ReachQuery
     fixed: dict[str, int]

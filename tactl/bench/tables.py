@@ -33,7 +33,6 @@ from tactl.bench import REPO
 from tactl.bench.checker import checker_table
 from tactl.bench.external import external_table
 from tactl.bench.large import large_table
-from tactl.bench.measure import process_usage as _process_usage  # noqa: F401  (tests/bench/test_bench_measure.py reads it here)
 from tactl.bench.measure import timed_process
 from tactl.bench.peers import FILTER_ENV, peers_table
 from tactl.bench.promela import promela_table

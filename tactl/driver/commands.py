@@ -73,7 +73,7 @@ def parse_program(file: Path, defines: tuple[str, ...] = ()) -> tuple[RtaReadRes
     """``tactl parse``: the receive automaton of pseudocode (or of Parametric Promela, by its
     extension) by the parse pass, and the table of its locations."""
     from tactl.ir.source import label, read_text  # lazy: only for parse
-    from tactl.passes.alg_to_rta.extract import location_table  # lazy: only for parse
+    from tactl.passes.alg_to_rta.results import location_table  # lazy: only for parse
 
     where = label(file)
     text = read_text(file)

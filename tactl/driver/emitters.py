@@ -9,8 +9,8 @@ from typing import Any
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason, temporal_query
 from tactl.ir.ta.reader import ReadResult
 from tactl.passes.emit.smtlib import emit_smtlib
+from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton, unsupported_reason
 from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_query
-from tactl.passes.ta_to_smt.steady import UnsupportedAutomaton, unsupported_reason
 
 
 def smtlib_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],

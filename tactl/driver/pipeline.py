@@ -37,7 +37,8 @@ from tactl.ir.rta.reader import RtaReadResult, read_rta
 from tactl.ir.rta.validate import validate_rta
 from tactl.ir.source import is_stdin, label, read_text, sniff_kind
 from tactl.ir.ta.json_form import ta_from_json, ta_to_json
-from tactl.ir.ta.reader import MAX_DIGITS, ReadResult, only_warnings, read_ta
+from tactl.ir.limits import MAX_DIGITS
+from tactl.ir.ta.reader import ReadResult, only_warnings, read_ta
 from tactl.ir.ta.validate import validate
 from tactl.util import deadline
 

@@ -25,7 +25,7 @@ from tactl.driver.pipeline import (CHECK_DEFAULTS, KINDS, PASSES, SOURCE_ENGINE,
 from tactl.engines.result import (HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED,
                                   PropertyResult)
 from tactl.engines.result_json import revalidated
-from tactl.ir.eltl.formula import classify
+from tactl.ir.eltl.ltl import classify
 from tactl.ir.errors import InputError
 from tactl.util import deadline
 from tactl.util import progress as shown

@@ -24,7 +24,7 @@ from tactl.ir.linear import NonLinearError, first_unsatisfiable, int_symbols, to
 from tactl.ir.rta.model import Timing
 from tactl.ir.ta.model import Property, ThresholdAutomaton
 from tactl.ir.eltl.vacuity import vacuity_question
-from tactl.passes.ta_to_smt.steady import unsupported_reason
+from tactl.passes.ta_to_smt.guard_abstraction import unsupported_reason
 
 # spin and nusmv run the external checkers at fixed parameters (tactl/engines/spin*.py, nusmv.py)
 SPIN, NUSMV = "spin", "nusmv"

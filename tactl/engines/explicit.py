@@ -42,7 +42,7 @@ ENGINE = "explicit"
 DEFAULT_BOUND = 7
 DEFAULT_MAX_STATES = 2_000_000
 # z3 lists initial configurations one model at a time, each query with one more blocking clause:
-# quadratic, so the list is kept short (1,000 take about 9 s); beyond it the instance is unknown.
+# quadratic, so the list is kept short; beyond it the instance is unknown.
 MAX_INITIAL = 1_000
 UNBOUNDED = 10**6  # an initial value above this counts as unbounded
 
@@ -93,7 +93,7 @@ def check(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], b
 
     return explore_instances(
         ta, question.property, fixed, bound, max_states, progress, result,
-        lambda params, budget: _search(ta, question, params, bound, budget), confirm)
+        lambda params, budget: search_one_valuation(ta, question, params, bound, budget), confirm)
 
 
 def explore_instances(ta: ThresholdAutomaton, name: str, fixed: dict[str, int], bound: int,
@@ -176,12 +176,15 @@ def initial_of(ta: ThresholdAutomaton, state: State) -> Configuration:
     return Configuration.of(dict(zip(names, state[:len(names)])), dict(zip(ta.shared, state[len(names):])))
 
 
-def _search(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int], bound: int,
-            max_states: int) -> _Outcome:
+def search_one_valuation(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int],
+                         bound: int, max_states: int) -> _Outcome:
+    """Breadth-first search for a bad configuration at one parameter valuation: the run it
+    finds has the fewest single-process steps, which is why ``tactl.engines.shortest`` uses it
+    to shorten a counterexample."""
     index = state_index(ta)
-    bad = _compile(question.bad, index, params)
+    bad = compile_expression(question.bad, index, params)
     moves = compile_moves(ta, index, params)
-    initials, complete, limited = _initial_states(ta, question, params, index, bound, max_states)
+    initials, complete, limited = initial_states(ta, question, params, index, bound, max_states)
     if not complete:
         return _Outcome(UNKNOWN, len(initials), reason=f"more than {min(MAX_INITIAL, max_states)} "
                         "initial configurations")
@@ -229,8 +232,8 @@ def compile_moves(ta: ThresholdAutomaton, index: dict[str, int], params: dict[st
     """Per rule: (index, source slot, target slot, compiled guard, compiled updates)."""
     moves = []
     for i, rule in enumerate(ta.rules):
-        guard = _compile(ta.expand(rule.guard), index, params)
-        updates = [(index[u.var], _compile(ta.expand(u.expr), index, params))
+        guard = compile_expression(ta.expand(rule.guard), index, params)
+        updates = [(index[u.var], compile_expression(ta.expand(u.expr), index, params))
                    for u in rule.updates if not u.is_identity]
         moves.append((i, index[rule.source], index[rule.target], guard, updates))
     return moves
@@ -250,13 +253,13 @@ def successors(s: State, moves) -> Iterator[tuple[int, State]]:
         yield i, tuple(nxt)
 
 
-def _initial_states(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int],
-                    index: dict[str, int], bound: int,
-                    max_states: int = DEFAULT_MAX_STATES) -> tuple[list[State], bool, list[str]]:
+def initial_states(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int],
+                   index: dict[str, int], bound: int,
+                   max_states: int = DEFAULT_MAX_STATES) -> tuple[list[State], bool, list[str]]:
     """All initial configurations for ``params`` (z3 enumerates the solutions), whether the list
     is complete, and the variables whose initial value the constraints leave unbounded — those
     are limited to ``0..bound`` (and the verdict's scope says so)."""
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: importing z3 slows every start; loaded when a solver question is asked
 
     table = {name: z3.Int(name) for name in index}
     table.update({p: z3.IntVal(v) for p, v in params.items()})
@@ -282,7 +285,8 @@ def _initial_states(ta: ThresholdAutomaton, question: ReachQuery, params: dict[s
     return states, True, limited
 
 
-def _compile(e: Expr, index: dict[str, int], params: dict[str, int]) -> Callable[[State], int | bool]:
+def compile_expression(e: Expr, index: dict[str, int],
+                       params: dict[str, int]) -> Callable[[State], int | bool]:
     """A closure evaluating ``e`` on a state tuple (parameters are constants)."""
     source = _py(e, index, params)
     return eval(f"lambda s: {source}", {})  # noqa: S307 - built from our own tree, names are indices

@@ -40,10 +40,10 @@ from tactl.engines.explicit import (
     DEFAULT_MAX_STATES,
     MAX_INITIAL,
     ENGINE,
-    _compile,
-    _initial_states,
+    compile_expression,
     compile_moves,
     explore_instances,
+    initial_states,
     state_index,
     successors,
 )
@@ -83,7 +83,7 @@ class _Formula:
         if e in self._ids:
             return self._ids[e]
         if not is_temporal(e):
-            kind, children, test = _STATE, (), _compile(e, self._index, self._params)
+            kind, children, test = _STATE, (), compile_expression(e, self._index, self._params)
         elif isinstance(e, (And, Or)):
             kind, children, test = (_AND if isinstance(e, And) else _OR), tuple(self._node(a) for a in e.args), None
         elif isinstance(e, Eventually):
@@ -212,11 +212,13 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery, fixed: dict[str
 
     return explore_instances(
         ta, query.property, fixed, bound, max_states, progress, result,
-        lambda params, budget: _search(ta, query, params, bound, budget), confirm)
+        lambda params, budget: search_one_valuation(ta, query, params, bound, budget), confirm)
 
 
-def _search(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[str, int], bound: int,
-            max_states: int) -> _Outcome:
+def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[str, int],
+                         bound: int, max_states: int) -> _Outcome:
+    """Breadth-first search of the product at one parameter valuation for a violation of
+    ``query`` (a lasso's prefix is then shortest, which ``tactl.engines.shortest`` relies on)."""
     index = state_index(ta)
     formula = _Formula(query.negation, index, params)
     moves = compile_moves(ta, index, params)
@@ -224,7 +226,7 @@ def _search(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[str, int]
     loops = [(i, src, guard) for i, src, _, guard, _ in moves
              if ta.rules[i].is_self_loop and ta.increments(ta.rules[i]) == {}]
     question = ReachQuery(query.property, BoolConst(True), BoolConst(True))
-    initials, complete, limited = _initial_states(ta, question, params, index, bound, max_states)
+    initials, complete, limited = initial_states(ta, question, params, index, bound, max_states)
     if not complete:
         return _Outcome(UNKNOWN, len(initials), reason=f"more than {min(MAX_INITIAL, max_states)} "
                         "initial configurations")

@@ -51,7 +51,8 @@ from tactl.ir.evaluate import holds
 from tactl.ir.expr import Always, Eventually, Expr, Implies, names, to_text, walk
 from tactl.ir.linear import first_unsatisfiable, to_z3
 from tactl.ir.rta.model import FaultModel, ReceiveTA, received
-from tactl.ir.ta.model import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Property
+from tactl.ir.alg.hypothesis import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES
+from tactl.ir.ta.model import Property
 from tactl.passes.rta_to_sync.sync_ta import SyncInputError, SyncTA, SyncUnsupported, build, received_types
 from tactl.util import deadline
 from tactl.util import progress as shown

@@ -16,14 +16,14 @@ from dataclasses import replace
 
 from tactl.engines import explicit, explicit_ltl
 from tactl.engines.result import VIOLATED, Counterexample
-from tactl.engines.simulate import Configuration, Step, _fire_many, _samples, replay, replay_run
+from tactl.engines.simulate import Configuration, Step, fire_many, replay, replay_run, samples_inside_batch
 from tactl.ir.eltl.formula import TemporalQuery, reach_question
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import Compare, walk
 from tactl.ir.ta.model import ThresholdAutomaton
 
-# States the breadth-first search may visit (a few hundred ms in Python); beyond, the engine's
-# own run is kept ("not shown shortest").
+# States the breadth-first search may visit, so that shortening a counterexample never costs more
+# than finding it; beyond, the engine's own run is kept ("not shown shortest").
 MAX_STATES = 100_000
 
 
@@ -36,9 +36,9 @@ def shortest(ta: ThresholdAutomaton, query: TemporalQuery, cex: Counterexample,
     question = reach_question(query)
     finite = question is not None and cex.loop is None and cex.cycle is None
     if finite:
-        outcome = explicit._search(ta, question, params, bound, max_states)
+        outcome = explicit.search_one_valuation(ta, question, params, bound, max_states)
     else:
-        outcome = explicit_ltl._search(ta, query, params, bound, max_states)
+        outcome = explicit_ltl.search_one_valuation(ta, query, params, bound, max_states)
     if outcome.verdict == VIOLATED and outcome.path is not None and outcome.initial is not None:
         loop = getattr(outcome, "loop", None)  # explicit_ltl's outcomes carry the lasso's loop
         initial = explicit.initial_of(ta, outcome.initial)
@@ -66,7 +66,8 @@ def cut_at_violation(ta: ThresholdAutomaton, question, params: dict[str, int],
                      initial: Configuration, schedule: list[Step]) -> list[Step]:
     """``schedule`` up to its first configuration that violates ``question``; a batch is cut at
     its first firing that reaches one (checked where a comparison of the bad condition may change
-    along the batch, ``simulate._samples``). Unchanged when no earlier configuration violates."""
+    along the batch, ``simulate.samples_inside_batch``). Unchanged when no earlier configuration
+    violates."""
     comparisons = [n for n in walk(question.bad) if isinstance(n, Compare)]
 
     def bad(c: Configuration) -> bool:
@@ -80,10 +81,10 @@ def cut_at_violation(ta: ThresholdAutomaton, question, params: dict[str, int],
         rule = ta.rules[step.rule]
         if not rule.is_self_loop:
             before = dict(current.counters)[rule.source]
-            for inside in _samples(ta, params, current, step.rule, step.factor, comparisons):
+            for inside in samples_inside_batch(ta, params, current, step.rule, step.factor, comparisons):
                 if bad(inside):
                     return [*out, Step(step.rule, before - dict(inside.counters)[rule.source])]
-        current = _fire_many(ta, params, current, step.rule, step.factor, number)
+        current = fire_many(ta, params, current, step.rule, step.factor, number)
         out.append(step)
         if bad(current):
             return out

@@ -69,7 +69,7 @@ def replay(ta: ThresholdAutomaton, question: ReachQuery, parameters: dict[str, i
         for n, step in enumerate(schedule, 1):
             if not 0 <= step.rule < len(ta.rules) or step.factor < 1:
                 raise ReplayFailure(f"step {n}: no rule #{step.rule} or factor {step.factor} < 1")
-            current = _fire_many(ta, parameters, current, step.rule, step.factor, n)
+            current = fire_many(ta, parameters, current, step.rule, step.factor, n)
             configs.append(current)
         if not holds(question.bad, current.env(parameters)):
             raise ReplayFailure("the last configuration does not violate the property")
@@ -118,8 +118,8 @@ def _fire(ta: ThresholdAutomaton, parameters: dict[str, int], config: Configurat
     return Configuration.of(counters, shared)
 
 
-def _fire_many(ta: ThresholdAutomaton, parameters: dict[str, int], config: Configuration,
-               index: int, factor: int, n: int) -> Configuration:
+def fire_many(ta: ThresholdAutomaton, parameters: dict[str, int], config: Configuration,
+              index: int, factor: int, n: int) -> Configuration:
     """``factor`` single steps of rule ``index``, each of which must be enabled."""
     rule = ta.rules[index]
     increments = ta.increments(rule)
@@ -199,8 +199,8 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
             for n, step in enumerate(steps, first):
                 if not 0 <= step.rule < len(ta.rules) or step.factor < 1:
                     raise ReplayFailure(f"step {n}: no rule #{step.rule} or factor {step.factor} < 1")
-                trace.extend(_samples(ta, parameters, current, step.rule, step.factor, state_parts))
-                current = _fire_many(ta, parameters, current, step.rule, step.factor, n)
+                trace.extend(samples_inside_batch(ta, parameters, current, step.rule, step.factor, state_parts))
+                current = fire_many(ta, parameters, current, step.rule, step.factor, n)
                 configs.append(current)
                 trace.append(current)
             return current
@@ -258,8 +258,8 @@ def _comparisons(formula):
     return [n for n in walk(formula) if isinstance(n, Compare)]
 
 
-def _samples(ta: ThresholdAutomaton, parameters: dict[str, int], config: Configuration, index: int,
-             factor: int, comparisons) -> list[Configuration]:
+def samples_inside_batch(ta: ThresholdAutomaton, parameters: dict[str, int], config: Configuration,
+                         index: int, factor: int, comparisons) -> list[Configuration]:
     """Configurations strictly inside the batch of ``factor`` firings of rule ``index`` at which
     some comparison may change its truth value (the batch's end is added by the caller). Along a
     batch of increments every linear term moves linearly in the number of firings; other rules

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +39,7 @@ from pathlib import Path
 from tactl.engines.checkers import require
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_run
+from tactl.engines.spin_tools import WorkDirectory, output_tail, time_left
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason, reach_question
 from tactl.ir.evaluate import EvaluationError, holds
 from tactl.ir.ta.model import ThresholdAutomaton
@@ -52,7 +52,6 @@ from tactl.passes.emit.promela import (
     check_parameters,
     counter_model,
 )
-from tactl.util import deadline
 
 ENGINE = "spin"
 DEFAULT_MAX_DEPTH = 1_000_000
@@ -64,7 +63,7 @@ DEFAULT_HASH_BITS = 18
 # search depth too small", up to max_depth.
 FIRST_DEPTH = 10_000
 MODEL = "model.pml"
-# pan.c compiles in about 0.6 s at -O0 and 2 s at -O2; -O2 pays only for large state spaces
+# pan.c compiles several times faster at -O0 than at -O2; -O2 pays only for large state spaces
 # (``optimize=True``).
 CC_FLAGS = ("-w",)
 
@@ -107,7 +106,7 @@ def check_properties(ta: ThresholdAutomaton, queries: list[TemporalQuery], param
     params = check_parameters(ta, parameters, hint=" (the SPIN engine checks valuations inside "
                               "it; 'tactl emit --to promela --allow-outside-rc' writes the model "
                               "for others)")
-    with _directory(work_dir) as where:
+    with WorkDirectory(work_dir) as where:
         started = time.perf_counter()
         try:
             run = SpinRun(ta, params, [q for q in queries], where, max_depth=max_depth,
@@ -135,23 +134,6 @@ def check_properties(ta: ThresholdAutomaton, queries: list[TemporalQuery], param
 
 
 # ------------------------------------------------------------------------------ the runner
-
-
-class _directory:
-    def __init__(self, given: Path | None) -> None:
-        self.given = given
-        self._tmp: tempfile.TemporaryDirectory | None = None
-
-    def __enter__(self) -> Path:
-        if self.given is not None:
-            self.given.mkdir(parents=True, exist_ok=True)
-            return self.given
-        self._tmp = tempfile.TemporaryDirectory(prefix="tactl-spin-")
-        return Path(self._tmp.name)
-
-    def __exit__(self, *exc) -> None:
-        if self._tmp is not None:
-            self._tmp.cleanup()
 
 
 @dataclass
@@ -249,7 +231,7 @@ class SpinRun:
     # -- steps
 
     def _run(self, argv: list[str], timeout: float | None) -> subprocess.CompletedProcess:
-        limit = _remaining(timeout)
+        limit = time_left(timeout)
         if limit is not None and limit <= 0:
             raise subprocess.TimeoutExpired(argv, 0)
         return subprocess.run(argv, cwd=self.where, capture_output=True, text=True, timeout=limit,
@@ -264,7 +246,7 @@ class SpinRun:
         proc = self._run([str(require("spin")), "-a", MODEL], timeout)
         self.spin_s = time.perf_counter() - started
         if proc.returncode != 0 or not (self.where / "pan.c").exists():
-            self._generated = "spin -a failed: " + _tail(proc.stdout + proc.stderr)
+            self._generated = "spin -a failed: " + output_tail(proc.stdout + proc.stderr)
             return self._generated
         self._generated = True
         return None
@@ -293,11 +275,11 @@ class SpinRun:
                                                   stderr=subprocess.STDOUT, text=True, errors="replace"),
                                  time.perf_counter())
             for mode, (proc, started) in running.items():
-                out, _ = proc.communicate(timeout=_remaining(timeout))
+                out, _ = proc.communicate(timeout=time_left(timeout))
                 self.compile_s[mode] = time.perf_counter() - started
                 exe = self.where / f"pan_{mode}"
                 self._built[mode] = exe if proc.returncode == 0 and exe.exists() else \
-                    "compiling pan failed: " + _tail(out or "")
+                    "compiling pan failed: " + output_tail(out or "")
         finally:
             for proc, _ in running.values():
                 if proc.poll() is None:
@@ -366,7 +348,7 @@ class SpinRun:
         details.update(_figures(report, pan_wall, self))
         if report.errors is None:
             return result(UNKNOWN, reason="pan gave no verdict (exit status "
-                          f"{proc.returncode}): {_tail(proc.stdout + proc.stderr)}", details=details)
+                          f"{proc.returncode}): {output_tail(proc.stdout + proc.stderr)}", details=details)
         if report.errors == 0:
             if report.incomplete:
                 return result(UNKNOWN, reason="the search is not exhaustive: " + "; ".join(report.incomplete),
@@ -451,16 +433,6 @@ def _figures(report: PanReport, wall: float, run: SpinRun) -> dict[str, object]:
         "compile_time_s": round(sum(run.compile_s.values()), 4),
     }
     return {k: v for k, v in out.items() if v is not None}
-
-
-def _remaining(timeout: float | None) -> float | None:
-    limits = [x for x in (timeout, deadline.remaining()) if x is not None]
-    return min(limits) if limits else None
-
-
-def _tail(text: str, lines: int = 6) -> str:
-    kept = [line for line in text.strip().splitlines() if line.strip()][-lines:]
-    return " | ".join(kept) or "(no output)"
 
 
 # ------------------------------------------------------------------------------ trails

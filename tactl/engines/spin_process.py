@@ -34,7 +34,8 @@ from pathlib import Path
 from tactl.engines.checkers import require
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
-from tactl.engines.spin import PanReport, _directory, parse_pan
+from tactl.engines.spin import PanReport, parse_pan
+from tactl.engines.spin_tools import WorkDirectory
 from tactl.ir.eltl.formula import TemporalQuery, reach_question
 from tactl.ir.evaluate import holds
 from tactl.ir.rta.model import CRASH_LOCATION, ReceiveTA
@@ -67,7 +68,7 @@ def check_properties(rta: ReceiveTA, ta: ThresholdAutomaton, queries: list[Tempo
     receive steps where sound, see ``passes/emit/forced_receive.py``), ``spin -a``, pan compiled for
     its class (``tactl.engines.pan_profile``) and run; ``timeout_s`` is each property's own."""
     out: list[PropertyResult] = []
-    with _directory(work_dir) as root:
+    with WorkDirectory(work_dir) as root:
         for k, query in enumerate(queries):
             where = root / f"p{k}"
             where.mkdir(parents=True, exist_ok=True)
@@ -233,4 +234,6 @@ def _params(parameters: dict[str, int]) -> str:
 
 
 def _tail(text: str, lines: int = 6) -> str:
+    """The last ``lines`` of a tool's output on one line, blank ones included: the reasons this
+    engine has always given (``spin_tools.output_tail`` drops blank lines)."""
     return " | ".join(text.strip().splitlines()[-lines:])

@@ -31,7 +31,8 @@ from pathlib import Path
 
 from tactl.engines.checkers import require
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED
-from tactl.engines.spin import FIRST_DEPTH, _directory, _remaining, _tail, parse_pan
+from tactl.engines.spin import FIRST_DEPTH, parse_pan
+from tactl.engines.spin_tools import WorkDirectory, output_tail, time_left
 from tactl.passes.pml_to_spin.rewrite import RewriteError, SpinModel, spin_model
 
 ENGINE = "source"
@@ -98,7 +99,7 @@ def preprocess(path: str, defines: dict[str, str | None], timeout: float | None 
     proc = subprocess.run(cpp_command(path, defines), capture_output=True, text=True,
                           timeout=timeout, errors="replace")
     if proc.returncode != 0:
-        raise ValueError(_tail(proc.stderr))
+        raise ValueError(output_tail(proc.stderr))
     return proc.stdout
 
 
@@ -137,7 +138,7 @@ def check_source(path: str, text: str, parameters: dict[str, int], *, defines: t
     values: dict[str, str | None] = {d: None for d in defines}
     values.update({k: str(v) for k, v in parameters.items()})
     try:
-        pre = preprocess(path, values, _remaining(timeout_s))
+        pre = preprocess(path, values, time_left(timeout_s))
         model = spin_model(pre, path)
     except RewriteError as e:
         report.error = (f"{path}:{e.line}: " if e.line else "") + e.message
@@ -153,7 +154,7 @@ def check_source(path: str, text: str, parameters: dict[str, int], *, defines: t
         report.notes.append(f"liveness checked under the file's fairness: {model.fairness}, and "
                             "SPIN's weak fairness (pan -f)")
     chosen = [p for p in model.properties if not properties or p.name in properties]
-    with _directory(work_dir) as where:
+    with WorkDirectory(work_dir) as where:
         (where / MODEL).write_text(model.text)
         problem = _build(where, timeout_s)
         for prop in chosen:
@@ -170,7 +171,7 @@ def _kind(prop) -> str:
 
 
 def _run(argv: list[str], where: Path, timeout: float | None) -> subprocess.CompletedProcess:
-    limit = _remaining(timeout)
+    limit = time_left(timeout)
     if limit is not None and limit <= 0:
         raise subprocess.TimeoutExpired(argv, 0)
     return subprocess.run(argv, cwd=where, capture_output=True, text=True, timeout=limit, errors="replace")
@@ -181,10 +182,10 @@ def _build(where: Path, timeout: float | None) -> str | None:
     try:
         proc = _run([str(require("spin")), "-a", MODEL], where, timeout)
         if proc.returncode != 0 or not (where / "pan.c").exists() or "Error" in proc.stdout:
-            return "SPIN does not read the rewritten file: " + _tail(proc.stdout + proc.stderr)
+            return "SPIN does not read the rewritten file: " + output_tail(proc.stdout + proc.stderr)
         proc = _run([str(require("cc")), "-O0", "-w", "-DVECTORSZ=4096", "-o", "pan", "pan.c"], where, timeout)
         if proc.returncode != 0:
-            return "compiling pan failed: " + _tail(proc.stdout + proc.stderr)
+            return "compiling pan failed: " + output_tail(proc.stdout + proc.stderr)
     except subprocess.TimeoutExpired:
         return "timeout while SPIN generated or compiled the verifier"
     return None
@@ -213,7 +214,7 @@ def _check(where: Path, model: SpinModel, prop, timeout: float | None) -> Source
                                         ("depth", pan.depth), ("max_depth", depth),
                                         ("search", " ".join(argv[1:-3]))) if v is not None}
     if pan.errors is None:
-        result.reason = f"pan gave no verdict: {_tail(proc.stdout + proc.stderr)}"
+        result.reason = f"pan gave no verdict: {output_tail(proc.stdout + proc.stderr)}"
     elif pan.errors == 0:
         if pan.incomplete:
             result.reason = "the search is not exhaustive: " + "; ".join(pan.incomplete)
@@ -243,5 +244,5 @@ def _replay(where: Path, prop, timeout: float | None) -> tuple[str, str | None, 
     if not confirmed:
         return UNKNOWN, ("pan reports a violation, but SPIN's replay of its trail does not reach "
                          "the claim's " + ("accepting cycle" if prop.liveness else "violation")
-                         + ": " + _tail(text, 3)), lines[-TRAIL_LINES:]
+                         + ": " + output_tail(text, 3)), lines[-TRAIL_LINES:]
     return VIOLATED, None, lines[-TRAIL_LINES:]

@@ -17,7 +17,7 @@ from tactl.engines import explicit, parametric
 from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.ir.ta.reader import read_ta, read_ta_file
-from tactl.passes.ta_to_smt.steady import unsupported_reason
+from tactl.passes.ta_to_smt.guard_abstraction import unsupported_reason
 from test_parametric_safety import CORPUS_MUTANTS, ISOLA18_MUTANTS, mutate
 
 BOUND = 5

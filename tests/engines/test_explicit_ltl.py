@@ -13,7 +13,7 @@ import time
 import pytest
 
 from conftest import CORPUS, ISOLA18
-from tactl.engines.explicit import _initial_states, parameter_instances
+from tactl.engines.explicit import initial_states, parameter_instances
 from tactl.engines.explicit_ltl import check_temporal
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED
 from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, temporal_query
@@ -409,7 +409,7 @@ def brute_force(ta, q: TemporalQuery, params: dict[str, int], bound: int) -> boo
     index = {loc.name: i for i, loc in enumerate(ta.locations)}
     index.update({v: len(ta.locations) + i for i, v in enumerate(ta.shared)})
     question = ReachQuery(q.property, BoolConst(True), BoolConst(True))
-    initials, complete, _ = _initial_states(ta, question, params, index, bound)
+    initials, complete, _ = initial_states(ta, question, params, index, bound)
     assert complete
     names = [loc.name for loc in ta.locations] + list(ta.shared)
 

@@ -30,7 +30,7 @@ from tactl.driver.inputs import read_automaton
 from tactl.ir.rta.json_form import rta_from_json, rta_to_json
 from tactl.ir.rta.printer import print_rta
 from tactl.ir.rta.reader import read_rta
-from tactl.ir.ta.model import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Hypothesis
+from tactl.ir.alg.hypothesis import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES, Hypothesis
 from tactl.passes.rta_to_sync.sync_ta import build
 
 FINDINGS = REPO.parent / "shared" / "findings" / "trust-round3"

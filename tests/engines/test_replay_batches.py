@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tactl.ir.ta.reader import read_ta
-from tactl.engines.simulate import Configuration, ReplayFailure, _fire, _fire_many
+from tactl.engines.simulate import Configuration, ReplayFailure, _fire, fire_many
 
 
 @st.composite
@@ -50,14 +50,14 @@ def test_batch_replay_agrees_with_single_steps(case):
             config = _fire(ta, params, config, 0, 1)
         return config
 
-    assert outcome(lambda: _fire_many(ta, params, start, 0, factor, 1)) == outcome(one_at_a_time)
+    assert outcome(lambda: fire_many(ta, params, start, 0, factor, 1)) == outcome(one_at_a_time)
 
 
 def test_lassos_with_a_loop_of_several_steps_are_replayed_as_spin_and_nusmv_report_them():
     """``replay_run(..., cycle=...)``: the run is schedule·cycle^ω; the cycle must come back to
     where it began, and the negated specification is read on the infinite lasso."""
     from tactl.ir.expr import Always, And, Compare, Eventually, IntConst, Name, Not
-    from tactl.ir.eltl.ltl import nnf
+    from tactl.ir.boolean import nnf
     from tactl.ir.ta.reader import read_ta
     from tactl.engines.simulate import Configuration, Step, replay_run
 

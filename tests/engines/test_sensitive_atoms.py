@@ -1,11 +1,11 @@
 """Steady segments that let atoms rise inside them (the random19 queries).
 
-A steady part must keep constant only the *sensitive* atoms (``encode_steady.sensitive_atoms``):
+A steady part must keep constant only the *sensitive* atoms (``guard_abstraction.sensitive_atoms``):
 those a fall guard of a firable rule negates, and those of a specification's invariants; the
 others may rise inside it, and only rules that can raise a sensitive atom get boundary steps.
-A *budget* atom (``encode_steady.budget_atoms``: ``nc < f`` guarding the crash rules that do
+A *budget* atom (``guard_abstraction.budget_atoms``: ``nc < f`` guarding the crash rules that do
 ``nc' == nc + 1``) may rise at a steady part's last budget step. Without sensitive atoms the
-segments are as many as the greedy rounds of ``encode_steady.rounds_bound`` (a round per phase
+segments are as many as the greedy rounds of ``guard_abstraction.rounds_bound`` (a round per phase
 of the algorithm) where one per atom was the bound. Each case below is decided by
 the parametric engine and by the explicit one (which shares nothing with the encoding) on every
 small instance, and against the plain encoding (every atom constant in a steady part, a boundary
@@ -31,7 +31,8 @@ from tactl.ir.expr import BoolConst
 from tactl.ir.eltl.safety import ReachQuery, reach_query
 from tactl.ir.ta.reader import read_ta, read_ta_file
 from tactl.passes.ta_to_smt import lasso as encode_lasso, steady as encode_steady
-from tactl.passes.ta_to_smt.steady import abstract_guards, budget_atoms, encode, rounds_bound, sensitive_atoms
+from tactl.passes.ta_to_smt.guard_abstraction import abstract_guards, budget_atoms, rounds_bound, sensitive_atoms
+from tactl.passes.ta_to_smt.steady import encode
 from test_differential import agree as agree_reach
 from test_eltl import agree as agree_eltl
 from test_eltl import parametric_verdict, query, random_eltl_ta
@@ -439,7 +440,7 @@ def test_a_fall_atom_in_a_disjunct_is_no_budget():
     from tactl.engines import explicit, parametric
     from tactl.ir.ta.reader import read_ta
     from tactl.ir.eltl.safety import reach_query
-    from tactl.passes.ta_to_smt.steady import abstract_guards, budget_atoms
+    from tactl.passes.ta_to_smt.guard_abstraction import abstract_guards, budget_atoms
 
     ta = read_ta(DISJUNCTIVE_BUDGET, "budget.ta").ta
     assert budget_atoms(abstract_guards(ta)) == {}

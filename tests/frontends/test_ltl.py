@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tactl.ir.expr import to_text
-from tactl.ir.eltl.ltl import PropertyKind, classify, nnf
+from tactl.ir.boolean import nnf
+from tactl.ir.eltl.ltl import PropertyKind, classify
 from test_ta_reader import formula
 
 S, L = PropertyKind.SAFETY, PropertyKind.LIVENESS
