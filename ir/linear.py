@@ -227,7 +227,7 @@ Symbols = Callable[[str], "z3.ArithRef"]
 
 def int_symbols() -> Symbols:
     """A symbol table that makes one ``z3.Int`` per name, on first use."""
-    import z3  # lazy: z3 costs 25 ms at start-up; reading and printing need no solver
+    import z3  # lazy: z3 is slow to import; reading and printing need no solver
 
     table: dict[str, z3.ArithRef] = {}
 
@@ -253,7 +253,7 @@ def to_z3(e: Expr, symbols: Symbols | None = None) -> z3.ExprRef:
 
 
 def _z3(e: Expr, sym: Symbols) -> z3.ExprRef:
-    import z3  # lazy: z3 costs 25 ms at start-up (a dictionary lookup once loaded)
+    import z3  # lazy: z3 is slow to import (a dictionary lookup once loaded)
 
     if isinstance(e, IntConst):
         return z3.IntVal(e.value)
@@ -296,7 +296,7 @@ def first_unsatisfiable(solver, layers) -> tuple[bool | None, str]:
     configuration" questions (interleaving and lock-step) say *which* requirement empties the set.
     All layers are asked together first: the usual answer (sat) then costs one query, and the
     layer-by-layer search for *why* runs only when the set is empty."""
-    import z3  # lazy: z3 costs 25 ms at start-up; reading and printing need no solver
+    import z3  # lazy: z3 is slow to import; reading and printing need no solver
 
     layers = [(why, constraints) for why, constraints in layers if constraints]
     solver.push()

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 @cache
 def environment() -> jinja2.Environment:
-    import jinja2  # lazy: ~15-25 ms to import, and only emitting text needs it (not tactl check)
+    import jinja2  # lazy: slow to import, and only emitting text needs it (not tactl check)
 
     root = resources.files("tactl.templates")
     return jinja2.Environment(

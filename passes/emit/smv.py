@@ -216,7 +216,7 @@ class Bounds:
 
 
 def _z3_env(ta: ThresholdAutomaton, parameters: dict[str, int] | None, bound: int | None):
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
     sym = int_symbols()
     constraints = []
@@ -369,7 +369,7 @@ def compute_bounds(ta: ThresholdAutomaton, parameters: dict[str, int] | None,
     locs = [loc.name for loc in ta.locations]
 
     def total(sym):
-        import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+        import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
         return z3.Sum([sym(x) for x in locs]) if locs else z3.IntVal(0)
 

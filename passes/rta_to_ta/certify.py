@@ -81,7 +81,7 @@ class JusticeCertificate:
 
 def _validity(rta: ReceiveTA, translation: Translation, timeout_s: float):
     """``valid(claim)``: True/False/None for "RC ∧ parameters, counters natural ⇒ claim"."""
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
     sym = int_symbols()
     # the TA's: the RTA's parameters and RC with those the fault model adds (passes/rta_to_ta/env.py)
@@ -119,7 +119,7 @@ def _quantified(quantifier, variables: list, body):
 
 
 def certify(rta: ReceiveTA, translation: Translation, timeout_s: float = 30.0) -> list[Certificate]:
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
     valid, sym = _validity(rta, translation, timeout_s)
     env = [to_z3(e, sym) for e in translation.environment.constraints]
@@ -141,7 +141,7 @@ def certify(rta: ReceiveTA, translation: Translation, timeout_s: float = 30.0) -
 def certify_justice(rta: ReceiveTA, translation: Translation,
                     timeout_s: float = 30.0) -> list[JusticeCertificate]:
     """exact, admissible, justified for every fair rule of ``translation.justice`` ([] if none)."""
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
     justice, environment = translation.justice, translation.environment
     if justice is None:

@@ -42,7 +42,7 @@ class GuardContext:
     """z3 questions under the RC with every parameter and counter non-negative."""
 
     def __init__(self, rta: ReceiveTA, shared: tuple[str, ...]) -> None:
-        import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+        import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
         self.z3, self.sym, self.shared = z3, int_symbols(), set(shared)
         self.order = {x: i for i, x in enumerate((*shared, *rta.parameters))}

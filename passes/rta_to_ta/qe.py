@@ -103,7 +103,7 @@ def _drop_redundant(system: dict, pending: set[str] | None) -> None:
     integer points and the exactness of later steps — does not change. With ``pending`` (the
     variables still to be eliminated; the rest are natural numbers by the caller's contract) the
     other variables count as non-negative."""
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
     table: dict[str, z3.ArithRef] = {}
 

@@ -211,7 +211,7 @@ class _Lowering:
         natural numbers): the engines take the new parameter ``q`` to be one too."""
         if not quotients:
             return
-        import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+        import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
         sym = int_symbols()
         solver = z3.SimpleSolver()

@@ -83,7 +83,7 @@ def drop_shortcuts(ta: ThresholdAutomaton, observed: frozenset[str] | None = Non
     shared-variable names of the property's invariants, or None when it has none (then
     intermediate configurations are not observed at all). Automata whose guards are not linear
     or whose updates are not increments are returned unchanged."""
-    import z3  # lazy: z3 costs 25 ms at start-up; only checks reduce automata
+    import z3  # lazy: z3 is slow to import; only checks reduce automata
 
     increments = [ta.increments(r) for r in ta.rules]
     if any(inc is None for inc in increments) or ta.unknowns:

@@ -38,7 +38,7 @@ MAX_GUARD_NODES = 400
 
 def simplify_guards(ta: ThresholdAutomaton, parameters: dict[str, int] | None = None) -> ThresholdAutomaton:
     """``ta`` with equivalent, simpler guards (module doc); unchanged when a guard is not linear."""
-    import z3  # lazy: z3 costs 25 ms at start-up; only checks simplify guards
+    import z3  # lazy: z3 is slow to import; only checks simplify guards
 
     sym = int_symbols()
     solver = z3.Solver()

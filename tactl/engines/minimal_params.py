@@ -41,14 +41,14 @@ def minimise(solver, ask: Callable[..., object], model, names: list[str]) -> Min
     """Lexicographically minimise ``names`` (parameters, then other start values, named as in
     ``passes.emit_smtlib``) in ``model``, a model of ``solver``; ``ask(*assumptions)`` runs one
     check."""
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
     return minimise_terms(solver, ask, model, [(n, z3.Int(smt_name(n))) for n in names])
 
 
 def minimise_terms(solver, ask: Callable[..., object], model, terms: list[tuple[str, object]]) -> Minimised:
     """:func:`minimise` over z3 integer terms given with their names."""
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
     fixed: list[z3.BoolRef] = []
     queries = 0

@@ -29,8 +29,8 @@ from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, r
 ENGINE = "parametric"
 SMALL_PARAMETER_SUMS = (8, 24)  # tried in turn after a first sat answer
 # Eliminating the flow equations' definitions before search roughly halves z3's time on the
-# larger ISOLA'18 automata compared with z3's default solver (c1cs: 0.67 -> 0.37 s per property;
-# measured in the issue-3 note); the answers are identical on every benchmark and test automaton.
+# larger ISOLA'18 automata compared with z3's default solver (make bench's checker table shows
+# it); the answers are identical on every benchmark and test automaton.
 PIPELINE = ("simplify", "propagate-values", "solve-eqs", "smt")
 
 
@@ -83,7 +83,7 @@ def _solve(ta: ThresholdAutomaton, encoding, name: str,
     Then, on an ``exact`` encoding (its unsat proves that no run exists), the parameters are
     minimised lexicographically (``tactl.engines.minimal_params``) — with ``accept``, only when
     the small model passes it (an over-approximation's model must replay first)."""
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
     solver = z3.Then(*PIPELINE).solver()
     solver.from_string(emit_smtlib(encoding.query))
@@ -168,7 +168,7 @@ def _counterexample(layout: SteadyLayout, question: ReachQuery, model) -> Counte
 
 def _run(layout: SteadyLayout, model) -> tuple[dict[str, int], Configuration, list[Step]] | None:
     """Parameters, initial configuration and an executable schedule read from ``model``."""
-    import z3  # lazy: z3 costs 25 ms at start-up; loaded when a solver question is asked
+    import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
     ta = layout.ta
 

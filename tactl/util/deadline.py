@@ -260,7 +260,7 @@ def stop_on_signals() -> None:
     signal.signal(signal.SIGINT, _stop)
     signal.signal(signal.SIGTERM, _stop)
     try:
-        import z3  # lazy: z3 costs 25 ms at start-up; only check and verify stop on signals
+        import z3  # lazy: z3 is slow to import; only check and verify stop on signals
 
         z3.set_param("ctrl_c", False)  # z3 must not take SIGINT (it would make it an unknown)
     except ImportError:
