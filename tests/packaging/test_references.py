@@ -69,3 +69,24 @@ def test_no_source_comment_names_an_issue():
                 for number, line in enumerate((REPO / name).read_text(encoding="utf-8").splitlines(), 1)
                 if re.search(r"\b[Ii]ssue #?\d+", line)]
     assert mentions == [], "comments that name an issue instead of a reason:\n" + "\n".join(mentions)
+
+
+def test_every_package_outside_tactl_says_its_import_name():
+    """ir/, passes/ and templates/ sit at the top of the repository but are installed under
+    ``tactl``: their ``__init__`` says so, so a reader of ``ir/ta/reader.py`` knows to import
+    ``tactl.ir.ta.reader``."""
+    import tomllib
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    folders = config["package-dir"]
+    silent = []
+    for package in config["packages"]:
+        top = package.split(".")[:2]
+        base = folders.get(".".join(top), "/".join(top))
+        folder = REPO / base / "/".join(package.split(".")[2:])
+        init = folder / "__init__.py"
+        if base.startswith("tactl") or not init.exists():
+            continue  # under tactl/ the folder is the import name; corpus/ is data
+        if f"Installed as ``{package}``" not in init.read_text(encoding="utf-8"):
+            silent.append(f"{init.relative_to(REPO)} (installed as {package})")
+    assert silent == [], "packages whose __init__ does not say their import name:\n" + "\n".join(silent)
