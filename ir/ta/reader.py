@@ -181,7 +181,8 @@ class ExprBuild(Transformer):
         return result
 
     def compare(self, ch):
-        return Compare(str(ch[1]), _term(ch[0]), _term(ch[2]), span=span_of(ch))
+        op = "!=" if ch[1] == "=!" else str(ch[1])  # TACO's other spelling (ir/ta/eta.lark)
+        return Compare(op, _term(ch[0]), _term(ch[2]), span=span_of(ch))
 
     def not_(self, ch):
         return Not(as_formula(ch[-1]), span=span_of(ch))
