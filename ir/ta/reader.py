@@ -55,9 +55,17 @@ def grammar_text(package: str, name: str) -> str:
     return shared + "\n" + resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
 
+# What TACO's extended threshold automata (.eta) add to the .ta grammar (overrides of its rules).
+ETA_GRAMMAR = "eta.lark"
+
+
 @cache
-def _parser() -> Lark:
+def _parser(extension: str | None = None) -> Lark:
+    """The .ta parser, or with ``extension`` (a grammar file of this package, e.g.
+    :data:`ETA_GRAMMAR`) appended: one reader, whose IR is the same for both formats."""
     grammar = grammar_text(__package__, "ta.lark")
+    if extension is not None:
+        grammar += "\n" + resources.files(__package__).joinpath(extension).read_text(encoding="utf-8")
     # The transformer runs inside the parser, at each reduction: no parse tree is built and
     # nothing recurses, however long the file. Spans come from the tokens (see span_of).
     # cache=True keeps Lark's grammar analysis, which would otherwise run at every start, in the temp
@@ -173,7 +181,8 @@ class ExprBuild(Transformer):
         return result
 
     def compare(self, ch):
-        return Compare(str(ch[1]), _term(ch[0]), _term(ch[2]), span=span_of(ch))
+        op = "!=" if ch[1] == "=!" else str(ch[1])  # TACO's other spelling (ir/ta/eta.lark)
+        return Compare(op, _term(ch[0]), _term(ch[2]), span=span_of(ch))
 
     def not_(self, ch):
         return Not(as_formula(ch[-1]), span=span_of(ch))
@@ -375,13 +384,15 @@ def parse_ta(text: str, path: str = "<input>") -> ThresholdAutomaton:
     return parse_ta_with_warnings(text, path)[0]
 
 
-def parse_ta_with_warnings(text: str, path: str = "<input>") -> tuple[ThresholdAutomaton, list[Diagnostic]]:
-    """:func:`parse_ta` and the warnings of reading (e.g. a repeated ``unchanged(x)``)."""
+def parse_ta_with_warnings(text: str, path: str = "<input>",
+                           extended: bool = False) -> tuple[ThresholdAutomaton, list[Diagnostic]]:
+    """:func:`parse_ta` and the warnings of reading (e.g. a repeated ``unchanged(x)``);
+    ``extended``: the text is TACO's extended format (.eta)."""
     warnings: list[Diagnostic] = []
     token = _reader_warnings.set(warnings)
     try:
         with _collector_paused():
-            ta = run_parser(_parser(), text, path)
+            ta = run_parser(_parser(ETA_GRAMMAR if extended else None), text, path)
     finally:
         _reader_warnings.reset(token)
     check_nesting(ta.expressions(), path, text)
@@ -501,10 +512,12 @@ def only_warnings(diagnostics: list[Diagnostic], path: str, text: str) -> list[D
     return [d for d in diagnostics if d.severity is Severity.WARNING]
 
 
-def read_ta(text: str, path: str = "<input>") -> ReadResult:
-    """Parse and validate; raises :class:`InputError` listing every error found."""
-    ta, warnings = parse_ta_with_warnings(text, path)
-    return ReadResult(ta, path, text, only_warnings(warnings + validate(ta), path, text))
+def read_ta(text: str, path: str = "<input>", extended: bool = False) -> ReadResult:
+    """Parse and validate; raises :class:`InputError` listing every error found.
+    ``extended``: read TACO's extended threshold automata (.eta): its few extra spellings
+    (``eta.lark``), and resets and decrements as the format's own updates (no warning)."""
+    ta, warnings = parse_ta_with_warnings(text, path, extended)
+    return ReadResult(ta, path, text, only_warnings(warnings + validate(ta, extended), path, text))
 
 
 def read_ta_file(path: str | Path) -> ReadResult:
@@ -521,7 +534,7 @@ def read_source(path: str | Path) -> str:
 
 _FRIENDLY = {"NAME": "a name", "INT": "a number", "HEADER": "'skel' (or 'thresholdAutomaton')",
              "CMP_OP": "a comparison", "DECL_KW": "a declaration", "ASSUME_KW": "'assumptions'",
-             "SIGN": "'-'", "$END": "end of file"}
+             "SIGN": "'-'", "SPEC_KW": "'specifications'", "$END": "end of file"}
 _OPENERS = {"{": "}", "(": ")", "[": "]"}
 
 

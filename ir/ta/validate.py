@@ -75,9 +75,13 @@ _WHY = {
 }
 
 
-def validate(ta: ThresholdAutomaton) -> list[Diagnostic]:
+def validate(ta: ThresholdAutomaton, extended: bool = False) -> list[Diagnostic]:
+    """The errors and warnings of ``ta``. ``extended``: it was read as an extended threshold
+    automaton (``.eta``, TACO's format), whose updates are increments, decrements and resets by
+    definition: those are then no warning, and any other update is an error (TACO has no
+    meaning for it)."""
     sink = DiagnosticSink()
-    _Checker(ta, sink).run()
+    _Checker(ta, sink, extended).run()
     return sink.items
 
 
@@ -110,8 +114,8 @@ class ExpressionChecks:
 
 
 class _Checker(ExpressionChecks):
-    def __init__(self, ta: ThresholdAutomaton, sink: DiagnosticSink) -> None:
-        self.ta, self.sink = ta, sink
+    def __init__(self, ta: ThresholdAutomaton, sink: DiagnosticSink, extended: bool = False) -> None:
+        self.ta, self.sink, self.extended = ta, sink, extended
         self.refused: set[str] = set()  # macros too large to expand (reported at their define)
         self.uses_macro = False  # set by name_ref: the expression being checked uses a macro
         self._pools: dict[frozenset[SymbolKind], list[str]] = {}
@@ -294,7 +298,9 @@ class _Checker(ExpressionChecks):
                 self.sink.error(f"'{u.var}' is updated twice in rule {r.id}", u.span)
             updated.add(u.var)
             self.expression(u.expr, GUARD_KINDS, "an update")
-            if kind is K.SHARED:
+            if kind is K.SHARED and self.extended:
+                self.extended_update(u)
+            elif kind is K.SHARED:
                 self.monotone(u)
 
     def monotone(self, u: Update) -> None:
@@ -309,6 +315,23 @@ class _Checker(ExpressionChecks):
                 f"update {u.var}' == {to_text(u.expr)} is not of the form {u.var}' == {u.var} + c "
                 "with a constant c >= 0: shared variables must only grow, so this automaton is "
                 "outside the monotone class that parameterized checking handles", u.span)
+
+    def extended_update(self, u: Update) -> None:
+        """An update of an extended automaton: ``x' == x + c``, ``x' == x - c`` (``c`` a
+        constant) or the reset ``x' == 0`` — the increments, decrements and resets of TACO's
+        ``UpdateExpression`` (crates/taco-threshold-automaton in pleich/TACO)."""
+        if not self.expandable(u.expr):
+            return
+        expanded = self.ta.expand(u.expr)
+        try:
+            c = Update(u.var, expanded).increment()
+        except NonLinearError:  # reported by expression()
+            return
+        if c is None and constant_value(expanded) != 0:
+            self.sink.error(
+                f"update {u.var}' == {to_text(u.expr)} is not an increment ({u.var}' == {u.var} + c), "
+                f"a decrement ({u.var}' == {u.var} - c) or a reset ({u.var}' == 0) with a constant c: "
+                "an extended threshold automaton (.eta) has no other updates", u.span)
 
     # ------------------------------------------------------------------------------ properties
     def properties(self) -> None:

@@ -156,6 +156,8 @@ def start_clock(seconds: float | None) -> None:
 
 
 TA_OUTPUTS = {".ta": "ta", ".json": "json"}
+# An extended automaton (.eta) prints as the same text; written as .ta, its resets would warn.
+ETA_OUTPUTS = {".eta": "ta", ".ta": "ta", ".json": "json"}
 RTA_OUTPUTS = {".rta": "rta", ".json": "json"}
 
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from tactl.cli.app import (RTA_OUTPUTS, TA_OUTPUTS, Command, DefineOption, InputFile, app, checked_defines,
+from tactl.cli.app import (ETA_OUTPUTS, RTA_OUTPUTS, TA_OUTPUTS, Command, DefineOption, InputFile, app, checked_defines,
                            info, output_format, usage_error)
 from tactl.util.fsutil import is_special, is_stdout, same_file, write_output
 
@@ -105,7 +105,8 @@ def fmt(
         typer.echo(loaded.render_warnings(), err=True)
     receive = isinstance(loaded, RtaReadResult)
     text_form = "rta" if receive else "ta"
-    formats = RTA_OUTPUTS if receive else TA_OUTPUTS
+    extended = file.suffix.lower() == ".eta"
+    formats = RTA_OUTPUTS if receive else ETA_OUTPUTS if extended else TA_OUTPUTS
     own_form = "json" if file.suffix.lower() == ".json" else text_form
     target = file if in_place else output
     if target is None:
@@ -113,7 +114,7 @@ def fmt(
         return
     wrong_kind = ("fmt keeps a receive automaton a receive automaton: write .rta or .json; "
                   f"'tactl translate {file} -o {target}' writes its threshold automaton") if receive else \
-        "fmt prints a threshold automaton: write .ta or .json"
+        "fmt prints a threshold automaton: write " + ("an .eta, " if extended else "") + ".ta or .json"
     form = own_form if in_place else output_format(target, formats, text_form, wrong_kind)
     if not in_place and same_file(target, file):
         raise usage_error(target, "refusing to overwrite the input file; use --in-place to rewrite it")

@@ -161,6 +161,7 @@ KINDS: dict[str, IRKind] = {k.name: k for k in (
     _source_kind("rta-text", "receive threshold automaton text"),
     _source_kind("rta-json", "receive threshold automaton JSON"),
     _source_kind("ta-text", "threshold automaton text (ByMC format)"),
+    _source_kind("eta-text", "extended threshold automaton text (TACO format)"),
     _source_kind("ta-json", "threshold automaton JSON"),
     IRKind("rta", "receive threshold automaton", _dump_rta, _load_rta, _canonical_rta),
     IRKind("ta", "threshold automaton", _dump_ta, _load_ta, _canonical_ta),
@@ -305,6 +306,12 @@ def _read_rta_json(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
 
 def _read_ta(src: Source, options: Mapping[str, Any]) -> ReadResult:
     return read_ta(src.text, src.path)
+
+
+def _read_eta(src: Source, options: Mapping[str, Any]) -> ReadResult:
+    """TACO's extended threshold automata: the .ta reader with the format's extras; the IR is
+    the same (a reset is the update ``x' == 0``)."""
+    return read_ta(src.text, src.path, extended=True)
 
 
 def _read_ta_json(src: Source, options: Mapping[str, Any]) -> ReadResult:
@@ -479,6 +486,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("read-rta", 1, "rta-text", "rta", _read_rta, cached=False),
     Pass("read-rta-json", 1, "rta-json", "rta", _read_rta_json, cached=False),
     Pass("read-ta", 1, "ta-text", "ta", _read_ta, cached=False),
+    Pass("read-eta", 1, "eta-text", "ta", _read_eta, cached=False),
     Pass("read-ta-json", 1, "ta-json", "ta", _read_ta_json, cached=False),
     # parse 3: crash locations that keep the state, sums over instances that are no kind refused
     Pass("parse", 3, "alg-text", "rta", _parse),
@@ -525,7 +533,7 @@ def plan(source: str, target: str, passes: tuple[Pass, ...] = PASSES) -> list[Pa
 
 # ------------------------------------------------------------------------------- input kinds
 
-KIND_BY_SUFFIX = {".ta": "ta", ".json": "json", ".rta": "rta", ".alg": "alg", ".pml": "pml"}
+KIND_BY_SUFFIX = {".ta": "ta", ".eta": "ta", ".json": "json", ".rta": "rta", ".alg": "alg", ".pml": "pml"}
 
 
 def refusal(path: str | Path, message: str, span: Span | None = None, source: str | None = None) -> InputError:
@@ -543,8 +551,9 @@ def input_kind(path: str | Path) -> str:
                             "algorithm in a directory)")
     if suffix not in KIND_BY_SUFFIX:
         raise refusal(path, f"unrecognised file type '{suffix or '(none)'}': tactl reads threshold "
-                            "automata from .ta files (or their .json form), receive automata from "
-                            ".rta files, pseudocode from .alg files, Parametric Promela (ByMC) from .pml "
+                            "automata from .ta files (or their .json form), extended threshold "
+                            "automata (TACO) from .eta files, receive automata from .rta files, "
+                            "pseudocode from .alg files, Parametric Promela (ByMC) from .pml "
                             "files, and '-' for standard input")
     return KIND_BY_SUFFIX[suffix]
 
@@ -561,7 +570,8 @@ def parse_json(text: str, path: str | Path) -> object:
         raise refusal(path, f"invalid JSON: {why}") from None
 
 
-SUFFIX_KINDS = {".alg": "alg-text", ".pml": "pml-text", ".rta": "rta-text", ".ta": "ta-text"}
+SUFFIX_KINDS = {".alg": "alg-text", ".pml": "pml-text", ".rta": "rta-text", ".ta": "ta-text",
+                ".eta": "eta-text"}
 SNIFFED_KINDS = {"alg": "alg-text", "rta": "rta-text", "ta": "ta-text"}
 JSON_FORMATS = {"tactl.rta": "rta-json"}  # any other JSON document is read as a TA
 
