@@ -28,7 +28,9 @@ from tactl.passes.ta_to_smt.guard_abstraction import unsupported_reason
 
 # spin and nusmv run the external checkers at fixed parameters (tactl/engines/spin*.py, nusmv.py)
 SPIN, NUSMV = "spin", "nusmv"
-ENGINES = (parametric.ENGINE, explicit.ENGINE, SPIN, NUSMV)
+# the CHC engine (tactl/engines/chc.py) decides safety of any automaton, resets included
+CHC = "chc"
+ENGINES = (parametric.ENGINE, explicit.ENGINE, SPIN, NUSMV, CHC)
 EXTERNAL = (SPIN, NUSMV)
 SPIN_MODELS = ("counter", "process")
 
@@ -304,6 +306,10 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
         return PropertyResult(query.property, query.kind, UNKNOWN, options.engine, reason=NO_LOOP)
     if options.engine in EXTERNAL:
         return _external(ta, query, options)
+    if options.engine == CHC:
+        from tactl.engines import chc  # lazy: Spacer's engine runs only with --engine chc
+
+        return chc.check(ta, query, options.parameters)
     question = reach_question(query)
     if options.engine == explicit.ENGINE:
         if question is not None:
