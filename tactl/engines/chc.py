@@ -42,6 +42,10 @@ from tactl.util import deadline
 ENGINE = "chc"
 # The name of the clause that puts initial states into Inv; rules are named by their index.
 INIT = "init"
+# Spacer stops this long before the command's deadline: it reports a timeout by raising from
+# z3's error callback, and the deadline's own interrupt landing inside that callback would be
+# printed and lost instead of stopping the check.
+MARGIN_MS = 500
 
 
 def check(ta: ThresholdAutomaton, query: TemporalQuery,
@@ -71,8 +75,9 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery,
     except z3.Z3Exception as e:  # Spacer reports its timeout, and a cancelled call, by raising
         answer, why = z3.unknown, e.value.decode() if isinstance(e.value, bytes) else str(e.value)
     if answer == z3.unknown:
-        if deadline.remaining() == 0:
-            raise deadline.DeadlineExceeded()
+        left = deadline.remaining()
+        if left is not None and left * 1000 < MARGIN_MS * 2:  # stopped by its share of the deadline
+            return result(UNKNOWN, queries=1, reason=deadline.timeout_reason())
         return result(UNKNOWN, queries=1, reason=f"Spacer gave no answer ({why})")
     if answer == z3.unsat:
         # What Spacer found, with the facts the clauses assumed: the invariant to re-check
@@ -106,7 +111,7 @@ def _horn(system: CounterSystem) -> tuple[z3.Fixedpoint, z3.FuncDeclRef]:
         fp.set(option, False)
     timeout = deadline.solver_timeout_ms()
     if timeout is not None:
-        fp.set("timeout", timeout)
+        fp.set("timeout", max(1, timeout - MARGIN_MS))
     inv = z3.Function("Inv", *(z3.IntSort() for _ in system.state), z3.BoolSort())
     fp.register_relation(inv)
     fp.declare_var(*system.state)
