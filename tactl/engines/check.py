@@ -302,14 +302,14 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
     if exists is False:
         return PropertyResult(query.property, query.kind, HOLDS_VACUOUSLY, options.engine,
                               reason=f"vacuous: {why}, so the property holds vacuously: nothing was checked")
+    if options.engine == CHC:  # it answers safety only: a liveness property is UNSUPPORTED there
+        from tactl.engines import chc  # lazy: Spacer's engine runs only with --engine chc
+
+        return chc.check(ta, query, options.parameters)
     if query.infinite and not any(r.is_self_loop and ta.increments(r) == {} for r in ta.rules):
         return PropertyResult(query.property, query.kind, UNKNOWN, options.engine, reason=NO_LOOP)
     if options.engine in EXTERNAL:
         return _external(ta, query, options)
-    if options.engine == CHC:
-        from tactl.engines import chc  # lazy: Spacer's engine runs only with --engine chc
-
-        return chc.check(ta, query, options.parameters)
     question = reach_question(query)
     if options.engine == explicit.ENGINE:
         if question is not None:
