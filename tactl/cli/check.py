@@ -50,7 +50,9 @@ def check(
                                              "--param given), or source (the reference interpreter "
                                              "of an .alg program: every run at the --param values, "
                                              "no translation; for a .pml file, SPIN on the file "
-                                             "itself).")] = "parametric",
+                                             "itself), or chc (safety of any automaton, resets "
+                                             "included: Horn clauses solved by z3's Spacer, an "
+                                             "invariant re-checked by z3 and cvc5).")] = "parametric",
     params: ParamOption = None,
     model: Annotated[str, typer.Option("--model", metavar="M", help="spin: 'counter' (one counter "
                                        "per location, from any TA) or 'process' (one Promela "

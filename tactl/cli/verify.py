@@ -48,7 +48,8 @@ def verify(
                                         "or explicit (--param, small instances); spin/nusmv run "
                                         "the counter model at the --param values; source runs "
                                         "the .alg program itself (the reference interpreter) "
-                                        "at the --param values.")] = "parametric",
+                                        "at the --param values; chc decides safety with Horn "
+                                        "clauses (z3's Spacer), resets included.")] = "parametric",
     params: ParamOption = None,
     emit: Annotated[Optional[str], typer.Option("--emit", metavar="T,...", help="Also write target "
                                                 "models beside the report: promela, smtlib, nuxmv "

@@ -28,7 +28,9 @@ from tactl.passes.ta_to_smt.guard_abstraction import unsupported_reason
 
 # spin and nusmv run the external checkers at fixed parameters (tactl/engines/spin*.py, nusmv.py)
 SPIN, NUSMV = "spin", "nusmv"
-ENGINES = (parametric.ENGINE, explicit.ENGINE, SPIN, NUSMV)
+# the CHC engine (tactl/engines/chc.py) decides safety of any automaton, resets included
+CHC = "chc"
+ENGINES = (parametric.ENGINE, explicit.ENGINE, SPIN, NUSMV, CHC)
 EXTERNAL = (SPIN, NUSMV)
 SPIN_MODELS = ("counter", "process")
 
@@ -300,6 +302,10 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
     if exists is False:
         return PropertyResult(query.property, query.kind, HOLDS_VACUOUSLY, options.engine,
                               reason=f"vacuous: {why}, so the property holds vacuously: nothing was checked")
+    if options.engine == CHC:  # it answers safety only: a liveness property is UNSUPPORTED there
+        from tactl.engines import chc  # lazy: Spacer's engine runs only with --engine chc
+
+        return chc.check(ta, query, options.parameters)
     if query.infinite and not any(r.is_self_loop and ta.increments(r) == {} for r in ta.rules):
         return PropertyResult(query.property, query.kind, UNKNOWN, options.engine, reason=NO_LOOP)
     if options.engine in EXTERNAL:

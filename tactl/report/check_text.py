@@ -41,6 +41,9 @@ def report_text(report: CheckReport) -> str:
             lines.append(f"  {'':<{width}}  {lead} {r.vacuity_witness}")
         if r.reason:
             lines.append(f"  {'':<{width}}  {r.reason}")
+        if r.details.get("invariant"):  # the CHC engine's certificate (tactl/engines/chc.py)
+            lines.append(f"  {'':<{width}}  inductive invariant: {r.details['invariant']}")
+            lines.append(f"  {'':<{width}}  re-checked: {r.details.get('recheck', '')}")
         if r.counterexample and r.verdict == VIOLATED:
             lines.extend("    " + line for line in counterexample_table(ta, r.counterexample))
         if r.details.get("run") and r.verdict == VIOLATED:

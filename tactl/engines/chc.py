@@ -1,0 +1,158 @@
+"""The CHC engine (``tactl check --engine chc``): safety of any threshold automaton, resets included.
+
+The steady-schema engine (tactl/engines/parametric.py) decides automata whose shared variables
+only grow; a rule that resets a variable (``x' == 0``) takes it outside that class. Here the
+counter system (tactl/engines/chc_system.py) becomes three kinds of constrained Horn clauses over
+one unknown relation ``Inv`` of parameters, location counters and shared variables —
+
+    initial(s) → Inv(s)             Inv(s) ∧ enabled_r(s) → Inv(after_r(s))   (every rule r)
+    Inv(s) ∧ bad(s) → false
+
+— and z3's Spacer looks for an ``Inv`` that satisfies them all or for a derivation of ``false``.
+Neither answer is taken on trust:
+
+* no derivation (HOLDS): Spacer's ``Inv`` is an inductive invariant, re-checked as three plain
+  SMT questions by z3 and, when its Python package is installed, by cvc5
+  (tactl/engines/chc_certificate.py); a failed or undecided re-check is UNKNOWN;
+* a derivation (VIOLATED): its rule sequence is solved for concrete parameters and
+  configurations, and the run is replayed by the simulator (tactl/engines/simulate.py); a run
+  that does not replay is UNKNOWN.
+
+Only reachability questions (``init -> [](good)``) are asked; liveness and nested safety are
+UNSUPPORTED with the reason. The solver runs under the command's deadline.
+"""
+
+from __future__ import annotations
+
+import time
+
+import z3
+
+from tactl.engines.chc_certificate import recheck
+from tactl.engines.chc_system import CounterSystem, counter_system
+from tactl.engines.parametric import _scope
+from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.simulate import Configuration, Step, replay
+from tactl.ir.eltl.formula import TemporalQuery, reach_question
+from tactl.ir.eltl.safety import ReachQuery
+from tactl.ir.linear import NonLinearError
+from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.util import deadline
+
+ENGINE = "chc"
+# The name of the clause that puts initial states into Inv; rules are named by their index.
+INIT = "init"
+# Spacer stops this long before the command's deadline: it reports a timeout by raising from
+# z3's error callback, and the deadline's own interrupt landing inside that callback would be
+# printed and lost instead of stopping the check.
+MARGIN_MS = 500
+
+
+def check(ta: ThresholdAutomaton, query: TemporalQuery,
+          parameters: dict[str, int] | None = None) -> PropertyResult:
+    """The verdict on ``query`` for every parameter valuation (restricted by ``parameters``)."""
+    started = time.perf_counter()
+    question = reach_question(query)
+
+    def result(verdict: str, **kw: object) -> PropertyResult:
+        return PropertyResult(query.property, query.kind, verdict, ENGINE,
+                              time_s=time.perf_counter() - started, **kw)  # type: ignore[arg-type]
+
+    if question is None:
+        return result(UNSUPPORTED, reason=f"{query.formula_class.value} property: the chc engine "
+                      "decides reachability (safety of the form init -> [](good)) only, so far")
+    if ta.unknowns:
+        return result(UNSUPPORTED, reason="the automaton has synthesis unknowns ("
+                      + ", ".join(ta.unknowns) + "); give them values first")
+    try:
+        system = counter_system(ta, question, parameters)
+    except (NonLinearError, TypeError, ValueError) as e:
+        return result(UNSUPPORTED, reason=f"the counter system is not linear integer arithmetic: {e}")
+    fp, inv = _horn(system)
+    try:
+        answer = fp.query(z3.And(inv(*system.state), system.known, system.bad))
+        why = fp.reason_unknown() if answer == z3.unknown else ""
+    except z3.Z3Exception as e:  # Spacer reports its timeout, and a cancelled call, by raising
+        answer, why = z3.unknown, e.value.decode() if isinstance(e.value, bytes) else str(e.value)
+    if answer == z3.unknown:
+        left = deadline.remaining()
+        if left is not None and left * 1000 < MARGIN_MS * 2:  # stopped by its share of the deadline
+            return result(UNKNOWN, queries=1, reason=deadline.timeout_reason())
+        return result(UNKNOWN, queries=1, reason=f"Spacer gave no answer ({why})")
+    if answer == z3.unsat:
+        # What Spacer found, with the facts the clauses assumed: the invariant to re-check
+        invariant = z3.And(z3.substitute_vars(fp.get_cover_delta(-1, inv), *system.state), system.known)
+        certificate = recheck(system, invariant)
+        details = {"invariant": certificate.text, "recheck": certificate.summary()}
+        if not certificate.ok:
+            return result(UNKNOWN, queries=1 + certificate.queries, details=details,
+                          reason="Spacer's inductive invariant was not confirmed: " + certificate.summary())
+        return result(HOLDS, queries=1 + certificate.queries, scope=_scope(ta, parameters), details=details)
+    rules = _trace(fp)
+    counterexample = _counterexample(ta, system, question, rules)
+    if counterexample is None:
+        return result(UNKNOWN, queries=2, reason=f"Spacer found a violation along {len(rules)} "
+                      "rule firings, but no concrete run of them was found to replay")
+    if not counterexample.replayed:
+        return result(UNKNOWN, queries=2, counterexample=counterexample,
+                      reason="Spacer's run did not replay in the simulator: " + counterexample.replay.message)
+    return result(VIOLATED, queries=2, counterexample=counterexample)
+
+
+def _horn(system: CounterSystem) -> tuple[z3.Fixedpoint, z3.FuncDeclRef]:
+    """The clauses, in a Spacer instance that keeps every rule (no slicing or inlining), so that
+    a derivation names the automaton's rules and the relation keeps all its arguments."""
+    fp = z3.Fixedpoint()
+    fp.set(engine="spacer")
+    # global guidance: without it Spacer diverges on tiny automata with resets (counting x <= 1,
+    # x <= 2, … instead of relating x to a counter)
+    fp.set("spacer.global", True)
+    for option in ("xform.slice", "xform.inline_linear", "xform.inline_eager"):
+        fp.set(option, False)
+    timeout = deadline.solver_timeout_ms()
+    if timeout is not None:
+        fp.set("timeout", max(1, timeout - MARGIN_MS))
+    inv = z3.Function("Inv", *(z3.IntSort() for _ in system.state), z3.BoolSort())
+    fp.register_relation(inv)
+    fp.declare_var(*system.state)
+    fp.rule(inv(*system.state), system.initial, name=INIT)
+    for t in system.transitions:
+        fp.rule(inv(*t.after), z3.And(inv(*system.state), system.known, t.enabled), name=str(t.rule))
+    return fp, inv
+
+
+def _trace(fp: z3.Fixedpoint) -> list[int]:
+    """The rule indices of Spacer's derivation, first firing first."""
+    names = fp.get_rule_names_along_trace()
+    return [int(n) for n in reversed(names) if n.isdigit()]
+
+
+def _counterexample(ta: ThresholdAutomaton, system: CounterSystem, question: ReachQuery,
+                    rules: list[int]) -> Counterexample | None:
+    """A concrete run firing ``rules`` in order from an initial state to a bad one, found by one
+    SMT query over the unrolled sequence, with the simulator's replay attached."""
+    states = [tuple(z3.Int(f"{n}@{i}") for n in system.names) for i in range(len(rules) + 1)]
+    solver = z3.Solver()
+    timeout = deadline.solver_timeout_ms()
+    if timeout is not None:
+        solver.set("timeout", timeout)
+    solver.add(system.rename(system.initial, states[0]))
+    for i, r in enumerate(rules):
+        t = system.transitions[r]
+        solver.add(system.rename(t.enabled, states[i]))
+        solver.add(*(a == system.rename(b, states[i]) for a, b in zip(states[i + 1], t.after)))
+    solver.add(system.rename(system.bad, states[-1]))
+    if solver.check() != z3.sat:
+        return None
+    model = solver.model()
+
+    def value(x: z3.ArithRef) -> int:
+        return model.eval(x, model_completion=True).as_long()
+
+    first = dict(zip(system.names, (value(x) for x in states[0])))
+    params = {p: first[p] for p in system.parameters}
+    initial = Configuration.of({loc: first[loc] for loc in system.locations},
+                               {v: first[v] for v in system.shared})
+    schedule = [Step(r, 1) for r in rules]
+    return Counterexample(params, initial, schedule, replay(ta, question, params, initial, schedule),
+                          violating_step=len(schedule))
