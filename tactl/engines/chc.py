@@ -30,7 +30,7 @@ import z3
 
 from tactl.engines.chc_certificate import recheck
 from tactl.engines.chc_system import CounterSystem, counter_system
-from tactl.engines.parametric import _scope
+from tactl.engines.parametric import verdict_scope
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.simulate import Configuration, Step, replay
 from tactl.ir.eltl.formula import TemporalQuery, reach_question
@@ -87,7 +87,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery,
         if not certificate.ok:
             return result(UNKNOWN, queries=1 + certificate.queries, details=details,
                           reason="Spacer's inductive invariant was not confirmed: " + certificate.summary())
-        return result(HOLDS, queries=1 + certificate.queries, scope=_scope(ta, parameters), details=details)
+        return result(HOLDS, queries=1 + certificate.queries, scope=verdict_scope(ta, parameters), details=details)
     rules = _trace(fp)
     counterexample = _counterexample(ta, system, question, rules)
     if counterexample is None:

@@ -50,7 +50,7 @@ def check(ta: ThresholdAutomaton, question: ReachQuery,
                               time.perf_counter() - start, queries, **kw)  # type: ignore[arg-type]
 
     if solved.answer == "unsat":
-        return result(HOLDS, scope=_scope(ta, parameters), details=_size(encoding))
+        return result(HOLDS, scope=verdict_scope(ta, parameters), details=_size(encoding))
     if solved.answer != "sat":
         return result(UNKNOWN, reason=solved.why)
     model = solved.model
@@ -143,7 +143,7 @@ def _unreplayed(counterexample: Counterexample | None) -> str:
             "a tactl bug, please report it")
 
 
-def _scope(ta: ThresholdAutomaton, parameters: dict[str, int] | None) -> str:
+def verdict_scope(ta: ThresholdAutomaton, parameters: dict[str, int] | None) -> str:
     if parameters:
         fixed = ", ".join(f"{p}={v}" for p, v in parameters.items())
         return f"all parameter values with {fixed} satisfying the resilience condition"
@@ -274,7 +274,7 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
         if counterexample is None or not counterexample.replayed:
             return result(UNKNOWN, reason=_unreplayed(counterexample), counterexample=counterexample)
         return result(VIOLATED, counterexample=counterexample)
-    return result(HOLDS, scope=_scope(ta, parameters))
+    return result(HOLDS, scope=verdict_scope(ta, parameters))
 
 
 @dataclass
