@@ -15,6 +15,8 @@ family is its own module, whose docstring says what it measures:
   ``tactl/bench/peer_timings.json``);
 * ``spin13``, ``promela``, ``large``, ``scaling`` — ``tactl/bench/spin13.py``, ``promela.py``,
   ``large.py``, ``reader.py``;
+* ``bymc-promela`` — ByMC's cached verdicts on the Parametric Promela sets beside tactl's
+  (``tactl/bench/bymc_promela.py``);
 * ``peers`` (never in the default set; ``make bench-peers`` builds ByMC first) — tactl and ByMC
   side by side on the same files (``tactl/bench/peers.py``).
 """
@@ -30,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tactl.bench import REPO
+from tactl.bench.bymc_promela import bymc_promela_table
 from tactl.bench.checker import checker_table
 from tactl.bench.external import external_table
 from tactl.bench.large import large_table
@@ -83,6 +86,8 @@ TABLES: tuple[Table, ...] = (
     Table("spin13", lambda a, w: spin13_table(min(a.timeout, SPIN13_TIMEOUT_S))),
     # ByMC's Parametric Promela files through the .pml front end
     Table("promela", lambda a, w: promela_table(a.shared, min(a.timeout, 120.0), timed_process)),
+    # ByMC's verdicts on the Promela sets (a cache filled by `python -m tactl.bench.bymc_promela --run`)
+    Table("bymc-promela", lambda a, w: bymc_promela_table(limit_s=min(a.timeout, 120.0))),
     # the Promela-generated TAs and the large .alg models, with and without the reductions
     Table("large", lambda a, w: large_table(a.shared, min(a.timeout, RANDOM19_TIMEOUT_S), timed_process)),
     Table("scaling", _scaling),
