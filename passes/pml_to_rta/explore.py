@@ -73,6 +73,7 @@ def explore(tr: TranslationState) -> None:
     tr.havoc_at = {}  # counter -> locations whose steps receive it
     tr.havoc_resets = {}  # (src, dst, counter) -> the reset
     edges: list[tuple[tuple, tuple, StepPath]] = []
+    stutters: list[tuple[tuple, StepPath]] = []
     queue = list(starts)
     blocked: list[tuple[int, ...]] = []
     while queue:
@@ -101,6 +102,7 @@ def explore(tr: TranslationState) -> None:
                 tr.havoc_resets.setdefault((src, tgt, c), span)
             if tgt == src and not p.sends:
                 tr.stutter_at.add(src)
+                stutters.append((src, p))
                 continue  # a stutter step
             edges.append((src, tgt, p))
             if tgt not in tr.valuations:
@@ -142,6 +144,7 @@ def explore(tr: TranslationState) -> None:
                 key = (s, t, tuple(p.sends))
                 groups.setdefault(key, []).append(cond)
                 lines_of.setdefault(key, set()).update(p.lines)
+    tr.stays = stay_conditions(tr, stutters, invariant)
     tr.rules = []
     for (s, t, sends), conds in groups.items():
         conds = eliminate_static(tr, conds)
@@ -152,6 +155,26 @@ def explore(tr: TranslationState) -> None:
         text = "; ".join(f'line {n} "{tr.m.line(n)}"' for n in lines)
         tr.rules.append(ReceiveRule(len(tr.rules), tr.names[s], tr.names[t], guard, sends,
                                     origin=Origin(tr.m.path, tuple(lines), text)))
+
+
+def stay_conditions(tr: TranslationState, stutters, invariant) -> dict[str, Expr]:
+    """Per location, the receive counts with which a step of a process there changes nothing (its
+    stutter paths' conditions, restricted like the rules by ``monotone_invariants``): the steps by
+    which a process receives without moving. The receive automaton has no rule for them; the file's
+    own fairness needs them (``passes/rta_to_ta/file_fairness.py``: a process stays at a location
+    either by such a step or by never stepping again)."""
+    conds_at: dict[tuple, list[list[Expr]]] = {}
+    for s, p in stutters:
+        for d in invariant.get(s, []):
+            cond = dedupe(list(d) + p.cond)
+            if solving.sat(tr, cond) and cond not in conds_at.setdefault(s, []):
+                conds_at[s].append(cond)
+    stays: dict[str, Expr] = {}
+    for s, conds in conds_at.items():
+        conds = eliminate_static(tr, conds)
+        if conds and s in tr.names:
+            stays[tr.names[s]] = BoolConst(True) if any(not c for c in conds) else disj(*[conj(*c) for c in conds])
+    return stays
 
 
 def eliminate_static(tr: TranslationState, conds: list[list[Expr]]) -> list[list[Expr]]:

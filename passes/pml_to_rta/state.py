@@ -89,6 +89,7 @@ class TranslationState:
     locations: list[Location] = field(default_factory=list)
     initial: list[str] = field(default_factory=list)
     rules: list[ReceiveRule] = field(default_factory=list)
+    stays: dict[str, Expr] = field(default_factory=dict)  # location -> its stutter paths' condition
 
     # --- properties (propositions.py): a receive variable reads its declared value here
     receive_at_start: bool = False

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tactl.ir.errors import Diagnostic, InputError, Severity
-from tactl.ir.expr import Name
+from tactl.ir.expr import Expr, Name
 from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import Message, ReceiveTA, Timing
 from tactl.passes.pml_to_rta import crash as PC
@@ -66,6 +66,10 @@ class PromelaTranslation:
     notes: tuple[Diagnostic, ...] = ()
     # (location name, meaning) for the table `tactl parse` prints
     table: tuple[tuple[str, str], ...] = ()
+    # per location, the condition of the step's paths that change nothing (the file's fairness
+    # reading needs them: passes/rta_to_ta/file_fairness.py), and the fairness block as written
+    stays: tuple[tuple[str, Expr], ...] = ()
+    fairness: str = ""
 
 
 def translate_promela(model: P.PromelaModel) -> PromelaTranslation:
@@ -102,8 +106,10 @@ def run(tr: TranslationState) -> PromelaTranslation:
     rta = ReceiveTA(name, tuple(params), tuple(tr.assumes), faults, Timing.ASYNC,
                     tuple(Message(c) for c in tr.counters),
                     tuple(tr.locations), tuple(tr.initial), tuple(tr.rules), tuple(props))
+    fairness = next((f"line {ltl.span.line}: {tr.m.line(ltl.span.line).strip()}" for ltl in tr.m.ltls
+                     if ltl.name == properties.FAIRNESS and ltl.span), "")
     return PromelaTranslation(rta, tuple(tr.notes + table_notes),
                               tuple((loc.name, loc.origin.text if loc.origin else "")
-                                    for loc in tr.locations))
+                                    for loc in tr.locations), tuple(tr.stays.items()), fairness)
 
 

@@ -183,6 +183,10 @@ def check_file(request: CheckRequest, shown, say: Say) -> CheckOutcome:
         report = check_automaton(ta, result.path, options, shown)
     except SelectionError as e:
         raise usage_error(file, str(e)) from None
+    if not request.parameters:  # a verdict for every parameter: the file's own fairness first
+        from tactl.driver.file_reading import second_reading  # lazy: only for a .pml's liveness
+
+        second_reading(getattr(result, "file_reading", None), report, ta, result.path, request.engine)
     return CheckOutcome(report, result.source or "", _rounds(file, loaded.written))
 
 

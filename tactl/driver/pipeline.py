@@ -219,6 +219,16 @@ class ParsedRta(RtaReadResult):
         self.program = program
 
 
+class ParsedPromela(RtaReadResult):
+    """The Promela front end's receive automaton, with what the file's own fairness reading needs
+    (``tactl/driver/file_reading.py``); not stored in the cache, like :class:`ParsedRta`'s program."""
+
+    def __init__(self, rta, path: str, source: str, warnings: list[Diagnostic], stays: dict, fairness: str) -> None:
+        super().__init__(rta, path, source, warnings)
+        self.stays = stays
+        self.fairness = fairness
+
+
 def parse_loaded(text: str, where: str) -> RtaReadResult:
     """Run the parse pass on pseudocode: the receive automaton it defines, checked like a
     written one (``ir/rta/validate.py``), with the pseudocode as its source text."""
@@ -241,8 +251,9 @@ def parse_promela_loaded(text: str, where: str, defines: tuple[str, ...] = ()) -
     from tactl.passes.pml_to_rta.translation import translate_promela
 
     result = translate_promela(parse_promela(text, where, defines))
-    return RtaReadResult(result.rta, where, text,
-                         list(result.notes) + only_warnings(validate_rta(result.rta), where, text))
+    return ParsedPromela(result.rta, where, text,
+                         list(result.notes) + only_warnings(validate_rta(result.rta), where, text),
+                         dict(result.stays), result.fairness)
 
 
 SYNC_NOT_CHECKABLE = (
@@ -262,12 +273,27 @@ def translate_loaded(loaded: RtaReadResult) -> ReadResult:
     if problem:
         raise problem
     sync = loaded.rta.timing is Timing.SYNC
-    return ReadResult(result.translation.ta, loaded.path, loaded.source, loaded.warnings,
+    read = ReadResult(result.translation.ta, loaded.path, loaded.source, loaded.warnings,
                       SYNC_NOT_CHECKABLE if sync else None,
                       certificates=certificate_rows(loaded.rta, result),
                       # kept for every timing: the lock-step engine runs a synchronous one, and a
                       # counterexample's explanation reads the fault model's environment from it
                       receive=loaded.rta, refused=refused_properties(result))
+    read.file_reading = file_reading(loaded, result.translation)
+    return read
+
+
+def file_reading(loaded: RtaReadResult, translation: Any) -> Any:
+    """What the file's own fairness reading of a ``.pml`` needs (``tactl/driver/file_reading.py``),
+    or None: another input, or a file whose reading is not built (``file_justice``)."""
+    if not isinstance(loaded, ParsedPromela):
+        return None
+    # lazy: only for a Promela file
+    from tactl.driver.file_reading import FileReading
+    from tactl.passes.rta_to_ta.file_fairness import file_justice
+
+    justice = file_justice(loaded.rta, translation, loaded.stays)
+    return None if justice is None else FileReading(loaded.rta, translation, loaded.stays, justice, loaded.fairness)
 
 
 def lower_loaded(loaded: ReadResult) -> ReadResult:
@@ -291,8 +317,10 @@ def lower_loaded(loaded: ReadResult) -> ReadResult:
                         f"'({to_text(q.dividend)}) / {q.divisor}', constrained exactly by "
                         + " and ".join(f"'{to_text(c)}'" for c in q.constraints()), q.span)
              for q in lowered.quotients]
-    return ReadResult(lowered.ta, loaded.path, loaded.source, loaded.warnings + notes,
+    read = ReadResult(lowered.ta, loaded.path, loaded.source, loaded.warnings + notes,
                       loaded.not_checkable, loaded.certificates, loaded.receive, loaded.refused)
+    read.file_reading = getattr(loaded, "file_reading", None)
+    return read
 
 
 def _read_rta(src: Source, options: Mapping[str, Any]) -> RtaReadResult:

@@ -1,0 +1,109 @@
+"""Liveness under a Parametric Promela file's own ``ltl fairness`` formula, as a TA justice.
+
+ByMC's files state their fairness as ``ltl fairness { []<>(!in_transit) }`` with ``in_transit =
+some(Proc:nrcvd < nsnt)``: eventually every message is received. ByMC checks ``fairness -> spec``
+(its ``Ltl.embed_fairness``) over the file's runs: interleavings of whole steps, where a step
+receives, then takes one path of the ``do`` body. Nothing forces a process to be scheduled. The
+justice tactl derives (``passes/rta_to_ta/fairness.py``) assumes more: "a process whose rule stays
+enabled eventually takes it". The two differ on runs like ByMC's counterexample to ``corr`` of
+Bracha's agreement (``asyn-byzagreement0.pml``): some processes receive their last messages in the
+very step that brings them to EC, then are never scheduled again; the others wait at RD for one
+ready message too few. Every message is delivered, so the file's formula holds on that run, and
+no process accepts. This module builds the justice that is the file's reading, for the same TA.
+
+**Which processes may stay at a location forever** (ℓ's counter stays positive in the loop).
+Counts only grow and only in a step, and a file-fair run ends with every count at least the
+guaranteed delivery ``g(M)`` (``Env.guaranteed``); a process that stays at ℓ for good either
+
+* (a) keeps taking, or last took, a step that changes nothing at ℓ (a *stay*: a stutter path
+  of the step, whose condition the front end records, ``passes/pml_to_rta/explore.py``
+  ``stay_conditions``; or a self-loop rule) with a count ``c`` satisfying that condition;
+* (b) entered ℓ by rule ``r`` and never stepped again: ``r``'s receive guard held at ``c``;
+* (c) never stepped, at an initial location: ``c = 0``;
+
+and in each case ``g <= c``, ``c`` within Env's receive bound. So ``J_file`` is, per location,
+
+    κ[ℓ] == 0  ∨  ⋁_{stays and entering rules r} (∃c. g <= c ∧ Env(c) ∧ guard_r(c))  ∨  [ℓ initial] ⋀_M g(M) <= 0
+
+with each existential eliminated exactly like a receive guard (``eliminate.eliminate_guard``).
+It is an **over-approximation** of the file's fair runs: Env's bound is taken with the send
+counts of the loop, not of the step that received (they only grow), and two steps of one process
+are not tied to one count. So a HOLDS under ``<>[](J_file) -> spec`` holds under the file's
+fairness; a lasso under it is re-checked process by process (``tactl/engines/file_fairness.py``)
+before it is called a run of the file.
+
+Only for the fault models whose delivery is a count of correct senders (no crash model: a crashed
+process's last step is no step of the file's interleaving) and only for automata without crash
+rules; elsewhere :func:`file_justice` returns None and the derived justice alone is used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from tactl.ir.expr import (Always, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Name, conj, disj)
+from tactl.ir.rta.model import FaultModel, ReceiveRule, ReceiveTA, received
+from tactl.ir.ta.model import Property
+from tactl.passes.rta_to_ta.eliminate import Translation, eliminate_guard, environment_cases
+from tactl.passes.rta_to_ta.guards import GuardContext
+
+# fault models whose guaranteed delivery counts correct senders' messages only (fairness.py's table)
+SUPPORTED = (FaultModel.BYZANTINE, FaultModel.SYMMETRIC, FaultModel.OMISSION, FaultModel.BOUND)
+
+
+@dataclass(frozen=True)
+class FileJustice:
+    formula: Expr  # J_file
+    properties: tuple[Property, ...]  # the liveness specifications, as <>[](J_file) -> spec
+    stays: tuple[tuple[str, Expr], ...]  # the stay conditions it was built from, per location
+
+
+def _empty(location: str) -> Expr:
+    return Compare("==", Name(location), IntConst(0))
+
+
+def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr]) -> FileJustice | None:
+    """``J_file`` of ``rta`` (module docstring) and the specifications that assume the derived
+    justice, re-stated under it; None where the file's reading is not built (module docstring)."""
+    justice, env = translation.justice, translation.environment
+    if justice is None or not justice.used or rta.faults.model not in SUPPORTED or rta.crash_rules:
+        return None
+    rta = replace(rta, parameters=(*rta.parameters, *env.parameters),
+                  assumptions=(*rta.assumptions, *env.assumptions))
+    context = GuardContext(rta, env.shared(tuple(m.name for m in rta.messages)))
+    cases = environment_cases(env)
+    delivered = [Compare(">=", received(m), g) for m, g in env.guaranteed]
+
+    def feasible(guard: Expr) -> Expr:
+        probe = ReceiveRule(-1, "", "", conj(guard, *delivered), ())
+        sends = eliminate_guard(rta, env, context, probe, cases).send_guards
+        return disj(*sends) if sends else BoolConst(False)
+
+    moving: list[Expr] = []  # some process keeps taking steps: a stay possible with its final count
+    nothing_sent = conj(*(Compare("<=", g, IntConst(0)) for _, g in env.guaranteed))
+    clauses: list[Expr] = []
+    for loc in rta.locations:
+        stay = [stays[loc.name]] if loc.name in stays else []
+        stay += [r.guard for r in rta.rules if r.source == r.target == loc.name]
+        ways = stay + [r.guard for r in rta.rules if r.target == loc.name and r.source != loc.name]
+        options = [feasible(g) for g in ways]
+        for o in options[:len(stay)]:
+            if o != BoolConst(False):
+                moving.append(conj(Compare("!=", Name(loc.name), IntConst(0)), o))
+        if loc.name in rta.initial:
+            options.append(nothing_sent)
+        options = [o for n, o in enumerate(options) if o != BoolConst(False) and o not in options[:n]]
+        if BoolConst(True) in options:
+            continue
+        clauses.append(disj(_empty(loc.name), *options))
+    clauses.append(disj(*moving) if moving else BoolConst(False))
+    formula = conj(*clauses)
+    props = []
+    for p in translation.ta.properties:
+        if p.name not in justice.properties:
+            continue
+        f = p.formula
+        if not (isinstance(f, Implies) and f.left == Eventually(Always(justice.formula))):
+            return None  # a specification that places the justice itself: no second reading
+        props.append(replace(p, formula=Implies(Eventually(Always(formula)), f.right)))
+    return FileJustice(formula, tuple(props), tuple(sorted(stays.items())))

@@ -1,0 +1,139 @@
+"""Liveness of a Parametric Promela file under the file's own ``ltl fairness``: the default verdict.
+
+A ``.pml`` liveness specification has two readings. The file's: ``fairness -> spec`` over the
+file's interleaved steps (what ByMC checks, and what the author wrote); nothing makes a process
+move, so a process that got every message it will ever get may stop for good. tactl's derived
+justice (``passes/rta_to_ta/fairness.py``) also makes a process whose rule stays enabled take it.
+The file's reading is the default; the derived one is computed as before and shown beside it
+when the two verdicts differ. Where they agree the report is the derived one, unchanged.
+
+How the file's verdict is decided (``passes/rta_to_ta/file_fairness.py`` says why each step is sound):
+
+1. HOLDS: the parametric engine proves ``<>[](J_file) -> spec`` on the same automaton, ``J_file``
+   an over-approximation of the file's fair runs — so it holds for all parameters.
+2. VIOLATED: a run of the file itself, every process with its receive counts, at the smallest
+   valuations of the resilience condition in turn (``tactl/engines/file_fairness.py``): the explicit
+   engine finds the lasso, the simulator replays it with the file's fairness in the formula.
+3. Otherwise UNKNOWN, saying which instances were searched.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tactl.ir.evaluate import holds
+from tactl.ir.expr import Expr, conj
+from tactl.passes.rta_to_ta.file_fairness import FileJustice
+from tactl.util import deadline
+
+MAX_PROCESSES = 6  # the largest instance (processes the file runs) searched for a violation
+MAX_INSTANCES = 12
+
+
+@dataclass
+class FileReading:
+    """What the file's reading needs, kept from the translate pass (not in verify's cache)."""
+
+    rta: Any  # the receive automaton (ir.rta.ReceiveTA)
+    translation: Any  # passes/rta_to_ta/eliminate.Translation
+    stays: dict[str, Expr]
+    justice: FileJustice
+    fairness: str  # the file's formula as written, with its line
+
+
+def valuations(parameters: tuple[str, ...], assumptions: tuple[Expr, ...], processes: Expr,
+               limit: int = MAX_PROCESSES):
+    """Parameter valuations of the resilience condition, fewest processes first (then smaller
+    values first), up to ``limit`` processes."""
+    found = []
+    top = limit + 3
+    for values in itertools.product(range(top + 1), repeat=len(parameters)):
+        at = dict(zip(parameters, values))
+        try:
+            if not holds(conj(*assumptions), at):
+                continue
+            n = _int(processes, at)
+        except (ArithmeticError, ValueError, KeyError):
+            continue
+        if 1 <= n <= limit:
+            found.append((n, values, at))
+    return [at for _, _, at in sorted(found, key=lambda t: (t[0], t[1]))]
+
+
+def _int(e: Expr, at: dict[str, int]) -> int:
+    from tactl.ir.evaluate import evaluate  # lazy: only here
+
+    return int(evaluate(e, at))
+
+
+def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
+    """The file's verdict on ``name`` (module docstring); ``ta`` is the checked automaton."""
+    from tactl.engines.check import CheckOptions, check_automaton  # lazy: the engines load only to check
+    from tactl.engines.file_fairness import TooLarge, run_lines, unfold
+    from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED, PropertyResult
+
+    prop = next(p for p in reading.justice.properties if p.name == name)
+    over = check_automaton(replace(ta, properties=(prop,)), path, CheckOptions(properties=(name,))).results[0]
+    if over.verdict in (HOLDS, HOLDS_VACUOUSLY):
+        return over
+    env = reading.translation.environment
+    messages = tuple(m.name for m in reading.rta.messages)
+    params = tuple(reading.translation.ta.parameters)
+    tried: list[str] = []
+    for values in valuations(params, reading.translation.ta.assumptions, env.processes)[:MAX_INSTANCES]:
+        if deadline.remaining() is not None and deadline.remaining() <= 0:
+            break
+        label = ", ".join(f"{p}={v}" for p, v in values.items())
+        try:
+            inst = unfold(reading.rta, reading.translation, reading.stays, values)
+        except TooLarge as e:
+            tried.append(f"{label} (not built: {e})")
+            continue
+        if inst is None:
+            break
+        tried.append(label)
+        counted = replace(inst.ta, assumptions=())
+        r = check_automaton(counted, path, CheckOptions(engine="explicit", properties=(name,),
+                                                        parameters=values)).results[0]
+        cex = r.counterexample
+        if r.verdict == VIOLATED and cex is not None and cex.replayed:
+            return PropertyResult(name, derived.kind, VIOLATED, r.engine, r.time_s + over.time_s,
+                                  formula_class=derived.formula_class, details={
+                                      "instance": values, "locations_with_counts": len(inst.ta.locations),
+                                      "file_run": run_lines(inst, messages, cex)})
+    why = ("the parametric engine found no proof under the over-approximation of the file's fairness"
+           + (f" ({over.verdict}: {over.reason})" if over.reason else f" ({over.verdict})")
+           + ", and no run of the file violates it at " + ("; ".join(tried) or "no instance built"))
+    return PropertyResult(name, derived.kind, UNKNOWN, over.engine, over.time_s, reason=why,
+                          formula_class=derived.formula_class)
+
+
+def second_reading(reading: FileReading | None, report, ta, path: str, engine: str) -> None:
+    """Put the file's verdict first where it differs from the derived one (module docstring);
+    only for the parametric engine, the one whose verdicts are for every parameter."""
+    from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN  # lazy: as above
+
+    if reading is None or engine != "parametric":
+        return
+    names = {p.name for p in reading.justice.properties}
+    for k, derived in enumerate(report.results):
+        if derived.name not in names or derived.verdict not in (HOLDS, HOLDS_VACUOUSLY, "violated"):
+            continue
+        ours = decide(reading, ta, path, derived.name, derived)
+        same = ours.verdict == derived.verdict or {ours.verdict, derived.verdict} == {HOLDS, HOLDS_VACUOUSLY}
+        if same:
+            continue
+        other = derived.verdict.upper() + (f" ({derived.reason})" if derived.reason and derived.verdict == UNKNOWN else "")
+        text = (f"under the file's fairness ({reading.fairness}): {ours.verdict.upper()}"
+                + (f": a run of the file at {', '.join(f'{p}={v}' for p, v in ours.details['instance'].items())}, "
+                   "each process with its receive counts (location_<counts>), replayed by the simulator with "
+                   "the file's fairness in the formula; a process that has every message may stop for good"
+                   if "instance" in ours.details else "")
+                + (f" ({ours.reason})" if ours.reason else "")
+                + f"; under tactl's derived justice (a process whose rule stays enabled takes it): {other}")
+        details = {**ours.details, "assumption": "the file's fairness",
+                   "other_reading": {"assumption": "derived justice", "verdict": derived.verdict,
+                                     "reason": derived.reason}}
+        report.results[k] = replace(ours, reason=text, details=details)

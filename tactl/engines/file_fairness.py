@@ -1,0 +1,173 @@
+"""A Parametric Promela file's runs at one valuation, with every process's receive counts: the
+instance in which a lasso under the file's own fairness is searched and replayed.
+
+The threshold automaton forgets the receive counts (``passes/rta_to_ta/eliminate.py``), so a lasso
+under the file's fairness found there (``passes/rta_to_ta/file_fairness.py``, an over-approximation)
+may be no run of the file: it may freeze a process whose count could not yet reach what is
+delivered later. Here the counts are kept: at a fixed valuation a process's state is its location
+and its count of every message type, so a location of this automaton is ``(ℓ, c)``, named
+``ℓ_c1_c2…``. A step of the file is one rule: from ``(ℓ, c)`` receive up to ``c' >= c`` (a guard:
+Env's bound with ``received(M) = c'``, over the send counters) and take a path whose condition holds
+at ``c'`` — a rule of the receive automaton to ``(ℓ', c')``, or a stay (the front end's stutter
+conditions) to ``(ℓ, c')``. A stay that receives nothing is the only self-loop: a run is infinite
+only if some process keeps taking steps, as in the file's interleaving. The file's fairness is the
+state formula "every process has every message": ``κ[ℓ_c] == 0 || ns_M + D <= c_M`` per location
+and type, assumed as ``<>[]`` (counts and sends only grow).
+
+The explicit engine (``tactl/engines/explicit_ltl.py``) searches this automaton; its lasso is
+replayed by the simulator on it, with that justice in the formula. :func:`search` tries the
+smallest valuations of the resilience condition in turn, within a budget of processes.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+
+from tactl.ir.evaluate import holds
+from tactl.ir.expr import (Always, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Name, conj, disj,
+                           names, substitute, summation)
+from tactl.ir.rta.model import ReceiveTA, received
+from tactl.ir.ta.model import Location, Property, Rule, ThresholdAutomaton, Update
+from tactl.passes.rta_to_ta.eliminate import Translation
+from tactl.passes.rta_to_ta.env import sent
+
+MAX_LOCATIONS = 4000  # local states (ℓ, c) of one instance; beyond, the instance is not built
+MAX_RULES = 40000
+
+
+@dataclass(frozen=True)
+class Instance:
+    ta: ThresholdAutomaton
+    parameters: dict[str, int]
+    counts: dict[str, tuple[str, tuple[int, ...]]]  # location of this TA -> (ℓ, counts)
+
+
+class TooLarge(Exception):
+    pass
+
+
+def _value(e: Expr, values: dict[str, int]) -> int:
+    from tactl.ir.evaluate import evaluate  # lazy: only to size an instance
+
+    return evaluate(e, values)
+
+
+def unfold(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr],
+           values: dict[str, int]) -> Instance | None:
+    """The automaton of the module docstring at ``values`` (every parameter), or None where it is
+    not built: an Env with existential (auxiliary) variables, a self-loop rule that sends."""
+    env = translation.environment
+    if env.auxiliary or any(r.is_self_loop and r.sends for r in rta.rules) or rta.crash_rules:
+        return None
+    messages = [m.name for m in rta.messages]
+    rcv = {m: received(m).name for m in messages}
+    bounds = [c for c in env.constraints if any(n.name in rcv.values() for n in names(c))]
+    processes = _value(env.processes, values)
+    most_sent = {m: processes * sum(1 for r in rta.rules if m in r.sends) for m in messages}
+
+    def within(counts: dict[str, int], sent_now: dict[str, int]) -> bool:
+        at = {**values, **{rcv[m]: counts[m] for m in messages}, **{sent(m): sent_now[m] for m in messages}}
+        return all(holds(c, at) for c in bounds)
+
+    cap = {}
+    for m in messages:
+        k = 0
+        while within({x: (k + 1 if x == m else 0) for x in messages}, most_sent):
+            k += 1
+            if k > 4 * (processes + sum(values.values())):
+                raise TooLarge(f"the receive bound of {m} does not bound the counts")
+        cap[m] = k
+
+    def bound_guard(counts: tuple[int, ...]) -> Expr:
+        """Env with received(M) = counts: the send counters it needs (parameters fixed)."""
+        at = {rcv[m]: IntConst(c) for m, c in zip(messages, counts)}
+        at.update({p: IntConst(v) for p, v in values.items()})
+        return conj(*(substitute(c, at) for c in bounds))
+
+    paths: dict[str, list[tuple[str, Expr, tuple[str, ...]]]] = {}
+    for loc in rta.locations:
+        out = [(r.target, r.guard, r.sends) for r in rta.rules if r.source == loc.name]
+        if loc.name in stays:
+            out.append((loc.name, stays[loc.name], ()))
+        paths[loc.name] = out
+    zero = tuple(0 for _ in messages)
+    start = [(name, zero) for name in rta.initial]
+    seen: dict[tuple[str, tuple[int, ...]], str] = {}
+    queue = list(start)
+    rules: list[Rule] = []
+
+    def name(state: tuple[str, tuple[int, ...]]) -> str:
+        if state not in seen:
+            if len(seen) >= MAX_LOCATIONS:
+                raise TooLarge(f"more than {MAX_LOCATIONS} (location, counts) states")
+            seen[state] = "_".join([state[0], *map(str, state[1])])
+            queue.append(state)
+        return seen[state]
+
+    for s in start:
+        name(s)
+    while queue:
+        loc, c = queue.pop(0)
+        src = seen[(loc, c)]
+        for c2 in itertools.product(*(range(lo, cap[m] + 1) for lo, m in zip(c, messages))):
+            at = {**values, **{rcv[m]: v for m, v in zip(messages, c2)}}
+            guard = BoolConst(True) if c2 == c else bound_guard(c2)
+            for target, cond, sends in paths[loc]:
+                if not holds(cond, at):
+                    continue
+                dst = name((target, c2))
+                if len(rules) >= MAX_RULES:
+                    raise TooLarge(f"more than {MAX_RULES} rules")
+                updates = tuple(Update(sent(m), summation(Name(sent(m)), [("+", IntConst(1))])) for m in sends)
+                rules.append(Rule(len(rules), src, dst, guard, updates))
+    locations = tuple(Location(n) for n in seen.values())
+    by_loc: dict[str, list[str]] = {}
+    for (loc, _), n in seen.items():
+        by_loc.setdefault(loc, []).append(n)
+    total = {loc: summation(Name(ns[0]), [("+", Name(n)) for n in ns[1:]]) for loc, ns in by_loc.items()}
+    initial = [seen[s] for s in start]
+    shared = tuple(sent(m) for m in messages)
+    inits = [Compare("==", summation(Name(initial[0]), [("+", Name(n)) for n in initial[1:]]), env.processes)]
+    inits += [Compare("==", Name(n), IntConst(0)) for n in seen.values() if n not in initial]
+    inits += [Compare("==", Name(v), IntConst(0)) for v in shared]
+    delivered = []
+    for (loc, c), n in seen.items():
+        for m, count in zip(messages, c):
+            g = env.guaranteed_count(m)
+            if g is not None:
+                delivered.append(disj(Compare("==", Name(n), IntConst(0)), Compare("<=", g, IntConst(count))))
+    fairness = conj(*delivered) if delivered else BoolConst(True)
+    empty = {loc.name: IntConst(0) for loc in rta.locations if loc.name not in total}
+    props = tuple(Property(p.name, Implies(Eventually(Always(fairness)), substitute(p.formula, {**total, **empty})))
+                  for p in rta.properties)
+    ta = ThresholdAutomaton(f"{translation.ta.name}_counts", shared=shared, parameters=translation.ta.parameters,
+                            assumptions=translation.ta.assumptions, locations=locations, inits=tuple(inits),
+                            rules=tuple(rules), properties=props)
+    return Instance(ta, dict(values), {n: s for s, n in seen.items()})
+
+
+def _state(inst: Instance, messages: tuple[str, ...], location: str) -> str:
+    loc, counts = inst.counts[location]
+    return f"{loc} ({', '.join(f'{m}: {c}' for m, c in zip(messages, counts))} received)"
+
+
+def run_lines(inst: Instance, messages: tuple[str, ...], cex) -> list[str]:
+    """The lasso of ``cex`` (on ``inst.ta``) in words: who moves, with which counts, and what
+    stays forever; every configuration's send counters."""
+    configs = cex.replay.configurations
+    start = configs[0] if configs else cex.initial
+    out = ["initially: " + ", ".join(f"{k} at {_state(inst, messages, n)}" for n, k in start.counters if k)]
+    for i, step in enumerate(cex.schedule, 1):
+        rule = inst.ta.rules[step.rule]
+        sent = ", ".join(f"{v} = {x}" for v, x in configs[i].shared) if i < len(configs) else ""
+        who = f"{step.factor} process{'' if step.factor == 1 else 'es'}"
+        out.append(f"step {i}: {who} {_state(inst, messages, rule.source)} -> "
+                   f"{_state(inst, messages, rule.target)}" + (f"; then {sent}" if sent else ""))
+    last = configs[-1] if configs else start
+    out.append("forever after: " + ", ".join(f"{k} at {_state(inst, messages, n)}" for n, k in last.counters if k))
+    if cex.loop is not None:
+        out.append("  (processes at " + _state(inst, messages, inst.ta.rules[cex.loop].source)
+                   + " keep taking steps that receive nothing new; every other process has stopped, "
+                   "having received every message sent)")
+    return out
