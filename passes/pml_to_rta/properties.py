@@ -2,7 +2,8 @@
 
 ``ltl`` blocks become the specifications, except ``fairness``: liveness is checked under the
 justice tactl derives from the fault model, and the file's fairness is compared with it in a note
-(``fairness_note``). Propositions over the counters of the initial ``if`` (one value per run) are
+(``fairness_note``); where the two promise the same delivery (no crash model), liveness is also
+checked under the file's formula itself, the default verdict (``tactl/driver/file_reading.py``). Propositions over the counters of the initial ``if`` (one value per run) are
 evaluated in the initial configuration (``static_formula``); propositions no block uses and tactl
 cannot read get one warning (``unused_propositions``). The propositions themselves are read by
 ``passes/pml_to_rta/propositions.py``.
@@ -25,6 +26,9 @@ from tactl.passes.pml_to_rta.values import START, Refuse, bad_ltl_operator, expr
 from tactl.passes.rta_to_ta.env import guaranteed_delivery, sent
 
 FAIRNESS = "fairness"
+# fault models whose liveness is also read under the file's own fairness (no crash: a crashed
+# process takes no step of the file's interleaving; passes/rta_to_ta/file_fairness.py)
+FILE_READING_MODELS = (FaultModel.BYZANTINE, FaultModel.SYMMETRIC, FaultModel.OMISSION)
 
 
 def properties(tr: TranslationState, faults: Faults) -> tuple[list[Property], list[Diagnostic]]:
@@ -183,7 +187,12 @@ def fairness_note(tr: TranslationState, ltl: P.Ltl, props: dict[str, P.AtomicPro
         derived += (f"; the initialisation's {', '.join(tr.static)} is delivered too (the file's "
                     "formula does not say so: its receive guards were eliminated, a rule that "
                     "needs it is unconditional)")
-    if agree:
+    tr.fairness_agrees = agree and faults.model in FILE_READING_MODELS
+    if tr.fairness_agrees:
+        msg = (f"ltl fairness: its delivery bound agrees with the justice tactl derives from "
+               f"faults {faults.model.value}({', '.join(faults.parameters)}) ({derived}); "
+               + promela_faults.BOTH_READINGS)
+    elif agree:
         msg = (f"ltl fairness: its delivery bound agrees with the justice tactl derives from "
                f"faults {faults.model.value}({', '.join(faults.parameters)}) ({derived}); "
                "liveness is checked under the derived justice, which also makes processes "

@@ -36,7 +36,10 @@ symbolically (``passes/pml_to_rta/__init__.py`` lists the stages in order):
   one where it is true is occupied; ``card(P:c)`` → the sum of their counters; ``P@end`` → true
   (every process starts at ``end:``, the initial ``if`` is the initial location). ``ltl`` blocks
   become the specifications, except ``fairness``: liveness is checked under the justice tactl
-  derives from the fault model; the file's fairness is compared with it and a note says so.
+  derives from the fault model, and — where the file's formula promises that same delivery, for a
+  model without crashes — under the file's formula itself, the default verdict
+  (``tactl/driver/file_reading.py``, from the step's stay conditions, ``explore.stay_conditions``);
+  the file's fairness is compared with the derived justice and a note says so.
 
 Whatever falls outside these patterns is an :class:`InputError` at its position: the translation
 never builds a silently different model.
@@ -106,8 +109,10 @@ def run(tr: TranslationState) -> PromelaTranslation:
     rta = ReceiveTA(name, tuple(params), tuple(tr.assumes), faults, Timing.ASYNC,
                     tuple(Message(c) for c in tr.counters),
                     tuple(tr.locations), tuple(tr.initial), tuple(tr.rules), tuple(props))
+    # the file's own reading only where its fairness promises the delivery the derived justice
+    # guarantees (else a lasso under the derived delivery may be one the file's formula excludes)
     fairness = next((f"line {ltl.span.line}: {tr.m.line(ltl.span.line).strip()}" for ltl in tr.m.ltls
-                     if ltl.name == properties.FAIRNESS and ltl.span), "")
+                     if ltl.name == properties.FAIRNESS and ltl.span), "") if tr.fairness_agrees else ""
     return PromelaTranslation(rta, tuple(tr.notes + table_notes),
                               tuple((loc.name, loc.origin.text if loc.origin else "")
                                     for loc in tr.locations), tuple(tr.stays.items()), fairness)

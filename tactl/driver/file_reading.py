@@ -25,7 +25,7 @@ from typing import Any
 
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import Expr, conj
-from tactl.passes.rta_to_ta.file_fairness import FileJustice
+from tactl.passes.rta_to_ta.file_fairness import FileJustice, file_justice
 from tactl.util import deadline
 
 MAX_PROCESSES = 6  # the largest instance (processes the file runs) searched for a violation
@@ -41,6 +41,26 @@ class FileReading:
     stays: dict[str, Expr]
     justice: FileJustice
     fairness: str  # the file's formula as written, with its line
+
+
+def reading(rta, translation, stays: dict[str, Expr], fairness: str) -> FileReading | None:
+    """The reading of a translated Promela file, or None where it is not built (``file_justice``)."""
+    justice = file_justice(rta, translation, stays)
+    return None if justice is None else FileReading(rta, translation, stays, justice, fairness)
+
+
+def reading_of(loaded) -> FileReading | None:
+    """The reading of a checkable automaton: the translate pass's, or rebuilt from what the cache
+    kept (the stay conditions and the receive automaton); None for any other input."""
+    if getattr(loaded, "file_reading", None) is not None:
+        return loaded.file_reading
+    stays = getattr(loaded, "file_stays", None)
+    if stays is None or loaded.receive is None or not loaded.file_fairness:
+        return None
+    from tactl.passes.rta_to_ta.eliminate import translate  # lazy: only from the cache
+
+    loaded.file_reading = reading(loaded.receive, translate(loaded.receive), stays, loaded.file_fairness)
+    return loaded.file_reading
 
 
 def valuations(parameters: tuple[str, ...], assumptions: tuple[Expr, ...], processes: Expr,
@@ -126,12 +146,12 @@ def second_reading(reading: FileReading | None, report, ta, path: str, engine: s
         if same:
             continue
         other = derived.verdict.upper() + (f" ({derived.reason})" if derived.reason and derived.verdict == UNKNOWN else "")
+        instance = ours.details.get("instance")
+        said = (f"a run of the file at {', '.join(f'{p}={v}' for p, v in instance.items())} (below: each "
+                "process with its receive counts; replayed by the simulator with the file's fairness in the "
+                "formula): a process that has every message may stop for good" if instance else ours.reason or "")
         text = (f"under the file's fairness ({reading.fairness}): {ours.verdict.upper()}"
-                + (f": a run of the file at {', '.join(f'{p}={v}' for p, v in ours.details['instance'].items())}, "
-                   "each process with its receive counts (location_<counts>), replayed by the simulator with "
-                   "the file's fairness in the formula; a process that has every message may stop for good"
-                   if "instance" in ours.details else "")
-                + (f" ({ours.reason})" if ours.reason else "")
+                + (f": {said}" if said else "")
                 + f"; under tactl's derived justice (a process whose rule stays enabled takes it): {other}")
         details = {**ours.details, "assumption": "the file's fairness",
                    "other_reading": {"assumption": "derived justice", "verdict": derived.verdict,

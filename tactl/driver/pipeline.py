@@ -36,7 +36,7 @@ from tactl.ir.rta.json_form import rta_from_json, rta_to_json
 from tactl.ir.rta.reader import RtaReadResult, read_rta
 from tactl.ir.rta.validate import validate_rta
 from tactl.ir.source import is_stdin, label, read_text, sniff_kind
-from tactl.ir.ta.json_form import ta_from_json, ta_to_json
+from tactl.ir.ta.json_form import expr_from_json, expr_to_json, ta_from_json, ta_to_json
 from tactl.ir.limits import MAX_DIGITS
 from tactl.ir.ta.reader import ReadResult, only_warnings, read_ta
 from tactl.ir.ta.validate import validate
@@ -80,32 +80,50 @@ def _without_source_map(doc: Any) -> Any:
 
 
 def _dump_rta(value: RtaReadResult) -> str:
-    return json.dumps({"rta": rta_to_json(value.rta), "warnings": _diagnostics_json(value.warnings)})
+    doc = {"rta": rta_to_json(value.rta), "warnings": _diagnostics_json(value.warnings)}
+    if isinstance(value, ParsedPromela):  # what the file's own fairness reading needs
+        doc["file_stays"] = {k: expr_to_json(v) for k, v in value.stays.items()}
+        doc["file_fairness"] = value.fairness
+    return json.dumps(doc)
 
 
 def _load_rta(text: str, before: Any) -> RtaReadResult:
     doc = json.loads(text)
-    return RtaReadResult(rta_from_json(doc["rta"]), before.path, before.text,
-                         _diagnostics_from(doc["warnings"]))
+    rta, warnings = rta_from_json(doc["rta"]), _diagnostics_from(doc["warnings"])
+    if "file_stays" in doc:
+        return ParsedPromela(rta, before.path, before.text, warnings,
+                             {k: expr_from_json(v) for k, v in doc["file_stays"].items()}, doc["file_fairness"])
+    return RtaReadResult(rta, before.path, before.text, warnings)
 
 
 def _canonical_rta(value: RtaReadResult) -> str:
+    if isinstance(value, ParsedPromela):  # the translate pass copies the stay conditions
+        return _canonical({"rta": rta_to_json(value.rta), "file_stays": json.loads(_dump_rta(value))["file_stays"]})
     return _canonical(rta_to_json(value.rta))
 
 
 def _dump_ta(value: ReadResult) -> str:
-    return json.dumps({"ta": ta_to_json(value.ta), "not_checkable": value.not_checkable,
-                       "refused": value.refused, "certificates": value.certificates,
-                       "receive": None if value.receive is None else rta_to_json(value.receive)})
+    doc = {"ta": ta_to_json(value.ta), "not_checkable": value.not_checkable,
+           "refused": value.refused, "certificates": value.certificates,
+           "receive": None if value.receive is None else rta_to_json(value.receive)}
+    stays = getattr(value, "file_stays", None)
+    if stays is not None:  # a Promela file: its own fairness reading (tactl/driver/file_reading.py)
+        doc["file_stays"] = {k: expr_to_json(v) for k, v in stays.items()}
+        doc["file_fairness"] = value.file_fairness
+    return json.dumps(doc)
 
 
 def _load_ta(text: str, before: Any) -> ReadResult:
     """A translated automaton from the cache; path, text and warnings are the input's."""
     doc = json.loads(text)
     receive = None if doc["receive"] is None else rta_from_json(doc["receive"])
-    return ReadResult(ta_from_json(doc["ta"]), before.path, before.source, before.warnings,
+    read = ReadResult(ta_from_json(doc["ta"]), before.path, before.source, before.warnings,
                       doc["not_checkable"], certificates=doc["certificates"], receive=receive,
                       refused={k: tuple(v) for k, v in doc["refused"].items()})
+    if "file_stays" in doc:  # the reading itself is rebuilt when a check needs it
+        read.file_stays = {k: expr_from_json(v) for k, v in doc["file_stays"].items()}
+        read.file_fairness = doc["file_fairness"]
+    return read
 
 
 def _canonical_ta(value: ReadResult) -> str:
@@ -114,9 +132,11 @@ def _canonical_ta(value: ReadResult) -> str:
 
 def _semantic_ta(value: ReadResult) -> str:
     doc = json.loads(_dump_ta(value))
-    return _canonical({"ta": _without_source_map(doc["ta"]), "not_checkable": doc["not_checkable"],
-                       "refused": doc["refused"],
-                       "receive": _without_source_map(doc["receive"])})
+    semantic = {"ta": _without_source_map(doc["ta"]), "not_checkable": doc["not_checkable"],
+                "refused": doc["refused"], "receive": _without_source_map(doc["receive"])}
+    if "file_stays" in doc:  # a Promela file's liveness verdicts read its stay conditions too
+        semantic["file_stays"] = doc["file_stays"]
+    return _canonical(semantic)
 
 
 def _dump_verdict(value: Any) -> str:
@@ -221,7 +241,8 @@ class ParsedRta(RtaReadResult):
 
 class ParsedPromela(RtaReadResult):
     """The Promela front end's receive automaton, with what the file's own fairness reading needs
-    (``tactl/driver/file_reading.py``); not stored in the cache, like :class:`ParsedRta`'s program."""
+    (``tactl/driver/file_reading.py``): the stay conditions and the fairness block as written. The
+    translate pass keeps them on its :class:`ReadResult` (and in the cache, ``_dump_ta``)."""
 
     def __init__(self, rta, path: str, source: str, warnings: list[Diagnostic], stays: dict, fairness: str) -> None:
         super().__init__(rta, path, source, warnings)
@@ -279,21 +300,21 @@ def translate_loaded(loaded: RtaReadResult) -> ReadResult:
                       # kept for every timing: the lock-step engine runs a synchronous one, and a
                       # counterexample's explanation reads the fault model's environment from it
                       receive=loaded.rta, refused=refused_properties(result))
-    read.file_reading = file_reading(loaded, result.translation)
+    if isinstance(loaded, ParsedPromela):
+        # lazy: only for a Promela file
+        from tactl.driver.file_reading import reading
+
+        read.file_stays, read.file_fairness = loaded.stays, loaded.fairness
+        read.file_reading = reading(loaded.rta, result.translation, loaded.stays, loaded.fairness) \
+            if loaded.fairness else None
     return read
 
 
-def file_reading(loaded: RtaReadResult, translation: Any) -> Any:
-    """What the file's own fairness reading of a ``.pml`` needs (``tactl/driver/file_reading.py``),
-    or None: another input, or a file whose reading is not built (``file_justice``)."""
-    if not isinstance(loaded, ParsedPromela):
-        return None
-    # lazy: only for a Promela file
-    from tactl.driver.file_reading import FileReading
-    from tactl.passes.rta_to_ta.file_fairness import file_justice
-
-    justice = file_justice(loaded.rta, translation, loaded.stays)
-    return None if justice is None else FileReading(loaded.rta, translation, loaded.stays, justice, loaded.fairness)
+def _keep_file_reading(read: ReadResult, loaded: ReadResult) -> ReadResult:
+    """``read`` with what ``loaded`` kept for a Promela file's own fairness (or nothing)."""
+    for name in ("file_stays", "file_fairness", "file_reading"):
+        setattr(read, name, getattr(loaded, name, None))
+    return read
 
 
 def lower_loaded(loaded: ReadResult) -> ReadResult:
@@ -319,8 +340,7 @@ def lower_loaded(loaded: ReadResult) -> ReadResult:
              for q in lowered.quotients]
     read = ReadResult(lowered.ta, loaded.path, loaded.source, loaded.warnings + notes,
                       loaded.not_checkable, loaded.certificates, loaded.receive, loaded.refused)
-    read.file_reading = getattr(loaded, "file_reading", None)
-    return read
+    return _keep_file_reading(read, loaded)
 
 
 def _read_rta(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
@@ -435,6 +455,10 @@ def _check(loaded: ReadResult, options: Mapping[str, Any]) -> Verdict:
     ta, engine_options, notes = check_options(loaded, fixed, (options["property"],))
     with deadline.clock(options.get("timeout")):
         report = check_automaton(ta, loaded.path, engine_options)
+        if not fixed["parameters"]:  # a verdict for every parameter: the file's own fairness first
+            from tactl.driver.file_reading import reading_of, second_reading  # lazy: a .pml's liveness only
+
+            second_reading(reading_of(loaded), report, ta, loaded.path, fixed.get("engine", CHECK_DEFAULTS["engine"]))
     [result] = report.results
     return Verdict(result, notes + list(report.warnings))
 
@@ -520,11 +544,12 @@ PASSES: tuple[Pass, ...] = (
     Pass("parse", 3, "alg-text", "rta", _parse),
     # parse-promela 2: a file's own fault model (bound), several receive variables, havoc, cpp,
     # the -D defines; translate 3: justice max(0, g), bound's Env (an entry of an older version
-    # would be a different model under the same key: bump whenever a pass's output changes)
-    Pass("parse-promela", 2, "pml-text", "rta", _parse_promela, ("defines",)),
-    Pass("translate", 3, "rta", "ta", _translate),
+    # would be a different model under the same key: bump whenever a pass's output changes);
+    # parse-promela 3, translate 4, check 4: a .pml's stay conditions, its liveness under its own fairness
+    Pass("parse-promela", 3, "pml-text", "rta", _parse_promela, ("defines",)),
+    Pass("translate", 4, "rta", "ta", _translate),
     Pass("lower", 1, "ta", "checkable-ta", _lower, cached=False),
-    Pass("check", 3, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),  # 3: vacuity; lock-step hypotheses as written
+    Pass("check", 4, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),  # 3: vacuity; lock-step hypotheses as written
     # the reference interpreter reads the pseudocode itself: its key is the text, not the TA
     Pass("check-source", 1, "alg-text", "source-verdict", _check_source, SOURCE_OPTIONS, storable=_decided),
     Pass("emit-smtlib", 1, "checkable-ta", "smtlib", _emit_smtlib, ("properties", "parameters")),

@@ -147,6 +147,10 @@ def unfold(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr],
     return Instance(ta, dict(values), {n: s for s, n in seen.items()})
 
 
+def _message(shared: str, messages: tuple[str, ...]) -> str:
+    return next((m for m in messages if sent(m) == shared), shared)
+
+
 def _state(inst: Instance, messages: tuple[str, ...], location: str) -> str:
     loc, counts = inst.counts[location]
     return f"{loc} ({', '.join(f'{m}: {c}' for m, c in zip(messages, counts))} received)"
@@ -160,10 +164,10 @@ def run_lines(inst: Instance, messages: tuple[str, ...], cex) -> list[str]:
     out = ["initially: " + ", ".join(f"{k} at {_state(inst, messages, n)}" for n, k in start.counters if k)]
     for i, step in enumerate(cex.schedule, 1):
         rule = inst.ta.rules[step.rule]
-        sent = ", ".join(f"{v} = {x}" for v, x in configs[i].shared) if i < len(configs) else ""
+        sent = ", ".join(f"{_message(v, messages)} {x}" for v, x in configs[i].shared) if i < len(configs) else ""
         who = f"{step.factor} process{'' if step.factor == 1 else 'es'}"
         out.append(f"step {i}: {who} {_state(inst, messages, rule.source)} -> "
-                   f"{_state(inst, messages, rule.target)}" + (f"; then {sent}" if sent else ""))
+                   f"{_state(inst, messages, rule.target)}" + (f"; sent so far: {sent}" if sent else ""))
     last = configs[-1] if configs else start
     out.append("forever after: " + ", ".join(f"{k} at {_state(inst, messages, n)}" for n, k in last.counters if k))
     if cex.loop is not None:
