@@ -27,8 +27,9 @@ and in each case ``g <= c``, ``c`` within Env's receive bound. So ``J_file`` is,
 
 with each existential eliminated exactly like a receive guard (``eliminate.eliminate_guard``).
 It is an **over-approximation** of the file's fair runs: Env's bound is taken with the send
-counts of the loop, not of the step that received (they only grow), and two steps of one process
-are not tied to one count. So a HOLDS under ``<>[](J_file) -> spec`` holds under the file's
+counts of the loop less the entering step's own sends (at that step they had not been made; the
+counts only grow, so the loop's are an upper bound), and two steps of one process are not tied
+to one count. So a HOLDS under ``<>[](J_file) -> spec`` holds under the file's
 fairness; a lasso under it is re-checked process by process (``tactl/engines/file_fairness.py``)
 before it is called a run of the file.
 
@@ -41,10 +42,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from tactl.ir.expr import (Always, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Name, conj, disj)
+from tactl.ir.expr import (Always, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Name, conj, disj,
+                           substitute, summation)
 from tactl.ir.rta.model import FaultModel, ReceiveRule, ReceiveTA, received
 from tactl.ir.ta.model import Property
 from tactl.passes.rta_to_ta.eliminate import Translation, eliminate_guard, environment_cases
+from tactl.passes.rta_to_ta.env import sent
 from tactl.passes.rta_to_ta.guards import GuardContext
 
 # fault models whose guaranteed delivery counts correct senders' messages only (fairness.py's table)
@@ -71,22 +74,24 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
     rta = replace(rta, parameters=(*rta.parameters, *env.parameters),
                   assumptions=(*rta.assumptions, *env.assumptions))
     context = GuardContext(rta, env.shared(tuple(m.name for m in rta.messages)))
-    cases = environment_cases(env)
     delivered = [Compare(">=", received(m), g) for m, g in env.guaranteed]
 
-    def feasible(guard: Expr) -> Expr:
+    def feasible(guard: Expr, sends: tuple[str, ...] = ()) -> Expr:
+        """∃c. g <= c ∧ Env(c) ∧ guard(c), Env's bound taken before the step's own sends."""
+        before = {sent(m): summation(Name(sent(m)), [("-", IntConst(sends.count(m)))]) for m in set(sends)}
+        at = replace(env, constraints=tuple(substitute(c, before) for c in env.constraints)) if before else env
         probe = ReceiveRule(-1, "", "", conj(guard, *delivered), ())
-        sends = eliminate_guard(rta, env, context, probe, cases).send_guards
-        return disj(*sends) if sends else BoolConst(False)
+        guards = eliminate_guard(rta, at, context, probe, environment_cases(at)).send_guards
+        return disj(*guards) if guards else BoolConst(False)
 
     moving: list[Expr] = []  # some process keeps taking steps: a stay possible with its final count
     nothing_sent = conj(*(Compare("<=", g, IntConst(0)) for _, g in env.guaranteed))
     clauses: list[Expr] = []
     for loc in rta.locations:
-        stay = [stays[loc.name]] if loc.name in stays else []
-        stay += [r.guard for r in rta.rules if r.source == r.target == loc.name]
-        ways = stay + [r.guard for r in rta.rules if r.target == loc.name and r.source != loc.name]
-        options = [feasible(g) for g in ways]
+        stay = [(stays[loc.name], ())] if loc.name in stays else []
+        stay += [(r.guard, ()) for r in rta.rules if r.source == r.target == loc.name]
+        ways = stay + [(r.guard, r.sends) for r in rta.rules if r.target == loc.name and r.source != loc.name]
+        options = [feasible(g, sends) for g, sends in ways]
         for o in options[:len(stay)]:
             if o != BoolConst(False):
                 moving.append(conj(Compare("!=", Name(loc.name), IntConst(0)), o))
