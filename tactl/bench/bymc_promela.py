@@ -7,7 +7,7 @@ and records verdict, wall time and a note in a JSON cache outside the checkout
 (:func:`cache_path`). ByMC needs minutes of CPU per file, so the cache is filled once, in the
 background, and only missing pairs are run again. ``python -m tactl.bench --only bymc-promela`` prints
 the table: ByMC's cached verdict, tactl's default verdict (the file's own fairness for liveness,
-``passes/pml_to_rta/file_fairness.py``), and whether they agree.
+``tactl/driver/file_reading.py``), and whether they agree.
 
 Why a cache and not a live run: the table is meant to be read next to the "Parametric Promela"
 table of ``tactl/bench/promela.py`` (another process may read the same JSON, whose format is

@@ -23,10 +23,13 @@ import itertools
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tactl.ir.evaluate import holds
+from typing import TYPE_CHECKING
+
 from tactl.ir.expr import Expr, conj
-from tactl.passes.rta_to_ta.file_fairness import FileJustice, file_justice
 from tactl.util import deadline
+
+if TYPE_CHECKING:
+    from tactl.passes.rta_to_ta.file_fairness import FileJustice
 
 MAX_PROCESSES = 6  # the largest instance (processes the file runs) searched for a violation
 MAX_INSTANCES = 12
@@ -43,8 +46,27 @@ class FileReading:
     fairness: str  # the file's formula as written, with its line
 
 
+def attach(read, loaded, translation):
+    """``read`` (the translate pass's result) with what a Promela file ``loaded`` (the parse pass's
+    ``ParsedPromela``) keeps for its own fairness; nothing for another input."""
+    stays = getattr(loaded, "stays", None)
+    if stays is not None:
+        read.file_stays, read.file_fairness = stays, loaded.fairness
+        read.file_reading = reading(loaded.rta, translation, stays, loaded.fairness) if loaded.fairness else None
+    return read
+
+
+def keep(read, loaded):
+    """``read`` with what ``loaded`` kept for a Promela file's own fairness (or nothing)."""
+    for name in ("file_stays", "file_fairness", "file_reading"):
+        setattr(read, name, getattr(loaded, name, None))
+    return read
+
+
 def reading(rta, translation, stays: dict[str, Expr], fairness: str) -> FileReading | None:
     """The reading of a translated Promela file, or None where it is not built (``file_justice``)."""
+    from tactl.passes.rta_to_ta.file_fairness import file_justice  # lazy: z3 and the translation's machinery
+
     justice = file_justice(rta, translation, stays)
     return None if justice is None else FileReading(rta, translation, stays, justice, fairness)
 
@@ -67,6 +89,8 @@ def valuations(parameters: tuple[str, ...], assumptions: tuple[Expr, ...], proce
                limit: int = MAX_PROCESSES):
     """Parameter valuations of the resilience condition, fewest processes first (then smaller
     values first), up to ``limit`` processes."""
+    from tactl.ir.evaluate import holds  # lazy: only when a violation is searched
+
     found = []
     top = limit + 3
     for values in itertools.product(range(top + 1), repeat=len(parameters)):

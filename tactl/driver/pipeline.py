@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from tactl.driver.cache import Cache, cache_key, digest
+from tactl.driver.file_reading import attach, keep
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.expr import to_text
 from tactl.ir.rta.model import Timing
@@ -82,23 +83,29 @@ def _without_source_map(doc: Any) -> Any:
 def _dump_rta(value: RtaReadResult) -> str:
     doc = {"rta": rta_to_json(value.rta), "warnings": _diagnostics_json(value.warnings)}
     if isinstance(value, ParsedPromela):  # what the file's own fairness reading needs
-        doc["file_stays"] = {k: expr_to_json(v) for k, v in value.stays.items()}
-        doc["file_fairness"] = value.fairness
+        doc.update(_file_json(value.stays, value.fairness))
     return json.dumps(doc)
+
+
+def _file_json(stays: dict, fairness: str) -> dict[str, Any]:
+    return {"file_stays": {k: expr_to_json(v) for k, v in stays.items()}, "file_fairness": fairness}
+
+
+def _file_stays(doc: dict) -> dict:
+    return {k: expr_from_json(v) for k, v in doc["file_stays"].items()}
 
 
 def _load_rta(text: str, before: Any) -> RtaReadResult:
     doc = json.loads(text)
     rta, warnings = rta_from_json(doc["rta"]), _diagnostics_from(doc["warnings"])
     if "file_stays" in doc:
-        return ParsedPromela(rta, before.path, before.text, warnings,
-                             {k: expr_from_json(v) for k, v in doc["file_stays"].items()}, doc["file_fairness"])
+        return ParsedPromela(rta, before.path, before.text, warnings, _file_stays(doc), doc["file_fairness"])
     return RtaReadResult(rta, before.path, before.text, warnings)
 
 
 def _canonical_rta(value: RtaReadResult) -> str:
     if isinstance(value, ParsedPromela):  # the translate pass copies the stay conditions
-        return _canonical({"rta": rta_to_json(value.rta), "file_stays": json.loads(_dump_rta(value))["file_stays"]})
+        return _canonical({"rta": rta_to_json(value.rta), "file_stays": _file_json(value.stays, "")["file_stays"]})
     return _canonical(rta_to_json(value.rta))
 
 
@@ -106,10 +113,8 @@ def _dump_ta(value: ReadResult) -> str:
     doc = {"ta": ta_to_json(value.ta), "not_checkable": value.not_checkable,
            "refused": value.refused, "certificates": value.certificates,
            "receive": None if value.receive is None else rta_to_json(value.receive)}
-    stays = getattr(value, "file_stays", None)
-    if stays is not None:  # a Promela file: its own fairness reading (tactl/driver/file_reading.py)
-        doc["file_stays"] = {k: expr_to_json(v) for k, v in stays.items()}
-        doc["file_fairness"] = value.file_fairness
+    if getattr(value, "file_stays", None) is not None:  # a Promela file's own fairness (driver/file_reading.py)
+        doc.update(_file_json(value.file_stays, value.file_fairness))
     return json.dumps(doc)
 
 
@@ -121,8 +126,7 @@ def _load_ta(text: str, before: Any) -> ReadResult:
                       doc["not_checkable"], certificates=doc["certificates"], receive=receive,
                       refused={k: tuple(v) for k, v in doc["refused"].items()})
     if "file_stays" in doc:  # the reading itself is rebuilt when a check needs it
-        read.file_stays = {k: expr_from_json(v) for k, v in doc["file_stays"].items()}
-        read.file_fairness = doc["file_fairness"]
+        read.file_stays, read.file_fairness = _file_stays(doc), doc["file_fairness"]
     return read
 
 
@@ -241,13 +245,11 @@ class ParsedRta(RtaReadResult):
 
 class ParsedPromela(RtaReadResult):
     """The Promela front end's receive automaton, with what the file's own fairness reading needs
-    (``tactl/driver/file_reading.py``): the stay conditions and the fairness block as written. The
-    translate pass keeps them on its :class:`ReadResult` (and in the cache, ``_dump_ta``)."""
+    (``tactl/driver/file_reading.py``): the stay conditions and the fairness block as written."""
 
     def __init__(self, rta, path: str, source: str, warnings: list[Diagnostic], stays: dict, fairness: str) -> None:
         super().__init__(rta, path, source, warnings)
-        self.stays = stays
-        self.fairness = fairness
+        self.stays, self.fairness = stays, fairness
 
 
 def parse_loaded(text: str, where: str) -> RtaReadResult:
@@ -300,21 +302,7 @@ def translate_loaded(loaded: RtaReadResult) -> ReadResult:
                       # kept for every timing: the lock-step engine runs a synchronous one, and a
                       # counterexample's explanation reads the fault model's environment from it
                       receive=loaded.rta, refused=refused_properties(result))
-    if isinstance(loaded, ParsedPromela):
-        # lazy: only for a Promela file
-        from tactl.driver.file_reading import reading
-
-        read.file_stays, read.file_fairness = loaded.stays, loaded.fairness
-        read.file_reading = reading(loaded.rta, result.translation, loaded.stays, loaded.fairness) \
-            if loaded.fairness else None
-    return read
-
-
-def _keep_file_reading(read: ReadResult, loaded: ReadResult) -> ReadResult:
-    """``read`` with what ``loaded`` kept for a Promela file's own fairness (or nothing)."""
-    for name in ("file_stays", "file_fairness", "file_reading"):
-        setattr(read, name, getattr(loaded, name, None))
-    return read
+    return attach(read, loaded, result.translation)
 
 
 def lower_loaded(loaded: ReadResult) -> ReadResult:
@@ -340,7 +328,7 @@ def lower_loaded(loaded: ReadResult) -> ReadResult:
              for q in lowered.quotients]
     read = ReadResult(lowered.ta, loaded.path, loaded.source, loaded.warnings + notes,
                       loaded.not_checkable, loaded.certificates, loaded.receive, loaded.refused)
-    return _keep_file_reading(read, loaded)
+    return keep(read, loaded)
 
 
 def _read_rta(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
