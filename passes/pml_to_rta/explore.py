@@ -157,24 +157,26 @@ def explore(tr: TranslationState) -> None:
                                     origin=Origin(tr.m.path, tuple(lines), text)))
 
 
-def stay_conditions(tr: TranslationState, stutters, invariant) -> dict[str, Expr]:
+def stay_conditions(tr: TranslationState, stutters, invariant) -> dict[str, Expr] | None:
     """Per location, the receive counts with which a step of a process there changes nothing (its
     stutter paths' conditions, restricted like the rules by ``monotone_invariants``): the steps by
     which a process receives without moving. The receive automaton has no rule for them; the file's
     own fairness needs them (``passes/rta_to_ta/file_fairness.py``: a process stays at a location
-    either by such a step or by never stepping again)."""
+    either by such a step or by never stepping again). Built without a solver call, so that reading
+    a file asks z3 exactly what it asked before (a later check's models, hence its figures, depend on
+    it); an unsatisfiable condition is harmless there. None where a condition reads a static counter
+    (its receive count would need ``eliminate_static``'s solver calls): no file reading then."""
+    static = {received(c).name for c in tr.static}
     conds_at: dict[tuple, list[list[Expr]]] = {}
     for s, p in stutters:
         for d in invariant.get(s, []):
             cond = dedupe(list(d) + p.cond)
-            if solving.sat(tr, cond) and cond not in conds_at.setdefault(s, []):
+            if any(n.name in static for c in cond for n in expr_names(c)):
+                return None
+            if cond not in conds_at.setdefault(s, []):
                 conds_at[s].append(cond)
-    stays: dict[str, Expr] = {}
-    for s, conds in conds_at.items():
-        conds = eliminate_static(tr, conds)
-        if conds and s in tr.names:
-            stays[tr.names[s]] = BoolConst(True) if any(not c for c in conds) else disj(*[conj(*c) for c in conds])
-    return stays
+    return {tr.names[s]: BoolConst(True) if any(not c for c in conds) else disj(*[conj(*c) for c in conds])
+            for s, conds in conds_at.items() if conds and s in tr.names}
 
 
 def eliminate_static(tr: TranslationState, conds: list[list[Expr]]) -> list[list[Expr]]:

@@ -186,6 +186,11 @@ def _plinear(e: P.PExpr) -> dict[str, int]:
     raise refuse("expected a sum of names and constants here", e.span)
 
 
+def delivery_shaped(tr, e: P.PExpr) -> bool:
+    """``e`` reads ``some(Proc:x < y)``, the shape of ByMC's ``in_transit`` propositions."""
+    return isinstance(e, P.PCall) and e.func == "some" and isinstance(e.arg, P.PBinary) and e.arg.op == "<"
+
+
 def delivery(tr) -> Delivery | None:
     """The file's promised delivery: the ``in_transit``-shaped proposition its ``fairness``
     formula names (else any proposition of that shape)."""
@@ -194,8 +199,7 @@ def delivery(tr) -> Delivery | None:
     props = sorted(tr.m.props, key=lambda p: p.name not in named)
     for p in props:
         e = p.expr
-        if not (isinstance(e, P.PCall) and e.func == "some" and isinstance(e.arg, P.PBinary)
-                and e.arg.op == "<"):
+        if not delivery_shaped(tr, e):
             continue
         try:
             lin = _plinear(P.PBinary(op="-", left=e.arg.left, right=e.arg.right, span=e.span))

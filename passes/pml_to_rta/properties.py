@@ -204,6 +204,33 @@ def fairness_note(tr: TranslationState, ltl: P.Ltl, props: dict[str, P.AtomicPro
     return Diagnostic(Severity.WARNING, msg, ltl.span)
 
 
+def fairness_extra(tr: TranslationState, ltl: P.Ltl) -> Expr | None:
+    """The conjuncts of the fairness formula beyond its delivery (``[]<>`` or ``<>[]`` of negated
+    ``in_transit``-shaped propositions), as a formula over location counters: ``true`` if none,
+    None if one cannot be read (then the file's own reading is not built). ByMC's clean-crash
+    and omission files add ``[](some_ri -> <>no_ri)``: a process at RI eventually leaves it."""
+    props = {p.name: p for p in tr.m.props}
+    transit = {p.name for p in tr.m.props if promela_faults.delivery_shaped(tr, p.expr)}
+
+    def conjuncts(e: P.PExpr) -> list[P.PExpr]:
+        if isinstance(e, P.PBinary) and e.op == "&&":
+            return conjuncts(e.left) + conjuncts(e.right)
+        return [e]
+
+    def delivery(e: P.PExpr) -> bool:
+        if isinstance(e, P.PUnary) and e.op in ("[]", "<>") and isinstance(e.arg, P.PUnary) \
+                and e.arg.op in ("[]", "<>") and e.arg.op != e.op:
+            return all(isinstance(c, P.PUnary) and c.op == "!" and isinstance(c.arg, P.PName)
+                       and c.arg.name in transit for c in conjuncts(e.arg.arg))
+        return False
+
+    extra = [c for c in conjuncts(ltl.formula) if not delivery(c)]
+    try:
+        return conj(*(formula(tr, c, props, at_start=False) for c in extra)) if extra else BoolConst(True)
+    except Refuse:
+        return None
+
+
 def substitute_sent(e: Expr, counter: str) -> Expr:
     """``e`` with the TA's ``ns_<counter>`` spelled as the file's counter."""
     from tactl.ir.expr import substitute  # lazy: only for the note

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tactl.ir.errors import Diagnostic, InputError, Severity
-from tactl.ir.expr import Expr, Name
+from tactl.ir.expr import Name
 from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import Message, ReceiveTA, Timing
 from tactl.passes.pml_to_rta import crash as PC
@@ -61,6 +61,7 @@ from tactl.passes.pml_to_rta import faults as promela_faults
 from tactl.passes.pml_to_rta import widths as PT
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import Refuse
+from tactl.passes.rta_to_ta.file_fairness import FileFairness
 
 
 @dataclass(frozen=True)
@@ -69,10 +70,9 @@ class PromelaTranslation:
     notes: tuple[Diagnostic, ...] = ()
     # (location name, meaning) for the table `tactl parse` prints
     table: tuple[tuple[str, str], ...] = ()
-    # per location, the condition of the step's paths that change nothing (the file's fairness
-    # reading needs them: passes/rta_to_ta/file_fairness.py), and the fairness block as written
-    stays: tuple[tuple[str, Expr], ...] = ()
-    fairness: str = ""
+    # what the file's own fairness reading needs (passes/rta_to_ta/file_fairness.py); None where
+    # it is not built (the fairness promises another delivery, a crash model, static counters)
+    fairness: FileFairness | None = None
 
 
 def translate_promela(model: P.PromelaModel) -> PromelaTranslation:
@@ -111,10 +111,14 @@ def run(tr: TranslationState) -> PromelaTranslation:
                     tuple(tr.locations), tuple(tr.initial), tuple(tr.rules), tuple(props))
     # the file's own reading only where its fairness promises the delivery the derived justice
     # guarantees (else a lasso under the derived delivery may be one the file's formula excludes)
-    fairness = next((f"line {ltl.span.line}: {tr.m.line(ltl.span.line).strip()}" for ltl in tr.m.ltls
-                     if ltl.name == properties.FAIRNESS and ltl.span), "") if tr.fairness_agrees else ""
+    block = next((ltl for ltl in tr.m.ltls if ltl.name == properties.FAIRNESS and ltl.span), None)
+    extra = properties.fairness_extra(tr, block) if block is not None else None
+    fairness = None
+    if tr.fairness_agrees and tr.stays is not None and extra is not None:
+        fairness = FileFairness(tuple(tr.stays.items()), f"line {block.span.line}: {tr.m.line(block.span.line).strip()}",
+                                extra, tuple(r.counter for r in tr.rvars if not r.havoc))
     return PromelaTranslation(rta, tuple(tr.notes + table_notes),
                               tuple((loc.name, loc.origin.text if loc.origin else "")
-                                    for loc in tr.locations), tuple(tr.stays.items()), fairness)
+                                    for loc in tr.locations), fairness)
 
 

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from tactl.ir.expr import (Always, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Name, conj, disj,
+from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Mul, Name, conj, disj,
                            substitute, summation)
 from tactl.ir.rta.model import FaultModel, ReceiveRule, ReceiveTA, received
 from tactl.ir.ta.model import Property
@@ -55,19 +55,75 @@ SUPPORTED = (FaultModel.BYZANTINE, FaultModel.SYMMETRIC, FaultModel.OMISSION, Fa
 
 
 @dataclass(frozen=True)
+class FileFairness:
+    """What the Promela front end read of the file's own fairness (``passes/pml_to_rta/translation.py``)."""
+
+    stays: tuple[tuple[str, Expr], ...]  # per location, the condition of the step's paths that change nothing
+    text: str  # the fairness block as written, with its line
+    extra: Expr = BoolConst(True)  # its conjuncts beyond the delivery, over location counters
+    one_per_step: tuple[str, ...] = ()  # message types a step receives at most one of (no havoc)
+
+    def to_json(self) -> dict:
+        from tactl.ir.ta.json_form import expr_to_json  # lazy: only for the cache
+
+        return {"stays": [[k, expr_to_json(v)] for k, v in self.stays], "text": self.text,
+                "extra": expr_to_json(self.extra), "one_per_step": list(self.one_per_step)}
+
+    @staticmethod
+    def from_json(doc: dict) -> FileFairness:
+        from tactl.ir.ta.json_form import expr_from_json  # lazy: only from the cache
+
+        return FileFairness(tuple((k, expr_from_json(v)) for k, v in doc["stays"]), doc["text"],
+                            expr_from_json(doc["extra"]), tuple(doc["one_per_step"]))
+
+
+@dataclass(frozen=True)
 class FileJustice:
     formula: Expr  # J_file
     properties: tuple[Property, ...]  # the liveness specifications, as <>[](J_file) -> spec
     stays: tuple[tuple[str, Expr], ...]  # the stay conditions it was built from, per location
 
 
+def _leaving(rta: ReceiveTA, extra: Expr) -> list[str]:
+    """Locations ``ℓ`` of the conjuncts ``[](ℓ != 0 -> <>(ℓ == 0))`` of ``extra`` that no rule enters
+    from elsewhere: once empty they stay empty, so the conjunct is ``<>[](ℓ == 0)``."""
+    out = []
+    for c in (extra.args if isinstance(extra, And) else (extra,)):
+        if isinstance(c, Always) and isinstance(c.arg, Implies) and isinstance(c.arg.right, Eventually):
+            a, b = c.arg.left, c.arg.right.arg
+            if isinstance(b, Compare) and b.op == "==" and isinstance(b.left, Name) and b.right == IntConst(0) \
+                    and a == Compare("!=", b.left, IntConst(0)) \
+                    and not any(r.target == b.left.name and r.source != r.target for r in rta.rules):
+                out.append(b.left.name)
+    return out
+
+
+def _later_sends(location: str, entering: list[ReceiveRule], rta: ReceiveTA) -> dict[str, Expr]:
+    """Sends made after the first of the processes that froze at ``location`` entered it, at least:
+    if every process there froze (none stays by stepping, none never stepped), the ``κ - 1`` others
+    entered later, each by a rule sending at least the fewest ``M`` any entering rule sends. Not
+    at an initial location (a process there may never have stepped)."""
+    if location in rta.initial or not entering:
+        return {}
+    out = {}
+    for m in {m for r in entering for m in r.sends}:
+        least = min(r.sends.count(m) for r in entering)
+        if least:
+            out[m] = Mul(IntConst(least), summation(Name(location), [("-", IntConst(1))]))
+    return out
+
+
 def _empty(location: str) -> Expr:
     return Compare("==", Name(location), IntConst(0))
 
 
-def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr]) -> FileJustice | None:
+def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr],
+                 extra: Expr = BoolConst(True)) -> FileJustice | None:
     """``J_file`` of ``rta`` (module docstring) and the specifications that assume the derived
-    justice, re-stated under it; None where the file's reading is not built (module docstring)."""
+    justice, re-stated under it; None where the file's reading is not built (module docstring).
+    ``extra``: the fairness formula's other conjuncts; those of the shape ``[](ℓ != 0 -> <>(ℓ == 0))``
+    for locations no rule enters (ByMC's ``[](some_ri -> <>no_ri)``) mean ``<>[](ℓ == 0)`` and join
+    ``J_file``; the others are left out of it (an over-approximation still: fewer assumptions)."""
     justice, env = translation.justice, translation.environment
     if justice is None or not justice.used or rta.faults.model not in SUPPORTED or rta.crash_rules:
         return None
@@ -76,9 +132,13 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
     context = GuardContext(rta, env.shared(tuple(m.name for m in rta.messages)))
     delivered = [Compare(">=", received(m), g) for m, g in env.guaranteed]
 
-    def feasible(guard: Expr, sends: tuple[str, ...] = ()) -> Expr:
-        """∃c. g <= c ∧ Env(c) ∧ guard(c), Env's bound taken before the step's own sends."""
-        before = {sent(m): summation(Name(sent(m)), [("-", IntConst(sends.count(m)))]) for m in set(sends)}
+    def feasible(guard: Expr, sends: tuple[str, ...] = (), others: dict[str, Expr] | None = None) -> Expr:
+        """∃c. g <= c ∧ Env(c) ∧ guard(c), Env's bound taken before the step's own sends and
+        ``others`` (per message type: sends made after it, at least)."""
+        others = others or {}
+        before = {sent(m): summation(Name(sent(m)), [("-", IntConst(sends.count(m)))]
+                                     + ([("-", others[m])] if m in others else []))
+                  for m in {*sends, *others}}
         at = replace(env, constraints=tuple(substitute(c, before) for c in env.constraints)) if before else env
         probe = ReceiveRule(-1, "", "", conj(guard, *delivered), ())
         guards = eliminate_guard(rta, at, context, probe, environment_cases(at)).send_guards
@@ -90,8 +150,9 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
     for loc in rta.locations:
         stay = [(stays[loc.name], ())] if loc.name in stays else []
         stay += [(r.guard, ()) for r in rta.rules if r.source == r.target == loc.name]
-        ways = stay + [(r.guard, r.sends) for r in rta.rules if r.target == loc.name and r.source != loc.name]
-        options = [feasible(g, sends) for g, sends in ways]
+        entering = [r for r in rta.rules if r.target == loc.name and r.source != loc.name]
+        options = [feasible(g, sends) for g, sends in stay]
+        options += [feasible(r.guard, r.sends, _later_sends(loc.name, entering, rta)) for r in entering]
         for o in options[:len(stay)]:
             if o != BoolConst(False):
                 moving.append(conj(Compare("!=", Name(loc.name), IntConst(0)), o))
@@ -102,6 +163,7 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
             continue
         clauses.append(disj(_empty(loc.name), *options))
     clauses.append(disj(*moving) if moving else BoolConst(False))
+    clauses += [_empty(name) for name in _leaving(rta, extra)]
     formula = conj(*clauses)
     props = []
     for p in translation.ta.properties:

@@ -29,7 +29,7 @@ from tactl.ir.expr import Expr, conj
 from tactl.util import deadline
 
 if TYPE_CHECKING:
-    from tactl.passes.rta_to_ta.file_fairness import FileJustice
+    from tactl.passes.rta_to_ta.file_fairness import FileFairness, FileJustice
 
 MAX_PROCESSES = 6  # the largest instance (processes the file runs) searched for a violation
 MAX_INSTANCES = 12
@@ -37,51 +37,57 @@ MAX_INSTANCES = 12
 
 @dataclass
 class FileReading:
-    """What the file's reading needs, kept from the translate pass (not in verify's cache)."""
+    """What the file's reading needs, built when a check needs it (:func:`reading_of`)."""
 
     rta: Any  # the receive automaton (ir.rta.ReceiveTA)
     translation: Any  # passes/rta_to_ta/eliminate.Translation
-    stays: dict[str, Expr]
+    fairness: FileFairness
     justice: FileJustice
-    fairness: str  # the file's formula as written, with its line
+
+    @property
+    def stays(self) -> dict[str, Expr]:
+        return dict(self.fairness.stays)
 
 
-def attach(read, loaded, translation):
+def file_fairness(doc: dict) -> FileFairness:
+    from tactl.passes.rta_to_ta.file_fairness import FileFairness  # lazy: z3 and the translation's machinery
+
+    return FileFairness.from_json(doc)
+
+
+def attach(read, loaded):
     """``read`` (the translate pass's result) with what a Promela file ``loaded`` (the parse pass's
-    ``ParsedPromela``) keeps for its own fairness; nothing for another input."""
-    stays = getattr(loaded, "stays", None)
-    if stays is not None:
-        read.file_stays, read.file_fairness = stays, loaded.fairness
-        read.file_reading = reading(loaded.rta, translation, stays, loaded.fairness) if loaded.fairness else None
+    ``ParsedPromela``) keeps for its own fairness; nothing for another input. The reading itself is
+    built when a check needs it (:func:`reading_of`), after the derived verdicts, from a translation
+    of its own: neither its z3 queries nor a translation kept alive may change theirs (z3's models,
+    hence a report's figures, e.g. its query counts)."""
+    if getattr(loaded, "fairness", None) is not None:
+        read.file_fairness = loaded.fairness
     return read
 
 
 def keep(read, loaded):
     """``read`` with what ``loaded`` kept for a Promela file's own fairness (or nothing)."""
-    for name in ("file_stays", "file_fairness", "file_reading"):
-        setattr(read, name, getattr(loaded, name, None))
+    read.file_fairness = getattr(loaded, "file_fairness", None)
+    read.file_reading = getattr(loaded, "file_reading", None)
     return read
 
 
-def reading(rta, translation, stays: dict[str, Expr], fairness: str) -> FileReading | None:
-    """The reading of a translated Promela file, or None where it is not built (``file_justice``)."""
-    from tactl.passes.rta_to_ta.file_fairness import file_justice  # lazy: z3 and the translation's machinery
-
-    justice = file_justice(rta, translation, stays)
-    return None if justice is None else FileReading(rta, translation, stays, justice, fairness)
-
-
 def reading_of(loaded) -> FileReading | None:
-    """The reading of a checkable automaton: the translate pass's, or rebuilt from what the cache
-    kept (the stay conditions and the receive automaton); None for any other input."""
+    """The reading of a checkable automaton (module docstring); None for any other input and where
+    it is not built (``file_justice``)."""
     if getattr(loaded, "file_reading", None) is not None:
         return loaded.file_reading
-    stays = getattr(loaded, "file_stays", None)
-    if stays is None or loaded.receive is None or not loaded.file_fairness:
+    fairness = getattr(loaded, "file_fairness", None)
+    if fairness is None or loaded.receive is None:
         return None
-    from tactl.passes.rta_to_ta.eliminate import translate  # lazy: only from the cache
+    # lazy: only for a .pml's liveness
+    from tactl.passes.rta_to_ta.eliminate import translate
+    from tactl.passes.rta_to_ta.file_fairness import file_justice
 
-    loaded.file_reading = reading(loaded.receive, translate(loaded.receive), stays, loaded.file_fairness)
+    translation = translate(loaded.receive)
+    justice = file_justice(loaded.receive, translation, dict(fairness.stays), fairness.extra)
+    loaded.file_reading = None if justice is None else FileReading(loaded.receive, translation, fairness, justice)
     return loaded.file_reading
 
 
@@ -131,7 +137,7 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
             break
         label = ", ".join(f"{p}={v}" for p, v in values.items())
         try:
-            inst = unfold(reading.rta, reading.translation, reading.stays, values)
+            inst = unfold(reading.rta, reading.translation, reading.fairness, values)
         except TooLarge as e:
             tried.append(f"{label} (not built: {e})")
             continue
@@ -174,7 +180,7 @@ def second_reading(reading: FileReading | None, report, ta, path: str, engine: s
         said = (f"a run of the file at {', '.join(f'{p}={v}' for p, v in instance.items())} (below: each "
                 "process with its receive counts; replayed by the simulator with the file's fairness in the "
                 "formula): a process that has every message may stop for good" if instance else ours.reason or "")
-        text = (f"under the file's fairness ({reading.fairness}): {ours.verdict.upper()}"
+        text = (f"under the file's fairness ({reading.fairness.text}): {ours.verdict.upper()}"
                 + (f": {said}" if said else "")
                 + f"; under tactl's derived justice (a process whose rule stays enabled takes it): {other}")
         details = {**ours.details, "assumption": "the file's fairness",

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from tactl.driver.cache import Cache, cache_key, digest
-from tactl.driver.file_reading import attach, keep
+from tactl.driver.file_reading import attach, file_fairness, keep
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.expr import to_text
 from tactl.ir.rta.model import Timing
@@ -37,7 +37,7 @@ from tactl.ir.rta.json_form import rta_from_json, rta_to_json
 from tactl.ir.rta.reader import RtaReadResult, read_rta
 from tactl.ir.rta.validate import validate_rta
 from tactl.ir.source import is_stdin, label, read_text, sniff_kind
-from tactl.ir.ta.json_form import expr_from_json, expr_to_json, ta_from_json, ta_to_json
+from tactl.ir.ta.json_form import ta_from_json, ta_to_json
 from tactl.ir.limits import MAX_DIGITS
 from tactl.ir.ta.reader import ReadResult, only_warnings, read_ta
 from tactl.ir.ta.validate import validate
@@ -82,30 +82,22 @@ def _without_source_map(doc: Any) -> Any:
 
 def _dump_rta(value: RtaReadResult) -> str:
     doc = {"rta": rta_to_json(value.rta), "warnings": _diagnostics_json(value.warnings)}
-    if isinstance(value, ParsedPromela):  # what the file's own fairness reading needs
-        doc.update(_file_json(value.stays, value.fairness))
+    if getattr(value, "fairness", None) is not None:  # a Promela file's own fairness (driver/file_reading.py)
+        doc["file_fairness"] = value.fairness.to_json()
     return json.dumps(doc)
-
-
-def _file_json(stays: dict, fairness: str) -> dict[str, Any]:
-    return {"file_stays": {k: expr_to_json(v) for k, v in stays.items()}, "file_fairness": fairness}
-
-
-def _file_stays(doc: dict) -> dict:
-    return {k: expr_from_json(v) for k, v in doc["file_stays"].items()}
 
 
 def _load_rta(text: str, before: Any) -> RtaReadResult:
     doc = json.loads(text)
     rta, warnings = rta_from_json(doc["rta"]), _diagnostics_from(doc["warnings"])
-    if "file_stays" in doc:
-        return ParsedPromela(rta, before.path, before.text, warnings, _file_stays(doc), doc["file_fairness"])
+    if "file_fairness" in doc:
+        return ParsedPromela(rta, before.path, before.text, warnings, file_fairness(doc["file_fairness"]))
     return RtaReadResult(rta, before.path, before.text, warnings)
 
 
 def _canonical_rta(value: RtaReadResult) -> str:
-    if isinstance(value, ParsedPromela):  # the translate pass copies the stay conditions
-        return _canonical({"rta": rta_to_json(value.rta), "file_stays": _file_json(value.stays, "")["file_stays"]})
+    if getattr(value, "fairness", None) is not None:  # the translate pass copies it
+        return _canonical({"rta": rta_to_json(value.rta), "file_fairness": {**value.fairness.to_json(), "text": ""}})
     return _canonical(rta_to_json(value.rta))
 
 
@@ -113,8 +105,8 @@ def _dump_ta(value: ReadResult) -> str:
     doc = {"ta": ta_to_json(value.ta), "not_checkable": value.not_checkable,
            "refused": value.refused, "certificates": value.certificates,
            "receive": None if value.receive is None else rta_to_json(value.receive)}
-    if getattr(value, "file_stays", None) is not None:  # a Promela file's own fairness (driver/file_reading.py)
-        doc.update(_file_json(value.file_stays, value.file_fairness))
+    if getattr(value, "file_fairness", None) is not None:  # a Promela file's own fairness (driver/file_reading.py)
+        doc["file_fairness"] = value.file_fairness.to_json()
     return json.dumps(doc)
 
 
@@ -125,8 +117,8 @@ def _load_ta(text: str, before: Any) -> ReadResult:
     read = ReadResult(ta_from_json(doc["ta"]), before.path, before.source, before.warnings,
                       doc["not_checkable"], certificates=doc["certificates"], receive=receive,
                       refused={k: tuple(v) for k, v in doc["refused"].items()})
-    if "file_stays" in doc:  # the reading itself is rebuilt when a check needs it
-        read.file_stays, read.file_fairness = _file_stays(doc), doc["file_fairness"]
+    if "file_fairness" in doc:  # the reading itself is built when a check needs it
+        read.file_fairness = file_fairness(doc["file_fairness"])
     return read
 
 
@@ -138,8 +130,8 @@ def _semantic_ta(value: ReadResult) -> str:
     doc = json.loads(_dump_ta(value))
     semantic = {"ta": _without_source_map(doc["ta"]), "not_checkable": doc["not_checkable"],
                 "refused": doc["refused"], "receive": _without_source_map(doc["receive"])}
-    if "file_stays" in doc:  # a Promela file's liveness verdicts read its stay conditions too
-        semantic["file_stays"] = doc["file_stays"]
+    if "file_fairness" in doc:  # a Promela file's liveness verdicts read its own fairness too
+        semantic["file_fairness"] = {**doc["file_fairness"], "text": ""}
     return _canonical(semantic)
 
 
@@ -245,11 +237,11 @@ class ParsedRta(RtaReadResult):
 
 class ParsedPromela(RtaReadResult):
     """The Promela front end's receive automaton, with what the file's own fairness reading needs
-    (``tactl/driver/file_reading.py``): the stay conditions and the fairness block as written."""
+    (``tactl/driver/file_reading.py``)."""
 
-    def __init__(self, rta, path: str, source: str, warnings: list[Diagnostic], stays: dict, fairness: str) -> None:
+    def __init__(self, rta, path: str, source: str, warnings: list[Diagnostic], fairness: Any) -> None:
         super().__init__(rta, path, source, warnings)
-        self.stays, self.fairness = stays, fairness
+        self.fairness = fairness  # passes/rta_to_ta/file_fairness.FileFairness, or None
 
 
 def parse_loaded(text: str, where: str) -> RtaReadResult:
@@ -276,7 +268,7 @@ def parse_promela_loaded(text: str, where: str, defines: tuple[str, ...] = ()) -
     result = translate_promela(parse_promela(text, where, defines))
     return ParsedPromela(result.rta, where, text,
                          list(result.notes) + only_warnings(validate_rta(result.rta), where, text),
-                         dict(result.stays), result.fairness)
+                         result.fairness)
 
 
 SYNC_NOT_CHECKABLE = (
@@ -302,7 +294,7 @@ def translate_loaded(loaded: RtaReadResult) -> ReadResult:
                       # kept for every timing: the lock-step engine runs a synchronous one, and a
                       # counterexample's explanation reads the fault model's environment from it
                       receive=loaded.rta, refused=refused_properties(result))
-    return attach(read, loaded, result.translation)
+    return attach(read, loaded)
 
 
 def lower_loaded(loaded: ReadResult) -> ReadResult:

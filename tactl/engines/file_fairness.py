@@ -31,6 +31,7 @@ from tactl.ir.rta.model import ReceiveTA, received
 from tactl.ir.ta.model import Location, Property, Rule, ThresholdAutomaton, Update
 from tactl.passes.rta_to_ta.eliminate import Translation
 from tactl.passes.rta_to_ta.env import sent
+from tactl.passes.rta_to_ta.file_fairness import FileFairness
 
 MAX_LOCATIONS = 4000  # local states (ℓ, c) of one instance; beyond, the instance is not built
 MAX_RULES = 40000
@@ -53,10 +54,13 @@ def _value(e: Expr, values: dict[str, int]) -> int:
     return evaluate(e, values)
 
 
-def unfold(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr],
-           values: dict[str, int]) -> Instance | None:
+def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, values: dict[str, int]) -> Instance | None:
     """The automaton of the module docstring at ``values`` (every parameter), or None where it is
-    not built: an Env with existential (auxiliary) variables, a self-loop rule that sends."""
+    not built: an Env with existential (auxiliary) variables, a self-loop rule that sends. The
+    fairness formula's other conjuncts (``fairness.extra``) are assumed too; a message type the
+    file receives one at a time (``fairness.one_per_step``) grows by at most 1 per step."""
+    stays, extra = dict(fairness.stays), fairness.extra
+    one = {m.name for m in rta.messages if m.name in fairness.one_per_step}
     env = translation.environment
     if env.auxiliary or any(r.is_self_loop and r.sends for r in rta.rules) or rta.crash_rules:
         return None
@@ -110,7 +114,8 @@ def unfold(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr],
     while queue:
         loc, c = queue.pop(0)
         src = seen[(loc, c)]
-        for c2 in itertools.product(*(range(lo, cap[m] + 1) for lo, m in zip(c, messages))):
+        for c2 in itertools.product(*(range(lo, (min(lo + 1, cap[m]) if m in one else cap[m]) + 1)
+                                      for lo, m in zip(c, messages))):
             at = {**values, **{rcv[m]: v for m, v in zip(messages, c2)}}
             guard = BoolConst(True) if c2 == c else bound_guard(c2)
             for target, cond, sends in paths[loc]:
@@ -137,10 +142,13 @@ def unfold(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr],
             g = env.guaranteed_count(m)
             if g is not None:
                 delivered.append(disj(Compare("==", Name(n), IntConst(0)), Compare("<=", g, IntConst(count))))
-    fairness = conj(*delivered) if delivered else BoolConst(True)
+    everything = conj(*delivered) if delivered else BoolConst(True)
     empty = {loc.name: IntConst(0) for loc in rta.locations if loc.name not in total}
-    props = tuple(Property(p.name, Implies(Eventually(Always(fairness)), substitute(p.formula, {**total, **empty})))
-                  for p in rta.properties)
+    counted = {**total, **empty}
+    assumed = Eventually(Always(everything))
+    if extra != BoolConst(True):
+        assumed = conj(assumed, substitute(extra, counted))
+    props = tuple(Property(p.name, Implies(assumed, substitute(p.formula, counted))) for p in rta.properties)
     ta = ThresholdAutomaton(f"{translation.ta.name}_counts", shared=shared, parameters=translation.ta.parameters,
                             assumptions=translation.ta.assumptions, locations=locations, inits=tuple(inits),
                             rules=tuple(rules), properties=props)

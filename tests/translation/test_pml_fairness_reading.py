@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import report_properties
+from conftest import SHARED_BENCHMARKS, report_properties
 from tactl.bench.bymc_promela import ftb_root
 from tactl.bench.peers import bymc_binary, run_bymc
 from tactl.driver.file_reading import reading_of, valuations
@@ -85,7 +85,7 @@ def test_the_run_is_replayed_under_the_file_fairness():
     assert reading is not None
     assert to_text(reading.stays["EC"]) == "!(received(nsnte) >= 2 * T + 1 || received(nsntr) >= T + 1)"
     assert "V1" not in reading.stays  # every step at V1 moves: no process waits there by stepping
-    instance = unfold(reading.rta, reading.translation, reading.stays, {"N": 4, "T": 1, "F": 1})
+    instance = unfold(reading.rta, reading.translation, reading.fairness, {"N": 4, "T": 1, "F": 1})
     corr = next(p for p in instance.ta.properties if p.name == "corr")
     assert isinstance(corr.formula, Implies) and isinstance(corr.formula.left, Eventually) \
         and isinstance(corr.formula.left.arg, Always)  # the file's fairness is in the formula replayed
@@ -97,7 +97,7 @@ def test_the_run_is_replayed_under_the_file_fairness():
 def test_no_run_without_faults_and_the_proof_is_parametric():
     """F == 0: the file's reading holds for every parameter (the over-approximation is proved)."""
     reading = reading_of(load_automaton(TWO_PHASE, defines=("NOFAULTS",)))
-    instance = unfold(reading.rta, reading.translation, reading.stays, {"N": 4, "T": 1, "F": 0})
+    instance = unfold(reading.rta, reading.translation, reading.fairness, {"N": 4, "T": 1, "F": 0})
     [r] = check_automaton(instance.ta, "two_phase", CheckOptions(engine="explicit", properties=("corr",),
                                                                  parameters={"N": 4, "T": 1, "F": 0})).results
     assert r.verdict == "holds"
@@ -153,3 +153,19 @@ def test_bymc_agrees_on_our_file(tmp_path):
         pytest.skip("ByMC is not built (tools/build_bymc.sh)")
     run = run_bymc(binary, TWO_PHASE, "corr", 300)
     assert run.verdict == "violated"
+
+
+FMCAD13 = SHARED_BENCHMARKS / "bymc-promela" / "fmcad13"
+
+
+@pytest.mark.skipif(not FMCAD13.is_dir(), reason=f"ByMC's fmcad13 files not found at {FMCAD13}")
+def test_fairness_beyond_delivery_is_assumed_too(cli):
+    """bcast-clean's fairness also says ``[](some_ri -> <>no_ri)``: RI, which no rule enters, empties
+    (J_file's RI == 0); its steps receive one message at a time (no havoc)."""
+    reading = reading_of(load_automaton(FMCAD13 / "bcast-clean.pml"))
+    assert to_text(reading.fairness.extra) == "[](RI != 0 -> <>(RI == 0))"
+    assert reading.fairness.one_per_step == ("nsnt",)
+    assert to_text(reading.justice.formula).endswith("&& RI == 0")
+    props = _check_json(cli, FMCAD13 / "bcast-clean.pml")
+    assert {p: r["verdict"] for p, r in props.items()} == {"relay": "holds", "corr": "holds", "unforg": "holds"}
+    assert all("other_reading" not in (r.get("details") or {}) for r in props.values())
