@@ -61,7 +61,7 @@ from tactl.passes.pml_to_rta import faults as promela_faults
 from tactl.passes.pml_to_rta import widths as PT
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import Refuse
-from tactl.passes.rta_to_ta.file_fairness import FileFairness
+from tactl.passes.pml_to_rta.own_fairness import FileFairness
 
 
 @dataclass(frozen=True)

@@ -48,33 +48,10 @@ from tactl.ir.rta.model import FaultModel, ReceiveRule, ReceiveTA, received
 from tactl.ir.ta.model import Property
 from tactl.passes.rta_to_ta.eliminate import Translation, eliminate_guard, environment_cases
 from tactl.passes.rta_to_ta.env import sent
-from tactl.passes.rta_to_ta.guards import GuardContext
+from tactl.passes.rta_to_ta.guards import GuardContext, guard_dnf
 
 # fault models whose guaranteed delivery counts correct senders' messages only (fairness.py's table)
 SUPPORTED = (FaultModel.BYZANTINE, FaultModel.SYMMETRIC, FaultModel.OMISSION, FaultModel.BOUND)
-
-
-@dataclass(frozen=True)
-class FileFairness:
-    """What the Promela front end read of the file's own fairness (``passes/pml_to_rta/translation.py``)."""
-
-    stays: tuple[tuple[str, Expr], ...]  # per location, the condition of the step's paths that change nothing
-    text: str  # the fairness block as written, with its line
-    extra: Expr = BoolConst(True)  # its conjuncts beyond the delivery, over location counters
-    one_per_step: tuple[str, ...] = ()  # message types a step receives at most one of (no havoc)
-
-    def to_json(self) -> dict:
-        from tactl.ir.ta.json_form import expr_to_json  # lazy: only for the cache
-
-        return {"stays": [[k, expr_to_json(v)] for k, v in self.stays], "text": self.text,
-                "extra": expr_to_json(self.extra), "one_per_step": list(self.one_per_step)}
-
-    @staticmethod
-    def from_json(doc: dict) -> FileFairness:
-        from tactl.ir.ta.json_form import expr_from_json  # lazy: only from the cache
-
-        return FileFairness(tuple((k, expr_from_json(v)) for k, v in doc["stays"]), doc["text"],
-                            expr_from_json(doc["extra"]), tuple(doc["one_per_step"]))
 
 
 @dataclass(frozen=True)
@@ -84,7 +61,7 @@ class FileJustice:
     stays: tuple[tuple[str, Expr], ...]  # the stay conditions it was built from, per location
 
 
-def _leaving(rta: ReceiveTA, extra: Expr) -> list[str]:
+def leaving(rta: ReceiveTA, extra: Expr) -> list[str]:
     """Locations ``ℓ`` of the conjuncts ``[](ℓ != 0 -> <>(ℓ == 0))`` of ``extra`` that no rule enters
     from elsewhere: once empty they stay empty, so the conjunct is ``<>[](ℓ == 0)``."""
     out = []
@@ -118,12 +95,15 @@ def _empty(location: str) -> Expr:
 
 
 def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr],
-                 extra: Expr = BoolConst(True)) -> FileJustice | None:
+                 extra: Expr = BoolConst(True), one_per_step: tuple[str, ...] = ()) -> FileJustice | None:
     """``J_file`` of ``rta`` (module docstring) and the specifications that assume the derived
     justice, re-stated under it; None where the file's reading is not built (module docstring).
     ``extra``: the fairness formula's other conjuncts; those of the shape ``[](ℓ != 0 -> <>(ℓ == 0))``
     for locations no rule enters (ByMC's ``[](some_ri -> <>no_ri)``) mean ``<>[](ℓ == 0)`` and join
-    ``J_file``; the others are left out of it (an over-approximation still: fewer assumptions)."""
+    ``J_file``; the others are left out of it (an over-approximation still: fewer assumptions).
+    ``one_per_step``: message types a step receives at most one of; a process that enters a location
+    from one where its count is surely 0 (initial, never entered, every stay there needs a count of
+    0) has at most 1 of them."""
     justice, env = translation.justice, translation.environment
     if justice is None or not justice.used or rta.faults.model not in SUPPORTED or rta.crash_rules:
         return None
@@ -145,6 +125,19 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
         return disj(*guards) if guards else BoolConst(False)
 
     moving: list[Expr] = []  # some process keeps taking steps: a stay possible with its final count
+    def zero_at(location: str, m: str) -> bool:
+        if location not in rta.initial or any(r.target == location and r.source != location for r in rta.rules):
+            return False
+        ways = [stays[location]] if location in stays else []
+        ways += [r.guard for r in rta.rules if r.source == r.target == location]
+        at_most_zero = guard_dnf(Compare("<=", received(m), IntConst(0)))[0]
+        return all(context.holds(d, at_most_zero) for w in ways for d in guard_dnf(w))
+
+    def first_step(rule: ReceiveRule) -> Expr:
+        """What a step from a location where the count is surely 0 may receive: one message."""
+        return conj(rule.guard, *(Compare("<=", received(m), IntConst(1)) for m in one_per_step
+                                  if zero_at(rule.source, m)))
+
     nothing_sent = conj(*(Compare("<=", g, IntConst(0)) for _, g in env.guaranteed))
     clauses: list[Expr] = []
     for loc in rta.locations:
@@ -152,7 +145,7 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
         stay += [(r.guard, ()) for r in rta.rules if r.source == r.target == loc.name]
         entering = [r for r in rta.rules if r.target == loc.name and r.source != loc.name]
         options = [feasible(g, sends) for g, sends in stay]
-        options += [feasible(r.guard, r.sends, _later_sends(loc.name, entering, rta)) for r in entering]
+        options += [feasible(first_step(r), r.sends, _later_sends(loc.name, entering, rta)) for r in entering]
         for o in options[:len(stay)]:
             if o != BoolConst(False):
                 moving.append(conj(Compare("!=", Name(loc.name), IntConst(0)), o))
@@ -163,7 +156,7 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
             continue
         clauses.append(disj(_empty(loc.name), *options))
     clauses.append(disj(*moving) if moving else BoolConst(False))
-    clauses += [_empty(name) for name in _leaving(rta, extra)]
+    clauses += [_empty(name) for name in leaving(rta, extra)]
     formula = conj(*clauses)
     props = []
     for p in translation.ta.properties:

@@ -29,7 +29,8 @@ from tactl.ir.expr import Expr, conj
 from tactl.util import deadline
 
 if TYPE_CHECKING:
-    from tactl.passes.rta_to_ta.file_fairness import FileFairness, FileJustice
+    from tactl.passes.pml_to_rta.own_fairness import FileFairness
+    from tactl.passes.rta_to_ta.file_fairness import FileJustice
 
 MAX_PROCESSES = 6  # the largest instance (processes the file runs) searched for a violation
 MAX_INSTANCES = 12
@@ -50,7 +51,7 @@ class FileReading:
 
 
 def file_fairness(doc: dict) -> FileFairness:
-    from tactl.passes.rta_to_ta.file_fairness import FileFairness  # lazy: z3 and the translation's machinery
+    from tactl.passes.pml_to_rta.own_fairness import FileFairness  # lazy: only for a Promela file
 
     return FileFairness.from_json(doc)
 
@@ -86,7 +87,7 @@ def reading_of(loaded) -> FileReading | None:
     from tactl.passes.rta_to_ta.file_fairness import file_justice
 
     translation = translate(loaded.receive)
-    justice = file_justice(loaded.receive, translation, dict(fairness.stays), fairness.extra)
+    justice = file_justice(loaded.receive, translation, dict(fairness.stays), fairness.extra, fairness.one_per_step)
     loaded.file_reading = None if justice is None else FileReading(loaded.receive, translation, fairness, justice)
     return loaded.file_reading
 
@@ -148,6 +149,8 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
         r = check_automaton(counted, path, CheckOptions(engine="explicit", properties=(name,),
                                                         parameters=values)).results[0]
         cex = r.counterexample
+        if r.verdict not in (VIOLATED, HOLDS, HOLDS_VACUOUSLY):
+            tried[-1] += f" (not decided: {r.reason or r.verdict})"
         if r.verdict == VIOLATED and cex is not None and cex.replayed:
             return PropertyResult(name, derived.kind, VIOLATED, r.engine, r.time_s + over.time_s,
                                   formula_class=derived.formula_class, details={
@@ -155,7 +158,8 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
                                       "file_run": run_lines(inst, messages, cex)})
     why = ("the parametric engine found no proof under the over-approximation of the file's fairness"
            + (f" ({over.verdict}: {over.reason})" if over.reason else f" ({over.verdict})")
-           + ", and no run of the file violates it at " + ("; ".join(tried) or "no instance built"))
+           + ", and the explicit engine found no run of the file that violates it at "
+           + ("; ".join(tried) or "no instance built"))
     return PropertyResult(name, derived.kind, UNKNOWN, over.engine, over.time_s, reason=why,
                           formula_class=derived.formula_class)
 

@@ -25,13 +25,14 @@ import itertools
 from dataclasses import dataclass, replace
 
 from tactl.ir.evaluate import holds
-from tactl.ir.expr import (Always, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Name, conj, disj,
+from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Name, conj, disj,
                            names, substitute, summation)
 from tactl.ir.rta.model import ReceiveTA, received
 from tactl.ir.ta.model import Location, Property, Rule, ThresholdAutomaton, Update
 from tactl.passes.rta_to_ta.eliminate import Translation
 from tactl.passes.rta_to_ta.env import sent
-from tactl.passes.rta_to_ta.file_fairness import FileFairness
+from tactl.passes.rta_to_ta.file_fairness import leaving
+from tactl.passes.pml_to_rta.own_fairness import FileFairness
 
 MAX_LOCATIONS = 4000  # local states (ℓ, c) of one instance; beyond, the instance is not built
 MAX_RULES = 40000
@@ -145,14 +146,23 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
     everything = conj(*delivered) if delivered else BoolConst(True)
     empty = {loc.name: IntConst(0) for loc in rta.locations if loc.name not in total}
     counted = {**total, **empty}
-    assumed = Eventually(Always(everything))
-    if extra != BoolConst(True):
-        assumed = conj(assumed, substitute(extra, counted))
+    # [](ℓ != 0 -> <>(ℓ == 0)) for a location no rule enters is <>[](ℓ == 0): into the justice, so
+    # that the formula stays in the fragment the explicit engine decides; other conjuncts as written
+    emptied = leaving(rta, extra)
+    everything = conj(everything, *(Compare("==", total.get(n, IntConst(0)), IntConst(0)) for n in emptied))
+    rest = [c for c in (extra.args if isinstance(extra, And) else (extra,))
+            if c != BoolConst(True) and not any(c == _leaving_conjunct(n) for n in emptied)]
+    assumed = conj(Eventually(Always(everything)), *(substitute(c, counted) for c in rest))
     props = tuple(Property(p.name, Implies(assumed, substitute(p.formula, counted))) for p in rta.properties)
     ta = ThresholdAutomaton(f"{translation.ta.name}_counts", shared=shared, parameters=translation.ta.parameters,
                             assumptions=translation.ta.assumptions, locations=locations, inits=tuple(inits),
                             rules=tuple(rules), properties=props)
     return Instance(ta, dict(values), {n: s for s, n in seen.items()})
+
+
+def _leaving_conjunct(location: str) -> Expr:
+    empty = Compare("==", Name(location), IntConst(0))
+    return Always(Implies(Compare("!=", Name(location), IntConst(0)), Eventually(empty)))
 
 
 def _message(shared: str, messages: tuple[str, ...]) -> str:
