@@ -39,6 +39,12 @@ def properties(tr: TranslationState, faults: Faults) -> tuple[list[Property], li
         if ltl.name == FAIRNESS:
             notes.append(fairness_note(tr, ltl, props, faults))
             continue
+        if is_fairness(ltl.name):
+            notes.append(Diagnostic(Severity.WARNING, (
+                f"ltl {ltl.name}: an assumption, not a property (ByMC reads every ltl block whose name "
+                f"starts with '{FAIRNESS}' as part of the fairness): not checked; the derived justice "
+                "does not use it, the file's own reading assumes it where tactl can read it"), ltl.span))
+            continue
         formula = static_formula(tr, ltl, props)
         out.append(Property(ltl.name, formula, origin=Origin(
             tr.m.path, (ltl.span.line,) if ltl.span else (), tr.m.line(ltl.span.line) if ltl.span else "")))
@@ -204,6 +210,11 @@ def fairness_note(tr: TranslationState, ltl: P.Ltl, props: dict[str, P.AtomicPro
     return Diagnostic(Severity.WARNING, msg, ltl.span)
 
 
+def is_fairness(name: str) -> bool:
+    """ByMC's ``Ltl.is_fairness_form``: a block named ``fairness…`` is an assumption."""
+    return name.startswith(FAIRNESS)
+
+
 def fairness_extra(tr: TranslationState, ltl: P.Ltl) -> Expr | None:
     """The conjuncts of the fairness formula beyond its delivery (``[]<>`` or ``<>[]`` of negated
     ``in_transit``-shaped propositions), as a formula over location counters: ``true`` if none,
@@ -224,7 +235,8 @@ def fairness_extra(tr: TranslationState, ltl: P.Ltl) -> Expr | None:
                        and c.arg.name in transit for c in conjuncts(e.arg.arg))
         return False
 
-    extra = [c for c in conjuncts(ltl.formula) if not delivery(c)]
+    others = [b.formula for b in tr.m.ltls if is_fairness(b.name) and b.name != FAIRNESS]
+    extra = [c for f in (ltl.formula, *others) for c in conjuncts(f) if not delivery(c)]
     try:
         return conj(*(formula(tr, c, props, at_start=False) for c in extra)) if extra else BoolConst(True)
     except Refuse:

@@ -66,7 +66,10 @@ def leaving(rta: ReceiveTA, extra: Expr) -> list[str]:
     from elsewhere: once empty they stay empty, so the conjunct is ``<>[](ℓ == 0)``."""
     out = []
     for c in (extra.args if isinstance(extra, And) else (extra,)):
-        if isinstance(c, Always) and isinstance(c.arg, Implies) and isinstance(c.arg.right, Eventually):
+        if isinstance(c, Always) and isinstance(c.arg, Eventually) and _is_empty(c.arg.arg) \
+                and not any(r.target == c.arg.arg.left.name and r.source != r.target for r in rta.rules):
+            out.append(c.arg.arg.left.name)  # []<>(ℓ == 0) for a location no rule enters: the same
+        elif isinstance(c, Always) and isinstance(c.arg, Implies) and isinstance(c.arg.right, Eventually):
             a, b = c.arg.left, c.arg.right.arg
             if isinstance(b, Compare) and b.op == "==" and isinstance(b.left, Name) and b.right == IntConst(0) \
                     and a == Compare("!=", b.left, IntConst(0)) \
@@ -88,6 +91,10 @@ def _later_sends(location: str, entering: list[ReceiveRule], rta: ReceiveTA) -> 
         if least:
             out[m] = Mul(IntConst(least), summation(Name(location), [("-", IntConst(1))]))
     return out
+
+
+def _is_empty(e: Expr) -> bool:
+    return isinstance(e, Compare) and e.op == "==" and isinstance(e.left, Name) and e.right == IntConst(0)
 
 
 def _empty(location: str) -> Expr:

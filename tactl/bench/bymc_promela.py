@@ -54,9 +54,9 @@ def inputs(root: Path) -> list[tuple[str, Path]]:
 
 
 def property_names(text: str) -> list[str]:
-    """The ``ltl`` blocks' names in file order, once each, without ``fairness`` (both branches of an
-    ``#ifdef`` name the same properties in these files)."""
-    return [n for n in dict.fromkeys(_LTL.findall(text)) if n != FAIRNESS]
+    """The ``ltl`` blocks' names in file order, once each, without ``fairness…`` (ByMC reads those as
+    assumptions; both branches of an ``#ifdef`` name the same properties in these files)."""
+    return [n for n in dict.fromkeys(_LTL.findall(text)) if not n.startswith(FAIRNESS)]
 
 
 def key(label: str, path: Path, prop: str) -> str:

@@ -151,7 +151,7 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
     emptied = leaving(rta, extra)
     everything = conj(everything, *(Compare("==", total.get(n, IntConst(0)), IntConst(0)) for n in emptied))
     rest = [c for c in (extra.args if isinstance(extra, And) else (extra,))
-            if c != BoolConst(True) and not any(c == _leaving_conjunct(n) for n in emptied)]
+            if c != BoolConst(True) and not any(c in _leaving_conjuncts(n) for n in emptied)]
     assumed = conj(Eventually(Always(everything)), *(substitute(c, counted) for c in rest))
     props = tuple(Property(p.name, Implies(assumed, substitute(p.formula, counted))) for p in rta.properties)
     ta = ThresholdAutomaton(f"{translation.ta.name}_counts", shared=shared, parameters=translation.ta.parameters,
@@ -160,9 +160,9 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
     return Instance(ta, dict(values), {n: s for s, n in seen.items()})
 
 
-def _leaving_conjunct(location: str) -> Expr:
+def _leaving_conjuncts(location: str) -> tuple[Expr, Expr]:
     empty = Compare("==", Name(location), IntConst(0))
-    return Always(Implies(Compare("!=", Name(location), IntConst(0)), Eventually(empty)))
+    return Always(Implies(Compare("!=", Name(location), IntConst(0)), Eventually(empty))), Always(Eventually(empty))
 
 
 def _message(shared: str, messages: tuple[str, ...]) -> str:
