@@ -35,8 +35,9 @@ for the file's F, with CR as tactl's crash location, exactly when (``crash_locat
 Without the file's crash counter (nbacr: ``pc != CRASH -> next_pc = CRASH`` everywhere, the
 crashes unbounded) ``unbounded_crash_location`` reads the same with a new parameter F
 (``0 <= F <= N``); its crash location may be several valuations of the process's other local
-variables (nbacr's failure-detector bit), which become the one CR only where no proposition the
-properties use tells them apart (``propositions.py`` refuses such a proposition at its position).
+variables (nbacr's failure-detector bit), which become the one CR where no proposition the
+properties use tells them apart, else crash locations that keep what the properties read
+(``crash_copies.py``, which also reads a crashed process's steps between them).
 
 Anything else is refused at the receive bound.
 """

@@ -88,7 +88,7 @@ def keep(tr: TranslationState, dying: list, moves: list, groups: list[list[tuple
         while name in taken:
             name += "_"
         taken.add(name)
-        meaning = " or ".join(", ".join(f"{v} = {x}" for v, x in zip(lv, d)) for d in g)
+        meaning = " or ".join(_meaning(tr, lv, d) for d in g)
         copies.append(CrashCopy(name, tuple(g), meaning))
         for d in g:
             tr.valuations.remove(d)
@@ -106,6 +106,17 @@ def keep(tr: TranslationState, dying: list, moves: list, groups: list[list[tuple
         "file bounds no crash count): a process may stop at any location; a broadcast cut short "
         "reaches some receivers (the file's " + ", ".join(f"'{c}'" for c in tr.crash_of) + ")" + left),
         span))
+
+
+def _meaning(tr: TranslationState, lv: list[str], valuation: tuple) -> str:
+    """``pc = 5 (CRASH), some_fail = 0 (NO)``: the values and the macros of the file that spell
+    them, as the locations' table says them (``explore.name_locations``)."""
+    used = tr.m.macros_in_process
+    parts = []
+    for var, val in zip(lv, valuation):
+        macros = [name for name, v in tr.defines.items() if v == val and name in used]
+        parts.append(f"{var} = {val}" + (f" ({', '.join(macros)})" if macros else ""))
+    return ", ".join(parts)
 
 
 def copy_of(tr: TranslationState, valuation: tuple) -> str:

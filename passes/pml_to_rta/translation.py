@@ -29,7 +29,8 @@ symbolically (``passes/pml_to_rta/__init__.py`` lists the stages in order):
   file's model, else ``bound(processes: P; receive: B; deliver: D)`` (hybrids, ByMC's clean
   crashes); ``nsnt + nsntF`` with ``N`` copies and ``some(Proc:nrcvd < nsnt)`` → ``crash(F)`` for a
   new parameter ``0 <= F <= N``, the location the ``nsntF++`` steps enter (DH) being tactl's crash
-  location CR (``crash.sending_crash_location`` says when that is exact). The bound's branch
+  location CR (``crash.sending_crash_location`` says when that is exact); where the properties
+  tell crashed processes apart, crash locations that keep the state (``crash_copies.py``). The bound's branch
   (``goto end``, forgetting the receive), forced receives and ``assume`` inside the step are
   read there too.
 * **Properties**: ``all(P:c)`` → every location where ``c`` is false is empty; ``some(P:c)`` →
