@@ -12,14 +12,16 @@ How the file's verdict is decided (``passes/rta_to_ta/file_fairness.py`` says wh
 1. HOLDS: the parametric engine proves ``<>[](J_file) -> spec`` on the same automaton, ``J_file``
    an over-approximation of the file's fair runs — so it holds for all parameters.
 2. VIOLATED: a run of the file itself, every process with its receive counts, at the smallest
-   valuations of the resilience condition in turn (``tactl/engines/file_fairness.py``): the explicit
-   engine finds the lasso, the simulator replays it with the file's fairness in the formula.
+   valuations of the resilience condition in turn, then the derived justice's counterexample's,
+   within :data:`SEARCH_S` (``tactl/engines/file_fairness.py``): the explicit engine finds the
+   lasso, the simulator replays it with the file's fairness in the formula.
 3. Otherwise UNKNOWN, saying which instances were searched.
 """
 
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -34,6 +36,8 @@ if TYPE_CHECKING:
 
 MAX_PROCESSES = 6  # the largest instance (processes the file runs) searched for a violation
 MAX_INSTANCES = 12
+SEARCH_S = 30.0  # wall seconds for the search of a violating run, per property (within --timeout)
+INSTANCE_S = 10.0  # of which one instance may take at most this
 
 
 @dataclass
@@ -132,9 +136,17 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
     env = reading.translation.environment
     messages = tuple(m.name for m in reading.rta.messages)
     params = tuple(reading.translation.ta.parameters)
+    candidates = valuations(params, reading.translation.ta.assumptions, env.processes)[:MAX_INSTANCES]
+    cex = derived.counterexample
+    if cex is not None and set(params) <= set(cex.parameters):  # the derived lasso's size too
+        size = {p: cex.parameters[p] for p in params}
+        candidates = [*(v for v in candidates if v != size), size]
     tried: list[str] = []
-    for values in valuations(params, reading.translation.ta.assumptions, env.processes)[:MAX_INSTANCES]:
-        if deadline.remaining() is not None and deadline.remaining() <= 0:
+    started = time.monotonic()
+    for values in candidates:
+        left = SEARCH_S - (time.monotonic() - started)
+        if left <= 0 or (deadline.remaining() is not None and deadline.remaining() <= 0):
+            tried.append(f"(the search's {SEARCH_S:g} s passed)")
             break
         label = ", ".join(f"{p}={v}" for p, v in values.items())
         try:
@@ -146,16 +158,18 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
             break
         tried.append(label)
         counted = replace(inst.ta, assumptions=())
-        r = check_automaton(counted, path, CheckOptions(engine="explicit", properties=(name,),
-                                                        parameters=values)).results[0]
-        cex = r.counterexample
+        with deadline.clock(min(left, INSTANCE_S)):
+            r = check_automaton(counted, path, CheckOptions(engine="explicit", properties=(name,),
+                                                            parameters=values)).results[0]
+        run = r.counterexample
         if r.verdict not in (VIOLATED, HOLDS, HOLDS_VACUOUSLY):
-            tried[-1] += f" (not decided: {r.reason or r.verdict})"
-        if r.verdict == VIOLATED and cex is not None and cex.replayed:
+            why = r.reason or r.verdict
+            tried[-1] += f" (not decided{' in time' if why.startswith('timeout') else ': ' + why})"
+        if r.verdict == VIOLATED and run is not None and run.replayed:
             return PropertyResult(name, derived.kind, VIOLATED, r.engine, r.time_s + over.time_s,
                                   formula_class=derived.formula_class, details={
                                       "instance": values, "locations_with_counts": len(inst.ta.locations),
-                                      "file_run": run_lines(inst, messages, cex)})
+                                      "file_run": run_lines(inst, messages, run)})
     why = ("the parametric engine found no proof under the over-approximation of the file's fairness"
            + (f" ({over.verdict}: {over.reason})" if over.reason else f" ({over.verdict})")
            + ", and the explicit engine found no run of the file that violates it at "
