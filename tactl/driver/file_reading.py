@@ -27,7 +27,7 @@ from typing import Any
 
 from typing import TYPE_CHECKING
 
-from tactl.ir.expr import Expr, conj
+from tactl.ir.expr import Expr, IntConst, conj
 from tactl.util import deadline
 
 if TYPE_CHECKING:
@@ -143,6 +143,9 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
         candidates = [*(v for v in candidates if v != size), size]
     tried: list[str] = []
     started = time.monotonic()
+    found = _realized(reading, ta, derived, messages, over)
+    if found is not None:
+        return found
     for values in candidates:
         left = SEARCH_S - (time.monotonic() - started)
         if left <= 0 or (deadline.remaining() is not None and deadline.remaining() <= 0):
@@ -176,6 +179,32 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
            + ("; ".join(tried) or "no instance built"))
     return PropertyResult(name, derived.kind, UNKNOWN, over.engine, over.time_s, reason=why,
                           formula_class=derived.formula_class)
+
+
+def _realized(reading: FileReading, ta, derived, messages: tuple[str, ...], over) -> Any:
+    """The derived justice's lasso made a run of the file (``tactl/engines/file_fairness.realize``),
+    as the file's VIOLATED, or None."""
+    from tactl.engines.file_fairness import TooLarge, realize, run_lines, unfold  # lazy: as in decide
+    from tactl.engines.result import VIOLATED, PropertyResult
+
+    cex = derived.counterexample
+    params = tuple(reading.translation.ta.parameters)
+    if derived.verdict != VIOLATED or cex is None or cex.loop is None or not set(params) <= set(cex.parameters):
+        return None
+    values = {p: cex.parameters[p] for p in params}
+    try:
+        inst = unfold(reading.rta, reading.translation, reading.fairness, values)
+    except TooLarge:
+        return None
+    env = reading.translation.environment
+    guaranteed = tuple((m, env.guaranteed_count(m) or IntConst(0)) for m in messages)
+    run = None if inst is None else realize(inst, ta, cex, values, guaranteed, derived.name)
+    if run is None:
+        return None
+    return PropertyResult(derived.name, derived.kind, VIOLATED, "explicit", over.time_s,
+                          formula_class=derived.formula_class, details={
+                              "instance": values, "locations_with_counts": len(inst.ta.locations),
+                              "file_run": run_lines(inst, messages, run)})
 
 
 def second_reading(reading: FileReading | None, report, ta, path: str, engine: str) -> None:

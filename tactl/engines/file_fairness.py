@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass, replace
 
-from tactl.ir.evaluate import holds
+from tactl.ir.evaluate import evaluate, holds
 from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Name, conj, disj,
                            names, substitute, summation)
 from tactl.ir.rta.model import ReceiveTA, received
@@ -50,9 +50,7 @@ class TooLarge(Exception):
 
 
 def _value(e: Expr, values: dict[str, int]) -> int:
-    from tactl.ir.evaluate import evaluate  # lazy: only to size an instance
-
-    return evaluate(e, values)
+    return int(evaluate(e, values))
 
 
 def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, values: dict[str, int]) -> Instance | None:
@@ -193,3 +191,73 @@ def run_lines(inst: Instance, messages: tuple[str, ...], cex) -> list[str]:
                    + " keep taking steps that receive nothing new; every other process has stopped, "
                    "having received every message sent)")
     return out
+
+
+def realize(inst: Instance, ta: ThresholdAutomaton, cex, values: dict[str, int],
+            guaranteed: tuple[tuple[str, Expr], ...], name: str):
+    """The derived justice's lasso ``cex`` (on ``ta``) as a run of the file: the same moves, one
+    process at a time, each receiving as little as its step allows; then every process receives, by
+    steps that change nothing else, what the file's fairness promises; then one process keeps
+    taking a step that changes nothing. Replayed by the simulator on ``inst.ta`` with the file's
+    fairness in the formula; a Counterexample, or None where this construction gives no such run
+    (which says nothing: another run may exist)."""
+    from tactl.engines.result import Counterexample  # lazy: only when a lasso is realized
+    from tactl.engines.simulate import Configuration, Step, replay_run
+    from tactl.ir.eltl.formula import TemporalQuery, temporal_query
+
+    where = {state: n for n, state in inst.counts.items()}
+    out: dict[str, list[tuple[int, Rule]]] = {}
+    for k, rule in enumerate(inst.ta.rules):
+        out.setdefault(rule.source, []).append((k, rule))
+    zero = tuple(0 for _ in guaranteed)
+    procs: list[str] = [where[(loc, zero)] for loc, k in cex.initial.counters for _ in range(k) if k]
+    shared = {v: 0 for v in inst.ta.shared}
+    schedule: list[Step] = []
+
+    def fire(p: int, k: int, rule: Rule) -> None:
+        procs[p] = rule.target
+        for u in rule.updates:
+            shared[u.var] += u.increment() or 0
+        schedule.append(Step(k, 1))
+
+    def best(p: int, target: str | None) -> tuple[int, Rule] | None:
+        """The enabled step of process ``p`` to ``target`` that receives the least (a move: the
+        guards of later moves may bound a count from above), or, staying (``None``), the most."""
+        options = [(k, r) for k, r in out.get(procs[p], ()) if r.source != r.target
+                   and inst.counts[r.target][0] == (target or inst.counts[r.source][0])
+                   and holds(r.guard, {**values, **shared})]
+        pick = min if target else max
+        return pick(options, key=lambda kr: sum(inst.counts[kr[1].target][1]), default=None)
+
+    for step in cex.schedule:
+        rule = ta.rules[step.rule]
+        if rule.source == rule.target:
+            continue
+        for _ in range(step.factor):
+            movers = [p for p, at in enumerate(procs) if inst.counts[at][0] == rule.source]
+            choice = next(((p, c) for p in movers for c in [best(p, rule.target)] if c), None)
+            if choice is None:
+                return None
+            fire(choice[0], *choice[1])
+    at = {**values, **shared}
+    for p in range(len(procs)):
+        while any(c < evaluate(g, at) for c, (_, g) in zip(inst.counts[procs[p]][1], guaranteed)):
+            choice = best(p, None)
+            if choice is None:
+                break
+            fire(p, *choice)
+    loop = next((k for p in procs for k, r in out.get(p, ()) if r.source == r.target and not r.updates
+                 and holds(r.guard, {**values, **shared})), None)
+    if loop is None:
+        return None
+    prop = next(p for p in inst.ta.properties if p.name == name)
+    query = temporal_query(inst.ta, prop)
+    if not isinstance(query, TemporalQuery):
+        return None
+    counters = {n: 0 for n in inst.counts}
+    for loc, k in cex.initial.counters:
+        if k:
+            counters[where[(loc, zero)]] += k
+    initial = Configuration.of(counters, {v: 0 for v in inst.ta.shared})
+    check = replay_run(inst.ta, query.negation, True, values, initial, schedule, loop)
+    return Counterexample(values, initial, schedule, check, loop=loop) if check.ok else None
