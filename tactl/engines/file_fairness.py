@@ -229,16 +229,34 @@ def realize(inst: Instance, ta: ThresholdAutomaton, cex, values: dict[str, int],
         pick = min if target else max
         return pick(options, key=lambda kr: sum(inst.counts[kr[1].target][1]), default=None)
 
+    def route(p: int, target: str) -> list[tuple[int, Rule]] | None:
+        """Steps that change nothing else (receiving one at a time where the file does), then the
+        move to ``target`` receiving the least: the fewest such steps (breadth first)."""
+        env = {**values, **shared}
+        paths, seen = [(procs[p], [])], {procs[p]}
+        while paths:
+            at, path = paths.pop(0)
+            moves = [(k, r) for k, r in out.get(at, ()) if inst.counts[r.target][0] == target
+                     and r.source != r.target and holds(r.guard, env)]
+            if moves:
+                return path + [min(moves, key=lambda kr: sum(inst.counts[kr[1].target][1]))]
+            for k, r in out.get(at, ()):
+                if r.target not in seen and inst.counts[r.target][0] == inst.counts[at][0] and holds(r.guard, env):
+                    seen.add(r.target)
+                    paths.append((r.target, path + [(k, r)]))
+        return None
+
     for step in cex.schedule:
         rule = ta.rules[step.rule]
         if rule.source == rule.target:
             continue
         for _ in range(step.factor):
             movers = [p for p, at in enumerate(procs) if inst.counts[at][0] == rule.source]
-            choice = next(((p, c) for p in movers for c in [best(p, rule.target)] if c), None)
+            choice = next(((p, c) for p in movers for c in [route(p, rule.target)] if c), None)
             if choice is None:
                 return None
-            fire(choice[0], *choice[1])
+            for k, r in choice[1]:
+                fire(choice[0], k, r)
     at = {**values, **shared}
     for p in range(len(procs)):
         while any(c < evaluate(g, at) for c, (_, g) in zip(inst.counts[procs[p]][1], guaranteed)):

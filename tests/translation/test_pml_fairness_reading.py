@@ -169,3 +169,19 @@ def test_fairness_beyond_delivery_is_assumed_too(cli):
     props = _check_json(cli, FMCAD13 / "bcast-clean.pml")
     assert {p: r["verdict"] for p, r in props.items()} == {"relay": "holds", "corr": "holds", "unforg": "holds"}
     assert all("other_reading" not in (r.get("details") or {}) for r in props.values())
+
+
+@pytest.mark.skipif(not FMCAD13.is_dir(), reason=f"ByMC's fmcad13 files not found at {FMCAD13}")
+def test_a_derived_lasso_is_made_a_run_of_the_file():
+    """bcast-byz-Nge3T relay: the derived justice's lasso, one process at a time with receive counts,
+    replayed with the file's fairness; so the readings agree and the report is the derived one."""
+    from tactl.driver.file_reading import _realized
+
+    loaded = load_automaton(FMCAD13 / "bcast-byz-Nge3T.pml")
+    [derived] = check_automaton(loaded.ta, "nge3t", CheckOptions(properties=("relay",))).results
+    assert derived.verdict == "violated"
+    reading = reading_of(loaded)
+    ours = _realized(reading, loaded.ta, derived, tuple(m.name for m in reading.rta.messages), derived)
+    assert ours is not None and ours.verdict == "violated"
+    assert ours.details["instance"] == {p: derived.counterexample.parameters[p] for p in ("N", "T", "F")}
+    assert ours.details["file_run"][-1].startswith("  (processes at ")
