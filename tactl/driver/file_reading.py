@@ -11,10 +11,11 @@ How the file's verdict is decided (``passes/rta_to_ta/file_fairness.py`` says wh
 
 1. HOLDS: the parametric engine proves ``<>[](J_file) -> spec`` on the same automaton, ``J_file``
    an over-approximation of the file's fair runs — so it holds for all parameters.
-2. VIOLATED: a run of the file itself, every process with its receive counts, at the smallest
-   valuations of the resilience condition in turn, then the derived justice's counterexample's,
-   within :data:`SEARCH_S` (``tactl/engines/file_fairness.py``): the explicit engine finds the
-   lasso, the simulator replays it with the file's fairness in the formula.
+2. VIOLATED: a run of the file itself, every process with its receive counts
+   (``tactl/engines/file_fairness.py``), replayed by the simulator with the file's fairness in the
+   formula: the derived justice's lasso made one (``realize``) where the derived verdict is
+   VIOLATED, else one the explicit engine finds at the smallest valuations of the resilience
+   condition in turn, then at the derived counterexample's, within :data:`SEARCH_S`.
 3. Otherwise UNKNOWN, saying which instances were searched.
 """
 

@@ -17,6 +17,8 @@ and type, assumed as ``<>[]`` (counts and sends only grow).
 The explicit engine (``tactl/engines/explicit_ltl.py``) searches this automaton; its lasso is
 replayed by the simulator on it, with that justice in the formula. :func:`search` tries the
 smallest valuations of the resilience condition in turn, within a budget of processes.
+:func:`realize` turns a lasso of the derived justice into a run of this automaton directly (no
+search), which is how a VIOLATED of both readings is confirmed cheaply.
 """
 
 from __future__ import annotations
