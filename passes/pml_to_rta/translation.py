@@ -63,7 +63,7 @@ from tactl.passes.pml_to_rta import faults as promela_faults
 from tactl.passes.pml_to_rta import widths as PT
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import CRASH_SEND, Refuse
-from tactl.passes.pml_to_rta.own_fairness import FileFairness
+from tactl.passes.rta_to_ta.own_fairness import FileFairness
 
 
 @dataclass(frozen=True)

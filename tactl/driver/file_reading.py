@@ -32,7 +32,7 @@ from tactl.ir.expr import Expr, IntConst, conj
 from tactl.util import deadline
 
 if TYPE_CHECKING:
-    from tactl.passes.pml_to_rta.own_fairness import FileFairness
+    from tactl.passes.rta_to_ta.own_fairness import FileFairness
     from tactl.passes.rta_to_ta.file_fairness import FileJustice
 
 MAX_PROCESSES = 6  # the largest instance (processes the file runs) searched for a violation
@@ -56,7 +56,7 @@ class FileReading:
 
 
 def file_fairness(doc: dict) -> FileFairness:
-    from tactl.passes.pml_to_rta.own_fairness import FileFairness  # lazy: only for a Promela file
+    from tactl.passes.rta_to_ta.own_fairness import FileFairness  # lazy: only for a Promela file
 
     return FileFairness.from_json(doc)
 

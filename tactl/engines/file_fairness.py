@@ -34,7 +34,7 @@ from tactl.ir.ta.model import Location, Property, Rule, ThresholdAutomaton, Upda
 from tactl.passes.rta_to_ta.eliminate import Translation
 from tactl.passes.rta_to_ta.env import sent
 from tactl.passes.rta_to_ta.file_fairness import leaving
-from tactl.passes.pml_to_rta.own_fairness import FileFairness
+from tactl.passes.rta_to_ta.own_fairness import FileFairness
 
 MAX_LOCATIONS = 4000  # local states (ℓ, c) of one instance; beyond, the instance is not built
 MAX_RULES = 40000
