@@ -44,6 +44,10 @@ EXPLAINED = {
     "cav15/cbc-cond-consensus2.pml:termination": (
         "ByMC's run is no run of the file: its interval [MAJ, N - T) counts nrcvd00 = 13 of nsnt00 = 14 as "
         "delivered; with all 14 (and 2 of nsnt01) a step at P0 must leave it (`post` does not refine)"),
+    "concur14/cond-consensus2.pml:agreement": (
+        "ByMC's run is no run of the file: with nsnt00 = 18, nsnt01 = 36 (N=54, T=17) it sends 25 "
+        "phase-1 0-votes, which need nrcvd00 > nrcvd01 and nrcvd00 + nrcvd01 >= N - T, i.e. nrcvd00 >= 19 > "
+        "nsnt00; its intervals cannot compare two receive counts"),
     "isola18/frb.pml:fisman_kupferman_lustig": _FKL,
     "popl17/bcast-folklore-crash.pml:fisman_kupferman_lustig": _FKL,
 }
