@@ -48,6 +48,10 @@ EXPLAINED = {
         "ByMC's run is no run of the file: with nsnt00 = 18, nsnt01 = 36 (N=54, T=17) it sends 25 "
         "phase-1 0-votes, which need nrcvd00 > nrcvd01 and nrcvd00 + nrcvd01 >= N - T, i.e. nrcvd00 >= 19 > "
         "nsnt00; its intervals cannot compare two receive counts"),
+    "concur14/cond-consensus2.pml:termination": (
+        "ByMC's run is one of the file: nothing is ever sent, the crashed process keeps taking the step "
+        "that changes nothing and the correct ones at V0/V1 are never scheduled; tactl's derived justice "
+        "makes them move, and its file's-fairness reading is not built for crash models"),
     "isola18/frb.pml:fisman_kupferman_lustig": _FKL,
     "popl17/bcast-folklore-crash.pml:fisman_kupferman_lustig": _FKL,
 }
