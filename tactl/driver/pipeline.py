@@ -525,11 +525,11 @@ PASSES: tuple[Pass, ...] = (
     # parse-promela 2: a file's own fault model (bound), several receive variables, havoc, cpp,
     # the -D defines; translate 3: justice max(0, g), bound's Env (an entry of an older version
     # would be a different model under the same key: bump whenever a pass's output changes);
-    # parse-promela 3, translate 4, check 4: a .pml's stay conditions, its liveness under its own fairness
+    # parse-promela 3: a .pml's own fairness (stay conditions; translate and check see it in their keys)
     Pass("parse-promela", 3, "pml-text", "rta", _parse_promela, ("defines",)),
-    Pass("translate", 4, "rta", "ta", _translate),
+    Pass("translate", 3, "rta", "ta", _translate),
     Pass("lower", 1, "ta", "checkable-ta", _lower, cached=False),
-    Pass("check", 4, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),  # 3: vacuity; lock-step hypotheses as written
+    Pass("check", 3, "checkable-ta", "verdict", _check, CHECK_OPTIONS, storable=_decided),  # 3: vacuity; lock-step hypotheses as written
     # the reference interpreter reads the pseudocode itself: its key is the text, not the TA
     Pass("check-source", 1, "alg-text", "source-verdict", _check_source, SOURCE_OPTIONS, storable=_decided),
     Pass("emit-smtlib", 1, "checkable-ta", "smtlib", _emit_smtlib, ("properties", "parameters")),
