@@ -16,6 +16,7 @@ from tactl.util.suggest import did_you_mean
 from tactl.engines import explain, explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN,
                                   UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, PropertyResult)
+from tactl.ir.eltl.cycles import can_run_forever
 from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, reach_question, temporal_query
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.evaluate import holds
@@ -306,7 +307,7 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
         from tactl.engines import chc  # lazy: Spacer's engine runs only with --engine chc
 
         return chc.check(ta, query, options.parameters)
-    if query.infinite and not any(r.is_self_loop and ta.increments(r) == {} for r in ta.rules):
+    if query.infinite and not can_run_forever(ta):
         return PropertyResult(query.property, query.kind, UNKNOWN, options.engine, reason=NO_LOOP)
     if options.engine in EXTERNAL:
         return _external(ta, query, options)
