@@ -13,11 +13,11 @@ from dataclasses import dataclass, field, replace
 from tactl.util import deadline
 from tactl.util import progress as shown
 from tactl.util.suggest import did_you_mean
-from tactl.engines import explain, explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
+from tactl.engines import cycle_liveness, explain, explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN,
                                   UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, PropertyResult)
-from tactl.ir.eltl.cycles import can_run_forever
-from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, reach_question, temporal_query
+from tactl.ir.eltl.cycles import can_run_forever, cycle_reason
+from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, lasso_reason, reach_question, temporal_query
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import BoolConst, Eventually, disj, to_text
@@ -338,6 +338,9 @@ def _parametric(ta: ThresholdAutomaton, query: TemporalQuery, question, options:
         result.details.update({"class": query.formula_class.value, "cut_points": len(query.branches[0].cuts),
                                "branches": 1})
         return result
+    if query.infinite and lasso_reason(ta) is not None and cycle_reason(ta) is None:
+        # a loop may pass through several configurations (ir/eltl/cycles.py)
+        return cycle_liveness.check_temporal(ta, query, progress, options.parameters, readable=not witness)
     return parametric.check_temporal(ta, query, progress, options.parameters, readable=not witness)
 
 

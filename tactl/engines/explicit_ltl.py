@@ -211,13 +211,19 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery, fixed: dict[str
             return result(UNSUPPORTED, reason=why)
 
     def confirm(params: dict[str, int], init: Configuration, schedule: list[Step], outcome) -> Counterexample:
-        cycle = batches(ta, outcome.cycle) if outcome.cycle else None
-        check = replay_run(ta, query.negation, query.infinite, params, init, schedule, outcome.loop, cycle)
-        return Counterexample(params, init, schedule, check, loop=outcome.loop, cycle=cycle)
+        return counterexample(ta, query, params, init, schedule, outcome)
 
     return explore_instances(
         ta, query.property, fixed, bound, max_states, progress, result,
         lambda params, budget: search_one_valuation(ta, query, params, bound, budget), confirm)
+
+
+def counterexample(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[str, int],
+                   init: Configuration, schedule: list[Step], outcome: _Outcome) -> Counterexample:
+    """The violation ``outcome`` found (prefix ``schedule`` from ``init``), replayed."""
+    cycle = batches(ta, outcome.cycle) if outcome.cycle else None
+    check = replay_run(ta, query.negation, query.infinite, params, init, schedule, outcome.loop, cycle)
+    return Counterexample(params, init, schedule, check, loop=outcome.loop, cycle=cycle)
 
 
 def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[str, int],
