@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from tactl.util import deadline
 from tactl.engines.result import HOLDS, NO_LOOP, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.ir.eltl.cycles import cycle_reason
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.ta.model import ThresholdAutomaton
@@ -242,8 +243,8 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
 
     if query.infinite:
         reason = lasso_reason(ta)
-        if reason:
-            return result(UNSUPPORTED, reason=reason)
+        if reason:  # the loop query of tactl/engines/cycle_liveness.py decides the others
+            return result(UNSUPPORTED, reason=cycle_reason(ta) or reason)
         if not any(r.is_self_loop and ta.increments(r) == {} for r in ta.rules):
             return result(UNKNOWN, reason=NO_LOOP)
     for number, branch in enumerate(query.branches, 1):

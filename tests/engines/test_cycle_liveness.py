@@ -1,0 +1,160 @@
+"""Liveness of automata with cycles through several locations (ir/eltl/cycles.py): the parametric
+engine's loop query against the explicit fair-lasso search, SPIN's counter model and NuSMV at
+small sizes, on automata of our own (tests/data/cycles/) and on bcast-byz-init when present."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import DATA, SHARED_BENCHMARKS, check_results, needs_spin
+from tactl.engines import checkers
+from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VIOLATED
+from tactl.ir.eltl.cycles import cycle_reason, cycle_structure
+from tactl.ir.eltl.formula import TemporalQuery, temporal_query
+from tactl.ir.expr import BoolConst, to_text
+from tactl.ir.ta.reader import read_ta
+
+CYCLES = DATA / "cycles"
+SMALL = {"N": 4, "T": 1, "F": 1}
+
+# (file, property) -> (parametric verdict, verdict at every small size)
+EXPECTED = {
+    ("circulate.ta", "reach_d"): (VIOLATED, VIOLATED),   # processes go round B -> C for ever
+    ("circulate.ta", "settle"): (VIOLATED, VIOLATED),
+    ("leave.ta", "term"): (HOLDS, HOLDS),                # the justice empties the cycle
+    ("leave.ta", "reach_d"): (HOLDS, HOLDS),
+    ("detour.ta", "reach_d"): (HOLDS, HOLDS),            # B empty on the loop: no round fits
+    # B occupied from a cut on: the query checks it at the loop's first configuration only, and
+    # its model does not replay; no size has a lasso: UNKNOWN, never HOLDS
+    ("occupied.ta", "empties"): (UNKNOWN, HOLDS),
+}
+CASES = sorted(EXPECTED)
+
+
+def small(file: str) -> dict[str, int]:
+    return {"N": 3} if file == "occupied.ta" else SMALL
+
+
+@pytest.mark.parametrize("file,prop", CASES)
+def test_parametric_verdicts(file, prop):
+    result = check_results(CYCLES / file, properties=(prop,))[prop]
+    assert result.verdict == EXPECTED[file, prop][0], result.reason
+    if result.verdict == VIOLATED:
+        cex = result.counterexample
+        assert cex.replayed and (cex.cycle or cex.loop is not None)
+    if result.verdict == UNKNOWN:
+        assert "over-approximation" in result.reason and "explicit search" in result.reason
+
+
+@pytest.mark.parametrize("file,prop", CASES)
+def test_explicit_fair_lasso_search_agrees(file, prop):
+    result = check_results(CYCLES / file, properties=(prop,), engine="explicit", bound=4)[prop]
+    assert result.verdict == EXPECTED[file, prop][1], result.reason
+    if result.verdict == VIOLATED:
+        assert result.counterexample.replayed and result.counterexample.cycle
+
+
+@needs_spin("SPIN's counter model on automata with cycles through several locations")
+@pytest.mark.parametrize("file,prop", CASES)
+def test_spin_counter_model_agrees(file, prop):
+    result = check_results(CYCLES / file, properties=(prop,), engine="spin", parameters=small(file))[prop]
+    assert result.verdict == EXPECTED[file, prop][1], result.reason
+
+
+@pytest.mark.skipif(checkers.nusmv() is None, reason="NuSMV is not installed: its cross-check did NOT run")
+@pytest.mark.parametrize("file,prop", CASES)
+def test_nusmv_agrees(file, prop):
+    result = check_results(CYCLES / file, properties=(prop,), engine="nusmv", parameters=small(file))[prop]
+    assert result.verdict == EXPECTED[file, prop][1], result.reason
+
+
+def test_the_parametric_violation_is_a_loop_through_several_configurations():
+    result = check_results(CYCLES / "circulate.ta", properties=("reach_d",))["reach_d"]
+    cex = result.counterexample
+    assert cex.loop is None and len(cex.cycle) >= 2
+    rules = {s.rule for s in cex.cycle}
+    assert rules == {1, 2}  # B -> C and C -> B, nothing else, on the loop
+
+
+# ------------------------------------------------------------------------------ the scope
+
+
+CYCLE_TEXT = """
+skel Round {
+  shared x;
+  parameters n;
+  assumptions (1) { n >= 1; }
+  locations (3) { A: [0]; B: [1]; C: [2]; }
+  inits (4) { A == n; B == 0; C == 0; x == 0; }
+  rules (3) {
+    0: A -> B when (true) do { x' == x + 1; };
+    1: B -> C when (true) do { unchanged(x); };
+    2: C -> B when (true) do { UPDATE };
+  }
+  specifications (1) { live: <>[](A == 0) -> <>(C != 0); }
+}"""
+
+
+def test_scope_components_and_loop_rules():
+    ta = read_ta(CYCLE_TEXT.replace("UPDATE", "unchanged(x);"), "round.ta").ta
+    assert cycle_reason(ta) is None
+    structure = cycle_structure(ta)
+    assert structure.components == (frozenset({"B", "C"}),)
+    assert structure.loop_rules(ta) == (1, 2)
+    assert structure.cyclic == {"B", "C"}
+
+
+def test_a_cycle_rule_that_increments_is_unsupported_with_its_reason():
+    ta = read_ta(CYCLE_TEXT.replace("UPDATE", "x' == x + 1;"), "round.ta").ta
+    why = cycle_reason(ta)
+    assert why and "rule 2 (C -> B)" in why and "updates shared variables" in why
+    for engine in ("parametric", "explicit"):
+        result = check_results(ta, properties=("live",), engine=engine, bound=3)["live"]
+        assert result.verdict == UNSUPPORTED and result.reason == why
+
+
+def test_a_reset_is_outside_the_scope():
+    ta = read_ta(CYCLE_TEXT.replace("UPDATE", "x' == 0;"), "round.eta", extended=True).ta
+    assert "not an increment" in cycle_reason(ta)
+
+
+# ------------------------------------------------------------------- the loop's formulas
+
+
+@pytest.mark.parametrize("spec,always,witnesses", [
+    # []<> q of the consequent negates to <>[] !q: on the whole loop
+    ("<>[](A == 0) -> []<>(C != 0)", "A == 0 && C == 0", []),
+    # <>[] q negates to []<> !q: at some loop configuration
+    ("<>[](A == 0) -> <>[](C == 0)", "A == 0", ["C != 0"]),
+    # [](p -> <>q): a cut, an invariant from it, nothing more on the loop than the justice
+    ("<>[](A == 0) -> [](B != 0 -> <>(C != 0))", "A == 0", []),
+])
+def test_loop_parts_of_a_branch(spec, always, witnesses):
+    text = CYCLE_TEXT.replace("UPDATE", "unchanged(x);").replace(
+        "live: <>[](A == 0) -> <>(C != 0);", f"live: {spec};")
+    ta = read_ta(text, "round.ta").ta
+    query = temporal_query(ta, ta.properties[0])
+    assert isinstance(query, TemporalQuery)
+    (branch,) = query.branches
+    assert to_text(branch.loop_always) == always
+    assert [to_text(w) for w in branch.loop_witnesses if w != BoolConst(True)] == witnesses
+
+
+# -------------------------------------------------------------- bcast-byz-init, when present
+
+
+BCAST_INIT = SHARED_BENCHMARKS / "bymc-promela" / "spin13-parameterized" / "bcast-byz-init.pml"
+
+
+@pytest.mark.skipif(not BCAST_INIT.exists(), reason="bcast-byz-init.pml is not in the shared benchmarks")
+def test_bcast_byz_init_is_decided_under_the_derived_justice():
+    """The justice tactl derives (``<>[](¬g ∨ κ = 0)`` per rule) holds on a loop only if it holds
+    at every loop configuration: a process that has accepted may go back (AC -> SE) whenever it
+    may go forward, so no run is just once everyone has sent. Every engine says so; relay and
+    corr hold vacuously (the file's own fairness, which SPIN checks, lets processes go round)."""
+    path = BCAST_INIT
+    parametric = check_results(path, properties=("relay", "corr"))
+    assert {p: r.verdict for p, r in parametric.items()} == {"relay": HOLDS_VACUOUSLY, "corr": HOLDS_VACUOUSLY}
+    explicit = check_results(path, properties=("relay", "corr"), engine="explicit", bound=7)
+    assert {p: r.verdict for p, r in explicit.items()} == {"relay": HOLDS_VACUOUSLY, "corr": HOLDS_VACUOUSLY}
+    assert all("7" in r.scope for r in explicit.values())
