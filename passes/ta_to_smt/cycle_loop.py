@@ -34,7 +34,7 @@ from tactl.ir.eltl.cycles import cycle_structure
 from tactl.ir.expr import BoolConst, Compare, Expr, Implies, IntConst, Name, conj, disj, substitute, summation
 from tactl.ir.smt import Block, Declaration
 from tactl.ir.ta.model import ThresholdAutomaton
-from tactl.passes.ta_to_smt.guard_abstraction import abstract_guards, placeholder
+from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton, abstract_guards, placeholder
 from tactl.passes.ta_to_smt.lasso import LassoEncoder, encode_branch, invariant_clauses
 from tactl.passes.ta_to_smt.steady import SteadyEncoding
 
@@ -136,12 +136,19 @@ class CycleLoopEncoder(LassoEncoder):
         formulas = [f for f in formulas if f != BoolConst(True)]
         if not formulas:
             return
-        ab = abstract_guards(ta, set(), tuple(formulas))
-        values = {placeholder(i): self.atom_at(final, atom) for i, atom in enumerate(ab.atoms)}
         configs = [final, *(witness_config(final, k) for k in witnesses(self.branch))]
         assertions: list[Expr] = []
-        for formula in ab.extra:
-            for clause in invariant_clauses(formula, ab.counter_atoms):
+        for formula in formulas:
+            try:
+                ab = abstract_guards(ta, set(), (formula,))
+                clauses = invariant_clauses(ab.extra[0], ab.counter_atoms)
+            except UnsupportedAutomaton:
+                # not in the clause shapes (say, a counter compared with a parameter): asserted
+                # where the query has configurations of the loop, an over-approximation too
+                assertions += [self.at(c, formula) for c in configs]
+                continue
+            values = {placeholder(i): self.atom_at(final, atom) for i, atom in enumerate(ab.atoms)}
+            for clause in clauses:
                 constant = self.at(final, substitute(clause.constant, values))
                 if clause.counters is None:
                     assertions.append(constant)

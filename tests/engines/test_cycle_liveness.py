@@ -158,3 +158,72 @@ def test_bcast_byz_init_is_decided_under_the_derived_justice():
     explicit = check_results(path, properties=("relay", "corr"), engine="explicit", bound=7)
     assert {p: r.verdict for p, r in explicit.items()} == {"relay": HOLDS_VACUOUSLY, "corr": HOLDS_VACUOUSLY}
     assert all("7" in r.scope for r in explicit.values())
+
+
+# ------------------------------------------------- random automata: the loop query is sound
+
+
+def random_cyclic(seed: int) -> str:
+    """A small automaton with cycles through several locations: rules between random locations,
+    guards from a few thresholds, increments only on rules outside cycles (the scope), random
+    self-loops, a random justice and four properties over it."""
+    import random
+
+    rnd = random.Random(seed)
+    k = rnd.randint(3, 5)
+    locs = [f"L{i}" for i in range(k)]
+    guards = ["true", "x >= N - T - F", "x >= T + 1 - F", "x < T + 1"]
+    rules = [("L0", "L1", "true", True)]
+    for _ in range(rnd.randint(3, 6)):
+        a, b = rnd.sample(locs[1:], 2)
+        rules.append((a, b, rnd.choice(guards), rnd.random() < 0.3))
+    for loc in rnd.sample(locs, rnd.randint(0, 2)):
+        rules.append((loc, loc, "true", False))
+    text = ["skel R {", "  shared x;", "  parameters N, T, F;",
+            "  assumptions (3) { N > 3 * T; T >= F; F >= 0; }",
+            f"  locations ({k}) {{ " + " ".join(f"{loc}: [];" for loc in locs) + " }",
+            f"  inits ({k + 1}) {{ L0 == N - F; " + " ".join(f"{loc} == 0;" for loc in locs[1:]) + " x == 0; }"]
+    body = []
+    for n, (a, b, g, inc) in enumerate(rules):
+        body.append(f"    {n}: {a} -> {b} when ({g}) do {{ {'x' + chr(39) + ' == x + 1;' if inc else 'unchanged(x);'} }};")
+    text.append(f"  rules ({len(rules)}) {{")
+    text += body
+    text.append("  }")
+    waiting = rnd.sample(locs[1:], rnd.randint(0, 2))
+    justice = " && ".join(["L0 == 0", *(f"(x < T + 1 || {loc} == 0)" for loc in waiting)])
+    i, j = rnd.sample(locs[1:], 2)
+    text.append("  specifications (4) {")
+    text.append(f"    reach: <>[]({justice}) -> <>({i} != 0);")
+    text.append(f"    settle: <>[]({justice}) -> <>[]({i} == 0);")
+    text.append(f"    answer: <>[]({justice}) -> []({i} != 0 -> <>({j} != 0));")
+    text.append(f"    often: <>[]({justice}) -> []<>({j} != 0);")
+    text += ["  }", "}"]
+    return "\n".join(text)
+
+
+def _scoped(text: str):
+    """The automaton of ``text`` with the increments of its cycle rules removed (the scope)."""
+    ta = read_ta(text, "r.ta").ta
+    structure = cycle_structure(ta)
+    lines = text.splitlines()
+    for index in range(len(ta.rules)):
+        if structure.is_cycle_rule(ta, index):
+            lines = [line.replace("x' == x + 1;", "unchanged(x);") if line.startswith(f"    {index}: ") else line
+                     for line in lines]
+    return read_ta("\n".join(lines), "r.ta").ta
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_random_cyclic_automata_parametric_never_contradicts_explicit(seed):
+    ta = _scoped(random_cyclic(seed))
+    assert cycle_reason(ta) is None
+    parametric = check_results(ta, "r.ta")
+    explicit = check_results(ta, "r.ta", engine="explicit", bound=4)
+    for name, result in parametric.items():
+        other = explicit[name].verdict
+        if result.verdict in (HOLDS, HOLDS_VACUOUSLY):
+            assert other in (HOLDS, HOLDS_VACUOUSLY), (name, result.verdict, other, explicit[name].counterexample)
+        if result.verdict == VIOLATED:
+            assert result.counterexample.replayed
+        if other == VIOLATED:
+            assert result.verdict in (VIOLATED, UNKNOWN), (name, result.verdict)
