@@ -16,7 +16,7 @@ from tactl.util.suggest import did_you_mean
 from tactl.engines import cycle_liveness, explain, explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN,
                                   UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, PropertyResult)
-from tactl.ir.eltl.cycles import can_run_forever, cycle_reason
+from tactl.ir.eltl.cycles import can_run_forever, cycle_reason, has_several_location_cycles
 from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, lasso_reason, reach_question, temporal_query
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.evaluate import holds
@@ -152,6 +152,11 @@ def _initial_configuration_exists(ta, parameters, extra):
         else (exists, why)
 
 
+# Why a justice can have no run on an automaton with cycles (ir/eltl/cycles.py), said with it.
+CYCLIC_JUSTICE = ("; on this automaton processes can go round a cycle through several locations, and "
+                  "a justice conjunct `!g || loc == 0` for a location on it asks that location to be "
+                  "empty at every configuration of the run's loop, which processes going round never "
+                  "allow: on a cycle it does not say 'every process keeps moving'")
 VACUOUS = ("{why}, so every property holds vacuously: nothing was checked")
 
 
@@ -387,6 +392,8 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
                          "asked for (the property holds without saying anything)")
         if witness.verdict == HOLDS_VACUOUSLY and witness.reason:
             result.reason += "; " + witness.reason.removeprefix("vacuous: ")
+        if query.infinite and question.assumes_justice and has_several_location_cycles(ta):
+            result.reason += CYCLIC_JUSTICE
     elif witness.verdict == VIOLATED:
         # The witness run's parameters are left out: which model z3 returns first depends on
         # the queries the process asked before, and the cached result must not.
