@@ -12,10 +12,13 @@ state formulas, ``&&``, ``||``, ``<>`` and ``[]``. A violation is a run on which
    non-updating self-loop rule *enabled* at ``σ_L`` (source occupied, guard true): ``π·σ_L^ω``.
    As in ByMC, there is no implicit stuttering: a configuration where no such self-loop is
    enabled (a deadlock, e.g. everyone in a location without a self-loop) ends no infinite run,
-   so it is never a liveness counterexample.
+   so it is never a liveness counterexample. With cycles through several locations a run is a
+   lasso ``π·λ^ω`` whose loop ``λ`` may pass through several configurations
+   (``ir/eltl/cycles.py`` says when that is decided, and why).
 2. *Liveness under justice* (``ψ`` contains ``[]``): ``ψ`` is evaluated on the lasso
    ``π·σ_L^ω`` with ordinary LTL semantics. Justice is only what the formula says (``<>[](J)``
-   holds iff ``J`` holds at ``σ_L``); tactl adds no implicit fairness.
+   holds iff ``J`` holds at ``σ_L``, at every configuration of a longer loop); tactl adds no
+   implicit fairness.
 3. *Reachability and nested safety* (``ψ`` has no ``[]``): a violation is a finite run prefix on
    which ``ψ`` holds (every ``<>`` witnessed inside the prefix). The prefix need not be
    extendable to an infinite run: a bad state reached before a deadlock is still reached.
@@ -29,7 +32,10 @@ state formulas, ``&&``, ``||``, ``<>`` and ``[]``. A violation is a run on which
 point*: a configuration at or after its parent's; a ``[]χ`` anchored at a cut makes χ's state
 formulas an *invariant* from that cut to ``σ_L``; anything under ``[]`` of the form ``<>χ``, and
 ``<>χ`` whose state formulas are all under ``[]``, is evaluated at ``σ_L`` alone (the loop is one
-configuration). :func:`temporal_query` computes this form; the engines decide it.
+configuration). On a loop through several configurations the same parts are kept apart: what
+holds at every loop configuration (``Branch.loop_always``) and what holds at some, one formula
+per ``<>`` (``Branch.loop_witnesses``). :func:`temporal_query` computes this form; the engines
+decide it.
 """
 
 from __future__ import annotations
