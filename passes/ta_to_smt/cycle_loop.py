@@ -77,7 +77,7 @@ class CycleLoopEncoder(LassoEncoder):
         decls: list[Declaration] = [Declaration(n.name) for n in z.values()]
         assertions: list[Expr] = [Compare(">=", n, IntConst(0)) for n in z.values()]
         assertions.append(Compare(">=", _total(list(z.values())), IntConst(1)) if z else BoolConst(False))
-        assertions += self._balance(final, final, z)
+        assertions += self.moved(final, final, z)  # back to c1: each location gains what it loses
         for i, n in z.items():
             assertions.append(Implies(Compare(">", n, IntConst(0)), self.at(final, ta.expand(ta.rules[i].guard))))
         ranks, chains = self.firable_chains("L", z, start=final)
@@ -90,25 +90,6 @@ class CycleLoopEncoder(LassoEncoder):
             self._witness_block(k, z)
         self._always_block(z)
 
-    def _balance(self, start: int, end: int, counts: dict[int, Expr]) -> list[Expr]:
-        """Configuration ``end`` is ``start`` after ``counts`` (shared variables unchanged)."""
-        ta, lay = self.ta, self.layout
-        delta: dict[str, list[tuple[str, Expr]]] = {loc.name: [] for loc in ta.locations}
-        for i, n in counts.items():
-            rule = ta.rules[i]
-            if not rule.is_self_loop:
-                delta[rule.source].append(("-", n))
-                delta[rule.target].append(("+", n))
-        out: list[Expr] = []
-        for loc in ta.locations:
-            before = Name(lay.counter(start, loc.name))
-            rhs = summation(before, delta[loc.name]) if delta[loc.name] else before
-            out.append(Compare("==", Name(lay.counter(end, loc.name)), rhs))
-        if start != end:
-            out += [Compare(">=", Name(lay.counter(end, loc.name)), IntConst(0)) for loc in ta.locations]
-            out += [Compare("==", Name(lay.shared(end, v)), Name(lay.shared(start, v))) for v in ta.shared]
-        return out
-
     def _witness_block(self, k: int, z: dict[int, Name]) -> None:
         final = self.layout.final_config
         w = witness_config(final, k)
@@ -119,7 +100,7 @@ class CycleLoopEncoder(LassoEncoder):
         for i in z:
             assertions += [Compare(">=", y[i], IntConst(0)), Compare(">=", u[i], IntConst(0)),
                            Compare("==", summation(y[i], [("+", u[i])]), z[i])]
-        assertions += self._balance(final, w, y)
+        assertions += self.moved(final, w, y)  # loop rules update nothing: shared values kept
         for label, counts, start in ((f"W{k}", y, final), (f"R{k}", u, w)):
             ranks, chains = self.firable_chains(label, counts, start=start)
             decls += ranks

@@ -21,7 +21,7 @@ from dataclasses import replace
 from itertools import product
 
 from tactl.engines import explicit, explicit_ltl
-from tactl.engines.parametric import ENGINE, query_size, schedule_of, solve, verdict_scope
+from tactl.engines.parametric import query_size, schedule_of, solve, temporal_result, verdict_scope
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.schedule import order_steady
 from tactl.engines.simulate import Step, replay_run
@@ -50,15 +50,8 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
     sizes: list[dict[str, object]] = []
 
     def result(verdict: str, **kw: object) -> PropertyResult:
-        details: dict[str, object] = {"class": query.formula_class.value, "cut_points": query.cut_points,
-                                      "branches": len(query.branches), "loop": "several configurations"}
-        if sizes:
-            details["segments"] = max(int(d["segments"]) for d in sizes)  # type: ignore[call-overload]
-            details["smt_constants"] = sum(int(d["smt_constants"]) for d in sizes)  # type: ignore[call-overload]
-            details["smt_assertions"] = sum(int(d["smt_assertions"]) for d in sizes)  # type: ignore[call-overload]
-        return PropertyResult(query.property, query.kind, verdict, ENGINE, time.perf_counter() - start,
-                              queries, details=details, formula_class=query.formula_class.value,
-                              **kw)  # type: ignore[arg-type]
+        return temporal_result(query, verdict, time.perf_counter() - start, queries, sizes,
+                               extra={"loop": "several configurations"}, **kw)
 
     why = cycle_reason(ta)
     if why:

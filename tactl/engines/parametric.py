@@ -231,15 +231,7 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
     sizes: list[dict[str, object]] = []
 
     def result(verdict: str, **kw: object) -> PropertyResult:
-        details = {"class": query.formula_class.value, "cut_points": query.cut_points,
-                   "branches": len(query.branches)}
-        if sizes:
-            details["segments"] = max(int(d["segments"]) for d in sizes)  # type: ignore[call-overload]
-            details["smt_constants"] = sum(int(d["smt_constants"]) for d in sizes)  # type: ignore[call-overload]
-            details["smt_assertions"] = sum(int(d["smt_assertions"]) for d in sizes)  # type: ignore[call-overload]
-        return PropertyResult(query.property, query.kind, verdict, ENGINE, time.perf_counter() - start,
-                              queries, details=details, formula_class=query.formula_class.value,
-                              **kw)  # type: ignore[arg-type]
+        return temporal_result(query, verdict, time.perf_counter() - start, queries, sizes, **kw)
 
     if query.infinite:
         reason = lasso_reason(ta)
@@ -276,6 +268,20 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
             return result(UNKNOWN, reason=unreplayed(counterexample), counterexample=counterexample)
         return result(VIOLATED, counterexample=counterexample)
     return result(HOLDS, scope=verdict_scope(ta, parameters))
+
+
+def temporal_result(query: TemporalQuery, verdict: str, seconds: float, queries: int,
+                    sizes: list[dict[str, object]], **kw: object) -> PropertyResult:
+    """A temporal property's result, with the sizes of its queries summed up in ``details``."""
+    details: dict[str, object] = {"class": query.formula_class.value, "cut_points": query.cut_points,
+                                  "branches": len(query.branches)}
+    if sizes:
+        details["segments"] = max(int(d["segments"]) for d in sizes)  # type: ignore[call-overload]
+        details["smt_constants"] = sum(int(d["smt_constants"]) for d in sizes)  # type: ignore[call-overload]
+        details["smt_assertions"] = sum(int(d["smt_assertions"]) for d in sizes)  # type: ignore[call-overload]
+    details.update(kw.pop("extra", {}))  # type: ignore[call-overload]
+    return PropertyResult(query.property, query.kind, verdict, ENGINE, seconds, queries, details=details,
+                          formula_class=query.formula_class.value, **kw)  # type: ignore[arg-type]
 
 
 @dataclass

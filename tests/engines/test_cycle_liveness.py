@@ -79,24 +79,12 @@ def test_the_parametric_violation_is_a_loop_through_several_configurations():
 # ------------------------------------------------------------------------------ the scope
 
 
-CYCLE_TEXT = """
-skel Round {
-  shared x;
-  parameters n;
-  assumptions (1) { n >= 1; }
-  locations (3) { A: [0]; B: [1]; C: [2]; }
-  inits (4) { A == n; B == 0; C == 0; x == 0; }
-  rules (3) {
-    0: A -> B when (true) do { x' == x + 1; };
-    1: B -> C when (true) do { unchanged(x); };
-    2: C -> B when (true) do { UPDATE };
-  }
-  specifications (1) { live: <>[](A == 0) -> <>(C != 0); }
-}"""
+ROUND = (CYCLES / "round.ta").read_text()
+BACK = "2: C -> B when (true) do { unchanged(x); };"
 
 
 def test_scope_components_and_loop_rules():
-    ta = read_ta(CYCLE_TEXT.replace("UPDATE", "unchanged(x);"), "round.ta").ta
+    ta = read_ta(ROUND, "round.ta").ta
     assert cycle_reason(ta) is None
     structure = cycle_structure(ta)
     assert structure.components == (frozenset({"B", "C"}),)
@@ -105,7 +93,7 @@ def test_scope_components_and_loop_rules():
 
 
 def test_a_cycle_rule_that_increments_is_unsupported_with_its_reason():
-    ta = read_ta(CYCLE_TEXT.replace("UPDATE", "x' == x + 1;"), "round.ta").ta
+    ta = read_ta(ROUND.replace(BACK, BACK.replace("unchanged(x);", "x' == x + 1;")), "round.ta").ta
     why = cycle_reason(ta)
     assert why and "rule 2 (C -> B)" in why and "updates shared variables" in why
     for engine in ("parametric", "explicit"):
@@ -114,7 +102,7 @@ def test_a_cycle_rule_that_increments_is_unsupported_with_its_reason():
 
 
 def test_a_reset_is_outside_the_scope():
-    ta = read_ta(CYCLE_TEXT.replace("UPDATE", "x' == 0;"), "round.eta", extended=True).ta
+    ta = read_ta(ROUND.replace(BACK, BACK.replace("unchanged(x);", "x' == 0;")), "round.eta", extended=True).ta
     assert "not an increment" in cycle_reason(ta)
 
 
@@ -130,8 +118,7 @@ def test_a_reset_is_outside_the_scope():
     ("<>[](A == 0) -> [](B != 0 -> <>(C != 0))", "A == 0", []),
 ])
 def test_loop_parts_of_a_branch(spec, always, witnesses):
-    text = CYCLE_TEXT.replace("UPDATE", "unchanged(x);").replace(
-        "live: <>[](A == 0) -> <>(C != 0);", f"live: {spec};")
+    text = ROUND.replace("live: <>[](A == 0) -> <>(C != 0);", f"live: {spec};")
     ta = read_ta(text, "round.ta").ta
     query = temporal_query(ta, ta.properties[0])
     assert isinstance(query, TemporalQuery)
