@@ -30,9 +30,11 @@ hold (or the prefix itself was over-approximated), the replay decides.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tactl.ir.eltl.cycles import cycle_structure
 from tactl.ir.expr import BoolConst, Compare, Expr, Implies, IntConst, Name, conj, disj, substitute, summation
-from tactl.ir.smt import Block, Declaration
+from tactl.ir.smt import Block, Declaration, SmtQuery
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton, abstract_guards, placeholder
 from tactl.passes.ta_to_smt.lasso import LassoEncoder, encode_branch, invariant_clauses
@@ -68,6 +70,15 @@ def witness_config(final: int, k: int) -> int:
 
 class CycleLoopEncoder(LassoEncoder):
     """``LassoEncoder`` whose loop passes through several configurations (module docstring)."""
+
+    def query(self) -> SmtQuery:
+        asked = super().query()
+        what = (f"property {self.temporal.property} ({self.temporal.formula_class.value}), a loop "
+                "through several configurations: unsat = no lasso satisfies this branch of the "
+                "negated specification for any parameters satisfying the resilience condition; "
+                "sat proves nothing (an over-approximation: tactl replays its run)")
+        return replace(asked, title=asked.title.replace("cut-point query", "loop query"),
+                       notes=(asked.notes[0], what, *asked.notes[2:]))
 
     def loop_block(self) -> None:
         ta, lay = self.ta, self.layout
