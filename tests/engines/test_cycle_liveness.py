@@ -4,6 +4,9 @@ small sizes, on automata of our own (tests/data/cycles/) and on bcast-byz-init w
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 
 from conftest import DATA, SHARED_BENCHMARKS, check_results, needs_spin
@@ -229,3 +232,22 @@ def test_emit_writes_the_loop_query_that_check_asks():
         solver = z3.Solver()
         solver.from_string(text)
         assert solver.check() == z3.unsat  # both hold (EXPECTED)
+
+
+# ------------------------------------------------ NBAC's failure detector, when the files are present
+
+FTB = Path(os.environ.get("TACTL_FTB", "/tmp/ftb"))
+NBACR = FTB / "isola18" / "promela" / "nbacr.pml"
+
+
+@pytest.mark.skipif(not NBACR.exists(), reason=f"nbacr.pml not found under {FTB} (TACTL_FTB)")
+def test_nbacr_liveness_through_the_failure_detector_cycle():
+    """nbacr's some_fail flips at COMMIT and ABORT (cycles through several locations): its three
+    liveness properties hold for all parameters (ByMC: termination1 and nontriv hold), and the
+    explicit fair-lasso search agrees at every size up to 3."""
+    names = ("termination1", "termination2", "nontriv")
+    parametric = check_results(NBACR, properties=names)
+    assert {p: r.verdict for p, r in parametric.items()} == dict.fromkeys(names, HOLDS)
+    assert all(r.details.get("loop") == "several configurations" for r in parametric.values())
+    explicit = check_results(NBACR, properties=names, engine="explicit", bound=3)
+    assert {p: r.verdict for p, r in explicit.items()} == dict.fromkeys(names, HOLDS)
