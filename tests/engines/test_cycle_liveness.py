@@ -234,6 +234,20 @@ def test_emit_writes_the_loop_query_that_check_asks():
         assert solver.check() == z3.unsat  # both hold (EXPECTED)
 
 
+@needs_spin("SPIN on bcast-byz-init.pml (the source engine)")
+@pytest.mark.skipif(not BCAST_INIT.exists(), reason="bcast-byz-init.pml is not in the shared benchmarks")
+def test_bcast_byz_init_under_the_files_own_fairness_spin_finds_both_violated():
+    """The other reading, pinned beside ours: SPIN on the file at N=4, T=1, F=1 (its fairness is
+    message delivery alone, so an accepted process may go back to SE for ever) violates relay and
+    corr; tactl's derived justice asks more of a run than that and no run gives it (above)."""
+    from tactl.engines.spin_source import check_source
+
+    report = check_source(str(BCAST_INIT), BCAST_INIT.read_text(), {"N": 4, "T": 1, "F": 1}, timeout_s=60)
+    assert report.error is None, report.error
+    verdicts = {r.name: r.verdict for r in report.results}
+    assert verdicts["relay"] == verdicts["corr"] == VIOLATED
+
+
 # ------------------------------------------------ NBAC's failure detector, when the files are present
 
 FTB = Path(os.environ.get("TACTL_FTB", "/tmp/ftb"))
