@@ -23,6 +23,9 @@ condition (semantics: ``tactl.ir.eltl.formula``, decisions 1–6).
 * Liveness (decisions 1, 2): violated iff some reachable ``(s, O)`` has a non-updating self-loop
   enabled at ``s`` and every formula of ``O`` holds on ``s^ω`` (where ``<>χ`` and ``[]χ`` are both
   ``χ``). A deadlocked configuration ends no infinite run, so it never counts.
+* Liveness on an automaton with cycles through several locations (``ir/eltl/cycles.py``): the
+  loop may pass through several configurations, so the whole product is built and searched for
+  a strongly connected component that discharges every ``<>`` (``_fair_lasso``).
 
 Every violation is replayed by the simulator (``tactl.engines.simulate.replay_run``), which evaluates ψ
 on the run by plain LTL semantics; a violation it cannot confirm is reported unknown.
