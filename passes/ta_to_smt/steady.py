@@ -147,7 +147,7 @@ class SteadyLayout:
         return f"ctx{j}.a{atom}"
 
     @staticmethod
-    def rank(j: int, loc: str) -> str:
+    def rank(j: int | str, loc: str) -> str:
         return f"rk{j}.{loc}"
 
     def config_names(self, c: int) -> dict[str, Expr]:
@@ -371,9 +371,12 @@ class SteadyEncoder:
         self.blocks.append(Block(f"segment {j}: steady part, configuration {start} -> {end}",
                                  tuple(decls), tuple(assertions)))
 
-    def firable_chains(self, j: int, counts: dict[int, Name]) -> tuple[list[Declaration], list[Expr]]:
-        """Every fired rule's source holds a process at the start or is entered by a fired rule."""
+    def firable_chains(self, j: int | str, counts: dict[int, Name],
+                       start: int | None = None) -> tuple[list[Declaration], list[Expr]]:
+        """Every fired rule's source holds a process at the start (configuration ``start``,
+        default segment ``j``'s first) or is entered by a fired rule; ``j`` names the ranks."""
         ta, lay = self.ta, self.layout
+        first = 2 * j if start is None else start  # type: ignore[operator]
         entering: dict[str, list[int]] = defaultdict(list)
         for i in counts:
             rule = ta.rules[i]
@@ -384,7 +387,7 @@ class SteadyEncoder:
         out: list[Expr] = []
         for i, n in counts.items():
             src = ta.rules[i].source
-            options: list[Expr] = [Compare(">", Name(lay.counter(2 * j, src)), IntConst(0))]
+            options: list[Expr] = [Compare(">", Name(lay.counter(first, src)), IntConst(0))]
             for k in entering[src]:
                 came = Compare(">", counts[k], IntConst(0))
                 pred = ta.rules[k].source

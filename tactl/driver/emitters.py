@@ -6,10 +6,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from tactl.ir.eltl.cycles import cycle_reason
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason, temporal_query
 from tactl.ir.ta.reader import ReadResult
 from tactl.passes.emit.smtlib import emit_smtlib
 from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton, unsupported_reason
+from tactl.passes.ta_to_smt.cycle_loop import encode_cyclic
 from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_query
 
 
@@ -37,9 +39,11 @@ def smtlib_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
         if not isinstance(query, TemporalQuery):
             skipped.append(f"{prop.name}: {query.reason}")
             continue
-        why = lasso_reason(ta) if query.infinite else None
+        cyclic = query.infinite and lasso_reason(ta) is not None
+        why = (cycle_reason(ta) if cyclic else None)
         try:
-            encodings = _encodings(ta, query, parameters) if why is None else []
+            encodings = ([] if why else _loop_encodings(ta, query, parameters) if cyclic
+                         else _encodings(ta, query, parameters))
         except UnsupportedAutomaton as e:
             why = str(e)
         if why:
@@ -49,6 +53,13 @@ def smtlib_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
             suffix = f".branch{number}" if len(query.branches) > 1 else ""
             files[f"{ta.name}.{prop.name}{suffix}{'.' + bound if bound else ''}.smt2"] = emit_smtlib(encoding.query)
     return {"files": files, "skipped": skipped}
+
+
+def _loop_encodings(ta, query: TemporalQuery, parameters: dict[str, int]) -> list[tuple[int, str, Any]]:
+    """The loop queries of an automaton with cycles through several locations
+    (``passes/ta_to_smt/cycle_loop.py``), one per branch: unsat = no lasso, sat proves nothing."""
+    return [(number, "loop", encode_cyclic(ta, replace(query, branches=(branch,)), branch, parameters=parameters))
+            for number, branch in enumerate(query.branches, 1)]
 
 
 def _encodings(ta, query: TemporalQuery, parameters: dict[str, int]) -> list[tuple[int, str, Any]]:

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field, replace
 from tactl.util import deadline
 from tactl.util import progress as shown
 from tactl.util.suggest import did_you_mean
-from tactl.engines import explain, explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
+from tactl.engines import cycle_liveness, explain, explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN,
                                   UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, PropertyResult)
-from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, reach_question, temporal_query
+from tactl.ir.eltl.cycles import can_run_forever, cycle_reason, has_several_location_cycles
+from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, lasso_reason, reach_question, temporal_query
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import BoolConst, Eventually, disj, to_text
@@ -151,6 +152,11 @@ def _initial_configuration_exists(ta, parameters, extra):
         else (exists, why)
 
 
+# Why a justice can have no run on an automaton with cycles (ir/eltl/cycles.py), said with it.
+CYCLIC_JUSTICE = ("; on this automaton processes can go round a cycle through several locations, and "
+                  "a justice conjunct `!g || loc == 0` for a location on it asks that location to be "
+                  "empty at every configuration of the run's loop, which processes going round never "
+                  "allow: on a cycle it does not say 'every process keeps moving'")
 VACUOUS = ("{why}, so every property holds vacuously: nothing was checked")
 
 
@@ -306,7 +312,7 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
         from tactl.engines import chc  # lazy: Spacer's engine runs only with --engine chc
 
         return chc.check(ta, query, options.parameters)
-    if query.infinite and not any(r.is_self_loop and ta.increments(r) == {} for r in ta.rules):
+    if query.infinite and not can_run_forever(ta):
         return PropertyResult(query.property, query.kind, UNKNOWN, options.engine, reason=NO_LOOP)
     if options.engine in EXTERNAL:
         return _external(ta, query, options)
@@ -337,6 +343,9 @@ def _parametric(ta: ThresholdAutomaton, query: TemporalQuery, question, options:
         result.details.update({"class": query.formula_class.value, "cut_points": len(query.branches[0].cuts),
                                "branches": 1})
         return result
+    if query.infinite and lasso_reason(ta) is not None and cycle_reason(ta) is None:
+        # a loop may pass through several configurations (ir/eltl/cycles.py)
+        return cycle_liveness.check_temporal(ta, query, progress, options.parameters, readable=not witness)
     return parametric.check_temporal(ta, query, progress, options.parameters, readable=not witness)
 
 
@@ -383,6 +392,8 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
                          "asked for (the property holds without saying anything)")
         if witness.verdict == HOLDS_VACUOUSLY and witness.reason:
             result.reason += "; " + witness.reason.removeprefix("vacuous: ")
+        if query.infinite and question.assumes_justice and has_several_location_cycles(ta):
+            result.reason += CYCLIC_JUSTICE
     elif witness.verdict == VIOLATED:
         # The witness run's parameters are left out: which model z3 returns first depends on
         # the queries the process asked before, and the cached result must not.

@@ -16,7 +16,8 @@ the replay and the automaton, never from the solver's model:
   every message that will ever be counted is already sent: per occupied location, each rule
   leaving it has a false guard there (the values say by how much), and the justice conjuncts of
   the negated property (the bodies of its ``<>[]``) hold there — so the processes that wait are
-  not owed a step.
+  not owed a step. On a loop through several locations (``ir/eltl/cycles.py``) processes move
+  but no message is sent any more, and the same is said of the loop's first configuration.
 """
 
 from __future__ import annotations
@@ -112,8 +113,13 @@ def _waiting(ta: ThresholdAutomaton, cex: Counterexample, query: TemporalQuery,
     env = last.env(cex.parameters)
     shared = ", ".join(f"{v} = {env[v]}" for v in ta.shared if v not in terms)
     faulty = ", ".join(f"{t} = {env[t]}" for t in terms)
-    out = [f"why waiting forever is allowed (configuration {len(cex.schedule)}, where nothing changes "
-           f"any more: the messages sent are all that correct processes will ever send"
+    # a loop through several locations (ir/eltl/cycles.py): processes move, the messages do not
+    moving = any(not ta.rules[s.rule].is_self_loop for s in cex.cycle or [])
+    where = (f"the loop from configuration {len(cex.schedule)}, where processes go round but no more "
+             "messages are sent" if moving else
+             f"configuration {len(cex.schedule)}, where nothing changes any more")
+    out = [f"why {'going round' if moving else 'waiting'} forever is allowed ({where}: the messages "
+           f"sent are all that correct processes will ever send"
            + (f", {shared}" if shared else "")
            + (f"; faulty processes may add up to {faulty}, or nothing" if faulty else "") + "):"]
     for loc, count in last.counters:

@@ -23,6 +23,9 @@ condition (semantics: ``tactl.ir.eltl.formula``, decisions 1–6).
 * Liveness (decisions 1, 2): violated iff some reachable ``(s, O)`` has a non-updating self-loop
   enabled at ``s`` and every formula of ``O`` holds on ``s^ω`` (where ``<>χ`` and ``[]χ`` are both
   ``χ``). A deadlocked configuration ends no infinite run, so it never counts.
+* Liveness on an automaton with cycles through several locations (``ir/eltl/cycles.py``): the
+  loop may pass through several configurations, so the whole product is built and searched for
+  a strongly connected component that discharges every ``<>`` (``_fair_lasso``).
 
 Every violation is replayed by the simulator (``tactl.engines.simulate.replay_run``), which evaluates ψ
 on the run by plain LTL semantics; a violation it cannot confirm is reported unknown.
@@ -40,6 +43,7 @@ from tactl.engines.explicit import (
     DEFAULT_MAX_STATES,
     MAX_INITIAL,
     ENGINE,
+    batches,
     compile_expression,
     compile_moves,
     explore_instances,
@@ -49,7 +53,9 @@ from tactl.engines.explicit import (
 )
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.simulate import Configuration, Step, replay_run
+from tactl.ir.eltl.cycles import cycle_reason, has_several_location_cycles
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason
+from tactl.ir.ta.validate import strongly_connected
 from tactl.ir.expr import Always, And, BoolConst, Eventually, Expr, Or, is_temporal
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.ta.model import ThresholdAutomaton
@@ -184,6 +190,7 @@ class _Outcome:
     loop: int | None = None
     reason: str | None = None
     limited: tuple[str, ...] = ()
+    cycle: list[int] | None = None  # a loop through several configurations (rules, in order)
 
 
 def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery, fixed: dict[str, int],
@@ -202,17 +209,24 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery, fixed: dict[str
                               formula_class=query.formula_class.value, **kw)
 
     if query.infinite:
-        why = lasso_reason(ta)
+        why = lasso_reason(ta) and cycle_reason(ta)
         if why is not None:
             return result(UNSUPPORTED, reason=why)
 
     def confirm(params: dict[str, int], init: Configuration, schedule: list[Step], outcome) -> Counterexample:
-        check = replay_run(ta, query.negation, query.infinite, params, init, schedule, outcome.loop)
-        return Counterexample(params, init, schedule, check, loop=outcome.loop)
+        return counterexample(ta, query, params, init, schedule, outcome)
 
     return explore_instances(
         ta, query.property, fixed, bound, max_states, progress, result,
         lambda params, budget: search_one_valuation(ta, query, params, bound, budget), confirm)
+
+
+def counterexample(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[str, int],
+                   init: Configuration, schedule: list[Step], outcome: _Outcome) -> Counterexample:
+    """The violation ``outcome`` found (prefix ``schedule`` from ``init``), replayed."""
+    cycle = batches(ta, outcome.cycle) if outcome.cycle else None
+    check = replay_run(ta, query.negation, query.infinite, params, init, schedule, outcome.loop, cycle)
+    return Counterexample(params, init, schedule, check, loop=outcome.loop, cycle=cycle)
 
 
 def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[str, int],
@@ -234,6 +248,9 @@ def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: d
         return _Outcome(UNKNOWN, 0, reason=f"no initial configuration with {', '.join(limited)} "
                         f"capped at --bound {bound} (the inits allow larger values)",
                         limited=tuple(limited))
+
+    if query.infinite and has_several_location_cycles(ta):
+        return _fair_lasso(formula, moves, initials, max_states, limited)
 
     def enabled_loop(s: State) -> int | None:
         return next((i for i, src, guard in loops if s[src] >= 1 and guard(s)), None)
@@ -282,3 +299,96 @@ def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: d
         path.append(rule)
     return _Outcome(VIOLATED, len(parent), len(initials), list(reversed(path)), at[0], loop,
                     limited=tuple(limited))
+
+
+# ------------------------------------------------------------------- loops through several configurations
+
+
+def _fair_lasso(formula: _Formula, moves, initials: list[State], max_states: int,
+                limited: list[str]) -> _Outcome:
+    """A lasso violating the specification when loops may pass through several configurations
+    (``ir/eltl/cycles.py``): the reachable product, then its strongly connected components. A
+    component with an edge is a violation when, for every ``<>χ`` of ψ, one of its product
+    states no longer owes ``<>χ`` (a generalised Büchi condition: a cycle through those states
+    witnesses every pending ``<>`` again and again; every ``[]`` and the justice ``<>[](J)`` are
+    kept by progression on every state of it). Deadlocked states have no edge, so they end no
+    infinite run (decision 1)."""
+    Node = tuple[State, Obligation]
+    ids: dict[Node, int] = {}
+    nodes: list[Node] = []
+    edges: list[list[tuple[int, int]]] = []
+    parent: list[tuple[int, int] | None] = []
+    queue: deque[int] = deque()
+
+    def add(node: Node, came: tuple[int, int] | None) -> int:
+        if node not in ids:
+            ids[node] = len(nodes)
+            nodes.append(node)
+            edges.append([])
+            parent.append(came)
+            queue.append(ids[node])
+        return ids[node]
+
+    start: Obligation = frozenset({formula.root})
+    for s in initials:
+        add((s, start), None)
+    while queue:
+        if len(nodes) > max_states:
+            return _Outcome(UNKNOWN, len(nodes), len(initials),
+                            reason="the state limit (--max-states) was reached", limited=tuple(limited))
+        u = queue.popleft()
+        s, obligation = nodes[u]
+        following = formula.progress_all(obligation, s)
+        for i, t in (successors(s, moves) if following else ()):
+            for o in following:
+                edges[u].append((i, add((t, o), (u, i))))
+    pending = [n for n, kind in enumerate(formula.kind) if kind == _EVENTUALLY]
+    refs = {u: [v for _, v in out] for u, out in enumerate(edges)}
+    accepting = []
+    for comp in strongly_connected(refs):
+        members = set(comp)
+        if len(comp) == 1 and comp[0] not in refs[comp[0]]:
+            continue
+        visits = [min((u for u in comp if n not in nodes[u][1]), default=None) for n in pending]
+        if None not in visits:
+            accepting.append((min(comp), members, visits))
+    if not accepting:
+        return _Outcome(HOLDS, len(nodes), len(initials), limited=tuple(limited))
+    entry, members, visits = min(accepting, key=lambda a: a[0])
+    prefix: list[int] = []
+    at = entry
+    while parent[at] is not None:
+        at, rule = parent[at]  # type: ignore[misc]
+        prefix.append(rule)
+    cycle: list[int] = []
+    here = entry
+    for goal in [*visits, entry]:
+        if goal != here or (goal == entry and not cycle):
+            step_rules, here = _walk(edges, members, here, goal)
+            cycle.extend(step_rules)
+    return _Outcome(VIOLATED, len(nodes), len(initials), list(reversed(prefix)), nodes[at][0],
+                    limited=tuple(limited), cycle=cycle)
+
+
+def _walk(edges: list[list[tuple[int, int]]], members: set[int], source: int,
+          goal: int) -> tuple[list[int], int]:
+    """The rules of a shortest path of at least one edge from ``source`` to ``goal`` inside
+    ``members`` (one strongly connected component, so it exists)."""
+    back: dict[int, tuple[int, int]] = {}
+    queue = deque([source])
+    while queue:
+        u = queue.popleft()
+        for rule, v in edges[u]:
+            if v not in members or v in back:
+                continue
+            back[v] = (u, rule)
+            if v == goal:
+                rules = []
+                while True:  # back along the breadth-first tree, which is rooted at source
+                    u, rule = back[v]
+                    rules.append(rule)
+                    if u == source:
+                        return list(reversed(rules)), goal
+                    v = u
+            queue.append(v)
+    raise AssertionError("no path inside a strongly connected component")  # pragma: no cover
