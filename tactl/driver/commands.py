@@ -132,10 +132,12 @@ class CheckRequest:
     bound: int = CHECK_DEFAULTS["bound"]
     max_states: int = CHECK_DEFAULTS["max_states"]
     defines: tuple[str, ...] = ()
+    certify: bool = False  # every query behind a HOLDS re-asked of cvc5 (tactl/engines/certify.py)
 
     def options(self) -> dict[str, Any]:
         """The check pass's options (all but the property and the deadline)."""
-        return {"parameters": self.parameters, **{name: getattr(self, name) for name in CHECK_DEFAULTS}}
+        return {"parameters": self.parameters, **{name: getattr(self, name) for name in CHECK_DEFAULTS},
+                **({"certify": True} if self.certify else {})}
 
 
 class ReadingTimedOut(deadline.DeadlineExceeded):

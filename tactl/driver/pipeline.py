@@ -374,7 +374,7 @@ def check_options(loaded: ReadResult, options: Mapping[str, Any],
         max_states=options["max_states"], not_checkable=not_checkable, refused=loaded.refused,
         model=options["model"], receive_automaton=receive, partition=options["partition"],
         receive=options["receive"], bmc=options["bmc"], max_depth=options["max_depth"],
-        memory_mb=options["memory_mb"]), notes
+        memory_mb=options["memory_mb"], certify=bool(options.get("certify"))), notes
 
 
 def process_automaton(loaded: ReadResult) -> Any:

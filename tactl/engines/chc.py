@@ -87,7 +87,8 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery,
         if not certificate.ok:
             return result(UNKNOWN, queries=1 + certificate.queries, details=details,
                           reason="Spacer's inductive invariant was not confirmed: " + certificate.summary())
-        return result(HOLDS, queries=1 + certificate.queries, scope=verdict_scope(ta, parameters), details=details)
+        return result(HOLDS, queries=1 + certificate.queries, scope=verdict_scope(ta, parameters), details=details,
+                      obligations=certificate.obligations)
     rules = _trace(fp)
     counterexample = _counterexample(ta, system, question, rules)
     if counterexample is None:

@@ -14,7 +14,8 @@ from dataclasses import dataclass, replace
 from collections.abc import Callable
 
 from tactl.util import deadline
-from tactl.engines.result import HOLDS, NO_LOOP, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.result import (HOLDS, NO_LOOP, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, Obligation,
+                                  PropertyResult)
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.ta.model import ThresholdAutomaton
@@ -50,7 +51,8 @@ def check(ta: ThresholdAutomaton, question: ReachQuery,
                               time.perf_counter() - start, queries, **kw)  # type: ignore[arg-type]
 
     if solved.answer == "unsat":
-        return result(HOLDS, scope=verdict_scope(ta, parameters), details=_size(encoding))
+        return result(HOLDS, scope=verdict_scope(ta, parameters), details=_size(encoding),
+                      obligations=[Obligation(question.property, solved.smtlib)])
     if solved.answer != "sat":
         return result(UNKNOWN, reason=solved.why)
     model = solved.model
@@ -71,6 +73,7 @@ class _Solved:
     minimal: bool = False  # on sat: its parameters proved the lexicographically smallest
     not_minimal: str = ""  # on sat, when not: why
     first: object = None   # on sat: the model before the minimisation (small parameters)
+    smtlib: str = ""       # on unsat: the query's SMT-LIB text (what --certify re-asks)
 
 
 def _solve(ta: ThresholdAutomaton, encoding, name: str,
@@ -85,8 +88,9 @@ def _solve(ta: ThresholdAutomaton, encoding, name: str,
     the small model passes it (an over-approximation's model must replay first)."""
     import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
+    text = emit_smtlib(encoding.query)
     solver = z3.Then(*PIPELINE).solver()
-    solver.from_string(emit_smtlib(encoding.query))
+    solver.from_string(text)
     queries = 0
 
     def ask(*extra: z3.BoolRef, limit_s: float | None = None) -> z3.CheckSatResult:
@@ -99,7 +103,7 @@ def _solve(ta: ThresholdAutomaton, encoding, name: str,
 
     answer = ask()
     if answer == z3.unsat:
-        return _Solved("unsat", queries)
+        return _Solved("unsat", queries, smtlib=text)
     if answer != z3.sat:
         why = solver.reason_unknown()
         return _Solved("unknown", queries, why=f"z3 gave no answer ({why})" if why else "z3 gave no answer")
@@ -228,6 +232,7 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
     start = time.perf_counter()
     queries = 0
     sizes: list[dict[str, object]] = []
+    obligations: list[Obligation] = []  # the unsat answer of every branch
 
     def result(verdict: str, **kw: object) -> PropertyResult:
         details = {"class": query.formula_class.value, "cut_points": query.cut_points,
@@ -256,6 +261,8 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
             queries += bounded.queries
             sizes.extend(bounded.sizes)
             if bounded.verdict == HOLDS:
+                obligations.append(Obligation(f"{query.property}, branch {number}, over-approximation",
+                                              bounded.smtlib))
                 continue
             return result(bounded.verdict, reason=bounded.reason, counterexample=bounded.counterexample)
         except UnsupportedAutomaton as e:
@@ -264,6 +271,7 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
         solved = _solve(ta, encoding, query.property, progress, readable)
         queries += solved.queries
         if solved.answer == "unsat":
+            obligations.append(Obligation(f"{query.property}, branch {number}", solved.smtlib))
             continue
         if solved.answer != "sat":
             return result(UNKNOWN, reason=solved.why)
@@ -274,7 +282,7 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
         if counterexample is None or not counterexample.replayed:
             return result(UNKNOWN, reason=_unreplayed(counterexample), counterexample=counterexample)
         return result(VIOLATED, counterexample=counterexample)
-    return result(HOLDS, scope=verdict_scope(ta, parameters))
+    return result(HOLDS, scope=verdict_scope(ta, parameters), obligations=obligations)
 
 
 @dataclass
@@ -284,6 +292,7 @@ class _Bounded:
     sizes: list[dict[str, object]]
     counterexample: Counterexample | None = None
     reason: str = ""
+    smtlib: str = ""  # HOLDS: the over-approximation's unsat query
 
 
 def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
@@ -306,7 +315,7 @@ def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
     solved = _solve(ta, over, query.property, progress, readable, accept=replays)
     queries = solved.queries
     if solved.answer == "unsat":
-        return _Bounded(HOLDS, queries, sizes)
+        return _Bounded(HOLDS, queries, sizes, smtlib=solved.smtlib)
     if solved.answer != "sat":
         return _Bounded(UNKNOWN, queries, sizes, reason=solved.why)
     counterexample = _lasso(over.layout, query, solved.model)
