@@ -83,7 +83,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery,
         # What Spacer found, with the facts the clauses assumed: the invariant to re-check
         invariant = z3.And(z3.substitute_vars(fp.get_cover_delta(-1, inv), *system.state), system.known)
         certificate = recheck(system, invariant)
-        details = {"invariant": certificate.text, "recheck": certificate.summary()}
+        details = certificate.details()
         if not certificate.ok:
             return result(UNKNOWN, queries=1 + certificate.queries, details=details,
                           reason="Spacer's inductive invariant was not confirmed: " + certificate.summary())
