@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from tactl.engines.result import HOLDS, VIOLATED
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason, temporal_query
 from tactl.ir.ta.reader import ReadResult
 from tactl.passes.emit.smtlib import emit_smtlib
@@ -64,3 +65,33 @@ def _encodings(ta, query: TemporalQuery, parameters: dict[str, int]) -> list[tup
             out.append((number, "over", encode_query(ta, one, parameters=parameters, bound="over")[0]))
             out.append((number, "under", encode_query(ta, one, parameters=parameters, bound="under")[0]))
     return out
+
+
+def invariant_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
+                    parameters: dict[str, int]) -> dict[str, Any]:
+    """The chc engine's certificate of each safety property that holds, as files: its inductive
+    invariant's three questions (``<automaton>.<property>.invariant.<question>.smt2``: initiation,
+    consecution, safety; tactl/engines/chc_certificate.py), each expected ``unsat`` from z3 and
+    cvc5. Spacer runs to find the invariants; a property without one is skipped, saying why."""
+    from tactl.engines import chc  # lazy: Spacer runs only for the invariant checks
+
+    ta = loaded.ta
+    if loaded.not_checkable:
+        raise ValueError(f"cannot encode: {loaded.not_checkable}")
+    files: dict[str, str] = {}
+    skipped: list[str] = []
+    for prop in ta.properties:
+        if properties and prop.name not in properties:
+            continue
+        query = temporal_query(ta, prop)
+        if prop.name in loaded.refused or not isinstance(query, TemporalQuery):
+            skipped.append(f"{prop.name}: {loaded.refused[prop.name][1] if prop.name in loaded.refused else query.reason}")
+            continue
+        result = chc.check(ta, query, parameters or None)
+        if result.verdict != HOLDS:
+            why = "violated: no invariant exists" if result.verdict == VIOLATED else result.reason
+            skipped.append(f"{prop.name}: no inductive invariant ({result.verdict}: {why})")
+            continue
+        for obligation in result.obligations:
+            files[f"{ta.name}.{prop.name}.invariant.{obligation.label}.smt2"] = obligation.smtlib
+    return {"files": files, "skipped": skipped}

@@ -28,6 +28,10 @@ from tactl.engines.result import Obligation
 from tactl.util import deadline
 
 QUESTIONS = ("initiation", "consecution", "safety")
+# What each question's unsat answer establishes (the first comment line of its SMT-LIB text).
+MEANING = {"initiation": "initial(s) and not Inv(s); unsat: every initial state satisfies Inv",
+           "consecution": "Inv(s), a rule enabled in s and not Inv(after(s)); unsat: every step keeps Inv",
+           "safety": "Inv(s) and bad(s); unsat: no state satisfying Inv violates the property"}
 # A re-check that takes longer than this is given up (the answer is then "unknown").
 RECHECK_LIMIT_S = 60.0
 
@@ -80,14 +84,16 @@ def questions(system: CounterSystem, invariant: z3.BoolRef) -> dict[str, z3.Bool
             "safety": z3.And(invariant, system.bad)}
 
 
-def smtlib_questions(system: CounterSystem, invariant: z3.BoolRef) -> dict[str, str]:
-    """Each question of :func:`questions` as a standalone SMT-LIB file: declarations, one
-    assertion and ``check-sat``, whose answer must be ``unsat``."""
+def smtlib_questions(system: CounterSystem, invariant: z3.BoolRef, readable: str = "") -> dict[str, str]:
+    """Each question of :func:`questions` as a standalone SMT-LIB file: what it asks and the
+    invariant (``readable``, tactl's syntax) as comments, declarations, one assertion and
+    ``check-sat``, whose answer must be ``unsat``."""
     texts = {}
     for q, formula in questions(system, invariant).items():
         printer = z3.Solver()
         printer.add(formula)
-        texts[q] = "(set-logic ALL)\n" + printer.to_smt2()
+        notes = [f"; {q}: {MEANING[q]}", *([f"; Inv: {readable}"] if readable else [])]
+        texts[q] = "\n".join(notes) + "\n(set-logic ALL)\n" + printer.to_smt2()
     return texts
 
 
@@ -96,7 +102,7 @@ def recheck(system: CounterSystem, invariant: z3.BoolRef) -> Certificate:
     certificate = Certificate(" ".join(invariant.sexpr().split()), readable=invariant_text(system, invariant))
     formulas = questions(system, invariant)
     certificate.answers["z3"] = {q: _z3(f) for q, f in formulas.items()}
-    certificate.smtlib = smtlib_questions(system, invariant)
+    certificate.smtlib = smtlib_questions(system, invariant, certificate.readable)
     try:
         import cvc5  # lazy: an optional second solver, loaded only to re-check an invariant
     except ImportError:
