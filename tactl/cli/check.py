@@ -175,16 +175,11 @@ def check(
 
 def _certify_problem(file: Path, engine: str) -> None:
     """``--certify`` needs an engine that answers by SMT queries and an installed cvc5."""
-    from tactl.engines.certify import unavailable  # lazy: only with --certify
-    from tactl.engines.check import CHC
-    from tactl.engines.parametric import ENGINE as PARAMETRIC
+    from tactl.engines.certify import problem  # lazy: only with --certify
 
-    if engine not in (PARAMETRIC, CHC):
-        raise usage_error(file, f"--certify re-asks the SMT queries of the {PARAMETRIC} and {CHC} "
-                                f"engines; the {engine} engine answers without them")
-    problem = unavailable()
-    if problem:
-        raise usage_error(file, problem)
+    why = problem(engine)
+    if why:
+        raise usage_error(file, why)
 
 
 def _check_source(request, as_json: bool) -> None:

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 from tactl.engines import solvers
+from tactl.engines.parametric import ENGINE as PARAMETRIC
 from tactl.engines.result import HOLDS, UNKNOWN, Certification, Obligation, PropertyResult
 from tactl.util import deadline
 
@@ -31,8 +32,16 @@ INSTALL = ("--certify re-asks every query behind a HOLDS of cvc5, which is not i
            "pip install cvc5 (its Python package is enough), or put a cvc5 executable on PATH")
 
 
-def unavailable() -> str | None:
-    """Why ``--certify`` cannot run here, saying how to install cvc5; None when it can."""
+# The engines whose HOLDS rests on recorded SMT queries (tactl/engines/parametric.py, chc.py).
+ENGINES = (PARAMETRIC, "chc")
+
+
+def problem(engine: str) -> str | None:
+    """Why ``--certify`` cannot run with ``engine`` here (the engine answers without SMT queries,
+    or cvc5 is not installed: then how to install it); None when it can."""
+    if engine not in ENGINES:
+        return (f"--certify re-asks the SMT queries of the {' and '.join(ENGINES)} engines; the "
+                f"{engine} engine answers without them")
     return None if solvers.available(SOLVER) else INSTALL
 
 

@@ -80,3 +80,13 @@ def test_emit_writes_invariant_checks_for_an_automaton_with_resets(cli, tmp_path
 def test_emit_invariant_is_an_smtlib_option(cli, tmp_path):
     r = cli("emit", STRB, "--to", "promela", "--invariant", "-o", tmp_path / "m.pml")
     assert r.code == 2 and "--invariant is an option of --to smtlib" in r.err
+
+
+@needs_cvc5
+def test_verify_certify_in_the_html_and_json_reports(cli, tmp_path):
+    r = cli("verify", STRB, "--certify", "--no-cache", "--report-dir", tmp_path, "-q")
+    assert r.code == 0
+    page = (tmp_path / "report.html").read_text()
+    assert page.count("certified by cvc5 (1 query unsat)") == 3
+    [alg] = json.loads((tmp_path / "report.json").read_text())["algorithms"]
+    assert all(p["certificate"]["confirmed"] == 1 for p in alg["properties"])
