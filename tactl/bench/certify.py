@@ -1,0 +1,97 @@
+"""The certify table (``python -m tactl.bench --only certify``): ``tactl check --certify`` on the
+corpus (every ``.ta``, and every ``.alg`` whose plain check finishes within the timeout) and on the
+ISOLA'18 automata.
+
+Per file, two ``tactl check FILE --json`` processes, without and with ``--certify``
+(tactl/engines/certify.py): the properties, the HOLDS of the plain run, how many HOLDS cvc5
+certified and with how many queries, the disagreements (a HOLDS cvc5 did not confirm, which
+``--certify`` turns into UNKNOWN, or any other verdict that differs between the two runs), and the
+wall time of both processes (start-up included) with cvc5's own share of the certified one. The
+extra time includes deciding the automaton without its shortcut reduction, which ``--certify``
+asks for. The table passes when there is no disagreement.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from tactl.bench import REPO
+from tactl.bench.measure import timed_process
+from tactl.engines import solvers
+
+
+@dataclass
+class CertifyRow:
+    name: str
+    properties: int
+    holds: int
+    certified: int
+    queries: int
+    disagreements: list[str]
+    plain_s: float
+    certify_s: float
+    cvc5_s: float
+    failure: str = ""  # a process that gave no report
+
+
+def certify_inputs(shared: Path) -> list[tuple[str, Path]]:
+    found = [(f"corpus/{p.name}", p) for p in sorted((REPO / "corpus").glob("*/*.ta"))]
+    found += [(f"corpus/{p.name}", p) for p in sorted((REPO / "corpus").glob("*/*.alg"))]
+    found += [(f"isola18/{p.name}", p) for p in sorted((shared / "benchmarks" / "bymc-isola18").glob("*.ta"))]
+    return found
+
+
+def _check(path: Path, timeout_s: float, *extra: str) -> tuple[dict | None, float]:
+    args = [sys.executable, "-m", "tactl.cli", "check", str(path), "--json", "-q",
+            "--timeout", f"{timeout_s:g}", *extra]
+    code, out, wall, _ = timed_process(args)
+    try:
+        return json.loads(out), wall
+    except json.JSONDecodeError:
+        return None, wall
+
+
+def certify_row(name: str, path: Path, timeout_s: float) -> CertifyRow:
+    plain, plain_s = _check(path, timeout_s)
+    certified, certify_s = _check(path, timeout_s, "--certify")
+    if plain is None or certified is None:
+        return CertifyRow(name, 0, 0, 0, 0, [], plain_s, certify_s, 0.0, "no JSON report")
+    before = {p["name"]: p for p in plain["properties"]}
+    after = {p["name"]: p for p in certified["properties"]}
+    certificates = [p["certificate"] for p in after.values() if p.get("certificate")]
+    confirmed = [c for c in certificates if c["queries"] and c["confirmed"] == c["queries"]]
+    changed = [f"{n}: {before[n]['verdict']} -> {after.get(n, {}).get('verdict', 'missing')}"
+               for n in before if before[n]["verdict"] != after.get(n, {}).get("verdict")]
+    return CertifyRow(name, len(before), sum(p["verdict"] == "holds" for p in before.values()),
+                      len(confirmed), sum(c["queries"] for c in confirmed), changed, plain_s, certify_s,
+                      sum(c.get("time_s", 0.0) for c in certificates))
+
+
+def certify_table(shared: Path, timeout_s: float) -> bool:
+    """Print the table; False when a HOLDS is not certified or a verdict changes."""
+    print("\n## tactl check --certify: every query behind a HOLDS answered again by cvc5\n")
+    if solvers.available("cvc5") is None:
+        print("cvc5 is not installed (pip install cvc5): table skipped")
+        return True
+    rows = [certify_row(name, path, timeout_s) for name, path in certify_inputs(shared)]
+    header = ("file", "props", "holds", "certified", "cvc5 queries", "disagreements", "plain s",
+              "certify s", "extra s", "cvc5 s")
+    lines = [header]
+    for r in rows:
+        lines.append((r.name, str(r.properties), str(r.holds), str(r.certified), str(r.queries),
+                      r.failure or ("; ".join(r.disagreements) or "0"), f"{r.plain_s:.2f}",
+                      f"{r.certify_s:.2f}", f"{r.certify_s - r.plain_s:+.2f}", f"{r.cvc5_s:.2f}"))
+    lines.append(("total", str(sum(r.properties for r in rows)), str(sum(r.holds for r in rows)),
+                  str(sum(r.certified for r in rows)), str(sum(r.queries for r in rows)),
+                  str(sum(len(r.disagreements) + bool(r.failure) for r in rows)),
+                  f"{sum(r.plain_s for r in rows):.2f}", f"{sum(r.certify_s for r in rows):.2f}",
+                  f"{sum(r.certify_s - r.plain_s for r in rows):+.2f}", f"{sum(r.cvc5_s for r in rows):.2f}"))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    for n, line in enumerate(lines):
+        print("| " + " | ".join(cell.ljust(w) for cell, w in zip(line, widths)) + " |")
+        if n == 0:
+            print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return not any(r.disagreements or r.failure for r in rows)
