@@ -1,5 +1,5 @@
 """The certify table (``python -m tactl.bench --only certify``): ``tactl check --certify`` on the
-corpus (every ``.ta``, and every ``.alg`` whose plain check finishes within the timeout) and on the
+corpus (every ``.ta``, and every ``.alg`` whose plain check takes under :data:`QUICK_S`) and on the
 ISOLA'18 automata.
 
 Per file, two ``tactl check FILE --json`` processes, without and with ``--certify``
@@ -22,6 +22,10 @@ from tactl.bench import REPO
 from tactl.bench.measure import timed_process
 from tactl.engines import solvers
 
+# A file whose plain check takes longer is left out (said in its row): the table is about the
+# certificate's cost, not about the slowest automata.
+QUICK_S = 60.0
+
 
 @dataclass
 class CertifyRow:
@@ -34,7 +38,7 @@ class CertifyRow:
     plain_s: float
     certify_s: float
     cvc5_s: float
-    failure: str = ""  # a process that gave no report
+    failure: str = ""  # a process that gave no report, or why the file was skipped
 
 
 def certify_inputs(shared: Path) -> list[tuple[str, Path]]:
@@ -56,6 +60,8 @@ def _check(path: Path, timeout_s: float, *extra: str) -> tuple[dict | None, floa
 
 def certify_row(name: str, path: Path, timeout_s: float) -> CertifyRow:
     plain, plain_s = _check(path, timeout_s)
+    if plain_s > QUICK_S:
+        return CertifyRow(name, 0, 0, 0, 0, [], plain_s, 0.0, 0.0, f"skipped: plain check over {QUICK_S:g} s")
     certified, certify_s = _check(path, timeout_s, "--certify")
     if plain is None or certified is None:
         return CertifyRow(name, 0, 0, 0, 0, [], plain_s, certify_s, 0.0, "no JSON report")
@@ -86,7 +92,7 @@ def certify_table(shared: Path, timeout_s: float) -> bool:
                       f"{r.certify_s:.2f}", f"{r.certify_s - r.plain_s:+.2f}", f"{r.cvc5_s:.2f}"))
     lines.append(("total", str(sum(r.properties for r in rows)), str(sum(r.holds for r in rows)),
                   str(sum(r.certified for r in rows)), str(sum(r.queries for r in rows)),
-                  str(sum(len(r.disagreements) + bool(r.failure) for r in rows)),
+                  str(sum(len(r.disagreements) for r in rows)),
                   f"{sum(r.plain_s for r in rows):.2f}", f"{sum(r.certify_s for r in rows):.2f}",
                   f"{sum(r.certify_s - r.plain_s for r in rows):+.2f}", f"{sum(r.cvc5_s for r in rows):.2f}"))
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
@@ -94,4 +100,4 @@ def certify_table(shared: Path, timeout_s: float) -> bool:
         print("| " + " | ".join(cell.ljust(w) for cell, w in zip(line, widths)) + " |")
         if n == 0:
             print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
-    return not any(r.disagreements or r.failure for r in rows)
+    return not any(r.disagreements or (r.failure and not r.failure.startswith("skipped")) for r in rows)
