@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from collections.abc import Iterator
 from typing import Any
 
 from tactl.engines.result import HOLDS, VIOLATED
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason, temporal_query
+from tactl.ir.ta.model import Property
 from tactl.ir.ta.reader import ReadResult
 from tactl.passes.emit.smtlib import emit_smtlib
 from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton, unsupported_reason
@@ -28,16 +30,7 @@ def smtlib_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
         raise ValueError(f"cannot encode this automaton: {blocker}")
     files: dict[str, str] = {}
     skipped: list[str] = []
-    for prop in ta.properties:
-        if properties and prop.name not in properties:
-            continue
-        if prop.name in loaded.refused:
-            skipped.append(f"{prop.name}: {loaded.refused[prop.name][1]}")
-            continue
-        query = temporal_query(ta, prop)
-        if not isinstance(query, TemporalQuery):
-            skipped.append(f"{prop.name}: {query.reason}")
-            continue
+    for prop, query in _queries(loaded, properties, skipped):
         why = lasso_reason(ta) if query.infinite else None
         try:
             encodings = _encodings(ta, query, parameters) if why is None else []
@@ -50,6 +43,23 @@ def smtlib_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
             suffix = f".branch{number}" if len(query.branches) > 1 else ""
             files[f"{ta.name}.{prop.name}{suffix}{'.' + bound if bound else ''}.smt2"] = emit_smtlib(encoding.query)
     return {"files": files, "skipped": skipped}
+
+
+def _queries(loaded: ReadResult, properties: tuple[str, ...] | list[str],
+             skipped: list[str]) -> Iterator[tuple[Property, TemporalQuery]]:
+    """Each selected property with its query; a refused or unsupported one is added to
+    ``skipped`` with the reason instead."""
+    for prop in loaded.ta.properties:
+        if properties and prop.name not in properties:
+            continue
+        if prop.name in loaded.refused:
+            skipped.append(f"{prop.name}: {loaded.refused[prop.name][1]}")
+            continue
+        query = temporal_query(loaded.ta, prop)
+        if not isinstance(query, TemporalQuery):
+            skipped.append(f"{prop.name}: {query.reason}")
+            continue
+        yield prop, query
 
 
 def _encodings(ta, query: TemporalQuery, parameters: dict[str, int]) -> list[tuple[int, str, Any]]:
@@ -80,13 +90,7 @@ def invariant_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
         raise ValueError(f"cannot encode: {loaded.not_checkable}")
     files: dict[str, str] = {}
     skipped: list[str] = []
-    for prop in ta.properties:
-        if properties and prop.name not in properties:
-            continue
-        query = temporal_query(ta, prop)
-        if prop.name in loaded.refused or not isinstance(query, TemporalQuery):
-            skipped.append(f"{prop.name}: {loaded.refused[prop.name][1] if prop.name in loaded.refused else query.reason}")
-            continue
+    for prop, query in _queries(loaded, properties, skipped):
         result = chc.check(ta, query, parameters or None)
         if result.verdict != HOLDS:
             why = "violated: no invariant exists" if result.verdict == VIOLATED else result.reason
