@@ -12,6 +12,11 @@ The HOLDS stands, with the number of questions cvc5 confirmed, only when cvc5 an
 to all of them. Any other answer, a timeout or an error makes the verdict UNKNOWN with the
 reason, and so does a HOLDS that recorded no question (the lock-step engine's bounded checks are
 not recorded): with --certify, no HOLDS is shown that a second solver has not confirmed.
+
+What the queries themselves assume is not re-asked: the steady-schema encoding leaves out the
+rules whose source no initial configuration can reach, by a z3 question of its own
+(``usable_rules`` in passes/ta_to_smt/steady.py). The shortcut reduction's z3 questions
+(tactl/engines/reduced.py) are avoided instead: with --certify the automaton is decided as given.
 """
 
 from __future__ import annotations
