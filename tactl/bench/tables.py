@@ -75,7 +75,7 @@ TABLES: tuple[Table, ...] = (
     Table("startup", _startup),
     Table("reader", lambda a, w: reader_table(a.shared, w)),
     Table("checker", lambda a, w: checker_table(a.shared, w, a.timeout)),
-    Table("certify", lambda a, w: certify_table(a.shared, min(a.timeout, 120.0))),
+    Table("certify", lambda a, w: certify_table(a.shared, a.timeout)),
     Table("translation", lambda a, w: translation_table()),
     Table("alg", lambda a, w: alg_table(a.timeout)),
     Table("external", lambda a, w: external_table(min(a.timeout, 60.0))),
