@@ -13,10 +13,10 @@ to all of them. Any other answer, a timeout or an error makes the verdict UNKNOW
 reason, and so does a HOLDS that recorded no question (the lock-step engine's bounded checks are
 not recorded): with --certify, no HOLDS is shown that a second solver has not confirmed.
 
-What the queries themselves assume is not re-asked: the steady-schema encoding leaves out the
-rules whose source no initial configuration can reach, by a z3 question of its own
-(``usable_rules`` in passes/ta_to_smt/steady.py). The shortcut reduction's z3 questions
-(tactl/engines/reduced.py) are avoided instead: with --certify the automaton is decided as given.
+The steady-schema queries rest on one more z3 answer, which is re-asked too: the encoding leaves
+out the rules whose source no initial configuration can reach (``usable_rules_premise`` in
+passes/ta_to_smt/steady.py). The shortcut reduction's z3 questions (tactl/engines/reduced.py) are
+avoided instead: with --certify the automaton is decided as given.
 """
 
 from __future__ import annotations
@@ -56,12 +56,13 @@ def certify(result: PropertyResult) -> PropertyResult:
     if result.verdict != HOLDS:
         return result
     started = time.perf_counter()
-    total, confirmed, failure = len(result.obligations), 0, ""
+    asked = [(o, text) for o in result.obligations for text in (o.text(),) if text]
+    total, confirmed, failure = len(asked), 0, ""
     if not total:
         failure = f"the {result.engine} engine recorded no SMT query behind this HOLDS"
     with tempfile.TemporaryDirectory(prefix="tactl-certify-") as folder:
-        for number, obligation in enumerate(result.obligations, 1):
-            answer, detail = _answer(obligation, Path(folder) / f"query{number}.smt2")
+        for number, (obligation, text) in enumerate(asked, 1):
+            answer, detail = _answer(obligation, text, Path(folder) / f"query{number}.smt2")
             if answer != solvers.UNSAT:
                 failure = (f"cvc5 answered {answer} on {obligation.label} (query {number} of {total}, "
                            f"unsat for z3){': ' + detail if detail else ''}")
@@ -74,7 +75,7 @@ def certify(result: PropertyResult) -> PropertyResult:
     return result
 
 
-def _answer(obligation: Obligation, path: Path) -> tuple[str, str]:
+def _answer(obligation: Obligation, text: str, path: Path) -> tuple[str, str]:
     """cvc5's answer on the obligation's text and what it said besides (an error, a timeout)."""
     given = dict(obligation.answers).get(SOLVER)
     if given is not None:
@@ -82,6 +83,6 @@ def _answer(obligation: Obligation, path: Path) -> tuple[str, str]:
     left = deadline.remaining()
     if left is not None and left <= 0:
         return solvers.TIMEOUT, deadline.timeout_reason()
-    path.write_text(obligation.smtlib)
+    path.write_text(text)
     run = solvers.run(SOLVER, path, LIMIT_S if left is None else min(LIMIT_S, left))
     return run.answer, run.message

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 from collections.abc import Callable
 
 from tactl.util import deadline
@@ -18,11 +19,12 @@ from tactl.engines.result import (HOLDS, NO_LOOP, UNKNOWN, UNSUPPORTED, VIOLATED
                                   PropertyResult)
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason
 from tactl.ir.eltl.safety import ReachQuery
+from tactl.ir.expr import BoolConst
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.passes.emit.smtlib import emit_smtlib, smt_name
 from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_query, under_passes
 from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton
-from tactl.passes.ta_to_smt.steady import SteadyLayout, encode
+from tactl.passes.ta_to_smt.steady import SteadyLayout, encode, usable_rules_premise
 from tactl.engines.minimal_params import OFF, QUERY_MS, enabled, minimise
 from tactl.engines.schedule import order_steady
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
@@ -52,7 +54,8 @@ def check(ta: ThresholdAutomaton, question: ReachQuery,
 
     if solved.answer == "unsat":
         return result(HOLDS, scope=verdict_scope(ta, parameters), details=_size(encoding),
-                      obligations=[Obligation(question.property, solved.smtlib)])
+                      obligations=[Obligation(question.property, solved.smtlib),
+                                   _premise(ta, question, parameters)])
     if solved.answer != "sat":
         return result(UNKNOWN, reason=solved.why)
     model = solved.model
@@ -145,6 +148,18 @@ def _unreplayed(counterexample: Counterexample | None) -> str:
     why = counterexample.replay.message if counterexample else "no executable order of the firings"
     return (f"the solver reported a violation that the simulator could not replay ({why}); this is "
             "a tactl bug, please report it")
+
+
+def _premise(ta: ThresholdAutomaton, question: ReachQuery, parameters: dict[str, int] | None) -> Obligation:
+    """The z3 answer an encoding rests on besides its query: the rules it leaves out cannot fire
+    (passes/ta_to_smt/steady.py); asked only by --certify."""
+    return Obligation(f"{question.property}, rules left out of the encoding",
+                      build=partial(usable_rules_premise, ta, question, parameters or {}))
+
+
+def _initial(query: TemporalQuery, branch) -> ReachQuery:
+    """What the encoding of ``branch`` reads of its initial configurations (ir/eltl/formula.py)."""
+    return ReachQuery(query.property, branch.initial, BoolConst(True))
 
 
 def verdict_scope(ta: ThresholdAutomaton, parameters: dict[str, int] | None) -> str:
@@ -261,8 +276,8 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
             queries += bounded.queries
             sizes.extend(bounded.sizes)
             if bounded.verdict == HOLDS:
-                obligations.append(Obligation(f"{query.property}, branch {number}, over-approximation",
-                                              bounded.smtlib))
+                obligations += [Obligation(f"{query.property}, branch {number}, over-approximation",
+                                           bounded.smtlib), _premise(ta, _initial(query, branch), parameters)]
                 continue
             return result(bounded.verdict, reason=bounded.reason, counterexample=bounded.counterexample)
         except UnsupportedAutomaton as e:
@@ -271,7 +286,8 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
         solved = _solve(ta, encoding, query.property, progress, readable)
         queries += solved.queries
         if solved.answer == "unsat":
-            obligations.append(Obligation(f"{query.property}, branch {number}", solved.smtlib))
+            obligations += [Obligation(f"{query.property}, branch {number}", solved.smtlib),
+                            _premise(ta, _initial(query, branch), parameters)]
             continue
         if solved.answer != "sat":
             return result(UNKNOWN, reason=solved.why)

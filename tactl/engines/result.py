@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tactl.engines.simulate import Configuration, Replay, Step
@@ -52,11 +53,17 @@ class Counterexample:
 class Obligation:
     """One SMT question a HOLDS rests on, as SMT-LIB text whose answer must be ``unsat``: what
     ``tactl check --certify`` hands to a second solver (tactl/engines/certify.py). ``answers``:
-    the solvers that have already answered this very text (the chc engine's re-check)."""
+    the solvers that have already answered this very text (the chc engine's re-check).
+    ``build``: the text made only when asked for (a question only --certify needs; "" when
+    there turns out to be nothing to ask)."""
 
     label: str
-    smtlib: str
+    smtlib: str = ""
     answers: tuple[tuple[str, str], ...] = ()
+    build: Callable[[], str] | None = field(default=None, compare=False)
+
+    def text(self) -> str:
+        return self.smtlib if self.build is None else self.build()
 
 
 @dataclass(frozen=True)

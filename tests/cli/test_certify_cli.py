@@ -19,7 +19,7 @@ needs_cvc5 = pytest.mark.skipif(solvers.available("cvc5") is None, reason="cvc5 
 def test_certified_holds_in_the_text_report(cli):
     r = cli("check", STRB, "--certify")
     assert r.code == 0
-    assert r.out.count("HOLDS, certified by cvc5 (1 query, ") == 3
+    assert r.out.count("HOLDS, certified by cvc5 (") == 3
 
 
 @needs_cvc5
@@ -87,6 +87,6 @@ def test_verify_certify_in_the_html_and_json_reports(cli, tmp_path):
     r = cli("verify", STRB, "--certify", "--no-cache", "--report-dir", tmp_path, "-q")
     assert r.code == 0
     page = (tmp_path / "report.html").read_text()
-    assert page.count("certified by cvc5 (1 query unsat)") == 3
+    assert page.count("certified by cvc5 (") == 3
     [alg] = json.loads((tmp_path / "report.json").read_text())["algorithms"]
-    assert all(p["certificate"]["confirmed"] == 1 for p in alg["properties"])
+    assert all(p["certificate"]["confirmed"] == p["certificate"]["queries"] >= 1 for p in alg["properties"])
