@@ -196,16 +196,7 @@ def usable_rules(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, 
     whose safety properties assume ``loc1 == 0`` (or ``loc0 == 0``), 9 of the 22 rules that can
     change a configuration go, and with them the segments z3 would have to rule out.
     """
-    import z3  # lazy: importing z3 slows every start; loaded when a solver question is asked
-
-    sym = int_symbols()
-    solver = z3.Solver()
-    for e in (*ta.assumptions, *ta.inits, question.initial):
-        solver.add(to_z3(ta.expand(e), sym))
-    for x in (*ta.parameters, *ta.shared, *(loc.name for loc in ta.locations)):
-        solver.add(sym(x) >= 0)
-    for p, v in fixed.items():
-        solver.add(sym(p) == v)
+    solver, sym = _initial_solver(ta, question, fixed)
     reached = _occupiable(solver, [loc.name for loc in ta.locations], sym)
     frontier = list(reached)
     while frontier:
@@ -216,6 +207,38 @@ def usable_rules(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, 
                 frontier.append(rule.target)
     return {i for i, rule in enumerate(ta.rules) if rule.source in reached}
 
+
+def usable_rules_premise(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int]) -> str:
+    """What :func:`usable_rules` takes from z3, as an SMT-LIB question whose answer must be
+    ``unsat``: no initial configuration occupies the source of a rule it leaves out (a first
+    firing of such a rule would need its source occupied from the start, since only rules left
+    out lead there). "" when it leaves no rule out. ``tactl check --certify`` re-asks it."""
+    import z3  # lazy: importing z3 slows every start; only --certify asks this
+
+    usable = usable_rules(ta, question, fixed)
+    sources = sorted({rule.source for i, rule in enumerate(ta.rules) if i not in usable})
+    if not sources:
+        return ""
+    solver, sym = _initial_solver(ta, question, fixed)
+    solver.add(z3.Or([sym(name) > 0 for name in sources]))
+    return (f"; an initial configuration occupying {', '.join(sources)}; unsat: the rules leaving "
+            "them can never fire\n(set-logic ALL)\n" + solver.to_smt2())
+
+
+def _initial_solver(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int]):
+    """A z3 solver holding the initial constraints (resilience condition, inits, the property's
+    antecedent, natural numbers, the fixed parameters), and its symbol table."""
+    import z3  # lazy: importing z3 slows every start; loaded when a solver question is asked
+
+    sym = int_symbols()
+    solver = z3.Solver()
+    for e in (*ta.assumptions, *ta.inits, question.initial):
+        solver.add(to_z3(ta.expand(e), sym))
+    for x in (*ta.parameters, *ta.shared, *(loc.name for loc in ta.locations)):
+        solver.add(sym(x) >= 0)
+    for p, v in fixed.items():
+        solver.add(sym(p) == v)
+    return solver, sym
 
 
 def _occupiable(solver, locations: list[str], sym) -> set[str]:

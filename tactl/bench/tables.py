@@ -6,6 +6,7 @@ family is its own module, whose docstring says what it measures:
 * ``startup`` — process start against a bare Python (``tactl/bench/startup.py``);
 * ``reader`` — read, show and round trip of every input (``tactl/bench/reader_inputs.py``);
 * ``checker`` — ``tactl check`` per property, cross-checked by z3 and cvc5 (``tactl/bench/checker.py``);
+* ``certify`` — ``tactl check --certify`` against a plain check, per file (``tactl/bench/certify.py``);
 * ``translation``, ``alg``, ``kinds`` — receive automata and pseudocode through quantifier
   elimination and its certificates (``tactl/bench/translation.py``);
 * ``external`` — SPIN and NuSMV at fixed parameters beside tactl (``tactl/bench/external.py``);
@@ -30,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tactl.bench import REPO
+from tactl.bench.certify import certify_table
 from tactl.bench.checker import checker_table
 from tactl.bench.external import external_table
 from tactl.bench.large import large_table
@@ -73,6 +75,7 @@ TABLES: tuple[Table, ...] = (
     Table("startup", _startup),
     Table("reader", lambda a, w: reader_table(a.shared, w)),
     Table("checker", lambda a, w: checker_table(a.shared, w, a.timeout)),
+    Table("certify", lambda a, w: certify_table(a.shared, a.timeout)),
     Table("translation", lambda a, w: translation_table()),
     Table("alg", lambda a, w: alg_table(a.timeout)),
     Table("external", lambda a, w: external_table(min(a.timeout, 60.0))),

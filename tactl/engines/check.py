@@ -58,6 +58,9 @@ class CheckOptions:
     # spin, nusmv: how many selected properties are still to be checked, counting this one: each
     # gets an equal share of the time left (one that finishes early leaves its rest to the others)
     properties_left: int = 1
+    # every query behind a HOLDS re-asked of cvc5 (tactl/engines/certify.py); the parametric
+    # engine then decides the automaton as given, without the reduction of tactl/engines/reduced.py
+    certify: bool = False
 
 
 @dataclass
@@ -252,7 +255,8 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
                         ta, result.counterexample, query,
                         explain.fault_terms(options.receive_automaton, ta))
             result.formula_class = cls
-            results.append(_with_vacuity(ta, prop, result, options, progress))
+            result = _with_vacuity(ta, prop, result, options, progress)
+            results.append(_certified(result) if options.certify else result)
         except deadline.DeadlineExceeded:
             results.append(PropertyResult(prop.name, kind, UNKNOWN, options.engine, formula_class=cls,
                                           time_s=time.perf_counter() - started, reason=deadline.timeout_reason()))
@@ -295,8 +299,14 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
     except SyncUnsupported as e:
         results = [PropertyResult(p.name, "safety", UNSUPPORTED, options.engine, reason=str(e))
                    for p in selected]
-    report.results.extend(results)
+    report.results.extend(map(_certified, results) if options.certify else results)
     return report
+
+
+def _certified(result: PropertyResult) -> PropertyResult:
+    from tactl.engines.certify import certify  # lazy: cvc5 runs only with --certify
+
+    return certify(result)
 
 
 def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions,
@@ -324,8 +334,11 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
         return explicit_ltl.check_temporal(ta, query, options.parameters or {}, options.bound,
                                            options.max_states, progress)
     # the engine decides the automaton without its shortcut rules (tactl/engines/reduced.py)
-    result = reduced.check(ta, query, options.parameters,
-                           lambda small: _parametric(small, query, question, options, progress, witness))
+    def decide(small: ThresholdAutomaton) -> PropertyResult:
+        return _parametric(small, query, question, options, progress, witness)
+
+    # --certify: the automaton as given, so that no z3 answer of the reduction stands behind a HOLDS
+    result = decide(ta) if options.certify else reduced.check(ta, query, options.parameters, decide)
     if result.verdict == VIOLATED and result.counterexample is not None and not witness \
             and minimal_params.enabled():
         started = time.perf_counter()

@@ -21,8 +21,9 @@ from dataclasses import replace
 from itertools import product
 
 from tactl.engines import explicit, explicit_ltl
-from tactl.engines.parametric import query_size, schedule_of, solve, temporal_result, verdict_scope
-from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.parametric import (initial_question, premise, query_size, schedule_of, solve, temporal_result,
+                                     verdict_scope)
+from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, Obligation, PropertyResult
 from tactl.engines.schedule import order_steady
 from tactl.engines.simulate import Step, replay_run
 from tactl.ir.eltl.cycles import cycle_reason, cycle_structure
@@ -48,6 +49,7 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
     start = time.perf_counter()
     queries = 0
     sizes: list[dict[str, object]] = []
+    obligations: list[Obligation] = []  # the unsat loop query of every branch (what --certify re-asks)
 
     def result(verdict: str, **kw: object) -> PropertyResult:
         return temporal_result(query, verdict, time.perf_counter() - start, queries, sizes,
@@ -68,6 +70,8 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
         solved = solve(ta, encoding, query.property, progress, readable, exact=False)
         queries += solved.queries
         if solved.answer == "unsat":
+            obligations += [Obligation(f"{query.property}, branch {number}, loop query", solved.smtlib),
+                            premise(ta, initial_question(query, branch), parameters)]
             continue
         if solved.answer != "sat":
             return result(UNKNOWN, reason=solved.why)
@@ -89,7 +93,7 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
             f"configurations only) has a model at {_text(model_params)} whose run does not replay "
             f"({why_not}), and the explicit search found no violating lasso at {tried}; "
             "undecided"))
-    return result(HOLDS, scope=verdict_scope(ta, parameters))
+    return result(HOLDS, scope=verdict_scope(ta, parameters), obligations=obligations)
 
 
 def _parameters(ta: ThresholdAutomaton, model) -> dict[str, int]:

@@ -11,18 +11,21 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 from collections.abc import Callable
 
 from tactl.util import deadline
-from tactl.engines.result import HOLDS, NO_LOOP, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.result import (HOLDS, NO_LOOP, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, Obligation,
+                                  PropertyResult)
 from tactl.ir.eltl.cycles import cycle_reason
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason
 from tactl.ir.eltl.safety import ReachQuery
+from tactl.ir.expr import BoolConst
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.passes.emit.smtlib import emit_smtlib, smt_name
 from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_query, under_passes
 from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton
-from tactl.passes.ta_to_smt.steady import SteadyLayout, encode
+from tactl.passes.ta_to_smt.steady import SteadyLayout, encode, usable_rules_premise
 from tactl.engines.minimal_params import OFF, QUERY_MS, enabled, minimise
 from tactl.engines.schedule import order_steady
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
@@ -51,7 +54,9 @@ def check(ta: ThresholdAutomaton, question: ReachQuery,
                               time.perf_counter() - start, queries, **kw)  # type: ignore[arg-type]
 
     if solved.answer == "unsat":
-        return result(HOLDS, scope=verdict_scope(ta, parameters), details=query_size(encoding))
+        return result(HOLDS, scope=verdict_scope(ta, parameters), details=query_size(encoding),
+                      obligations=[Obligation(question.property, solved.smtlib),
+                                   premise(ta, question, parameters)])
     if solved.answer != "sat":
         return result(UNKNOWN, reason=solved.why)
     model = solved.model
@@ -72,6 +77,7 @@ class Solved:
     minimal: bool = False  # on sat: its parameters proved the lexicographically smallest
     not_minimal: str = ""  # on sat, when not: why
     first: object = None   # on sat: the model before the minimisation (small parameters)
+    smtlib: str = ""       # on unsat: the query's SMT-LIB text (what --certify re-asks)
 
 
 def solve(ta: ThresholdAutomaton, encoding, name: str,
@@ -86,8 +92,9 @@ def solve(ta: ThresholdAutomaton, encoding, name: str,
     the small model passes it (an over-approximation's model must replay first)."""
     import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
+    text = emit_smtlib(encoding.query)
     solver = z3.Then(*PIPELINE).solver()
-    solver.from_string(emit_smtlib(encoding.query))
+    solver.from_string(text)
     queries = 0
 
     def ask(*extra: z3.BoolRef, limit_s: float | None = None) -> z3.CheckSatResult:
@@ -100,7 +107,7 @@ def solve(ta: ThresholdAutomaton, encoding, name: str,
 
     answer = ask()
     if answer == z3.unsat:
-        return Solved("unsat", queries)
+        return Solved("unsat", queries, smtlib=text)
     if answer != z3.sat:
         why = solver.reason_unknown()
         return Solved("unknown", queries, why=f"z3 gave no answer ({why})" if why else "z3 gave no answer")
@@ -142,6 +149,18 @@ def unreplayed(counterexample: Counterexample | None) -> str:
     why = counterexample.replay.message if counterexample else "no executable order of the firings"
     return (f"the solver reported a violation that the simulator could not replay ({why}); this is "
             "a tactl bug, please report it")
+
+
+def premise(ta: ThresholdAutomaton, question: ReachQuery, parameters: dict[str, int] | None) -> Obligation:
+    """The z3 answer an encoding rests on besides its query: the rules it leaves out cannot fire
+    (passes/ta_to_smt/steady.py); asked only by --certify."""
+    return Obligation(f"{question.property}, rules left out of the encoding",
+                      build=partial(usable_rules_premise, ta, question, parameters or {}))
+
+
+def initial_question(query: TemporalQuery, branch) -> ReachQuery:
+    """What the encoding of ``branch`` reads of its initial configurations (ir/eltl/formula.py)."""
+    return ReachQuery(query.property, branch.initial, BoolConst(True))
 
 
 def verdict_scope(ta: ThresholdAutomaton, parameters: dict[str, int] | None) -> str:
@@ -229,6 +248,7 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
     start = time.perf_counter()
     queries = 0
     sizes: list[dict[str, object]] = []
+    obligations: list[Obligation] = []  # the unsat answer of every branch
 
     def result(verdict: str, **kw: object) -> PropertyResult:
         return temporal_result(query, verdict, time.perf_counter() - start, queries, sizes, **kw)
@@ -249,6 +269,8 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
             queries += bounded.queries
             sizes.extend(bounded.sizes)
             if bounded.verdict == HOLDS:
+                obligations += [Obligation(f"{query.property}, branch {number}, over-approximation",
+                                           bounded.smtlib), premise(ta, initial_question(query, branch), parameters)]
                 continue
             return result(bounded.verdict, reason=bounded.reason, counterexample=bounded.counterexample)
         except UnsupportedAutomaton as e:
@@ -257,6 +279,8 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
         solved = solve(ta, encoding, query.property, progress, readable)
         queries += solved.queries
         if solved.answer == "unsat":
+            obligations += [Obligation(f"{query.property}, branch {number}", solved.smtlib),
+                            premise(ta, initial_question(query, branch), parameters)]
             continue
         if solved.answer != "sat":
             return result(UNKNOWN, reason=solved.why)
@@ -267,7 +291,7 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
         if counterexample is None or not counterexample.replayed:
             return result(UNKNOWN, reason=unreplayed(counterexample), counterexample=counterexample)
         return result(VIOLATED, counterexample=counterexample)
-    return result(HOLDS, scope=verdict_scope(ta, parameters))
+    return result(HOLDS, scope=verdict_scope(ta, parameters), obligations=obligations)
 
 
 def temporal_result(query: TemporalQuery, verdict: str, seconds: float, queries: int,
@@ -291,6 +315,7 @@ class _Bounded:
     sizes: list[dict[str, object]]
     counterexample: Counterexample | None = None
     reason: str = ""
+    smtlib: str = ""  # HOLDS: the over-approximation's unsat query
 
 
 def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
@@ -313,7 +338,7 @@ def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
     solved = solve(ta, over, query.property, progress, readable, accept=replays)
     queries = solved.queries
     if solved.answer == "unsat":
-        return _Bounded(HOLDS, queries, sizes)
+        return _Bounded(HOLDS, queries, sizes, smtlib=solved.smtlib)
     if solved.answer != "sat":
         return _Bounded(UNKNOWN, queries, sizes, reason=solved.why)
     counterexample = _lasso(over.layout, query, solved.model)
