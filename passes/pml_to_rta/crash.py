@@ -47,7 +47,7 @@ from tactl.ir.errors import Diagnostic, Severity
 from tactl.ir.expr import Name, conj, names
 from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import Faults, FaultModel
-from tactl.passes.pml_to_rta import expressions, solving
+from tactl.passes.pml_to_rta import expressions, running, solving
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import CRASH_SEND, CRASH_SYMBOL, FILE_CRASH, expr_names, refuse
 
@@ -255,15 +255,14 @@ def file_crash_faults(tr: TranslationState) -> tuple[Faults, str] | None:
               for x in P.subexpressions(t.expr) if isinstance(x, P.PBinary) and x.op == "<"
               and isinstance(x.left, P.PName) and x.left.name == c and isinstance(x.right, P.PName)}
     copies = expressions.linear(tr, tr.proc.copies)
-    ns = [k for k in copies if k in tr.params]
-    if len(bounds) != 1 or not bounds <= set(tr.params) or len(copies) != 1 or copies[ns[0]] != 1 \
-            or tr.bound_rest:
-        raise refuse(f"'{c}++' is read as a crash counter only with N copies, receive bounds "
-                     f"'nrcvd < nsnt' and one guard '{c} < F' for a parameter F", tr.proc.span)
+    if len(bounds) != 1 or not bounds <= set(tr.params) or tr.bound_rest or \
+            (n := running.process_count(tr, copies, next(iter(bounds)))) is None:
+        raise refuse(f"'{c}++' is read as a crash counter only with N (or N - F) copies, receive "
+                     f"bounds 'nrcvd < nsnt' and one guard '{c} < F' for a parameter F", tr.proc.span)
     tr.file_crash = c
     if tr.crash_of:  # and crash-send counters: tactl's crash(F) (crash.py)
-        return Faults(FaultModel.CRASH, (next(iter(bounds)),)), ns[0]
-    return Faults(FaultModel.CLEAN_CRASH, (next(iter(bounds)),)), ns[0]
+        return Faults(FaultModel.CRASH, (next(iter(bounds)),)), n
+    return Faults(FaultModel.CLEAN_CRASH, (next(iter(bounds)),)), n
 
 
 def file_crash_location(tr: TranslationState, edges):
