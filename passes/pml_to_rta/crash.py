@@ -47,7 +47,8 @@ from tactl.ir.errors import Diagnostic, Severity
 from tactl.ir.expr import Name, conj, names
 from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import Faults, FaultModel
-from tactl.passes.pml_to_rta import expressions, running, solving
+from tactl.passes.pml_to_rta import expressions, solving
+from tactl.passes.pml_to_rta import running
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import CRASH_SEND, CRASH_SYMBOL, FILE_CRASH, expr_names, refuse
 

@@ -66,6 +66,7 @@ class TranslationState:
     file_crash: str | None = None  # the file's own crash counter (crash.file_crash_faults)
     reading: Any = None  # faults.FaultReading, when faults.fault_model read the model
     direct: bool = False  # no receive variable: guards read the shared counters (direct.py)
+    kept_temporaries: set[str] = field(default_factory=set)  # next_* the step need not reset (temporaries.py)
 
     # --- exploration (explore.py, walk.py)
     z3: Any = None  # the z3 module and ir.linear's translation, loaded when exploring starts
@@ -76,7 +77,6 @@ class TranslationState:
     obligations: list[tuple[str, object, list[Expr], Span | None]] = field(default_factory=list)
     global_assumes: list[P.AssumeStmt] = field(default_factory=list)  # faults.check_invariants
     stutter_at: set[tuple] = field(default_factory=set)
-    kept_temporaries: set[str] = field(default_factory=set)  # next_* the step need not reset (temporaries.py)
     reset_at: dict[tuple, Span | None] = field(default_factory=dict)  # faults.at_bound
     start_counts: dict[tuple, dict[str, int]] = field(default_factory=dict)  # init-only counters per start
     init_only: list[str] = field(default_factory=list)
