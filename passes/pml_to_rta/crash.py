@@ -48,9 +48,9 @@ from tactl.ir.expr import Name, conj, names
 from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import Faults, FaultModel
 from tactl.passes.pml_to_rta import expressions, solving
-from tactl.passes.pml_to_rta import running
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import CRASH_SEND, CRASH_SYMBOL, FILE_CRASH, expr_names, refuse
+from tactl.passes.pml_to_rta import running  # noqa: I001 (on its own line: merges stay clean)
 
 
 def crash_counters(tr, dynamic, in_transit) -> dict[str, str] | None:
