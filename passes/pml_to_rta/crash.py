@@ -50,7 +50,7 @@ from tactl.ir.rta.model import Faults, FaultModel
 from tactl.passes.pml_to_rta import expressions, solving
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import CRASH_SEND, CRASH_SYMBOL, FILE_CRASH, expr_names, refuse
-from tactl.passes.pml_to_rta import running  # noqa: I001 (on its own line: merges stay clean)
+from tactl.passes.pml_to_rta import running
 
 
 def crash_counters(tr, dynamic, in_transit) -> dict[str, str] | None:
