@@ -9,9 +9,11 @@ are functions over one typed record, ``state.TranslationState``:
 2. ``receives`` — the receive variables and the message types they count (found by ``multi``
    and ``havoc``), then the fault model (``faults``, or the crash shapes of ``crash``);
 3. ``explore`` — the step walked (``walk``) from every reachable location: locations, the crash
-   location (``crash``), obligations, invariants and receive rules;
+   location (``crash``; crash locations that keep the state, ``crash_copies``), obligations,
+   invariants and receive rules;
 4. ``properties`` — the ``ltl`` blocks as specifications over the propositions (``propositions``),
-   and the note comparing the file's fairness with the derived justice;
+   and the note comparing the file's fairness with the derived justice; the self-loops that mark
+   where the file lets a process wait (``waiting``);
 5. ``translation`` — the receive automaton assembled, refusals turned into input errors.
 
 Below the stages: ``values`` (the walk's values, markers and refusal), ``expressions`` (Promela

@@ -35,8 +35,9 @@ for the file's F, with CR as tactl's crash location, exactly when (``crash_locat
 Without the file's crash counter (nbacr: ``pc != CRASH -> next_pc = CRASH`` everywhere, the
 crashes unbounded) ``unbounded_crash_location`` reads the same with a new parameter F
 (``0 <= F <= N``); its crash location may be several valuations of the process's other local
-variables (nbacr's failure-detector bit), which become the one CR only where no proposition the
-properties use tells them apart (``propositions.py`` refuses such a proposition at its position).
+variables (nbacr's failure-detector bit), which become the one CR where no proposition the
+properties use tells them apart, else crash locations that keep what the properties read
+(``crash_copies.py``, which also reads a crashed process's steps between them).
 
 Anything else is refused at the receive bound.
 """
@@ -47,7 +48,7 @@ from tactl.ir.errors import Diagnostic, Severity
 from tactl.ir.expr import Name, conj, names
 from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import Faults, FaultModel
-from tactl.passes.pml_to_rta import expressions, solving
+from tactl.passes.pml_to_rta import crash_copies, expressions, solving
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import CRASH_SEND, CRASH_SYMBOL, FILE_CRASH, expr_names, refuse
 from tactl.passes.pml_to_rta import running
@@ -121,9 +122,10 @@ def unbounded_crash_location(tr, edges, crash_send: str) -> list:
     """nbacr's and nbacg's crashes: no crash counter of the file (``pc != CRASH -> next_pc =
     CRASH`` at every location), crash-send counters for several message types. The crash
     location is every valuation the crash steps give the variables they all change (``pc =
-    CRASH``), whatever the others (nbacr's failure-detector bit ``some_fail`` is 0 or 1 there);
-    tactl's crash location CR is one location, so ``propositions.py`` refuses to tell
-    those valuations apart (``tr.dead_all``). The rest is ``crash_location``'s conditions: CR
+    CRASH``), whatever the others (nbacr's failure-detector bit ``some_fail`` is 0 or 1 there):
+    tactl's one crash location CR where no property tells those valuations apart (``tr.dead_all``),
+    else crash locations that keep what the properties read (``crash_copies.py``, which also reads
+    the steps a crashed process may still take). The rest is ``crash_location``'s conditions: CR
     entered by crash steps only and never left, a crash possible everywhere whatever was
     received, crash-send counters exactly at unconditional broadcasts. The number of crashes is
     bounded by nothing in the file: ``crash(F)`` with a new parameter ``0 <= F <= N``
@@ -140,8 +142,7 @@ def unbounded_crash_location(tr, edges, crash_send: str) -> list:
                      "value (the crash location)", span)
     key = next(iter(values))
     dead = [v for v in tr.valuations if tuple(v[i] for i in changed) == key]
-    if any(s in dead for s, _, _ in edges):
-        raise refuse("the crash location must never be left", span)
+    edges, moves = crash_copies.split_moves(tr, edges, dead, span)
     dying = [(s, t, p) for s, t, p in edges if t in dead]
     others = [(s, t, p) for s, t, p in edges if t not in dead]
     if any(x.startswith(crash_send) for _, _, p in others for x in p.sends):
@@ -150,6 +151,10 @@ def unbounded_crash_location(tr, edges, crash_send: str) -> list:
         if p.cond and not solving.valid(tr, conj(*p.cond)):
             raise refuse("a crash step must be possible whatever the process received", span)
     _partial_sends(tr, dying, others, set(dead), crash_send, set(), span)
+    groups = crash_copies.classes(tr, dead)
+    if len(groups) > 1:  # the properties tell crashed processes apart: crash locations keep it
+        crash_copies.keep(tr, dying, moves, groups, span)
+        return others
     meaning = ", ".join(f"{lv[i]} = {k}" for i, k in zip(changed, key))
     become_crash_location(tr, dead, f"the locations with {meaning} ({len(dead)} valuation(s) of the "
                           "other local variables), entered by every crash step, are",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from tactl.ir.expr import BoolConst, Compare, Expr, IntConst, Mul, Name, conj, disj, summation
 from tactl.ir.errors import Diagnostic, Severity
 from tactl.ir.promela import syntax as P
-from tactl.ir.rta.model import ReceiveRule, received
+from tactl.ir.rta.model import ReceiveRule, received, received_message
 from tactl.ir.ta.model import Location, Origin
 from tactl.passes.pml_to_rta import crash as PC
 from tactl.passes.pml_to_rta import direct, expressions, solving, values, walk
@@ -103,6 +103,7 @@ def explore(tr: TranslationState) -> None:
                 tr.havoc_resets.setdefault((src, tgt, c), span)
             if tgt == src and not p.sends:
                 tr.stutter_at.add(src)
+                tr.stutter_lines.setdefault(src, set()).update(p.lines)
                 continue  # a stutter step
             edges.append((src, tgt, p))
             if tgt not in tr.valuations:
@@ -115,6 +116,7 @@ def explore(tr: TranslationState) -> None:
     tr.valuations.sort()  # locations in the order of their values (pc = 0, 1, ...)
     tr.dead = None
     tr.dead_all = ()  # several valuations that are CR (crash.py)
+    tr.crash_copies, tr.crash_steps, tr.crashed_steps = [], [], []  # crash_copies.py
     if tr.crash_counter is not None and tr.file_crash is not None:
         edges = PC.crash_location(tr, edges, tr.file_crash, CRASH_SEND, FILE_CRASH, CRASH_SYMBOL)
     elif tr.crash_counter is not None and len(tr.crash_of) > 1:
@@ -145,7 +147,10 @@ def explore(tr: TranslationState) -> None:
                 groups.setdefault(key, []).append(cond)
                 lines_of.setdefault(key, set()).update(p.lines)
     tr.rules = []
+    tr.reading_rules = set()
     for (s, t, sends), conds in groups.items():
+        if any(received_message(n.name) for c in conds for a in c for n in expr_names(a)):
+            tr.reading_rules.add(len(tr.rules))  # reads a message, static ones too (waiting.py)
         conds = eliminate_static(tr, conds)
         if not conds:
             continue

@@ -80,7 +80,7 @@ def parse_program(file: Path, defines: tuple[str, ...] = ()) -> tuple[RtaReadRes
     if file.suffix.lower() == ".pml":  # Parametric Promela (ByMC): its own front end
         loaded = parse_promela_loaded(text, where, defines)
         table = "\n".join(f"  {loc.name:<8} {loc.origin.text if loc.origin else ''}"
-                          for loc in loaded.rta.locations)
+                          for loc in (*loaded.rta.locations, *loaded.rta.crash_locations))
         return loaded, f"locations of {where}:\n{table}"
     loaded = parse_loaded(text, where)
     return loaded, location_table(loaded.program.extracted)

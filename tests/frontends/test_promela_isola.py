@@ -160,7 +160,8 @@ def test_verdicts_and_size_against_bymcs_generated_automata(name):
 
 @SKIP
 def test_nbacr_without_the_failure_detector_properties_agrees_with_bymcs_generated_automaton(tmp_path):
-    # without termination2 and nontriv (the blocks that read all_suspicious) nbacr is read:
+    # without termination2 and nontriv (the blocks that read all_suspicious) no property tells
+    # crashed processes apart by some_fail (tests/translation/test_pml_nbac.py has the whole file):
     # crash(F) for a new F, CR = pc == CRASH whatever some_fail; the safety verdicts are those of
     # ByMC's generated automaton (abort_unreachable is violated on purpose), from 27 rules
     # instead of 1,031; termination1 is unsupported (the failure-detector bit flips at COMMIT and
@@ -218,9 +219,6 @@ def test_havoc_outside_bymcs_receive_is_refused_with_a_position(cli, tmp_path, o
 
 @SKIP
 @pytest.mark.parametrize("name,says", [
-    # crashed processes keep the failure-detector bit that all_suspicious reads (termination2,
-    # nontriv): CRASH with some_fail 0 and with 1 would have to be two crash locations
-    ("nbacr", "tells crashed processes apart by some_fail"),
     # a process at NO that the failure detector made suspicious never sends No, but crashing there
     # increments nsntNoF: a partial message tactl's crash model has no equivalent of
     ("nbacg", "does not broadcast 'nsntNo' unconditionally"),
