@@ -51,7 +51,7 @@ from tactl.ir.rta.model import Faults, FaultModel
 from tactl.passes.pml_to_rta import crash_copies, expressions, solving
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import CRASH_SEND, CRASH_SYMBOL, FILE_CRASH, expr_names, refuse
-from tactl.passes.pml_to_rta import running
+from tactl.passes.pml_to_rta import partial, running
 
 
 def crash_counters(tr, dynamic, in_transit) -> dict[str, str] | None:
@@ -150,11 +150,14 @@ def unbounded_crash_location(tr, edges, crash_send: str) -> list:
     for s, _, p in dying:
         if p.cond and not solving.valid(tr, conj(*p.cond)):
             raise refuse("a crash step must be possible whatever the process received", span)
-    _partial_sends(tr, dying, others, set(dead), crash_send, set(), span)
     groups = crash_copies.classes(tr, dead)
-    if len(groups) > 1:  # the properties tell crashed processes apart: crash locations keep it
+    # the properties tell crashed processes apart, or the file's crash steps send partial
+    # messages tactl's crash rules would not (partial.py): the file's crash steps are the crash rules
+    uncut = partial.uncut(tr, dying, others, crash_send, span)
+    if len(groups) > 1 or uncut:
         crash_copies.keep(tr, dying, moves, groups, span)
         return others
+    _partial_sends(tr, dying, others, set(dead), crash_send, set(), span)
     meaning = ", ".join(f"{lv[i]} = {k}" for i, k in zip(changed, key))
     become_crash_location(tr, dead, f"the locations with {meaning} ({len(dead)} valuation(s) of the "
                           "other local variables), entered by every crash step, are",

@@ -84,7 +84,7 @@ def keep(tr: TranslationState, dying: list, moves: list, groups: list[list[tuple
     copies = []
     for g in groups:
         fixed = [i for i in differing if len({d[i] for d in g}) == 1]
-        name = "CR_" + "_".join(f"{lv[i]}{g[0][i]}" for i in fixed)
+        name = "CR_" + "_".join(f"{lv[i]}{g[0][i]}" for i in fixed) if fixed else "CR"
         while name in taken:
             name += "_"
         taken.add(name)
@@ -99,10 +99,11 @@ def keep(tr: TranslationState, dying: list, moves: list, groups: list[list[tuple
     left = (f"; a crashed process may still change {told}, as the file's crash step taken again "
             "lets it (a step between crash locations: no crash counted, never forced)"
             if tr.crashed_steps else "")
+    kept = (f"the properties tell crashed processes apart by {told}, so the crash location is "
+            f"{len(copies)} crash locations that keep it ({', '.join(c.name for c in copies)})"
+            if len(copies) > 1 else f"the crash location is {copies[0].name}")
     tr.notes.append(Diagnostic(Severity.WARNING, (
-        f"crash faults: the properties tell crashed processes apart by {told}, so the crash "
-        f"location is {len(copies)} crash locations that keep it ({', '.join(c.name for c in copies)}), "
-        "entered by the file's crash steps; faults crash(F) with a new parameter 0 <= F <= N (the "
+        f"crash faults: {kept}, entered by the file's crash steps; faults crash(F) with a new parameter 0 <= F <= N (the "
         "file bounds no crash count): a process may stop at any location; a broadcast cut short "
         "reaches some receivers (the file's " + ", ".join(f"'{c}'" for c in tr.crash_of) + ")" + left),
         span))
