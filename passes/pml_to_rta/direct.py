@@ -34,9 +34,16 @@ from tactl.passes.pml_to_rta.values import expr_names, refuse
 
 
 def reads_shared(tr: TranslationState) -> bool:
-    """Some condition of the step (a guard, an option's first statement) names a shared counter."""
-    return any(isinstance(s, P.Condition) and set(P.variable_names(s.expr)) & set(tr.shared)
-               for s in P.statements(tr.step))
+    """Some condition of the step (a guard, an option's first statement) compares shared
+    counters with parameters and constants, and none compares one with a local variable (that is
+    a receive bound, ``next_x <= nsnt + F``, whose receive choice the step must have)."""
+    atoms = [a for s in P.statements(tr.step) if isinstance(s, (P.Condition, P.AssumeStmt))
+             for a in P.subexpressions(s.expr) if isinstance(a, P.PBinary) and a.op in _COMPARISONS]
+    shared = [set(P.variable_names(a)) for a in atoms if set(P.variable_names(a)) & set(tr.shared)]
+    return bool(shared) and not any(names & set(tr.locals) for names in shared)
+
+
+_COMPARISONS = ("<", "<=", ">", ">=", "==", "!=")
 
 
 def read_counters(tr: TranslationState) -> None:
