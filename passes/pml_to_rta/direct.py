@@ -75,7 +75,8 @@ def fault_model(tr: TranslationState) -> tuple[Faults, str]:
         ", ".join(f"'{c}'" for c in tr.counters) + " directly, as a threshold automaton's rules "
         "do; each is a message type read as what was sent (a guard that can only turn true as the "
         "counters grow is exactly the file's), every process correct: faults bound(processes: "
-        f"{_copies_text(tr)}; receive: 0; deliver: 0)"), tr.proc.span))
+        f"{_copies_text(tr)}; receive: 0; deliver: 0); liveness is checked under the justice derived "
+        "from it: a process whose rule stays enabled eventually takes it"), tr.proc.span))
     return faults, ns[0]
 
 

@@ -99,7 +99,7 @@ def promela_sets_table(timeout_s: float, timed_process: Timed, root: Path | None
         return True
     peers = peer_verdicts(root)
     width = max(len(p.relative_to(root).as_posix()) for p in files)
-    header = (f"{'file':<{width}} {'property':<22} {'verdict':<16} {'time s':>7} {'peak MB':>7} "
+    header = (f"{'file':<{width}} {'property':<24} {'verdict':<16} {'time s':>7} {'peak MB':>7} "
               f"{'peer':<10}")
     print(header)
     print("-" * len(header))
@@ -113,7 +113,7 @@ def promela_sets_table(timeout_s: float, timed_process: Timed, root: Path | None
                 continue
             counts[r.verdict] = counts.get(r.verdict, 0) + 1
             ok &= r.verdict in SHORT
-            print(f"{r.file:<{width}} {r.prop:<22} {r.verdict:<16} {r.seconds:>7.2f} {r.peak_mb:>7.1f} "
+            print(f"{r.file:<{width}} {r.prop:<24} {r.verdict:<16} {r.seconds:>7.2f} {r.peak_mb:>7.1f} "
                   f"{r.peer:<10}", flush=True)
     print(", ".join(f"{k}: {v}" for k, v in sorted(counts.items())) +
           f"; time s, peak MB: one `tactl check FILE -p PROPERTY --json` process each, start-up "
