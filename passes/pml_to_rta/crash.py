@@ -107,6 +107,10 @@ def crash_location(tr, edges, file_crash: str, crash_send: str, file_marker: str
         if rest and not solving.valid(tr, conj(*rest)):
             raise refuse(f"a crash step ('{file_crash}++') must be possible whatever the process "
                          "received", span)
+    if partial.uncut(tr, dying, others, crash_send, span):  # the file's crash steps are the crash rules
+        crash_copies.keep(tr, dying, [], [[dead]], span, faults=f"crash({file_crash_parameter(tr)}): at most "
+                          f"that many processes stop ('{file_crash} < {file_crash_parameter(tr)}')")
+        return others
     _partial_sends(tr, dying, others, {dead}, crash_send, {file_marker}, span)
     meaning = ", ".join(f"{v} = {x}" for v, x in zip(tr.loc_vars(), dead))
     become_crash_location(tr, [dead], f"the location with {meaning}, entered by '{file_crash}++' under "

@@ -74,10 +74,11 @@ def classes(tr: TranslationState, dead: list[tuple]) -> list[list[tuple]]:
     return list(groups.values())
 
 
-def keep(tr: TranslationState, dying: list, moves: list, groups: list[list[tuple]], span: Span | None) -> None:
+def keep(tr: TranslationState, dying: list, moves: list, groups: list[list[tuple]], span: Span | None,
+         faults: str = "crash(F) with a new parameter 0 <= F <= N (the file bounds no crash count)") -> None:
     """Make each class a crash copy (the state's ``crash_copies``, no longer locations of their
     own), keep the file's crash steps and crashed processes' steps for ``crash_rules``, and say
-    so in one warning."""
+    so in one warning (``faults``: the fault model it names)."""
     lv = tr.loc_vars()
     differing = [i for i in range(len(lv)) if len({g[0][i] for g in groups}) > 1]
     taken = set(tr.params) | set(tr.shared)
@@ -103,9 +104,8 @@ def keep(tr: TranslationState, dying: list, moves: list, groups: list[list[tuple
             f"{len(copies)} crash locations that keep it ({', '.join(c.name for c in copies)})"
             if len(copies) > 1 else f"the crash location is {copies[0].name}")
     tr.notes.append(Diagnostic(Severity.WARNING, (
-        f"crash faults: {kept}, entered by the file's crash steps; faults crash(F) with a new parameter 0 <= F <= N (the "
-        "file bounds no crash count): a process may stop at any location; a broadcast cut short "
-        "reaches some receivers (the file's " + ", ".join(f"'{c}'" for c in tr.crash_of) + ")" + left),
+        f"crash faults: {kept}, entered by the file's crash steps; faults {faults}: a process may "
+        "stop at any location; a broadcast cut short reaches some receivers (the file's " + ", ".join(f"'{c}'" for c in tr.crash_of) + ")" + left),
         span))
 
 

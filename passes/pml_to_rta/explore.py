@@ -123,7 +123,7 @@ def explore(tr: TranslationState) -> None:
         edges = PC.unbounded_crash_location(tr, edges, CRASH_SEND)
     elif tr.crash_counter is not None:
         edges = PC.sending_crash_location(tr, edges)
-    if tr.file_crash is not None and tr.dead is None:
+    if tr.file_crash is not None and tr.dead is None and not tr.crash_copies:
         edges = PC.file_crash_location(tr, edges)
     elif any(CRASH_SYMBOL in {n.name for c in p.cond for n in expr_names(c)} for _, _, p in edges):
         raise refuse("a step whose condition reads a shared counter", tr.proc.span)

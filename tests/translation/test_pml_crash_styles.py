@@ -251,6 +251,28 @@ def test_copy_count_n_minus_f_agrees_with_spin(tmp_path):
     assert spin(path, params) == parametric(path, params) == {"all_needed": "holds", "nobody_sends": "violated"}
 
 
+# a crash at S, whose correct steps send nothing, counts the process's message a second time
+COPIES_PARTIAL = COPIES.replace(":: pc == V && next_pc == CR -> nsntF++;",
+                                ":: pc == V && next_pc == CR -> nsntF++;\n        :: pc == S && next_pc == CR -> nsntF++;")
+
+
+def test_partial_messages_with_the_files_crash_counter(cli, tmp_path):
+    path = write(tmp_path, "copies.pml", COPIES_PARTIAL)
+    rta = read_automaton(path).rta
+    assert [loc.name for loc in rta.crash_locations] == ["CR"] and rta.faults.parameters == ("F",)
+    # the file's crash steps: at V and S the crash always counts a partial message (which may
+    # reach nobody), at D it sends nothing
+    assert {(r.source, r.sends) for r in rta.crash_rules} == {("V", ("nsnt",)), ("S", ("nsnt",)), ("D", ())}
+    assert parametric(path) == {"all_needed": "violated", "nobody_sends": "violated"}
+
+
+@SPIN
+def test_partial_messages_with_the_files_crash_counter_agree_with_spin(tmp_path):
+    path = write(tmp_path, "copies.pml", COPIES_PARTIAL)
+    params = {"N": 4, "T": 1, "F": 1}
+    assert spin(path, params) == parametric(path, params) == {"all_needed": "violated", "nobody_sends": "violated"}
+
+
 def test_another_copy_count_with_a_crash_counter_is_refused(cli, tmp_path):
     path = write(tmp_path, "copies.pml", COPIES.replace("active[N - F]", "active[N + F]"))
     r = cli("translate", path, "-o", tmp_path / "x.ta")
@@ -338,6 +360,9 @@ FILES = {
                                   "termination": "holds"},
     "concur14/toy.pml": {"unreachable_l5": "holds"},
 }
+# -D CASE2 (F == 1) -D BUG1: a crashing V0 process may send 1 (the file's injected safety bug)
+BUGGY = {"isola18/promela/c1cs.pml": (("-D", "CASE2", "-D", "BUG1"), {"one_step0": "violated", "one_step1": "holds"}),
+         "concur14/toy.pml": (("-D", "BUG"), {"unreachable_l5": "violated"})}
 
 
 @NEEDS_FTB
@@ -351,6 +376,9 @@ def test_bymc_files_are_read_and_get_their_verdicts(cli, name):
 
 
 @NEEDS_FTB
-def test_toy_with_its_bug_is_violated(cli):
-    r = cli("check", FTB / "concur14" / "toy.pml", "-D", "BUG", "--json", "-q")
-    assert r.code == 1 and json.loads(r.out)["properties"][0]["verdict"] == "violated", r.err
+@pytest.mark.parametrize("name", sorted(BUGGY))
+def test_bymc_files_with_their_injected_bugs(cli, name):
+    defines, wanted = BUGGY[name]
+    r = cli("check", FTB / name, *defines, "--json", "-q", *[a for p in wanted for a in ("-p", p)])
+    assert r.code == 1, r.err
+    assert {p["name"]: p["verdict"] for p in json.loads(r.out)["properties"]} == wanted
