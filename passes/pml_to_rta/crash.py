@@ -39,7 +39,10 @@ variables (nbacr's failure-detector bit), which become the one CR where no propo
 properties use tells them apart, else crash locations that keep what the properties read
 (``crash_copies.py``, which also reads a crashed process's steps between them).
 
-Anything else is refused at the receive bound.
+Where the file's crash steps send a partial message no correct step at their location
+broadcasts (nbacg's crash at a suspicious NO sends No; c1cs's ``-D BUG1``), the crash rules are the
+file's own crash steps instead (``partial.py``, ``crash_copies.py``); a copy count ``N - F`` with
+the file's crash counter is ``running.py``'s. Anything else is refused at the receive bound.
 """
 
 from __future__ import annotations
