@@ -111,8 +111,9 @@ def crash_location(tr, edges, file_crash: str, crash_send: str, file_marker: str
             raise refuse(f"a crash step ('{file_crash}++') must be possible whatever the process "
                          "received", span)
     if partial.uncut(tr, dying, others, crash_send, span):  # the file's crash steps are the crash rules
-        crash_copies.keep(tr, dying, [], [[dead]], span, faults=f"crash({file_crash_parameter(tr)}): at most "
-                          f"that many processes stop ('{file_crash} < {file_crash_parameter(tr)}')")
+        bound = file_crash_parameter(tr)
+        crash_copies.keep(tr, dying, [], [[dead]], span,
+                          faults=f"crash({bound}): at most that many processes stop ('{file_crash} < {bound}')")
         return others
     _partial_sends(tr, dying, others, {dead}, crash_send, {file_marker}, span)
     meaning = ", ".join(f"{v} = {x}" for v, x in zip(tr.loc_vars(), dead))

@@ -105,7 +105,8 @@ def keep(tr: TranslationState, dying: list, moves: list, groups: list[list[tuple
             if len(copies) > 1 else f"the crash location is {copies[0].name}")
     tr.notes.append(Diagnostic(Severity.WARNING, (
         f"crash faults: {kept}, entered by the file's crash steps; faults {faults}: a process may "
-        "stop at any location; a broadcast cut short reaches some receivers (the file's " + ", ".join(f"'{c}'" for c in tr.crash_of) + ")" + left),
+        "stop at any location; a broadcast cut short reaches some receivers (the file's "
+        + ", ".join(f"'{c}'" for c in tr.crash_of) + ")" + left),
         span))
 
 
