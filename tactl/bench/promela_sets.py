@@ -10,11 +10,14 @@ their paths in the repository: ``fmcad13``, ``spin13/parameterized``, ``concur14
 memory are that property's (start-up included). A refused file is one row with the first line of
 the refusal, never left out.
 
-**Peer verdicts.** The last column reads a JSON object ``{"cav15/promela/c1cs.pml": {"one_step0":
-"holds", ...}, ...}`` (keys: the path under the sets' folder, then the property; a value is a
-verdict word as ``tactl check --json`` writes it) from ``peer-verdicts.json`` in the sets' folder,
-or ``$TACTL_FTB_PEERS``; without it the column is '-'. Whoever runs the peer (ByMC) writes that file;
-:func:`peer_verdicts` is the one place that reads it.
+**Peer verdicts.** The last column is a peer's (ByMC's) verdict per (file, property), read by
+:func:`peer_verdicts` from the first JSON file present of ``$TACTL_FTB_PEERS``,
+``peer-verdicts.json`` in the sets' folder and ``$TACTL_BYMC_VERDICTS`` or ``bymc-verdicts.json``
+in the tools cache (``tactl/engines/checkers.py``'s ``cache_dir``). Two shapes are read:
+``{"cav15/promela/c1cs.pml": {"one_step0": "holds", ...}}`` (the path under the sets' folder, then
+the property), and the per-pair cache a ByMC run fills, ``{"entries": {"cav15/c1cs.pml:one_step0":
+{"verdict": "holds", ...}}}`` with the set's short label (:data:`LABELS`). Without either the column
+is '-'.
 """
 
 from __future__ import annotations
@@ -27,12 +30,17 @@ from pathlib import Path
 
 from tactl.bench.promela import SHORT, Timed
 from tactl.driver.pipeline import parse_promela_loaded, translate_loaded
+from tactl.engines import checkers
 from tactl.ir.errors import InputError
 
 SETS = ("fmcad13", "spin13/parameterized", "concur14", "cav15/promela", "popl17-fmsd17/promela",
         "isola18/promela")
 FOLDER = "ftb-promela"
 PEERS_FILE = "peer-verdicts.json"
+BYMC_CACHE = "bymc-verdicts.json"
+# a ByMC cache's set labels -> the sets' folders
+LABELS = {"fmcad13": "fmcad13", "spin13": "spin13/parameterized", "concur14": "concur14",
+          "cav15": "cav15/promela", "popl17": "popl17-fmsd17/promela", "isola18": "isola18/promela"}
 
 
 def sets_dir() -> Path:
@@ -42,14 +50,28 @@ def sets_dir() -> Path:
 
 
 def peer_verdicts(root: Path) -> dict[tuple[str, str], str]:
-    """(file under ``root``, property) → a peer's verdict (module docstring); {} without the file."""
-    env = os.environ.get("TACTL_FTB_PEERS")
-    path = Path(env) if env else root / PEERS_FILE
-    try:
-        raw = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return {}
-    return {(f, p): str(v) for f, props in raw.items() if isinstance(props, dict) for p, v in props.items()}
+    """(file under ``root``, property) → a peer's verdict from the first JSON file present (module
+    docstring); {} without one."""
+    candidates = [os.environ.get("TACTL_FTB_PEERS"), root / PEERS_FILE,
+                  os.environ.get("TACTL_BYMC_VERDICTS") or checkers.cache_dir() / BYMC_CACHE]
+    for candidate in candidates:
+        try:
+            raw = json.loads(Path(candidate).read_text()) if candidate else None
+        except (OSError, ValueError):
+            continue
+        if isinstance(raw, dict) and isinstance(raw.get("entries"), dict):
+            return {_labelled(k): str(v.get("verdict")) for k, v in raw["entries"].items()
+                    if isinstance(v, dict) and ":" in k}
+        if isinstance(raw, dict):
+            return {(f, p): str(v) for f, props in raw.items() if isinstance(props, dict) for p, v in props.items()}
+    return {}
+
+
+def _labelled(key: str) -> tuple[str, str]:
+    """``cav15/c1cs.pml:one_step0`` → (``cav15/promela/c1cs.pml``, ``one_step0``)."""
+    where, prop = key.rsplit(":", 1)
+    label, _, name = where.partition("/")
+    return f"{LABELS.get(label, label)}/{name}", prop
 
 
 @dataclass(frozen=True)
@@ -117,6 +139,6 @@ def promela_sets_table(timeout_s: float, timed_process: Timed, root: Path | None
                   f"{r.peer:<10}", flush=True)
     print(", ".join(f"{k}: {v}" for k, v in sorted(counts.items())) +
           f"; time s, peak MB: one `tactl check FILE -p PROPERTY --json` process each, start-up "
-          f"included, --timeout {timeout_s:g}; peer: {PEERS_FILE} in {root} (or $TACTL_FTB_PEERS), "
-          "'-' where none is recorded")
+          f"included, --timeout {timeout_s:g}; peer: ByMC's verdict where a peer file records one "
+          "(tactl/bench/promela_sets.py), else '-'")
     return ok

@@ -47,13 +47,14 @@ def fake_check(calls):
     return run
 
 
-def test_rows_per_property_refusals_and_peer_verdicts(tmp_path, capsys):
+def test_rows_per_property_refusals_and_peer_verdicts(tmp_path, capsys, monkeypatch):
     (tmp_path / "concur14").mkdir()
     (tmp_path / "concur14" / "toy.pml").write_text(TOY)
     (tmp_path / "fmcad13").mkdir()
     (tmp_path / "fmcad13" / "bad.pml").write_text(BAD)
     (tmp_path / PEERS_FILE).write_text(json.dumps({"concur14/toy.pml": {"stay": "violated"}}))
     calls: list = []
+    monkeypatch.delenv("TACTL_FTB_PEERS", raising=False)
     assert promela_sets_table(60, fake_check(calls), tmp_path) is True
     out = capsys.readouterr().out
     rows = [line.split() for line in out.splitlines() if line.startswith(("concur14/", "fmcad13/"))]
@@ -79,6 +80,7 @@ def test_without_the_files_the_table_says_how_to_get_them(tmp_path, capsys):
 
 def test_peer_verdicts_without_or_with_a_broken_file(tmp_path, monkeypatch):
     monkeypatch.delenv("TACTL_FTB_PEERS", raising=False)
+    monkeypatch.setenv("TACTL_BYMC_VERDICTS", str(tmp_path / "none.json"))
     assert peer_verdicts(tmp_path) == {}
     (tmp_path / PEERS_FILE).write_text("{not json")
     assert peer_verdicts(tmp_path) == {}
@@ -86,3 +88,13 @@ def test_peer_verdicts_without_or_with_a_broken_file(tmp_path, monkeypatch):
     other.write_text(json.dumps({"a.pml": {"p": "holds"}}))
     monkeypatch.setenv("TACTL_FTB_PEERS", str(other))
     assert peer_verdicts(tmp_path) == {("a.pml", "p"): "holds"}
+
+
+def test_peer_verdicts_from_a_bymc_cache(tmp_path, monkeypatch):
+    monkeypatch.delenv("TACTL_FTB_PEERS", raising=False)
+    cache = tmp_path / "bymc.json"
+    cache.write_text(json.dumps({"entries": {"cav15/c1cs.pml:one_step0": {"verdict": "holds", "wall_s": 3.0},
+                                             "popl17/bosco.pml:fast0": {"verdict": "timeout", "wall_s": 900}}}))
+    monkeypatch.setenv("TACTL_BYMC_VERDICTS", str(cache))
+    assert peer_verdicts(tmp_path) == {("cav15/promela/c1cs.pml", "one_step0"): "holds",
+                                       ("popl17-fmsd17/promela/bosco.pml", "fast0"): "timeout"}
