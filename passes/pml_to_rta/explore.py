@@ -266,7 +266,7 @@ def name_locations(tr: TranslationState, lv: list[str], starts: list[tuple]) -> 
     tr.names = {}
     tr.locations = []
     tr.initial = []
-    taken = set(tr.params)
+    taken = set(tr.params) | {c.name for c in tr.crash_copies}  # crash_copies.py named them first
     for key in tr.valuations:
         parts, meaning = [], []
         for var, val in zip(lv, key):

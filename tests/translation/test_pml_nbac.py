@@ -10,13 +10,14 @@ popl17-fmsd17/promela, isola18/promela) and the tests that need them skip otherw
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
 
 import pytest
 
-from conftest import SHARED_BENCHMARKS, check_results, verdicts, write
+from conftest import SHARED_BENCHMARKS, check_results, needs_spin, report_verdicts, verdicts, write
 from tactl.driver.inputs import load_automaton
 from tactl.ir.errors import InputError
 from tactl.ir.promela.reader import parse_promela
@@ -243,6 +244,40 @@ def test_the_snippets_safety_verdicts_agree_with_the_explicit_engine(tmp_path):
         parametric = verdicts(path, properties=("safe",))
         small = verdicts(path, properties=("safe",), engine="explicit", bound=4)
         assert parametric == small == {"safe": "violated"}
+
+
+def spin_model(crash_guard: str) -> str:
+    """The model with SPIN's receive choice and bound for ByMC's havoc, and a bit ``voted`` the
+    properties read: a crashed process with the flag set that never voted exists only where a
+    crashed process may take the crash step again (``silent``)."""
+    receive = (":: pc != YES && pc != NO ->\n       havoc(next_rYes);\n       assume(rYes <= next_rYes && "
+               "next_rYes <= nYes + nYesF);\n       havoc(next_rNo);\n       assume(rNo <= next_rNo && "
+               "next_rNo <= nNo + nNoF);\n       if :: next_flag = 0; :: next_flag = 1; fi;\n"
+               "    :: else ->\n       next_rYes = rYes; next_rNo = rNo; next_flag = flag;")
+    spin = ("if :: next_rYes = rYes + 1; :: next_rYes = rYes; fi;\n"
+            "    if :: !(next_rYes <= nYes + nYesF) -> next_rYes = rYes; :: else; fi;\n"
+            "    if :: next_rNo = rNo + 1; :: next_rNo = rNo; fi;\n"
+            "    if :: !(next_rNo <= nNo + nNoF) -> next_rNo = rNo; :: else; fi;\n"
+            "    if\n    :: pc != YES && pc != NO -> if :: next_flag = 0; :: next_flag = 1; fi;\n"
+            "    :: else -> next_flag = flag;")
+    return model(crash_guard, **{
+        "if\n    " + receive: spin,
+        "  byte flag = 0, next_flag = 0;\n": "  byte flag = 0, next_flag = 0;\n  byte voted = 0;\n",
+        "pc == YES -> nYes++;": "pc == YES -> nYes++; voted = 1;",
+        "pc == NO -> nNo++;": "pc == NO -> nNo++; voted = 1;",
+        "atomic all_flagged": "atomic silent_flagged = some(P:pc == CR && P:flag == 1 && P:voted == 0);\n"
+                              "atomic all_flagged",
+        "ltl safe { [](none_done) }": "ltl safe { [](none_done) }\nltl silent { [](!silent_flagged) }"})
+
+
+@needs_spin("the crash copies' differential check against SPIN on the file")
+@pytest.mark.parametrize("crash_guard,silent", [(KEEP, "holds"), ("", "violated")])
+def test_crash_copies_agree_with_spin_on_the_file_at_n_2(cli, tmp_path, crash_guard, silent):
+    path = write(tmp_path, "spin_nbac.pml", spin_model(crash_guard))
+    ours = verdicts(path, properties=("safe", "silent"))
+    assert {p: v.replace("holds vacuously", "holds") for p, v in ours.items()} == {"safe": "violated", "silent": silent}
+    out = cli("check", path, "--engine", "source", "--param", "N=2", "--json", "-p", "safe", "-p", "silent")
+    assert report_verdicts(json.loads(out.out)) == {"safe": "violated", "silent": silent}, out.err
 
 
 # ------------------------------------------------------------------- the benchmark files
