@@ -14,8 +14,8 @@ family is its own module, whose docstring says what it measures:
 * ``sync`` — the lock-step engine on synchronous automata (``tactl/bench/sync.py``);
 * ``random19`` — the random19 automata, with ByMC's recorded figures (``tactl/bench/random19.py``,
   ``tactl/bench/peer_timings.json``);
-* ``spin13``, ``promela``, ``large``, ``scaling`` — ``tactl/bench/spin13.py``, ``promela.py``,
-  ``large.py``, ``reader.py``;
+* ``spin13``, ``promela``, ``promela-sets``, ``large``, ``scaling`` — ``tactl/bench/spin13.py``,
+  ``promela.py``, ``promela_sets.py``, ``large.py``, ``reader.py``;
 * ``peers`` (never in the default set; ``make bench-peers`` builds ByMC first) — tactl and ByMC
   side by side on the same files (``tactl/bench/peers.py``).
 """
@@ -38,6 +38,7 @@ from tactl.bench.large import large_table
 from tactl.bench.measure import timed_process
 from tactl.bench.peers import FILTER_ENV, peers_table
 from tactl.bench.promela import promela_table
+from tactl.bench.promela_sets import promela_sets_table
 from tactl.bench.random19 import RANDOM19_TIMEOUT_S, random19_dir, random19_table
 from tactl.bench.reader import print_table
 from tactl.bench.reader_inputs import reader_table
@@ -86,6 +87,8 @@ TABLES: tuple[Table, ...] = (
     Table("spin13", lambda a, w: spin13_table(min(a.timeout, SPIN13_TIMEOUT_S))),
     # ByMC's Parametric Promela files through the .pml front end
     Table("promela", lambda a, w: promela_table(a.shared, min(a.timeout, 120.0), timed_process)),
+    # every Promela file of the six sets of fault-tolerant-benchmarks, per property (make ftb-promela)
+    Table("promela-sets", lambda a, w: promela_sets_table(min(a.timeout, 120.0), timed_process)),
     # the Promela-generated TAs and the large .alg models, with and without the reductions
     Table("large", lambda a, w: large_table(a.shared, min(a.timeout, RANDOM19_TIMEOUT_S), timed_process)),
     Table("scaling", _scaling),
