@@ -45,6 +45,7 @@ from enum import Enum
 
 from tactl.ir.expr import Always, And, BoolConst, Eventually, Expr, Or, conj, disj, is_temporal, names, walk
 from tactl.ir.boolean import nnf
+from tactl.ir.eltl.justice import justice_antecedents
 from tactl.ir.eltl.ltl import PropertyKind, classify
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.ta.model import Property, SymbolKind, ThresholdAutomaton
@@ -142,6 +143,8 @@ class TemporalQuery:
     formula_class: FormulaClass
     negation: Expr
     branches: tuple[Branch, ...]
+    # the J of each justice antecedent <>[](J) (ir/eltl/justice.py reads it per process)
+    justice: tuple[Expr, ...] = ()
 
     @property
     def infinite(self) -> bool:
@@ -191,7 +194,12 @@ def temporal_query(ta: ThresholdAutomaton, prop: Property) -> TemporalQuery | Un
         cls = FormulaClass.REACHABILITY
     else:
         cls = FormulaClass.NESTED_SAFETY
-    return TemporalQuery(prop.name, cls, negation, branches)
+    return TemporalQuery(prop.name, cls, negation, branches, justice_antecedents(formula))
+
+
+def branches_of(negation: Expr) -> tuple[Branch, ...]:
+    """The cut-point form of a negation (``temporal_query``'s branches; ``negation`` in NNF)."""
+    return tuple(_expand(negation, ROOT, Branch()))
 
 
 # ------------------------------------------------------------------------------- construction
