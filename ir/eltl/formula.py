@@ -17,8 +17,8 @@ state formulas, ``&&``, ``||``, ``<>`` and ``[]``. A violation is a run on which
    (``ir/eltl/cycles.py`` says when that is decided, and why).
 2. *Liveness under justice* (``ψ`` contains ``[]``): ``ψ`` is evaluated on the lasso
    ``π·σ_L^ω`` with ordinary LTL semantics. Justice is only what the formula says (``<>[](J)``
-   holds iff ``J`` holds at ``σ_L``, at every configuration of a longer loop); tactl adds no
-   implicit fairness.
+   holds iff ``J`` holds at ``σ_L``); tactl adds no implicit fairness. On a loop through several
+   configurations a justice antecedent is read per process (``ir/eltl/justice.py``).
 3. *Reachability and nested safety* (``ψ`` has no ``[]``): a violation is a finite run prefix on
    which ``ψ`` holds (every ``<>`` witnessed inside the prefix). The prefix need not be
    extendable to an infinite run: a bad state reached before a deadlock is still reached.

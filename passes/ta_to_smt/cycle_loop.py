@@ -17,6 +17,10 @@ its loop block is replaced by the loop ``λ`` from ``c1`` back to ``c1``:
   invariants: a constant clause at ``c1``; ``C || X empty`` as ``C`` at ``c1`` or ``X`` empty at
   ``c1`` with no loop firing into ``X`` (exact: nothing can then enter ``X``); ``C || X occupied``
   at ``c1`` and at every witness configuration only (an over-approximation).
+* **The justice per process** (``ir/eltl/justice.py``, argument (d)): it is not in the ``[]``
+  part (the branches are those of the negation without it, :func:`cyclic_branches`); each pair
+  ``¬g ∨ ℓ == 0`` is ``¬g`` at ``c1``, or ``ℓ`` empty at ``c1`` with no loop firing into it, or
+  a loop firing out of ``ℓ`` — exact.
 * **Witnesses**: each ``<>`` evaluated on the loop (``Branch.loop_witnesses``) holds at a
   configuration ``w_k`` that ``c1`` reaches by firing ``y_k <= z`` and that reaches ``c1`` again
   by firing ``z - y_k``, both executable by the same steady-path condition.

@@ -25,7 +25,9 @@ condition (semantics: ``tactl.ir.eltl.formula``, decisions 1–6).
   ``χ``). A deadlocked configuration ends no infinite run, so it never counts.
 * Liveness on an automaton with cycles through several locations (``ir/eltl/cycles.py``): the
   loop may pass through several configurations, so the whole product is built and searched for
-  a strongly connected component that discharges every ``<>`` (``_fair_lasso``).
+  a strongly connected component that discharges every ``<>`` (``_fair_lasso``), with the
+  justice taken out of ψ and read per process (``ir/eltl/justice.py``), Emerson–Lei style
+  (``_just_component``).
 
 Every violation is replayed by the simulator (``tactl.engines.simulate.replay_run``), which evaluates ψ
 on the run by plain LTL semantics; a violation it cannot confirm is reported unknown.
@@ -316,9 +318,10 @@ def _fair_lasso(formula: _Formula, moves, initials: list[State], max_states: int
     (``ir/eltl/cycles.py``): the reachable product, then its strongly connected components. A
     component with an edge is a violation when, for every ``<>χ`` of ψ, one of its product
     states no longer owes ``<>χ`` (a generalised Büchi condition: a cycle through those states
-    witnesses every pending ``<>`` again and again; every ``[]`` and the justice ``<>[](J)`` are
-    kept by progression on every state of it). Deadlocked states have no edge, so they end no
-    infinite run (decision 1)."""
+    witnesses every pending ``<>`` again and again; every ``[]`` is kept by progression on every
+    state of it) and meets each pair of ``justice`` per process (``_just_component``); the loop
+    then also takes one edge out of each justice location that needs it. Deadlocked states have
+    no edge, so they end no infinite run (decision 1)."""
     Node = tuple[State, Obligation]
     ids: dict[Node, int] = {}
     nodes: list[Node] = []
