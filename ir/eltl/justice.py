@@ -35,7 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tactl.ir.boolean import nnf
-from tactl.ir.eltl.cycles import has_several_location_cycles
+from tactl.ir.eltl.cycles import cycle_structure, has_several_location_cycles
 from tactl.ir.eltl.vacuity import vacuity_question
 from tactl.ir.expr import Always, And, BoolConst, Compare, Eventually, Expr, IntConst, Name, Or, conj, disj, is_temporal, names
 from tactl.ir.ta.model import SymbolKind, ThresholdAutomaton
@@ -138,3 +138,11 @@ def _empty_location(ta: ThresholdAutomaton, e: Expr) -> str | None:
 def exits(ta: ThresholdAutomaton, location: str) -> tuple[int, ...]:
     """The rules out of ``location`` (source ``location``, not a self-loop)."""
     return tuple(i for i, r in enumerate(ta.rules) if r.source == location and not r.is_self_loop)
+
+
+def readings_differ(ta: ThresholdAutomaton, query) -> bool:
+    """Whether the per-process reading of ``query``'s justice can accept a loop the literal one
+    rejects: some pair's location can be left by a rule a loop may fire
+    (``CycleStructure.loop_rules``); otherwise no loop leaves it and both readings coincide."""
+    loop_rules = set(cycle_structure(ta).loop_rules(ta))
+    return any(loop_rules.intersection(exits(ta, p.location)) for p in loop_reading(ta, query).pairs)

@@ -7,7 +7,7 @@ from conftest import DATA, REPO, check_results
 from tactl.engines.result import HOLDS, VIOLATED
 from tactl.engines.simulate import Configuration, Step, replay_query
 from tactl.ir.eltl.formula import TemporalQuery, temporal_query
-from tactl.ir.eltl.justice import JusticePair, loop_reading
+from tactl.ir.eltl.justice import JusticePair, loop_reading, readings_differ
 from tactl.ir.expr import Always, BoolConst, Eventually, to_text, walk
 from tactl.ir.ta.reader import read_ta
 
@@ -90,3 +90,13 @@ def test_a_loop_that_must_take_the_exit_it_is_owed_still_holds():
     for engine, options in (("parametric", {}), ("explicit", {"bound": 4})):
         results = check_results(DATA / "cycles" / "round.ta", engine=engine, **options)
         assert results["live"].verdict == HOLDS, (engine, results["live"].reason)
+
+
+def test_the_readings_differ_only_where_a_loop_can_leave_a_justice_location():
+    """SPIN's and NuSMV's 'holds' is withheld exactly there (tactl/engines/check.py)."""
+    leave = read_ta((DATA / "cycles" / "leave.ta").read_text(), "leave.ta").ta
+    assert all(readings_differ(leave, temporal_query(leave, p)) for p in leave.properties)
+    occupied = read_ta((DATA / "cycles" / "occupied.ta").read_text(), "occupied.ta").ta
+    assert not readings_differ(occupied, temporal_query(occupied, occupied.properties[0]))
+    ta, query = query_of(WAIT, "wait.ta")  # A and D are left only by rules no loop fires
+    assert not readings_differ(ta, query)

@@ -32,13 +32,14 @@ EXPECTED = {
     # its model does not replay; no size has a lasso: UNKNOWN, never HOLDS
     ("occupied.ta", "empties"): (UNKNOWN, HOLDS),
 }
-# SPIN's and NuSMV's models state the justice formula as it is written, which on a loop through
-# several configurations asks its locations to be empty at every one of them: where that
-# literal reading gives another verdict, they are compared with it
+# SPIN's and NuSMV's counter models state the justice formula as it is written, which on a loop
+# through several configurations asks its locations to be empty at every one of them: fewer runs,
+# so their "holds" is reported unknown there (tactl/engines/check.py); these are the cases where
+# the literal reading would hold while the per-process one is violated
 LITERAL = {
-    ("leave.ta", "term"): HOLDS,
-    ("leave.ta", "reach_d"): HOLDS,
-    ("detour.ta", "reach_d"): HOLDS,
+    ("leave.ta", "term"): UNKNOWN,
+    ("leave.ta", "reach_d"): UNKNOWN,
+    ("detour.ta", "reach_d"): UNKNOWN,
 }
 CASES = sorted(EXPECTED)
 
