@@ -23,14 +23,21 @@ component of the rule graph (a *cycle rule*) updates a shared variable.
     is a self-loop or a cycle rule that updates nothing.
 (c) The negated specification is evaluated on the lasso by plain LTL semantics: unrolling the
     loop, every ``<>`` not under a ``[]`` (a cut point) is witnessed before the loop's first
-    configuration ``c1``; a ``[]`` state formula (an invariant, and the justice ``J`` of
-    ``<>[](J)``) holds at every loop configuration; a ``<>`` under a ``[]`` holds at *some* loop
-    configuration. Every loop configuration has a step of ``λ`` after it, so it enables a
-    self-loop or a cycle rule.
+    configuration ``c1``; a ``[]`` state formula (an invariant) holds at every loop
+    configuration; a ``<>`` under a ``[]`` holds at *some* loop configuration. Every loop
+    configuration has a step of ``λ`` after it, so it enables a self-loop or a cycle rule.
+(d) The justice ``<>[](J)`` is read per process, which is what it means: "a process whose exit
+    from ``ℓ`` stays enabled eventually takes it". Along ``λ`` the guards are constant by (a)
+    and processes in one location are interchangeable, so letting the process that has waited
+    longest in ``ℓ`` be the one that leaves whenever ``λ`` fires a rule out of ``ℓ`` (FIFO) moves
+    every process out of ``ℓ`` in turn. A pair ``¬g ∨ ℓ == 0`` of ``J`` is thus met iff ``g`` is
+    false on the loop, ``ℓ`` is empty at every loop configuration, or ``λ`` fires a rule out of
+    ``ℓ``; ``J`` read literally (``ℓ`` empty at every loop configuration) would exclude the runs
+    in which processes keep going round. ``ir/eltl/justice.py`` takes the pairs apart.
 
 The parametric engine's query (``passes/ta_to_smt/cycle_loop.py``) asks for the prefix to ``c1``
-as for any lasso and one configuration per ``<>`` under ``[]``, tied to ``c1`` by (b) and each
-satisfying (c): a necessary condition of a violating lasso, so *unsat* proves the property; *sat*
+as for any lasso and one configuration per ``<>`` under ``[]``, tied to ``c1`` by (b), each
+satisfying (c), and the loop's firings meeting (d): a necessary condition of a violating lasso, so *unsat* proves the property; *sat*
 proves nothing, and only an explicit lasso (``tactl/engines/explicit_ltl.py``), replayed, makes a
 violation.
 """

@@ -17,8 +17,8 @@ state formulas, ``&&``, ``||``, ``<>`` and ``[]``. A violation is a run on which
    (``ir/eltl/cycles.py`` says when that is decided, and why).
 2. *Liveness under justice* (``ψ`` contains ``[]``): ``ψ`` is evaluated on the lasso
    ``π·σ_L^ω`` with ordinary LTL semantics. Justice is only what the formula says (``<>[](J)``
-   holds iff ``J`` holds at ``σ_L``, at every configuration of a longer loop); tactl adds no
-   implicit fairness.
+   holds iff ``J`` holds at ``σ_L``); tactl adds no implicit fairness. On a loop through several
+   configurations a justice antecedent is read per process (``ir/eltl/justice.py``).
 3. *Reachability and nested safety* (``ψ`` has no ``[]``): a violation is a finite run prefix on
    which ``ψ`` holds (every ``<>`` witnessed inside the prefix). The prefix need not be
    extendable to an infinite run: a bad state reached before a deadlock is still reached.
@@ -45,6 +45,7 @@ from enum import Enum
 
 from tactl.ir.expr import Always, And, BoolConst, Eventually, Expr, Or, conj, disj, is_temporal, names, walk
 from tactl.ir.boolean import nnf
+from tactl.ir.eltl.justice import justice_antecedents
 from tactl.ir.eltl.ltl import PropertyKind, classify
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.ta.model import Property, SymbolKind, ThresholdAutomaton
@@ -142,6 +143,8 @@ class TemporalQuery:
     formula_class: FormulaClass
     negation: Expr
     branches: tuple[Branch, ...]
+    # the J of each justice antecedent <>[](J) (ir/eltl/justice.py reads it per process)
+    justice: tuple[Expr, ...] = ()
 
     @property
     def infinite(self) -> bool:
@@ -191,7 +194,12 @@ def temporal_query(ta: ThresholdAutomaton, prop: Property) -> TemporalQuery | Un
         cls = FormulaClass.REACHABILITY
     else:
         cls = FormulaClass.NESTED_SAFETY
-    return TemporalQuery(prop.name, cls, negation, branches)
+    return TemporalQuery(prop.name, cls, negation, branches, justice_antecedents(formula))
+
+
+def branches_of(negation: Expr) -> tuple[Branch, ...]:
+    """The cut-point form of a negation (``temporal_query``'s branches; ``negation`` in NNF)."""
+    return tuple(_expand(negation, ROOT, Branch()))
 
 
 # ------------------------------------------------------------------------------- construction

@@ -17,6 +17,10 @@ its loop block is replaced by the loop ``λ`` from ``c1`` back to ``c1``:
   invariants: a constant clause at ``c1``; ``C || X empty`` as ``C`` at ``c1`` or ``X`` empty at
   ``c1`` with no loop firing into ``X`` (exact: nothing can then enter ``X``); ``C || X occupied``
   at ``c1`` and at every witness configuration only (an over-approximation).
+* **The justice per process** (``ir/eltl/justice.py``, argument (d)): it is not in the ``[]``
+  part (the branches are those of the negation without it, :func:`cyclic_branches`); each pair
+  ``¬g ∨ ℓ == 0`` is ``¬g`` at ``c1``, or ``ℓ`` empty at ``c1`` with no loop firing into it, or
+  a loop firing out of ``ℓ`` — exact.
 * **Witnesses**: each ``<>`` evaluated on the loop (``Branch.loop_witnesses``) holds at a
   configuration ``w_k`` that ``c1`` reaches by firing ``y_k <= z`` and that reaches ``c1`` again
   by firing ``z - y_k``, both executable by the same steady-path condition.
@@ -33,6 +37,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tactl.ir.eltl.cycles import cycle_structure
+from tactl.ir.eltl.formula import Branch, TemporalQuery, branches_of
+from tactl.ir.eltl.justice import exits, loop_reading
 from tactl.ir.expr import BoolConst, Compare, Expr, Implies, IntConst, Name, conj, disj, substitute, summation
 from tactl.ir.smt import Block, Declaration, SmtQuery
 from tactl.ir.ta.model import ThresholdAutomaton
@@ -57,6 +63,14 @@ def encode_cyclic(ta: ThresholdAutomaton, query, branch, *,
                   parameters: dict[str, int] | None = None) -> SteadyEncoding:
     """The query of the module docstring for one branch (``encode_branch`` with this loop)."""
     return encode_branch(ta, query, branch, parameters=parameters, loop=CycleLoopEncoder)
+
+
+def cyclic_branches(ta: ThresholdAutomaton, query: TemporalQuery) -> tuple[Branch, ...]:
+    """The branches the loop query asks, one query each: those of the negation's literal part
+    once the justice is read per process (``ir/eltl/justice.py``; the pairs are asked by
+    ``CycleLoopEncoder`` itself)."""
+    reading = loop_reading(ta, query)
+    return branches_of(reading.negation) if reading.pairs else query.branches
 
 
 def witnesses(branch) -> list[int]:
@@ -100,6 +114,27 @@ class CycleLoopEncoder(LassoEncoder):
         for k in witnesses(self.branch):
             self._witness_block(k, z)
         self._always_block(z)
+        self._justice_block(z)
+
+    def _justice_block(self, z: dict[int, Name]) -> None:
+        """The justice read per process (``ir/eltl/justice.py``): each pair waived at ``c1`` (the
+        guards are constant on the loop), its location empty at ``c1`` with no loop firing into
+        it, or a loop firing out of it. Exact: no over-approximation here."""
+        ta, lay = self.ta, self.layout
+        final = lay.final_config
+        assertions: list[Expr] = []
+        for pair in loop_reading(ta, self.temporal).pairs:
+            entering = [Compare("==", n, IntConst(0)) for i, n in z.items()
+                        if ta.rules[i].target == pair.location and ta.rules[i].source != pair.location]
+            leaving = [n for i, n in z.items() if i in exits(ta, pair.location)]
+            assertions.append(disj(
+                self.at(final, pair.waived),
+                conj(Compare("==", Name(lay.counter(final, pair.location)), IntConst(0)), *entering),
+                *([Compare(">=", _total(leaving), IntConst(1))] if leaving else [])))
+        if assertions:
+            self.blocks.append(Block("the justice per process: each pair waived on the loop, its "
+                                     "location empty all along it, or left by a loop firing",
+                                     (), tuple(assertions)))
 
     def _witness_block(self, k: int, z: dict[int, Name]) -> None:
         final = self.layout.final_config

@@ -14,7 +14,7 @@ from tactl.ir.ta.model import Property
 from tactl.ir.ta.reader import ReadResult
 from tactl.passes.emit.smtlib import emit_smtlib
 from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton, unsupported_reason
-from tactl.passes.ta_to_smt.cycle_loop import encode_cyclic
+from tactl.passes.ta_to_smt.cycle_loop import cyclic_branches, encode_cyclic
 from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_query
 
 
@@ -53,7 +53,7 @@ def _loop_encodings(ta, query: TemporalQuery, parameters: dict[str, int]) -> lis
     """The loop queries of an automaton with cycles through several locations
     (``passes/ta_to_smt/cycle_loop.py``), one per branch: unsat = no lasso, sat proves nothing."""
     return [(number, "loop", encode_cyclic(ta, replace(query, branches=(branch,)), branch, parameters=parameters))
-            for number, branch in enumerate(query.branches, 1)]
+            for number, branch in enumerate(cyclic_branches(ta, query), 1)]
 
 
 def _queries(loaded: ReadResult, properties: tuple[str, ...] | list[str],

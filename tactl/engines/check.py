@@ -18,6 +18,7 @@ from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP
                                   UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, PropertyResult)
 from tactl.ir.eltl.cycles import can_run_forever, cycle_reason, has_several_location_cycles
 from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, lasso_reason, reach_question, temporal_query
+from tactl.ir.eltl.justice import readings_differ
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import BoolConst, Eventually, disj, to_text
@@ -445,6 +446,27 @@ def _receive_witness(prop: Property, infinite: bool) -> Property:
 
 
 def _external(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions) -> PropertyResult:
+    """SPIN or NuSMV at the fixed parameters, a ``holds`` of their counter models kept only where
+    they read the justice as tactl does (``_LITERAL_JUSTICE``)."""
+    result = _run_external(ta, query, options)
+    if result.verdict == HOLDS and query.infinite and not (options.engine == SPIN and options.model == "process") \
+            and readings_differ(ta, query):
+        return replace(result, verdict=UNKNOWN, reason=_LITERAL_JUSTICE.format(engine=options.engine))
+    return result
+
+
+# The counter models state the justice <>[](J) as written, which on a loop through several
+# configurations asks every pair's location empty at each of them: more than the per-process
+# reading (ir/eltl/justice.py), so fewer runs are checked and "holds" proves nothing; a lasso
+# they find is just either way, so "violated" stands.
+_LITERAL_JUSTICE = ("{engine}'s model states the justice as written (each location of it empty at "
+                    "every configuration of a loop), which on this automaton's cycles through several "
+                    "locations excludes just runs in which processes keep going round; its 'holds' "
+                    "covers only the runs left, so it is not a verdict (decide it with the default "
+                    "engine or --engine explicit)")
+
+
+def _run_external(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions) -> PropertyResult:
     """SPIN or NuSMV at the fixed parameters; their own timeouts get this property's share of the
     command's remaining time."""
     timeout = deadline.remaining()

@@ -25,13 +25,13 @@ from tactl.engines.parametric import (initial_question, premise, query_size, sch
                                      verdict_scope)
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, Obligation, PropertyResult
 from tactl.engines.schedule import order_steady
-from tactl.engines.simulate import Step, replay_run
+from tactl.engines.simulate import Step, replay_query
 from tactl.ir.eltl.cycles import cycle_reason, cycle_structure
 from tactl.ir.eltl.formula import TemporalQuery
 from tactl.ir.evaluate import holds
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.passes.emit.smtlib import smt_name
-from tactl.passes.ta_to_smt.cycle_loop import encode_cyclic, loop_fired, witness_config, witness_fired, witness_rest, witnesses
+from tactl.passes.ta_to_smt.cycle_loop import cyclic_branches, encode_cyclic, loop_fired, witness_config, witness_fired, witness_rest, witnesses
 from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton
 from tactl.passes.ta_to_smt.steady import SteadyEncoding
 
@@ -58,9 +58,10 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
     why = cycle_reason(ta)
     if why:
         return result(UNSUPPORTED, reason=why)
-    for number, branch in enumerate(query.branches, 1):
-        if progress and len(query.branches) > 1:
-            progress(f"{query.property}: branch {number}/{len(query.branches)} of the negation")
+    branches = cyclic_branches(ta, query)
+    for number, branch in enumerate(branches, 1):
+        if progress and len(branches) > 1:
+            progress(f"{query.property}: branch {number}/{len(branches)} of the negation")
         one = replace(query, branches=(branch,))
         try:
             encoding = encode_cyclic(ta, one, branch, parameters=parameters)
@@ -145,7 +146,7 @@ def lasso_of(encoding: SteadyEncoding, query: TemporalQuery, model) -> Counterex
     loop = None
     if not cycle:
         loop = next((i for i, c in z.items() if c > 0), None)
-    outcome = replay_run(ta, query.negation, True, params, initial, schedule, loop, cycle or None)
+    outcome = replay_query(ta, query, params, initial, schedule, loop, cycle or None)
     return Counterexample(params, initial, schedule, outcome, loop=loop, cycle=cycle or None)
 
 

@@ -25,7 +25,9 @@ condition (semantics: ``tactl.ir.eltl.formula``, decisions 1–6).
   ``χ``). A deadlocked configuration ends no infinite run, so it never counts.
 * Liveness on an automaton with cycles through several locations (``ir/eltl/cycles.py``): the
   loop may pass through several configurations, so the whole product is built and searched for
-  a strongly connected component that discharges every ``<>`` (``_fair_lasso``).
+  a strongly connected component that discharges every ``<>`` (``_fair_lasso``), with the
+  justice taken out of ψ and read per process (``ir/eltl/justice.py``), Emerson–Lei style
+  (``_just_component``).
 
 Every violation is replayed by the simulator (``tactl.engines.simulate.replay_run``), which evaluates ψ
 on the run by plain LTL semantics; a violation it cannot confirm is reported unknown.
@@ -52,9 +54,10 @@ from tactl.engines.explicit import (
     successors,
 )
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
-from tactl.engines.simulate import Configuration, Step, replay_run
+from tactl.engines.simulate import Configuration, Step, replay_query
 from tactl.ir.eltl.cycles import cycle_reason, has_several_location_cycles
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason
+from tactl.ir.eltl.justice import FairReading, exits, loop_reading
 from tactl.ir.ta.validate import strongly_connected
 from tactl.ir.expr import Always, And, BoolConst, Eventually, Expr, Or, is_temporal
 from tactl.ir.eltl.safety import ReachQuery
@@ -63,6 +66,7 @@ from tactl.ir.ta.model import ThresholdAutomaton
 __all__ = ["check_temporal", "DEFAULT_BOUND", "DEFAULT_MAX_STATES"]
 
 State = tuple[int, ...]
+_Pair = tuple[Callable[[State], object], int, frozenset[int]]  # a justice pair: waived, location, exits
 Obligation = frozenset[int]          # node ids of formulas that must hold from here on
 Dnf = frozenset[Obligation]          # one of these obligations must hold at the next position
 TRUE: Dnf = frozenset({frozenset()})
@@ -225,7 +229,7 @@ def counterexample(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[st
                    init: Configuration, schedule: list[Step], outcome: _Outcome) -> Counterexample:
     """The violation ``outcome`` found (prefix ``schedule`` from ``init``), replayed."""
     cycle = batches(ta, outcome.cycle) if outcome.cycle else None
-    check = replay_run(ta, query.negation, query.infinite, params, init, schedule, outcome.loop, cycle)
+    check = replay_query(ta, query, params, init, schedule, outcome.loop, cycle)
     return Counterexample(params, init, schedule, check, loop=outcome.loop, cycle=cycle)
 
 
@@ -234,7 +238,9 @@ def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: d
     """Breadth-first search of the product at one parameter valuation for a violation of
     ``query`` (a lasso's prefix is then shortest, which ``tactl.engines.shortest`` relies on)."""
     index = state_index(ta)
-    formula = _Formula(query.negation, index, params)
+    cyclic = query.infinite and has_several_location_cycles(ta)
+    reading = loop_reading(ta, query) if cyclic else FairReading(query.negation)
+    formula = _Formula(reading.negation, index, params)
     moves = compile_moves(ta, index, params)
     # self-loops that update nothing: what keeps an infinite run going (decision 1)
     loops = [(i, src, guard) for i, src, _, guard, _ in moves
@@ -249,8 +255,10 @@ def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: d
                         f"capped at --bound {bound} (the inits allow larger values)",
                         limited=tuple(limited))
 
-    if query.infinite and has_several_location_cycles(ta):
-        return _fair_lasso(formula, moves, initials, max_states, limited)
+    if cyclic:
+        justice = [(compile_expression(p.waived, index, params), index[p.location], frozenset(exits(ta, p.location)))
+                   for p in reading.pairs]
+        return _fair_lasso(formula, moves, initials, max_states, limited, justice)
 
     def enabled_loop(s: State) -> int | None:
         return next((i for i, src, guard in loops if s[src] >= 1 and guard(s)), None)
@@ -305,14 +313,15 @@ def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: d
 
 
 def _fair_lasso(formula: _Formula, moves, initials: list[State], max_states: int,
-                limited: list[str]) -> _Outcome:
+                limited: list[str], justice: list[_Pair]) -> _Outcome:
     """A lasso violating the specification when loops may pass through several configurations
     (``ir/eltl/cycles.py``): the reachable product, then its strongly connected components. A
     component with an edge is a violation when, for every ``<>χ`` of ψ, one of its product
     states no longer owes ``<>χ`` (a generalised Büchi condition: a cycle through those states
-    witnesses every pending ``<>`` again and again; every ``[]`` and the justice ``<>[](J)`` are
-    kept by progression on every state of it). Deadlocked states have no edge, so they end no
-    infinite run (decision 1)."""
+    witnesses every pending ``<>`` again and again; every ``[]`` is kept by progression on every
+    state of it) and meets each pair of ``justice`` per process (``_just_component``); the loop
+    then also takes one edge out of each justice location that needs it. Deadlocked states have
+    no edge, so they end no infinite run (decision 1)."""
     Node = tuple[State, Obligation]
     ids: dict[Node, int] = {}
     nodes: list[Node] = []
@@ -346,15 +355,13 @@ def _fair_lasso(formula: _Formula, moves, initials: list[State], max_states: int
     refs = {u: [v for _, v in out] for u, out in enumerate(edges)}
     accepting = []
     for comp in strongly_connected(refs):
-        members = set(comp)
-        if len(comp) == 1 and comp[0] not in refs[comp[0]]:
-            continue
-        visits = [min((u for u in comp if n not in nodes[u][1]), default=None) for n in pending]
-        if None not in visits:
-            accepting.append((min(comp), members, visits))
+        found = _just_component(set(comp), nodes, edges, refs, pending, justice)
+        if found is not None:
+            accepting.append(found)
     if not accepting:
         return _Outcome(HOLDS, len(nodes), len(initials), limited=tuple(limited))
-    entry, members, visits = min(accepting, key=lambda a: a[0])
+    members, visits, leaving = min(accepting, key=lambda a: min(a[0]))
+    entry = min(members)
     prefix: list[int] = []
     at = entry
     while parent[at] is not None:
@@ -362,12 +369,54 @@ def _fair_lasso(formula: _Formula, moves, initials: list[State], max_states: int
         prefix.append(rule)
     cycle: list[int] = []
     here = entry
-    for goal in [*visits, entry]:
-        if goal != here or (goal == entry and not cycle):
+    for goal in visits:
+        if goal != here:
             step_rules, here = _walk(edges, members, here, goal)
             cycle.extend(step_rules)
+    for source, rule, target in leaving:  # the steps that make the loop just (per process)
+        if source != here:
+            cycle.extend(_walk(edges, members, here, source)[0])
+        cycle.append(rule)
+        here = target
+    if here != entry or not cycle:
+        cycle.extend(_walk(edges, members, here, entry)[0])
     return _Outcome(VIOLATED, len(nodes), len(initials), list(reversed(prefix)), nodes[at][0],
                     limited=tuple(limited), cycle=cycle)
+
+
+def _just_component(comp: set[int], nodes, edges: list[list[tuple[int, int]]], refs: dict[int, list[int]],
+                    pending: list[int], justice: list[_Pair]):
+    """A part of the strongly connected component ``comp`` that a just loop may stay in and that
+    discharges every pending ``<>``: its members, the node that discharges each ``<>``, and an
+    edge leaving each justice location that needs one; or None.
+
+    Emerson–Lei for the per-process justice (``ir/eltl/justice.py``): a pair is met in a
+    component where it is waived, or where an edge leaves its location; otherwise only the states
+    where its location is empty may stay, so they are cut out and the components recomputed."""
+    stack = [comp]
+    while stack:
+        members = stack.pop()
+        if len(members) == 1 and next(iter(members)) not in refs[next(iter(members))]:
+            continue
+        leaving: list[tuple[int, int, int]] = []
+        unmet: list[_Pair] = []
+        for waived, location, exits in justice:
+            if all(waived(nodes[u][0]) for u in members):
+                continue
+            edge = next(((u, i, v) for u in sorted(members) for i, v in edges[u] if i in exits and v in members), None)
+            if edge is not None:
+                leaving.append(edge)
+            elif any(nodes[u][0][location] for u in members):
+                unmet.append((waived, location, exits))
+        if unmet:
+            kept = {u for u in members if not any(nodes[u][0][loc] for _, loc, _ in unmet)}
+            inside = {u: [v for v in refs[u] if v in kept] for u in kept}
+            stack.extend(set(c) for c in strongly_connected(inside))
+            continue
+        visits = [min((u for u in members if n not in nodes[u][1]), default=None) for n in pending]
+        if None not in visits:
+            return members, visits, leaving
+    return None
 
 
 def _walk(edges: list[list[tuple[int, int]]], members: set[int], source: int,

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from tactl.engines.result import UNKNOWN, VIOLATED, Counterexample, PropertyResult
-from tactl.engines.simulate import Step, replay, replay_run
+from tactl.engines.simulate import Step, replay, replay_query
 from tactl.ir.eltl.cycles import has_several_location_cycles
 from tactl.ir.eltl.formula import TemporalQuery, reach_question
 from tactl.ir.expr import BoolConst, names
@@ -101,5 +101,4 @@ def _replay(ta: ThresholdAutomaton, query: TemporalQuery, cex: Counterexample):
     question = reach_question(query)
     if question is not None:
         return replay(ta, question, cex.parameters, cex.initial, cex.schedule)
-    return replay_run(ta, query.negation, query.infinite, cex.parameters, cex.initial,
-                      cex.schedule, cex.loop, cex.cycle)
+    return replay_query(ta, query, cex.parameters, cex.initial, cex.schedule, cex.loop, cex.cycle)

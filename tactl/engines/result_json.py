@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from tactl.engines.result import VIOLATED, Certification, Counterexample, PropertyResult
-from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_run
+from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_query
 from tactl.ir.eltl.formula import TemporalQuery, reach_question, temporal_query
 from tactl.ir.ta.model import ThresholdAutomaton
 
@@ -110,8 +110,7 @@ def revalidated(ta: ThresholdAutomaton, r: PropertyResult) -> str | None:
         if question is not None and cex.loop is None and cex.cycle is None:
             again = replay(ta, question, cex.parameters, cex.initial, cex.schedule)
         else:
-            again = replay_run(ta, query.negation, query.infinite, cex.parameters, cex.initial,
-                               cex.schedule, cex.loop, cycle=cex.cycle)
+            again = replay_query(ta, query, cex.parameters, cex.initial, cex.schedule, cex.loop, cex.cycle)
     except (KeyError, IndexError, ValueError) as e:
         return f"a counterexample that does not fit the automaton ({e})"
     if not again.ok:

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from tactl.engines import explicit, explicit_ltl
 from tactl.engines.result import VIOLATED, Counterexample
-from tactl.engines.simulate import Configuration, Step, fire_many, replay, replay_run, samples_inside_batch
+from tactl.engines.simulate import Configuration, Step, fire_many, replay, replay_query, samples_inside_batch
 from tactl.ir.eltl.formula import TemporalQuery, reach_question
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import Compare, walk
@@ -47,8 +47,8 @@ def shortest(ta: ThresholdAutomaton, query: TemporalQuery, cex: Counterexample,
         if finite:
             again = replay(ta, question, params, initial, schedule)
         else:
-            again = replay_run(ta, query.negation, query.infinite, params, initial, schedule, loop,
-                               explicit.batches(ta, cycle) if cycle else None)
+            again = replay_query(ta, query, params, initial, schedule, loop,
+                                 explicit.batches(ta, cycle) if cycle else None)
         if again.ok:
             return replace(cex, initial=initial, schedule=schedule, replay=again, loop=loop,
                            cycle=explicit.batches(ta, cycle) if cycle else None,
