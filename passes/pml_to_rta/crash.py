@@ -39,7 +39,10 @@ variables (nbacr's failure-detector bit), which become the one CR where no propo
 properties use tells them apart, else crash locations that keep what the properties read
 (``crash_copies.py``, which also reads a crashed process's steps between them).
 
-Anything else is refused at the receive bound.
+Where the file's crash steps send a partial message no correct step at their location
+broadcasts (nbacg's crash at a suspicious NO sends No; c1cs's ``-D BUG1``), the crash rules are the
+file's own crash steps instead (``partial.py``, ``crash_copies.py``); a copy count ``N - F`` with
+the file's crash counter is ``running.py``'s. Anything else is refused at the receive bound.
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from tactl.ir.rta.model import Faults, FaultModel
 from tactl.passes.pml_to_rta import crash_copies, expressions, solving
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import CRASH_SEND, CRASH_SYMBOL, FILE_CRASH, expr_names, refuse
+from tactl.passes.pml_to_rta import partial, running
 
 
 def crash_counters(tr, dynamic, in_transit) -> dict[str, str] | None:
@@ -106,6 +110,11 @@ def crash_location(tr, edges, file_crash: str, crash_send: str, file_marker: str
         if rest and not solving.valid(tr, conj(*rest)):
             raise refuse(f"a crash step ('{file_crash}++') must be possible whatever the process "
                          "received", span)
+    if partial.uncut(tr, dying, others, crash_send, span):  # the file's crash steps are the crash rules
+        bound = file_crash_parameter(tr)
+        crash_copies.keep(tr, dying, [], [[dead]], span,
+                          faults=f"crash({bound}): at most that many processes stop ('{file_crash} < {bound}')")
+        return others
     _partial_sends(tr, dying, others, {dead}, crash_send, {file_marker}, span)
     meaning = ", ".join(f"{v} = {x}" for v, x in zip(tr.loc_vars(), dead))
     become_crash_location(tr, [dead], f"the location with {meaning}, entered by '{file_crash}++' under "
@@ -149,11 +158,14 @@ def unbounded_crash_location(tr, edges, crash_send: str) -> list:
     for s, _, p in dying:
         if p.cond and not solving.valid(tr, conj(*p.cond)):
             raise refuse("a crash step must be possible whatever the process received", span)
-    _partial_sends(tr, dying, others, set(dead), crash_send, set(), span)
     groups = crash_copies.classes(tr, dead)
-    if len(groups) > 1:  # the properties tell crashed processes apart: crash locations keep it
+    # the properties tell crashed processes apart, or the file's crash steps send partial
+    # messages tactl's crash rules would not (partial.py): the file's crash steps are the crash rules
+    uncut = partial.uncut(tr, dying, others, crash_send, span)
+    if len(groups) > 1 or uncut:
         crash_copies.keep(tr, dying, moves, groups, span)
         return others
+    _partial_sends(tr, dying, others, set(dead), crash_send, set(), span)
     meaning = ", ".join(f"{lv[i]} = {k}" for i, k in zip(changed, key))
     become_crash_location(tr, dead, f"the locations with {meaning} ({len(dead)} valuation(s) of the "
                           "other local variables), entered by every crash step, are",
@@ -260,15 +272,14 @@ def file_crash_faults(tr: TranslationState) -> tuple[Faults, str] | None:
               for x in P.subexpressions(t.expr) if isinstance(x, P.PBinary) and x.op == "<"
               and isinstance(x.left, P.PName) and x.left.name == c and isinstance(x.right, P.PName)}
     copies = expressions.linear(tr, tr.proc.copies)
-    ns = [k for k in copies if k in tr.params]
-    if len(bounds) != 1 or not bounds <= set(tr.params) or len(copies) != 1 or copies[ns[0]] != 1 \
-            or tr.bound_rest:
-        raise refuse(f"'{c}++' is read as a crash counter only with N copies, receive bounds "
-                     f"'nrcvd < nsnt' and one guard '{c} < F' for a parameter F", tr.proc.span)
+    if len(bounds) != 1 or not bounds <= set(tr.params) or tr.bound_rest or \
+            (n := running.process_count(tr, copies, next(iter(bounds)))) is None:
+        raise refuse(f"'{c}++' is read as a crash counter only with N (or N - F) copies, receive "
+                     f"bounds 'nrcvd < nsnt' and one guard '{c} < F' for a parameter F", tr.proc.span)
     tr.file_crash = c
     if tr.crash_of:  # and crash-send counters: tactl's crash(F) (crash.py)
-        return Faults(FaultModel.CRASH, (next(iter(bounds)),)), ns[0]
-    return Faults(FaultModel.CLEAN_CRASH, (next(iter(bounds)),)), ns[0]
+        return Faults(FaultModel.CRASH, (next(iter(bounds)),)), n
+    return Faults(FaultModel.CLEAN_CRASH, (next(iter(bounds)),)), n
 
 
 def file_crash_location(tr: TranslationState, edges):

@@ -74,17 +74,18 @@ def classes(tr: TranslationState, dead: list[tuple]) -> list[list[tuple]]:
     return list(groups.values())
 
 
-def keep(tr: TranslationState, dying: list, moves: list, groups: list[list[tuple]], span: Span | None) -> None:
+def keep(tr: TranslationState, dying: list, moves: list, groups: list[list[tuple]], span: Span | None,
+         faults: str = "crash(F) with a new parameter 0 <= F <= N (the file bounds no crash count)") -> None:
     """Make each class a crash copy (the state's ``crash_copies``, no longer locations of their
     own), keep the file's crash steps and crashed processes' steps for ``crash_rules``, and say
-    so in one warning."""
+    so in one warning (``faults``: the fault model it names)."""
     lv = tr.loc_vars()
     differing = [i for i in range(len(lv)) if len({g[0][i] for g in groups}) > 1]
     taken = set(tr.params) | set(tr.shared)
     copies = []
     for g in groups:
         fixed = [i for i in differing if len({d[i] for d in g}) == 1]
-        name = "CR_" + "_".join(f"{lv[i]}{g[0][i]}" for i in fixed)
+        name = "CR_" + "_".join(f"{lv[i]}{g[0][i]}" for i in fixed) if fixed else "CR"
         while name in taken:
             name += "_"
         taken.add(name)
@@ -99,12 +100,13 @@ def keep(tr: TranslationState, dying: list, moves: list, groups: list[list[tuple
     left = (f"; a crashed process may still change {told}, as the file's crash step taken again "
             "lets it (a step between crash locations: no crash counted, never forced)"
             if tr.crashed_steps else "")
+    kept = (f"the properties tell crashed processes apart by {told}, so the crash location is "
+            f"{len(copies)} crash locations that keep it ({', '.join(c.name for c in copies)})"
+            if len(copies) > 1 else f"the crash location is {copies[0].name}")
     tr.notes.append(Diagnostic(Severity.WARNING, (
-        f"crash faults: the properties tell crashed processes apart by {told}, so the crash "
-        f"location is {len(copies)} crash locations that keep it ({', '.join(c.name for c in copies)}), "
-        "entered by the file's crash steps; faults crash(F) with a new parameter 0 <= F <= N (the "
-        "file bounds no crash count): a process may stop at any location; a broadcast cut short "
-        "reaches some receivers (the file's " + ", ".join(f"'{c}'" for c in tr.crash_of) + ")" + left),
+        f"crash faults: {kept}, entered by the file's crash steps; faults {faults}: a process may "
+        "stop at any location; a broadcast cut short reaches some receivers (the file's "
+        + ", ".join(f"'{c}'" for c in tr.crash_of) + ")" + left),
         span))
 
 

@@ -17,9 +17,10 @@ from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import ReceiveRule, received, received_message
 from tactl.ir.ta.model import Location, Origin
 from tactl.passes.pml_to_rta import crash as PC
-from tactl.passes.pml_to_rta import expressions, solving, values, walk
+from tactl.passes.pml_to_rta import direct, expressions, solving, values, walk
 from tactl.passes.pml_to_rta import havoc as PH
 from tactl.passes.pml_to_rta import multi as PM
+from tactl.passes.pml_to_rta import temporaries as PTMP
 from tactl.passes.pml_to_rta import widths as PT
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import (CRASH_SEND, CRASH_SYMBOL, FILE_CRASH, RESETS, HAVOC_RESETS, SOURCE,
@@ -37,6 +38,7 @@ def explore(tr: TranslationState) -> None:
         tr.rc.append(to_z3(Compare(">=", received(r.counter), IntConst(0)), tr.syms))
         if r.counter in tr.static:
             tr.rc.append(to_z3(Compare("<=", received(r.counter), IntConst(tr.static[r.counter])), tr.syms))
+    tr.rc += [to_z3(c, tr.syms) for c in direct.ranges(tr)]
     tr.obligations = []
     lv = tr.loc_vars()
     starts: list[tuple[int, ...]] = []
@@ -89,7 +91,7 @@ def explore(tr: TranslationState) -> None:
         for p in paths:
             for v in tr.locals:
                 if (v.startswith("next_") or v in tr.rvar_of and tr.rvar_of[v].next == v) \
-                        and p.env[v] != tr.locals[v]:
+                        and p.env[v] != tr.locals[v] and not kept_temporary(tr, v):
                     raise refuse(f"'{v}' is not reset to {tr.locals[v]} at the end of the step",
                                  tr.local_span[v])
             tgt = tuple(p.env[v] for v in lv)
@@ -123,7 +125,7 @@ def explore(tr: TranslationState) -> None:
         edges = PC.unbounded_crash_location(tr, edges, CRASH_SEND)
     elif tr.crash_counter is not None:
         edges = PC.sending_crash_location(tr, edges)
-    if tr.file_crash is not None and tr.dead is None:
+    if tr.file_crash is not None and tr.dead is None and not tr.crash_copies:
         edges = PC.file_crash_location(tr, edges)
     elif any(CRASH_SYMBOL in {n.name for c in p.cond for n in expr_names(c)} for _, _, p in edges):
         raise refuse("a step whose condition reads a shared counter", tr.proc.span)
@@ -182,6 +184,20 @@ def stay_conditions(tr: TranslationState, stutters, invariant) -> dict[str, Expr
                 conds_at[s].append(cond)
     return {tr.names[s]: BoolConst(True) if any(not c for c in conds) else disj(*[conj(*c) for c in conds])
             for s, conds in conds_at.items() if conds and s in tr.names}
+
+
+def kept_temporary(tr: TranslationState, v: str) -> bool:
+    """``v`` (not a receive variable) may keep the value the step leaves: every path assigns it
+    before reading it (``temporaries.py``); the first time, a warning says so."""
+    if v in tr.rvar_of or not PTMP.written_first(tr.step, v):
+        return False
+    if v not in tr.kept_temporaries:
+        tr.kept_temporaries.add(v)
+        tr.notes.append(Diagnostic(Severity.WARNING, (
+            f"'{v}' keeps the value the step leaves (the file does not reset it to "
+            f"{tr.locals[v]}); every path through the step assigns it before reading it, so the "
+            "value it keeps changes nothing and it is read as reset"), tr.local_span[v]))
+    return True
 
 
 def eliminate_static(tr: TranslationState, conds: list[list[Expr]]) -> list[list[Expr]]:

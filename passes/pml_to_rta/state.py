@@ -75,6 +75,8 @@ class TranslationState:
     crash_of: dict[str, str] = field(default_factory=dict)  # crash-send counter -> its message (crash.py)
     file_crash: str | None = None  # the file's own crash counter (crash.file_crash_faults)
     reading: Any = None  # faults.FaultReading, when faults.fault_model read the model
+    direct: bool = False  # no receive variable: guards read the shared counters (direct.py)
+    kept_temporaries: set[str] = field(default_factory=set)  # next_* the step need not reset (temporaries.py)
 
     # --- exploration (explore.py, walk.py)
     z3: Any = None  # the z3 module and ir.linear's translation, loaded when exploring starts

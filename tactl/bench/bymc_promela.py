@@ -59,9 +59,11 @@ EXPLAINED = {
 
 def ftb_root() -> Path:
     """Where ``konnov/fault-tolerant-benchmarks`` is checked out or extracted: ``$TACTL_FTB``, else
-    the tools cache's ``benchmarks/fault-tolerant-benchmarks``."""
+    where ``make ftb-promela`` puts its Promela files (``tactl/bench/promela_sets.py``)."""
+    from tactl.bench.promela_sets import sets_dir  # lazy: only for the default place
+
     env = os.environ.get("TACTL_FTB")
-    return Path(env) if env else checkers.cache_dir() / "benchmarks" / "fault-tolerant-benchmarks"
+    return Path(env) if env else sets_dir()
 
 
 def cache_path() -> Path:
