@@ -136,7 +136,7 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
         if location not in rta.initial or any(r.target == location and r.source != location for r in rta.rules):
             return False
         ways = [stays[location]] if location in stays else []
-        ways += [r.guard for r in rta.rules if r.source == r.target == location]
+        ways += [r.guard for r in rta.rules if r.source == r.target == location and r.sends]
         at_most_zero = guard_dnf(Compare("<=", received(m), IntConst(0)))[0]
         return all(context.holds(d, at_most_zero) for w in ways for d in guard_dnf(w))
 
@@ -149,7 +149,9 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
     clauses: list[Expr] = []
     for loc in rta.locations:
         stay = [(stays[loc.name], ())] if loc.name in stays else []
-        stay += [(r.guard, ()) for r in rta.rules if r.source == r.target == loc.name]
+        # a self-loop rule that sends nothing is no step of the file's own: its stutter steps are
+        # the stay conditions (a waiting self-loop, passes/pml_to_rta/waiting.py, has guard true)
+        stay += [(r.guard, ()) for r in rta.rules if r.source == r.target == loc.name and r.sends]
         entering = [r for r in rta.rules if r.target == loc.name and r.source != loc.name]
         options = [feasible(g, sends) for g, sends in stay]
         options += [feasible(first_step(r), r.sends, _later_sends(loc.name, entering, rta)) for r in entering]

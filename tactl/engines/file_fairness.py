@@ -92,7 +92,10 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
 
     paths: dict[str, list[tuple[str, Expr, tuple[str, ...]]]] = {}
     for loc in rta.locations:
-        out = [(r.target, r.guard, r.sends) for r in rta.rules if r.source == loc.name]
+        # the file's stutter steps are the stay conditions; a self-loop rule without sends is not
+        # one of its steps (a waiting self-loop has guard true: passes/pml_to_rta/waiting.py)
+        out = [(r.target, r.guard, r.sends) for r in rta.rules
+               if r.source == loc.name and (r.source != r.target or r.sends)]
         if loc.name in stays:
             out.append((loc.name, stays[loc.name], ()))
         paths[loc.name] = out
