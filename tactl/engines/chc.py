@@ -48,9 +48,11 @@ INIT = "init"
 MARGIN_MS = 500
 
 
-def check(ta: ThresholdAutomaton, query: TemporalQuery,
-          parameters: dict[str, int] | None = None) -> PropertyResult:
-    """The verdict on ``query`` for every parameter valuation (restricted by ``parameters``)."""
+def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, int] | None = None,
+          limit_s: float | None = None) -> PropertyResult:
+    """The verdict on ``query`` for every parameter valuation (restricted by ``parameters``);
+    ``limit_s`` caps Spacer's time below the command's deadline (tactl/engines/chc_fallback.py
+    keeps the rest for its bounded search)."""
     started = time.perf_counter()
     question = reach_question(query)
 
@@ -68,7 +70,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery,
         system = counter_system(ta, question, parameters)
     except (NonLinearError, TypeError, ValueError) as e:
         return result(UNSUPPORTED, reason=f"the counter system is not linear integer arithmetic: {e}")
-    fp, inv = _horn(system)
+    fp, inv = _horn(system, limit_s)
     try:
         answer = fp.query(z3.And(inv(*system.state), system.known, system.bad))
         why = fp.reason_unknown() if answer == z3.unknown else ""
@@ -78,7 +80,8 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery,
         left = deadline.remaining()
         if left is not None and left * 1000 < MARGIN_MS * 2:  # stopped by its share of the deadline
             return result(UNKNOWN, queries=1, reason=deadline.timeout_reason())
-        return result(UNKNOWN, queries=1, reason=f"Spacer gave no answer ({why})")
+        return result(UNKNOWN, queries=1, reason=f"Spacer gave no answer ({why} after "
+                      f"{time.perf_counter() - started:.1f} s)")
     if answer == z3.unsat:
         # What Spacer found, with the facts the clauses assumed: the invariant to re-check
         invariant = z3.And(z3.substitute_vars(fp.get_cover_delta(-1, inv), *system.state), system.known)
@@ -99,7 +102,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery,
     return result(VIOLATED, queries=2, counterexample=counterexample)
 
 
-def _horn(system: CounterSystem) -> tuple[z3.Fixedpoint, z3.FuncDeclRef]:
+def _horn(system: CounterSystem, limit_s: float | None = None) -> tuple[z3.Fixedpoint, z3.FuncDeclRef]:
     """The clauses, in a Spacer instance that keeps every rule (no slicing or inlining), so that
     a derivation names the automaton's rules and the relation keeps all its arguments."""
     fp = z3.Fixedpoint()
@@ -109,7 +112,7 @@ def _horn(system: CounterSystem) -> tuple[z3.Fixedpoint, z3.FuncDeclRef]:
     fp.set("spacer.global", True)
     for option in ("xform.slice", "xform.inline_linear", "xform.inline_eager"):
         fp.set(option, False)
-    timeout = deadline.solver_timeout_ms()
+    timeout = deadline.solver_timeout_ms(limit_s)
     if timeout is not None:
         fp.set("timeout", max(1, timeout - MARGIN_MS))
     inv = z3.Function("Inv", *(z3.IntSort() for _ in system.state), z3.BoolSort())

@@ -33,7 +33,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNKNOWN, UNSUPPORTED, VIOLATED
+from tactl.engines.result import ENGINE_CHOICE, HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNKNOWN, UNSUPPORTED, VIOLATED
 from tactl.passes.emit.render import environment
 from tactl.report.counts import verdict_counts
 from tactl.report.lockstep_text import run_lines
@@ -359,6 +359,9 @@ def property_row(prop: Mapping[str, Any], cex_anchor: str | None) -> PropertyRow
         said = ("antecedent met: " + str(vacuity["witness"])) if vacuity.get("status") == NOT_VACUOUS \
             and vacuity.get("witness") else ": ".join(str(x) for x in (vacuity.get("status"), vacuity.get("witness")) if x)
         note = f"{note}; {said}" if note else said
+    choice = (prop.get("details") or {}).get(ENGINE_CHOICE)
+    if choice:  # an engine other than the one asked for decided it
+        note = f"{note}; {choice}" if note else choice
     return PropertyRow(
         name=str(prop.get("name", "")),
         klass=str(prop.get("class") or prop.get("kind") or ""),
