@@ -42,6 +42,8 @@ from tactl.util import deadline
 ENGINE = "chc"
 # The name of the clause that puts initial states into Inv; rules are named by their index.
 INIT = "init"
+# The relation of the invariant, and the nullary one that a bad state in it derives.
+INV, GOAL = "Inv", "bad"
 # Spacer stops this long before the command's deadline: it reports a timeout by raising from
 # z3's error callback, and the deadline's own interrupt landing inside that callback would be
 # printed and lost instead of stopping the check.
@@ -70,9 +72,10 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
         system = counter_system(ta, question, parameters)
     except (NonLinearError, TypeError, ValueError) as e:
         return result(UNSUPPORTED, reason=f"the counter system is not linear integer arithmetic: {e}")
-    fp, inv = _horn(system, limit_s)
+    fp, inv, goal = _horn(system, limit_s)
     try:
-        answer = fp.query(z3.And(inv(*system.state), system.known, system.bad))
+        with deadline.cancellable(fp.ctx):
+            answer = fp.query(goal)
         why = fp.reason_unknown() if answer == z3.unknown else ""
     except z3.Z3Exception as e:  # Spacer reports its timeout, and a cancelled call, by raising
         answer, why = z3.unknown, e.value.decode() if isinstance(e.value, bytes) else str(e.value)
@@ -84,7 +87,8 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
                       f"{time.perf_counter() - started:.1f} s)")
     if answer == z3.unsat:
         # What Spacer found, with the facts the clauses assumed: the invariant to re-check
-        invariant = z3.And(z3.substitute_vars(fp.get_cover_delta(-1, inv), *system.state), system.known)
+        found = fp.get_cover_delta(-1, inv).translate(z3.main_ctx())
+        invariant = z3.And(z3.substitute_vars(found, *system.state), system.known)
         certificate = recheck(system, invariant)
         details = {"invariant": certificate.text, "recheck": certificate.summary()}
         if not certificate.ok:
@@ -102,10 +106,20 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
     return result(VIOLATED, queries=2, counterexample=counterexample)
 
 
-def _horn(system: CounterSystem, limit_s: float | None = None) -> tuple[z3.Fixedpoint, z3.FuncDeclRef]:
-    """The clauses, in a Spacer instance that keeps every rule (no slicing or inlining), so that
-    a derivation names the automaton's rules and the relation keeps all its arguments."""
-    fp = z3.Fixedpoint()
+def _horn(system: CounterSystem, limit_s: float | None = None
+          ) -> tuple[z3.Fixedpoint, z3.FuncDeclRef, z3.BoolRef]:
+    """The clauses in a Spacer instance of its own, with the relation ``Inv`` and the goal to
+    query (derived by ``Inv`` in a bad state) in its context.
+
+    The clauses are built in z3's main context, then read from their SMT-LIB text into a fresh
+    context: Spacer's search depends on the order in which z3 created the terms, which the
+    queries asked before in the same process would otherwise set (rb-reset_V1.eta of TACO's
+    reset benchmarks: decided in 5 to 15 s from the text, no answer in 150 s after the initial-
+    configuration queries tactl check asks first). From the text, the answer depends on the
+    automaton alone. Every rule is kept (no slicing or inlining), so that a derivation names
+    the automaton's rules and the relation keeps all its arguments."""
+    context = z3.Context()
+    fp = z3.Fixedpoint(ctx=context)
     fp.set(engine="spacer")
     # global guidance: without it Spacer diverges on tiny automata with resets (counting x <= 1,
     # x <= 2, … instead of relating x to a counter)
@@ -115,13 +129,24 @@ def _horn(system: CounterSystem, limit_s: float | None = None) -> tuple[z3.Fixed
     timeout = deadline.solver_timeout_ms(limit_s)
     if timeout is not None:
         fp.set("timeout", max(1, timeout - MARGIN_MS))
-    inv = z3.Function("Inv", *(z3.IntSort() for _ in system.state), z3.BoolSort())
-    fp.register_relation(inv)
+    fp.parse_string(_clauses_text(system))
+    inv = z3.Function(INV, *(z3.IntSort(context) for _ in system.state), z3.BoolSort(context))
+    return fp, inv, z3.Function(GOAL, z3.BoolSort(context))()
+
+
+def _clauses_text(system: CounterSystem) -> str:
+    """The Horn clauses of ``system`` as SMT-LIB text: ``initial → Inv``, one clause per rule
+    (named by its index), and ``Inv ∧ bad → goal``."""
+    fp = z3.Fixedpoint()
+    inv = z3.Function(INV, *(z3.IntSort() for _ in system.state), z3.BoolSort())
+    goal = z3.Function(GOAL, z3.BoolSort())
+    fp.register_relation(inv, goal)
     fp.declare_var(*system.state)
     fp.rule(inv(*system.state), system.initial, name=INIT)
     for t in system.transitions:
         fp.rule(inv(*t.after), z3.And(inv(*system.state), system.known, t.enabled), name=str(t.rule))
-    return fp, inv
+    fp.rule(goal(), z3.And(inv(*system.state), system.known, system.bad), name=GOAL)
+    return fp.sexpr()
 
 
 def _trace(fp: z3.Fixedpoint) -> list[int]:
