@@ -78,6 +78,9 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
             answer = fp.query(goal)
         why = fp.reason_unknown() if answer == z3.unknown else ""
     except z3.Z3Exception as e:  # Spacer reports its timeout, and a cancelled call, by raising
+        stop = deadline.interruption(e)
+        if stop is not None:  # cancelled by a stop signal, whose interrupt z3's callback swallowed
+            raise stop from None
         answer, why = z3.unknown, e.value.decode() if isinstance(e.value, bytes) else str(e.value)
     if answer == z3.unknown:
         left = deadline.remaining()

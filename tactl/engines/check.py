@@ -57,6 +57,9 @@ class CheckOptions:
     # spin, nusmv: how many selected properties are still to be checked, counting this one: each
     # gets an equal share of the time left (one that finishes early leaves its rest to the others)
     properties_left: int = 1
+    # set by check itself when it gives a property the parametric engine cannot decide to the
+    # chc engine (which then searches for a shallow violation before asking Spacer)
+    chosen_engine: bool = False
 
 
 @dataclass
@@ -92,8 +95,8 @@ class CheckReport:
         return 0
 
 
-CHOSEN = ("decided by the chc engine (Horn clauses solved by Spacer), since the parametric engine "
-          "does not decide this automaton: {why}")
+CHOSEN = ("checked by the chc engine (Spacer on Horn clauses, a bounded search for a violation) "
+          "instead of the parametric one, which does not decide this automaton: {why}")
 
 SYNC_TA = ("the automaton is synchronous (timing sync): it is meant for lock-step rounds, which "
            "the interleaving engines do not run, and lock-step checking needs the receive "
@@ -237,7 +240,7 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
                 results.append(PropertyResult(prop.name, kind, UNSUPPORTED, options.engine, reason=blocker,
                                               formula_class=cls))
                 continue
-            chosen = replace(options, engine=CHC)
+            chosen = replace(options, engine=CHC, chosen_engine=True)
         if report.initial_configurations is False:
             results.append(PropertyResult(prop.name, kind, HOLDS_VACUOUSLY, options.engine, formula_class=cls,
                                           reason="vacuous: " + VACUOUS.format(why=why)))
@@ -321,7 +324,8 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
         # lazy: Spacer's engine runs only for automata the parametric engine does not decide
         from tactl.engines import chc_fallback
 
-        return chc_fallback.check(ta, query, options.parameters, options.bound, options.max_states, progress)
+        return chc_fallback.check(ta, query, options.parameters, options.bound, options.max_states, progress,
+                                  probe=options.chosen_engine)
     if query.infinite and not any(r.is_self_loop and ta.increments(r) == {} for r in ta.rules):
         return PropertyResult(query.property, query.kind, UNKNOWN, options.engine, reason=NO_LOOP)
     if options.engine in EXTERNAL:
