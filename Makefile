@@ -26,6 +26,9 @@
 #   make isola18-promela     fetch ByMC's ISOLA'18 Parametric Promela models (isola18/promela/ of the
 #                            same repository) into ~/.cache/tactl/benchmarks/isola18-promela for
 #                            make bench's promela table (ISOLA18_PROMELA_URL=a local clone or mirror)
+#   make taco-resets         fetch TACO's reset benchmarks (benchmarks/reset-benchmarks/*.eta of pleich/TACO)
+#                            into ~/.cache/tactl/benchmarks/taco-resets for make bench's taco-resets table
+#                            (TACO_URL=a local clone or mirror; or set TACTL_TACO to a TACO checkout)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -34,7 +37,7 @@ STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 ALG    ?= strb
 
-.PHONY: all verify check show test bench bench-peers fuzz random19 spin13 isola18-promela clean tools graphviz
+.PHONY: all verify check show test bench bench-peers fuzz random19 spin13 isola18-promela taco-resets clean tools graphviz
 
 all: test
 
@@ -112,6 +115,8 @@ SPIN13_URL     ?= $(RANDOM19_URL)
 # ByMC's Parametric Promela sources of the ISOLA'18 automata (aba, bosco, cc, ..., nbacr), from
 # which it generated ../shared/benchmarks/bymc-isola18-generated/ (git accepts a local path too).
 ISOLA18_PROMELA_URL ?= $(RANDOM19_URL)
+# TACO's extended threshold automata with resets (git accepts a local path too).
+TACO_URL       ?= https://github.com/pleich/TACO
 # ($(4), when given, is the clone's folder to copy; else FOLDER itself.)
 define fetch_folder
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
@@ -137,6 +142,10 @@ spin13:
 isola18-promela:
 	$(call fetch_folder,isola18-promela,$(ISOLA18_PROMELA_URL),isola18/promela,isola18/promela)
 	@echo "ISOLA'18 Promela models in $(BENCH_CACHE)/isola18-promela ($$(ls "$(BENCH_CACHE)/isola18-promela"/*.pml | wc -l) files)"
+
+taco-resets:
+	$(call fetch_folder,taco-resets,$(TACO_URL),benchmarks/reset-benchmarks,benchmarks/reset-benchmarks)
+	@echo "TACO's reset benchmarks in $(BENCH_CACHE)/taco-resets ($$(ls "$(BENCH_CACHE)/taco-resets"/*.eta | wc -l) files)"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info .tactl-cache tactl-report
