@@ -20,7 +20,7 @@ from importlib.resources import files
 from pathlib import Path
 
 from tactl.bench.checker import check_processes
-from tactl.bench.random19 import random19_dir
+from tactl.bench.random19 import cached_inputs, random19_dir
 from tactl.driver.inputs import load_automaton
 from tactl.ir.eltl.formula import TemporalQuery, temporal_query
 
@@ -84,11 +84,9 @@ def _result(report: dict | None, code: int) -> tuple[str, str, str]:
 def taco_table(timeout_s: float, directory: Path | None = None) -> bool:
     """Print the TACO reset-benchmark table; False when a verdict contradicts TACO's or a check
     process failed. Skipped, with the reason, when the files are absent."""
-    directory = directory or taco_resets_dir()
-    paths = sorted(directory.glob("*.eta")) if directory.is_dir() else []
+    paths = cached_inputs(directory or taco_resets_dir(), "*.eta", "TACO reset benchmarks table",
+                          "make taco-resets fetches them, or set TACTL_TACO to a TACO checkout")
     if not paths:
-        print(f"\nTACO reset benchmarks table skipped: no .eta files in {directory} (make taco-resets "
-              "fetches them, or set TACTL_TACO to a TACO checkout)")
         return True
     published, machine = taco_published()
     print(f"\nTACO reset benchmarks (tactl here, {timeout_s:g} s per property; TACO: published, {machine})")

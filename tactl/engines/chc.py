@@ -42,8 +42,6 @@ from tactl.util import deadline
 ENGINE = "chc"
 # The name of the clause that puts initial states into Inv; rules are named by their index.
 INIT = "init"
-# The relation of the invariant, and the nullary one that a bad state in it derives.
-INV, GOAL = "Inv", "bad"
 # Spacer stops this long before the command's deadline: it reports a timeout by raising from
 # z3's error callback, and the deadline's own interrupt landing inside that callback would be
 # printed and lost instead of stopping the check.
@@ -69,13 +67,14 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
         return result(UNSUPPORTED, reason="the automaton has synthesis unknowns ("
                       + ", ".join(ta.unknowns) + "); give them values first")
     try:
-        system = counter_system(ta, question, parameters)
+        # a context of its own: Spacer's search depends on the order z3 created the terms in
+        system = counter_system(ta, question, parameters, z3.Context())
     except (NonLinearError, TypeError, ValueError) as e:
         return result(UNSUPPORTED, reason=f"the counter system is not linear integer arithmetic: {e}")
-    fp, inv, goal = _horn(system, limit_s)
+    fp, inv = _horn(system, limit_s)
     try:
         with deadline.cancellable(fp.ctx):
-            answer = fp.query(goal)
+            answer = fp.query(z3.And(inv(*system.state), system.known, system.bad))
         why = fp.reason_unknown() if answer == z3.unknown else ""
     except z3.Z3Exception as e:  # Spacer reports its timeout, and a cancelled call, by raising
         stop = deadline.interruption(e)
@@ -90,8 +89,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
                       f"{time.perf_counter() - started:.1f} s)")
     if answer == z3.unsat:
         # What Spacer found, with the facts the clauses assumed: the invariant to re-check
-        found = fp.get_cover_delta(-1, inv).translate(z3.main_ctx())
-        invariant = z3.And(z3.substitute_vars(found, *system.state), system.known)
+        invariant = z3.And(z3.substitute_vars(fp.get_cover_delta(-1, inv), *system.state), system.known)
         certificate = recheck(system, invariant)
         details = {"invariant": certificate.text, "recheck": certificate.summary()}
         if not certificate.ok:
@@ -109,19 +107,16 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
     return result(VIOLATED, queries=2, counterexample=counterexample)
 
 
-def _horn(system: CounterSystem, limit_s: float | None = None
-          ) -> tuple[z3.Fixedpoint, z3.FuncDeclRef, z3.BoolRef]:
-    """The clauses in a Spacer instance of its own, with the relation ``Inv`` and the goal to
-    query (derived by ``Inv`` in a bad state) in its context.
+def _horn(system: CounterSystem, limit_s: float | None = None) -> tuple[z3.Fixedpoint, z3.FuncDeclRef]:
+    """The clauses, in a Spacer instance in the system's own z3 context.
 
-    The clauses are built in z3's main context, then read from their SMT-LIB text into a fresh
-    context: Spacer's search depends on the order in which z3 created the terms, which the
-    queries asked before in the same process would otherwise set (rb-reset_V1.eta of TACO's
-    reset benchmarks: decided in 5 to 15 s from the text, no answer in 150 s after the initial-
-    configuration queries tactl check asks first). From the text, the answer depends on the
-    automaton alone. Every rule is kept (no slicing or inlining), so that a derivation names
+    That context is fresh (:func:`check` builds the counter system there): Spacer's search
+    depends on the order in which z3 created the terms, which the queries asked before in the
+    same process would otherwise set (rb-reset_V1.eta of TACO's reset benchmarks: decided in
+    2 s from a fresh context, no answer in 150 s after the initial-configuration queries tactl
+    check asks first). Every rule is kept (no slicing or inlining), so that a derivation names
     the automaton's rules and the relation keeps all its arguments."""
-    context = z3.Context()
+    context = system.state[0].ctx
     fp = z3.Fixedpoint(ctx=context)
     fp.set(engine="spacer")
     # global guidance: without it Spacer diverges on tiny automata with resets (counting x <= 1,
@@ -132,24 +127,13 @@ def _horn(system: CounterSystem, limit_s: float | None = None
     timeout = deadline.solver_timeout_ms(limit_s)
     if timeout is not None:
         fp.set("timeout", max(1, timeout - MARGIN_MS))
-    fp.parse_string(_clauses_text(system))
-    inv = z3.Function(INV, *(z3.IntSort(context) for _ in system.state), z3.BoolSort(context))
-    return fp, inv, z3.Function(GOAL, z3.BoolSort(context))()
-
-
-def _clauses_text(system: CounterSystem) -> str:
-    """The Horn clauses of ``system`` as SMT-LIB text: ``initial → Inv``, one clause per rule
-    (named by its index), and ``Inv ∧ bad → goal``."""
-    fp = z3.Fixedpoint()
-    inv = z3.Function(INV, *(z3.IntSort() for _ in system.state), z3.BoolSort())
-    goal = z3.Function(GOAL, z3.BoolSort())
-    fp.register_relation(inv, goal)
+    inv = z3.Function("Inv", *(z3.IntSort(context) for _ in system.state), z3.BoolSort(context))
+    fp.register_relation(inv)
     fp.declare_var(*system.state)
     fp.rule(inv(*system.state), system.initial, name=INIT)
     for t in system.transitions:
         fp.rule(inv(*t.after), z3.And(inv(*system.state), system.known, t.enabled), name=str(t.rule))
-    fp.rule(goal(), z3.And(inv(*system.state), system.known, system.bad), name=GOAL)
-    return fp.sexpr()
+    return fp, inv
 
 
 def _trace(fp: z3.Fixedpoint) -> list[int]:
@@ -162,8 +146,9 @@ def _counterexample(ta: ThresholdAutomaton, system: CounterSystem, question: Rea
                     rules: list[int]) -> Counterexample | None:
     """A concrete run firing ``rules`` in order from an initial state to a bad one, found by one
     SMT query over the unrolled sequence, with the simulator's replay attached."""
-    states = [tuple(z3.Int(f"{n}@{i}") for n in system.names) for i in range(len(rules) + 1)]
-    solver = z3.Solver()
+    context = system.state[0].ctx
+    states = [tuple(z3.Int(f"{n}@{i}", context) for n in system.names) for i in range(len(rules) + 1)]
+    solver = z3.Solver(ctx=context)
     timeout = deadline.solver_timeout_ms()
     if timeout is not None:
         solver.set("timeout", timeout)

@@ -95,25 +95,8 @@ def test_a_search_cut_short_is_unknown(monkeypatch):
     assert result.verdict == UNKNOWN and "not explored completely" in result.reason
 
 
-DECREMENT = """
-skel Dec {
-  shared x;
-  parameters n;
-  assumptions (1) { n >= 1; }
-  locations (2) { A: [0]; B: [1]; }
-  inits (3) { A == n; B == 0; x == 0; }
-  rules (2) {
-    0: A -> B when (true) do { x' == x + 1; };
-    1: B -> A when (x >= 1) do { x' == x - 1; };
-  }
-  specifications (1) { bounded: [](x <= n); }
-}
-"""
-
-
 def test_a_decrement_goes_to_chc_too():
-    ta = read_ta(DECREMENT, "dec.eta", extended=True).ta
-    result = check_results(ta, "dec.eta", timeout_s=120)["bounded"]
+    result = check_results(RESETS / "decrement.eta", timeout_s=120)["bounded"]
     assert result.verdict == HOLDS and result.engine == chc.ENGINE
     assert "x' == x - 1" in result.details[ENGINE_CHOICE]
 
