@@ -90,7 +90,7 @@ def taco_table(timeout_s: float, directory: Path | None = None) -> bool:
         return True
     published, machine = taco_published()
     print(f"\nTACO reset benchmarks (tactl here, {timeout_s:g} s per property; TACO: published, {machine})")
-    header = f"{'file':<26} {'locs':>4} {'rules':>5} {'property':<10} {'verdict':<10} {'engine':<8} " \
+    header = f"{'file':<26} {'locs':>4} {'rules':>5} {'property':<10} {'verdict':<11} {'engine':<10} " \
              f"{'wall s':>7} {'peak MB':>7}  {'TACO':<7} {'TACO s':>7} {'best by':<10} same"
     print(header)
     print("-" * len(header))
@@ -105,7 +105,7 @@ def taco_table(timeout_s: float, directory: Path | None = None) -> bool:
             ok &= not verdict.startswith("exit") and row.agrees != "NO"
             taco_s = f"{row.taco['best_s']:>7.2f}" if row.taco and kind == "safety" else f"{'-':>7}"
             best_by = row.taco["best_by"] if row.taco and kind == "safety" else "-"
-            print(f"{row.name:<26} {row.locations:>4} {row.rules:>5} {prop:<10} {verdict:<10} {engine:<8} "
+            print(f"{row.name:<26} {row.locations:>4} {row.rules:>5} {prop:<10} {verdict:<11} {engine:<10} "
                   f"{wall:>7.2f} {peak:>7.1f}  {row.taco_verdict:<7} {taco_s} {best_by:<10} {row.agrees}",
                   flush=True)
     compared = [r for r in rows if r.agrees != "-"]
