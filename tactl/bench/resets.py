@@ -69,16 +69,16 @@ class ResetRow:
         return "yes" if _TACO_VERDICT[self.taco_verdict] == self.verdict else "NO"
 
 
-def _result(report: dict | None, code: int) -> tuple[str, str, str]:
-    """Verdict, engine and kind of a one-property ``tactl check --json`` report."""
+def _result(report: dict | None, code: int) -> tuple[str, str, str, str]:
+    """Verdict, engine, kind and ELTL class of a one-property ``tactl check --json`` report."""
     try:
         result = report["properties"][0]  # type: ignore[index]
     except (TypeError, KeyError, IndexError):
-        return f"exit {code}", "-", "?"
+        return f"exit {code}", "-", "?", "?"
     verdict = result["verdict"]
     if verdict == "unknown" and "timeout" in result.get("reason", ""):
         verdict = "timeout"
-    return verdict, result.get("engine", "-"), result.get("kind", "?")
+    return verdict, result.get("engine", "-"), result.get("kind", "?"), result.get("class", "?")
 
 
 def taco_table(timeout_s: float, directory: Path | None = None) -> bool:
@@ -98,7 +98,7 @@ def taco_table(timeout_s: float, directory: Path | None = None) -> bool:
     for path in paths:
         ta = load_automaton(path).ta
         for prop, code, report, wall, peak in check_processes(path, timeout_s):
-            verdict, engine, kind = _result(report, code)
+            verdict, engine, kind, _ = _result(report, code)
             row = ResetRow(path.name, len(ta.locations), len(ta.rules), prop, kind, verdict, engine,
                            wall, peak, published.get(path.name))
             rows.append(row)
@@ -142,11 +142,12 @@ def cross_check_table(shared: Path, timeout_s: float) -> bool:
         return True
     print(f"\nchc cross-check: every safety property by the parametric engine and by --engine chc "
           f"({timeout_s:g} s each)")
-    header = f"{'input':<30} {'property':<18} {'parametric':<16} {'s':>6} {'chc':<16} {'s':>6}  agree"
+    header = f"{'input':<30} {'property':<18} {'class':<13} {'parametric':<16} {'s':>6} {'chc':<16} " \
+             f"{'s':>6}  agree"
     print(header)
     print("-" * len(header))
     decided = {"holds", "violated", "holds vacuously"}
-    ok, pairs, agree = True, 0, 0
+    ok, pairs, agree, undecided = True, 0, 0, {}
     for label, path in inputs:
         props = _safety_properties(path)
         if not props:
@@ -164,7 +165,12 @@ def cross_check_table(shared: Path, timeout_s: float) -> bool:
                 ok &= same
             else:
                 mark = "-"
+                for engine, verdict in (("parametric", a[0]), ("chc", b[0])):
+                    if verdict not in decided:
+                        undecided[f"{engine} {verdict}"] = undecided.get(f"{engine} {verdict}", 0) + 1
             ok &= not a[0].startswith("exit") and not b[0].startswith("exit")
-            print(f"{label:<30} {prop:<18} {a[0]:<16} {a[3]:>6.2f} {b[0]:<16} {b[3]:>6.2f}  {mark}", flush=True)
-    print(f"chc cross-check: {agree} of {pairs} properties decided by both engines agree")
+            print(f"{label:<30} {prop:<18} {a[3]:<13} {a[0]:<16} {a[4]:>6.2f} {b[0]:<16} {b[4]:>6.2f}  {mark}",
+                  flush=True)
+    print(f"chc cross-check: {agree} of {pairs} properties decided by both engines agree"
+          + "".join(f"; {n} {what}" for what, n in sorted(undecided.items())))
     return ok
