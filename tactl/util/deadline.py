@@ -54,12 +54,11 @@ REPEAT_S = 0.05
 
 
 def _in_finalizer(frame) -> bool:
-    """True inside a finalizer (z3's ``__del__``, say), a garbage-collector callback (say,
-    Hypothesis's, in the tests) or z3's error handler (a ctypes callback, which runs when a
-    cancelled call returns): an exception raised there is swallowed (and printed)."""
+    """True inside a finalizer (z3's ``__del__``, say) or a garbage-collector callback (say,
+    Hypothesis's, in the tests): an exception raised there is swallowed (and printed)."""
     callbacks = {getattr(cb, "__code__", None) for cb in gc.callbacks}
     while frame is not None:
-        if frame.f_code.co_name in ("__del__", "z3_error_handler") or frame.f_code in callbacks:
+        if frame.f_code.co_name == "__del__" or frame.f_code in callbacks:
             return True
         frame = frame.f_back
     return False
