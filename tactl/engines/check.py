@@ -236,7 +236,7 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
             continue
         chosen = options
         if blocker and (options.engine == parametric.ENGINE or options.not_checkable):
-            if options.not_checkable or not chc_decides(ta, query):
+            if options.not_checkable or not _chc_decides(ta, query):
                 results.append(PropertyResult(prop.name, kind, UNSUPPORTED, options.engine, reason=blocker,
                                               formula_class=cls))
                 continue
@@ -264,7 +264,7 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
         shown.finished(progress, prop.name, results[-1].verdict.upper())
 
 
-def chc_decides(ta: ThresholdAutomaton, query: TemporalQuery) -> bool:
+def _chc_decides(ta: ThresholdAutomaton, query: TemporalQuery) -> bool:
     """Whether the CHC engine takes ``query`` where the parametric engine cannot: a reachability
     question (``init -> [](good)``) on an automaton without synthesis unknowns; the CHC engine
     answers nothing else (tactl/engines/chc.py)."""
@@ -321,7 +321,7 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
         return PropertyResult(query.property, query.kind, HOLDS_VACUOUSLY, options.engine,
                               reason=f"vacuous: {why}, so the property holds vacuously: nothing was checked")
     if options.engine == CHC:  # it answers safety only: a liveness property is UNSUPPORTED there
-        # lazy: Spacer's engine runs only for automata the parametric engine does not decide
+        # lazy: Spacer's engine loads only when a property goes to it
         from tactl.engines import chc_fallback
 
         return chc_fallback.check(ta, query, options.parameters, options.bound, options.max_states, progress,
