@@ -99,8 +99,8 @@ def _combined(spacer: PropertyResult | None, found: PropertyResult, bound: int) 
     searched = f"every parameter <= {bound}" + (f", {states} configurations" if states is not None else "")
     if found.verdict == VIOLATED and found.counterexample is not None and found.counterexample.replayed:
         sizes = ", ".join(f"{p}={v}" for p, v in found.counterexample.parameters.items())
-        note = (f"found by the bounded search at {sizes} (parameters that satisfy the resilience "
-                f"condition, so a violation for all parameters; {searched}) "
+        note = (f"found by the bounded search at {sizes} (these satisfy the resilience condition, so "
+                f"the parametric property is violated; searched {searched}) "
                 + (f"after Spacer: {spacer.reason}" if spacer else "before Spacer was asked"))
         return replace(found, time_s=time_s, queries=spacer.queries if spacer else 0, reason=note,
                        details={**found.details, FALLBACK: note})
