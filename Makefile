@@ -26,6 +26,10 @@
 #   make isola18-promela     fetch ByMC's ISOLA'18 Parametric Promela models (isola18/promela/ of the
 #                            same repository) into ~/.cache/tactl/benchmarks/isola18-promela for
 #                            make bench's promela table (ISOLA18_PROMELA_URL=a local clone or mirror)
+#   make ftb-promela         fetch the Parametric Promela files of the six sets of the same repository
+#                            (fmcad13, spin13/parameterized, concur14, cav15/promela, popl17-fmsd17/promela,
+#                            isola18/promela) into ~/.cache/tactl/benchmarks/ftb-promela, each under its
+#                            own path, for make bench's promela-sets table (FTB_PROMELA_URL=a clone or mirror)
 #   make taco-resets         fetch TACO's reset benchmarks (benchmarks/reset-benchmarks/*.eta of pleich/TACO)
 #                            into ~/.cache/tactl/benchmarks/taco-resets for make bench's taco-resets table
 #                            (TACO_URL=a local clone or mirror; or set TACTL_TACO to a TACO checkout)
@@ -37,7 +41,7 @@ STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 ALG    ?= strb
 
-.PHONY: all verify check show test bench bench-peers fuzz random19 spin13 isola18-promela taco-resets clean tools graphviz
+.PHONY: all verify check show test bench bench-peers fuzz random19 spin13 isola18-promela ftb-promela taco-resets clean tools graphviz
 
 all: test
 
@@ -117,15 +121,19 @@ SPIN13_URL     ?= $(RANDOM19_URL)
 ISOLA18_PROMELA_URL ?= $(RANDOM19_URL)
 # TACO's extended threshold automata with resets (git accepts a local path too).
 TACO_URL       ?= https://github.com/pleich/TACO
-# ($(4), when given, is the clone's folder to copy; else FOLDER itself.)
+# The Parametric Promela files of the six sets of the same repository (tactl/bench/promela_sets.py).
+FTB_PROMELA_URL ?= $(RANDOM19_URL)
+FTB_PROMELA_SETS := fmcad13 spin13/parameterized concur14 cav15/promela popl17-fmsd17/promela isola18/promela
+# ($(4), when given, is the clone's folder to copy; else FOLDER itself. $(5), when given, is a list
+# of the clone's folders, each copied under its own path, and MUST_EXIST may list several.)
 define fetch_folder
 	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	  if ! git clone --quiet --depth 1 "$(2)" "$$tmp/src"; then \
 	    echo "make $(1): git clone of $(2) failed (offline? git also clones a local clone or mirror: see the URL variables above)" >&2; exit 1; fi; \
-	  test -d "$$tmp/src/$(3)" || { echo "make $(1): the clone has no $(3)/" >&2; exit 1; }; \
+	  for d in $(3); do test -d "$$tmp/src/$$d" || { echo "make $(1): the clone has no $$d/" >&2; exit 1; }; done; \
 	  mkdir -p "$(BENCH_CACHE)"; \
 	  stage=$$(mktemp -d "$(BENCH_CACHE)/.$(1).XXXXXX"); \
-	  cp -R "$$tmp/src/$(if $(4),$(4),$(1))/." "$$stage/"; chmod 755 "$$stage"; \
+	  $(if $(5),for d in $(5); do mkdir -p "$$stage/$$d"; cp -R "$$tmp/src/$$d/." "$$stage/$$d/"; done,cp -R "$$tmp/src/$(if $(4),$(4),$(1))/." "$$stage/"); chmod 755 "$$stage"; \
 	  rm -rf "$(BENCH_CACHE)/$(1).old"; \
 	  if [ -e "$(BENCH_CACHE)/$(1)" ]; then mv "$(BENCH_CACHE)/$(1)" "$(BENCH_CACHE)/$(1).old"; fi; \
 	  mv "$$stage" "$(BENCH_CACHE)/$(1)"; rm -rf "$(BENCH_CACHE)/$(1).old"
@@ -142,6 +150,10 @@ spin13:
 isola18-promela:
 	$(call fetch_folder,isola18-promela,$(ISOLA18_PROMELA_URL),isola18/promela,isola18/promela)
 	@echo "ISOLA'18 Promela models in $(BENCH_CACHE)/isola18-promela ($$(ls "$(BENCH_CACHE)/isola18-promela"/*.pml | wc -l) files)"
+
+ftb-promela:
+	$(call fetch_folder,ftb-promela,$(FTB_PROMELA_URL),$(FTB_PROMELA_SETS),,$(FTB_PROMELA_SETS))
+	@echo "Parametric Promela sets in $(BENCH_CACHE)/ftb-promela ($$(find "$(BENCH_CACHE)/ftb-promela" -name '*.pml' | wc -l) files)"
 
 taco-resets:
 	$(call fetch_folder,taco-resets,$(TACO_URL),benchmarks/reset-benchmarks,benchmarks/reset-benchmarks)

@@ -12,10 +12,13 @@ state formulas, ``&&``, ``||``, ``<>`` and ``[]``. A violation is a run on which
    non-updating self-loop rule *enabled* at ``σ_L`` (source occupied, guard true): ``π·σ_L^ω``.
    As in ByMC, there is no implicit stuttering: a configuration where no such self-loop is
    enabled (a deadlock, e.g. everyone in a location without a self-loop) ends no infinite run,
-   so it is never a liveness counterexample.
+   so it is never a liveness counterexample. With cycles through several locations a run is a
+   lasso ``π·λ^ω`` whose loop ``λ`` may pass through several configurations
+   (``ir/eltl/cycles.py`` says when that is decided, and why).
 2. *Liveness under justice* (``ψ`` contains ``[]``): ``ψ`` is evaluated on the lasso
    ``π·σ_L^ω`` with ordinary LTL semantics. Justice is only what the formula says (``<>[](J)``
-   holds iff ``J`` holds at ``σ_L``); tactl adds no implicit fairness.
+   holds iff ``J`` holds at ``σ_L``); tactl adds no implicit fairness. On a loop through several
+   configurations a justice antecedent is read per process (``ir/eltl/justice.py``).
 3. *Reachability and nested safety* (``ψ`` has no ``[]``): a violation is a finite run prefix on
    which ``ψ`` holds (every ``<>`` witnessed inside the prefix). The prefix need not be
    extendable to an infinite run: a bad state reached before a deadlock is still reached.
@@ -29,7 +32,10 @@ state formulas, ``&&``, ``||``, ``<>`` and ``[]``. A violation is a run on which
 point*: a configuration at or after its parent's; a ``[]χ`` anchored at a cut makes χ's state
 formulas an *invariant* from that cut to ``σ_L``; anything under ``[]`` of the form ``<>χ``, and
 ``<>χ`` whose state formulas are all under ``[]``, is evaluated at ``σ_L`` alone (the loop is one
-configuration). :func:`temporal_query` computes this form; the engines decide it.
+configuration). On a loop through several configurations the same parts are kept apart: what
+holds at every loop configuration (``Branch.loop_always``) and what holds at some, one formula
+per ``<>`` (``Branch.loop_witnesses``). :func:`temporal_query` computes this form; the engines
+decide it.
 """
 
 from __future__ import annotations
@@ -39,12 +45,15 @@ from enum import Enum
 
 from tactl.ir.expr import Always, And, BoolConst, Eventually, Expr, Or, conj, disj, is_temporal, names, walk
 from tactl.ir.boolean import nnf
+from tactl.ir.eltl.justice import justice_antecedents
 from tactl.ir.eltl.ltl import PropertyKind, classify
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.ta.model import Property, SymbolKind, ThresholdAutomaton
 
 ROOT = -1   # the position of the initial configuration
-LOOP = -2   # the position of the loop configuration σ_L
+LOOP = -2   # the position of the loop configuration σ_L (of every one, on a longer loop)
+# Positions below LOOP: the loop configuration where a ``<>`` evaluated on the loop is witnessed
+# (``Branch.new_witness``); on a loop of one configuration, σ_L itself.
 
 
 class FormulaClass(Enum):
@@ -79,6 +88,11 @@ class Branch:
     cuts: tuple[Cut, ...] = ()
     invariants: tuple[Invariant, ...] = ()
     at_loop: Expr = BoolConst(True)
+    # ``at_loop`` split for a loop through several configurations (``ir/eltl/cycles.py``): what
+    # holds at every loop configuration (under a ``[]``), and what holds at some loop
+    # configuration, one formula per ``<>`` (``at_loop`` is their conjunction).
+    loop_always: Expr = BoolConst(True)
+    loop_witnesses: tuple[Expr, ...] = ()
 
     @property
     def is_reachability(self) -> bool:
@@ -89,8 +103,14 @@ class Branch:
     def add(self, position: int, formula: Expr) -> Branch:
         if position == ROOT:
             return replace(self, initial=conj(self.initial, formula) if self.initial != BoolConst(True) else formula)
-        if position == LOOP:
-            return replace(self, at_loop=conj(self.at_loop, formula) if self.at_loop != BoolConst(True) else formula)
+        if position <= LOOP:
+            loop = replace(self, at_loop=_and(self.at_loop, formula))
+            if position == LOOP:
+                return replace(loop, loop_always=_and(self.loop_always, formula))
+            k = LOOP - 1 - position
+            witnesses = list(self.loop_witnesses)
+            witnesses[k] = _and(witnesses[k], formula)
+            return replace(loop, loop_witnesses=tuple(witnesses))
         cuts = list(self.cuts)
         old = cuts[position].formula
         cuts[position] = Cut(cuts[position].parent, formula if old == BoolConst(True) else conj(old, formula))
@@ -99,8 +119,17 @@ class Branch:
     def new_cut(self, parent: int) -> tuple[Branch, int]:
         return replace(self, cuts=(*self.cuts, Cut(parent, BoolConst(True)))), len(self.cuts)
 
+    def new_witness(self) -> tuple[Branch, int]:
+        """A configuration of the loop where a ``<>`` is witnessed (its position: below ``LOOP``)."""
+        return (replace(self, loop_witnesses=(*self.loop_witnesses, BoolConst(True))),
+                LOOP - 1 - len(self.loop_witnesses))
+
     def invariant(self, anchor: int, formula: Expr) -> Branch:
         return replace(self, invariants=(*self.invariants, Invariant(anchor, formula)))
+
+
+def _and(old: Expr, formula: Expr) -> Expr:
+    return conj(old, formula) if old != BoolConst(True) else formula
 
 
 @dataclass(frozen=True)
@@ -114,6 +143,8 @@ class TemporalQuery:
     formula_class: FormulaClass
     negation: Expr
     branches: tuple[Branch, ...]
+    # the J of each justice antecedent <>[](J) (ir/eltl/justice.py reads it per process)
+    justice: tuple[Expr, ...] = ()
 
     @property
     def infinite(self) -> bool:
@@ -163,7 +194,12 @@ def temporal_query(ta: ThresholdAutomaton, prop: Property) -> TemporalQuery | Un
         cls = FormulaClass.REACHABILITY
     else:
         cls = FormulaClass.NESTED_SAFETY
-    return TemporalQuery(prop.name, cls, negation, branches)
+    return TemporalQuery(prop.name, cls, negation, branches, justice_antecedents(formula))
+
+
+def branches_of(negation: Expr) -> tuple[Branch, ...]:
+    """The cut-point form of a negation (``temporal_query``'s branches; ``negation`` in NNF)."""
+    return tuple(_expand(negation, ROOT, Branch()))
 
 
 # ------------------------------------------------------------------------------- construction
@@ -203,12 +239,13 @@ def _place(literal: Expr, position: int, branch: Branch) -> list[Branch]:
     if not is_temporal(literal):
         return [branch.add(position, literal)] if literal != BoolConst(True) else [branch]
     if isinstance(literal, Eventually):
-        if position == LOOP or _suffix_closed(literal.arg):
-            return _expand(literal.arg, LOOP, branch)
+        if position <= LOOP or _suffix_closed(literal.arg):
+            branch, witness = branch.new_witness()
+            return _expand(literal.arg, witness, branch)
         branch, cut = branch.new_cut(position)
         return _expand(literal.arg, cut, branch)
     if isinstance(literal, Always):
-        if position == LOOP:
+        if position <= LOOP:
             return _expand(literal.arg, LOOP, branch)
         return _invariant(literal.arg, position, branch)
     raise OutsideFragment(f"unexpected temporal node {type(literal).__name__}")
@@ -228,11 +265,16 @@ def _invariant(e: Expr, anchor: int, branch: Branch) -> list[Branch]:
         if not is_temporal(literal):
             partial = [p.invariant(anchor, literal) for p in partial]
         elif isinstance(literal, Eventually):
-            partial = [b for p in partial for b in _expand(literal.arg, LOOP, p)]
+            partial = [b for p in partial for b in _expand(literal.arg, *_witness(p))]
         else:
             assert isinstance(literal, Always)
             partial = [b for p in partial for b in _invariant(literal.arg, anchor, p)]
     return partial
+
+
+def _witness(branch: Branch) -> tuple[int, Branch]:
+    branch, position = branch.new_witness()
+    return position, branch
 
 
 def _suffix_closed(e: Expr) -> bool:

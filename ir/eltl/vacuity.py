@@ -41,6 +41,11 @@ class VacuityQuestion:
     witness: Expr
     antecedents: tuple[Antecedent, ...]
 
+    @property
+    def assumes_justice(self) -> bool:
+        """Whether an antecedent is a justice ``<>[](J)``."""
+        return any(_is_justice(a.formula) for a in self.antecedents)
+
     def describe(self) -> str:
         """The antecedents in words: ``a run that is just, starts where `v0 == 0` and reaches `p```."""
         parts = []

@@ -65,7 +65,7 @@ atomic_prop: "atomic" NAME "=" expr ";"
 proctype: "active" "[" expr "]" "proctype" NAME "(" ")" "{" seq "}" ";"?
 ltl: "ltl" NAME LTL_BODY ";"?
 LTL_BODY: /\{[^{}]*\}/
-TYPE.2: /(int|byte|short|bit|bool)\b/
+TYPE.2: /(int|unsigned|byte|short|bit|bool)\b/
 seq: (stmt | ";" | "->")*
 ?stmt: decl | if_stmt | do_stmt | atomic_stmt | assign | incr | printf | labelled | goto
      | assume_stmt

@@ -178,7 +178,10 @@ class ReceiveTA:
     # ``crash_rules`` — ``source -> CR_x when (guard) send M``: a process at ``source`` crashes
     # (at most the crash parameter do) in a state the properties see as ``CR_x``, after sending
     # ``M`` to some receivers only (``nsf_M``). The parse pass of ``.alg`` writes them
-    # (passes/alg_to_rta/crashes.py); empty, the translation adds the
+    # (passes/alg_to_rta/crashes.py) and the Promela front end (passes/pml_to_rta/crash_copies.py).
+    # A crash rule from a crash location into another is a crashed process's own step (a Promela
+    # file's crashed process may still change a variable the properties read): it sends nothing,
+    # counts no crash and is never forced. Empty, the translation adds the
     # one location ``CR`` that forgets the state, entered from every location (hand-written
     # ``.rta``: their properties name locations, CR among them).
     crash_locations: tuple[Location, ...] = field(default=(), kw_only=True)

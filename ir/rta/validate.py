@@ -283,7 +283,8 @@ class _Checker(ExpressionChecks):
 
     def crash_rules(self) -> None:
         """``crash rules``: from a location into a crash location; sends (partial ones) only where
-        a crash may cut a broadcast short (crash, hybrid), crash fault models only; in lock-step
+        a crash may cut a broadcast short (crash, hybrid), crash fault models only; from a crash
+        location into another, a crashed process's own step (no sends, asynchronous only); in lock-step
         rounds (crash, timing sync) a crashed process keeps its round's start: no guard, no sends
         (passes/rta_to_sync/sync_ta.py checks that)."""
         model = self.rta.faults.model
@@ -295,7 +296,15 @@ class _Checker(ExpressionChecks):
                             f"{model.value} {self.rta.timing.value}", self.rta.span)
             return
         for r in self.rta.crash_rules:
-            self.location_ref(r.source, r.source_span or r.span)
+            if r.source in self.crashed:  # a crashed process's own step (ir/rta/model.py)
+                if r.sends:
+                    self.sink.error("a crash rule between crash locations (a crashed process "
+                                    "changing what it kept) sends nothing", r.span)
+                if sync_crash:
+                    self.sink.error("in lock-step rounds a crash location keeps the state of the "
+                                    "round's start: no crash rule leaves it", r.source_span or r.span)
+            else:
+                self.location_ref(r.source, r.source_span or r.span)
             if r.target not in self.crashed:
                 self.sink.error(f"a crash rule enters a crash location, not '{r.target}'"
                                 + suggest(r.target, self.crashed), r.target_span or r.span)

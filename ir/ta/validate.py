@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import difflib
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Hashable, TypeVar
 
 from tactl.ir.errors import Diagnostic, DiagnosticSink, Span
 from tactl.ir.expr import Always, Div, Eventually, Expr, Mul, Name, constant_value, to_text, walk
@@ -33,6 +34,8 @@ from tactl.ir.ta.model import (
     Update,
     expanded_shape,
 )
+
+Node = TypeVar("Node", bound=Hashable)
 
 # Deeper expressions are refused (by the readers, and here once macros are expanded) before any
 # recursive function sees them. Chains (`a + b + …`, `a && b && …`) are flat, so only genuine
@@ -429,7 +432,7 @@ def _macro_cycles(refs: dict[str, tuple[str, ...]]) -> dict[str, list[str]]:
     linear time); only the macros of a component with a cycle are searched, within it.
     """
     cycles: dict[str, list[str]] = {}
-    for component in _components(refs):
+    for component in strongly_connected(refs):
         members = set(component)
         if len(component) > 1 or component[0] in refs[component[0]]:
             for m in component:
@@ -437,13 +440,15 @@ def _macro_cycles(refs: dict[str, tuple[str, ...]]) -> dict[str, list[str]]:
     return cycles
 
 
-def _components(refs: dict[str, tuple[str, ...]]) -> list[list[str]]:
-    """Strongly connected components of the graph ``refs`` (Tarjan's algorithm, no recursion)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    on_path: set[str] = set()
-    path: list[str] = []
-    components: list[list[str]] = []
+def strongly_connected(refs: Mapping[Node, Sequence[Node]]) -> list[list[Node]]:
+    """Strongly connected components of the graph ``refs`` (Tarjan's algorithm, no recursion;
+    every node is a key). Also the rule graph's cycles (``ir/eltl/cycles.py``) and the explicit
+    engine's fair lassos (``tactl/engines/explicit_ltl.py``)."""
+    index: dict[Node, int] = {}
+    low: dict[Node, int] = {}
+    on_path: set[Node] = set()
+    path: list[Node] = []
+    components: list[list[Node]] = []
     for root in refs:
         if root in index:
             continue

@@ -35,10 +35,14 @@ for the file's F, with CR as tactl's crash location, exactly when (``crash_locat
 Without the file's crash counter (nbacr: ``pc != CRASH -> next_pc = CRASH`` everywhere, the
 crashes unbounded) ``unbounded_crash_location`` reads the same with a new parameter F
 (``0 <= F <= N``); its crash location may be several valuations of the process's other local
-variables (nbacr's failure-detector bit), which become the one CR only where no proposition the
-properties use tells them apart (``propositions.py`` refuses such a proposition at its position).
+variables (nbacr's failure-detector bit), which become the one CR where no proposition the
+properties use tells them apart, else crash locations that keep what the properties read
+(``crash_copies.py``, which also reads a crashed process's steps between them).
 
-Anything else is refused at the receive bound.
+Where the file's crash steps send a partial message no correct step at their location
+broadcasts (nbacg's crash at a suspicious NO sends No; c1cs's ``-D BUG1``), the crash rules are the
+file's own crash steps instead (``partial.py``, ``crash_copies.py``); a copy count ``N - F`` with
+the file's crash counter is ``running.py``'s. Anything else is refused at the receive bound.
 """
 
 from __future__ import annotations
@@ -47,9 +51,10 @@ from tactl.ir.errors import Diagnostic, Severity
 from tactl.ir.expr import Name, conj, names
 from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import Faults, FaultModel
-from tactl.passes.pml_to_rta import expressions, solving
+from tactl.passes.pml_to_rta import crash_copies, expressions, solving
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import CRASH_SEND, CRASH_SYMBOL, FILE_CRASH, expr_names, refuse
+from tactl.passes.pml_to_rta import partial, running
 
 
 def crash_counters(tr, dynamic, in_transit) -> dict[str, str] | None:
@@ -105,6 +110,11 @@ def crash_location(tr, edges, file_crash: str, crash_send: str, file_marker: str
         if rest and not solving.valid(tr, conj(*rest)):
             raise refuse(f"a crash step ('{file_crash}++') must be possible whatever the process "
                          "received", span)
+    if partial.uncut(tr, dying, others, crash_send, span):  # the file's crash steps are the crash rules
+        bound = file_crash_parameter(tr)
+        crash_copies.keep(tr, dying, [], [[dead]], span,
+                          faults=f"crash({bound}): at most that many processes stop ('{file_crash} < {bound}')")
+        return others
     _partial_sends(tr, dying, others, {dead}, crash_send, {file_marker}, span)
     meaning = ", ".join(f"{v} = {x}" for v, x in zip(tr.loc_vars(), dead))
     become_crash_location(tr, [dead], f"the location with {meaning}, entered by '{file_crash}++' under "
@@ -120,9 +130,10 @@ def unbounded_crash_location(tr, edges, crash_send: str) -> list:
     """nbacr's and nbacg's crashes: no crash counter of the file (``pc != CRASH -> next_pc =
     CRASH`` at every location), crash-send counters for several message types. The crash
     location is every valuation the crash steps give the variables they all change (``pc =
-    CRASH``), whatever the others (nbacr's failure-detector bit ``some_fail`` is 0 or 1 there);
-    tactl's crash location CR is one location, so ``propositions.py`` refuses to tell
-    those valuations apart (``tr.dead_all``). The rest is ``crash_location``'s conditions: CR
+    CRASH``), whatever the others (nbacr's failure-detector bit ``some_fail`` is 0 or 1 there):
+    tactl's one crash location CR where no property tells those valuations apart (``tr.dead_all``),
+    else crash locations that keep what the properties read (``crash_copies.py``, which also reads
+    the steps a crashed process may still take). The rest is ``crash_location``'s conditions: CR
     entered by crash steps only and never left, a crash possible everywhere whatever was
     received, crash-send counters exactly at unconditional broadcasts. The number of crashes is
     bounded by nothing in the file: ``crash(F)`` with a new parameter ``0 <= F <= N``
@@ -139,8 +150,7 @@ def unbounded_crash_location(tr, edges, crash_send: str) -> list:
                      "value (the crash location)", span)
     key = next(iter(values))
     dead = [v for v in tr.valuations if tuple(v[i] for i in changed) == key]
-    if any(s in dead for s, _, _ in edges):
-        raise refuse("the crash location must never be left", span)
+    edges, moves = crash_copies.split_moves(tr, edges, dead, span)
     dying = [(s, t, p) for s, t, p in edges if t in dead]
     others = [(s, t, p) for s, t, p in edges if t not in dead]
     if any(x.startswith(crash_send) for _, _, p in others for x in p.sends):
@@ -148,6 +158,13 @@ def unbounded_crash_location(tr, edges, crash_send: str) -> list:
     for s, _, p in dying:
         if p.cond and not solving.valid(tr, conj(*p.cond)):
             raise refuse("a crash step must be possible whatever the process received", span)
+    groups = crash_copies.classes(tr, dead)
+    # the properties tell crashed processes apart, or the file's crash steps send partial
+    # messages tactl's crash rules would not (partial.py): the file's crash steps are the crash rules
+    uncut = partial.uncut(tr, dying, others, crash_send, span)
+    if len(groups) > 1 or uncut:
+        crash_copies.keep(tr, dying, moves, groups, span)
+        return others
     _partial_sends(tr, dying, others, set(dead), crash_send, set(), span)
     meaning = ", ".join(f"{lv[i]} = {k}" for i, k in zip(changed, key))
     become_crash_location(tr, dead, f"the locations with {meaning} ({len(dead)} valuation(s) of the "
@@ -255,15 +272,14 @@ def file_crash_faults(tr: TranslationState) -> tuple[Faults, str] | None:
               for x in P.subexpressions(t.expr) if isinstance(x, P.PBinary) and x.op == "<"
               and isinstance(x.left, P.PName) and x.left.name == c and isinstance(x.right, P.PName)}
     copies = expressions.linear(tr, tr.proc.copies)
-    ns = [k for k in copies if k in tr.params]
-    if len(bounds) != 1 or not bounds <= set(tr.params) or len(copies) != 1 or copies[ns[0]] != 1 \
-            or tr.bound_rest:
-        raise refuse(f"'{c}++' is read as a crash counter only with N copies, receive bounds "
-                     f"'nrcvd < nsnt' and one guard '{c} < F' for a parameter F", tr.proc.span)
+    if len(bounds) != 1 or not bounds <= set(tr.params) or tr.bound_rest or \
+            (n := running.process_count(tr, copies, next(iter(bounds)))) is None:
+        raise refuse(f"'{c}++' is read as a crash counter only with N (or N - F) copies, receive "
+                     f"bounds 'nrcvd < nsnt' and one guard '{c} < F' for a parameter F", tr.proc.span)
     tr.file_crash = c
     if tr.crash_of:  # and crash-send counters: tactl's crash(F) (crash.py)
-        return Faults(FaultModel.CRASH, (next(iter(bounds)),)), ns[0]
-    return Faults(FaultModel.CLEAN_CRASH, (next(iter(bounds)),)), ns[0]
+        return Faults(FaultModel.CRASH, (next(iter(bounds)),)), n
+    return Faults(FaultModel.CLEAN_CRASH, (next(iter(bounds)),)), n
 
 
 def file_crash_location(tr: TranslationState, edges):

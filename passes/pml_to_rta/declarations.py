@@ -59,11 +59,17 @@ def split_body(tr: TranslationState) -> None:
             tr.local_span[name] = d.span
     tr.init_if = None
     tr.init_atomics = []  # run once by every process before 'end:'
+    start = initial_assignments(tr, body)
     while body and (isinstance(body[0], P.Atomic) or isinstance(body[0], P.If) and tr.init_if is None):
         if isinstance(body[0], P.If):
             tr.init_if = body.pop(0)
         else:
             tr.init_atomics.append(body.pop(0))
+    if start:  # `pc = L1;` before 'end:' (CONCUR'14's toy.pml): the one initial option, or a
+        # prefix of every option of the initial 'if'
+        options = tr.init_if.options if tr.init_if else (P.Option((), span=start[0].span),)
+        tr.init_if = P.If(options=tuple(P.Option(tuple(start) + o.body, span=o.span) for o in options),
+                          span=start[0].span)
     if not body or not isinstance(body[0], P.Labelled) or body[0].label != "end":
         raise refuse("expected the process's loop 'end: do :: atomic { ... } od' here",
                      body[0].span if body else tr.proc.span)
@@ -74,6 +80,16 @@ def split_body(tr: TranslationState) -> None:
             and isinstance(loop.options[0].body[0], P.Atomic)):
         raise refuse("the 'end:' loop must be 'do :: atomic { ... } od' (one atomic step)", loop.span)
     tr.step = loop.options[0].body[0].body
+
+
+def initial_assignments(tr: TranslationState, body: list[P.Stmt]) -> list[P.Assign]:
+    """The assignments to locals that open the process's body, taken off ``body``: every process
+    executes them before anything else, so they choose its initial location as an initial ``if``
+    with one option does."""
+    start: list[P.Assign] = []
+    while body and isinstance(body[0], P.Assign) and body[0].var in tr.locals:
+        start.append(body.pop(0))
+    return start
 
 
 def initialisation(tr: TranslationState) -> None:

@@ -14,12 +14,13 @@ from __future__ import annotations
 from tactl.ir.expr import BoolConst, Compare, Expr, IntConst, Mul, Name, conj, disj, summation
 from tactl.ir.errors import Diagnostic, Severity
 from tactl.ir.promela import syntax as P
-from tactl.ir.rta.model import ReceiveRule, received
+from tactl.ir.rta.model import ReceiveRule, received, received_message
 from tactl.ir.ta.model import Location, Origin
 from tactl.passes.pml_to_rta import crash as PC
-from tactl.passes.pml_to_rta import expressions, solving, values, walk
+from tactl.passes.pml_to_rta import direct, expressions, solving, values, walk
 from tactl.passes.pml_to_rta import havoc as PH
 from tactl.passes.pml_to_rta import multi as PM
+from tactl.passes.pml_to_rta import temporaries as PTMP
 from tactl.passes.pml_to_rta import widths as PT
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import (CRASH_SEND, CRASH_SYMBOL, FILE_CRASH, RESETS, HAVOC_RESETS, SOURCE,
@@ -37,6 +38,7 @@ def explore(tr: TranslationState) -> None:
         tr.rc.append(to_z3(Compare(">=", received(r.counter), IntConst(0)), tr.syms))
         if r.counter in tr.static:
             tr.rc.append(to_z3(Compare("<=", received(r.counter), IntConst(tr.static[r.counter])), tr.syms))
+    tr.rc += [to_z3(c, tr.syms) for c in direct.ranges(tr)]
     tr.obligations = []
     lv = tr.loc_vars()
     starts: list[tuple[int, ...]] = []
@@ -88,7 +90,7 @@ def explore(tr: TranslationState) -> None:
         for p in paths:
             for v in tr.locals:
                 if (v.startswith("next_") or v in tr.rvar_of and tr.rvar_of[v].next == v) \
-                        and p.env[v] != tr.locals[v]:
+                        and p.env[v] != tr.locals[v] and not kept_temporary(tr, v):
                     raise refuse(f"'{v}' is not reset to {tr.locals[v]} at the end of the step",
                                  tr.local_span[v])
             tgt = tuple(p.env[v] for v in lv)
@@ -101,6 +103,7 @@ def explore(tr: TranslationState) -> None:
                 tr.havoc_resets.setdefault((src, tgt, c), span)
             if tgt == src and not p.sends:
                 tr.stutter_at.add(src)
+                tr.stutter_lines.setdefault(src, set()).update(p.lines)
                 continue  # a stutter step
             edges.append((src, tgt, p))
             if tgt not in tr.valuations:
@@ -113,13 +116,14 @@ def explore(tr: TranslationState) -> None:
     tr.valuations.sort()  # locations in the order of their values (pc = 0, 1, ...)
     tr.dead = None
     tr.dead_all = ()  # several valuations that are CR (crash.py)
+    tr.crash_copies, tr.crash_steps, tr.crashed_steps = [], [], []  # crash_copies.py
     if tr.crash_counter is not None and tr.file_crash is not None:
         edges = PC.crash_location(tr, edges, tr.file_crash, CRASH_SEND, FILE_CRASH, CRASH_SYMBOL)
     elif tr.crash_counter is not None and len(tr.crash_of) > 1:
         edges = PC.unbounded_crash_location(tr, edges, CRASH_SEND)
     elif tr.crash_counter is not None:
         edges = PC.sending_crash_location(tr, edges)
-    if tr.file_crash is not None and tr.dead is None:
+    if tr.file_crash is not None and tr.dead is None and not tr.crash_copies:
         edges = PC.file_crash_location(tr, edges)
     elif any(CRASH_SYMBOL in {n.name for c in p.cond for n in expr_names(c)} for _, _, p in edges):
         raise refuse("a step whose condition reads a shared counter", tr.proc.span)
@@ -143,7 +147,10 @@ def explore(tr: TranslationState) -> None:
                 groups.setdefault(key, []).append(cond)
                 lines_of.setdefault(key, set()).update(p.lines)
     tr.rules = []
+    tr.reading_rules = set()
     for (s, t, sends), conds in groups.items():
+        if any(received_message(n.name) for c in conds for a in c for n in expr_names(a)):
+            tr.reading_rules.add(len(tr.rules))  # reads a message, static ones too (waiting.py)
         conds = eliminate_static(tr, conds)
         if not conds:
             continue
@@ -152,6 +159,20 @@ def explore(tr: TranslationState) -> None:
         text = "; ".join(f'line {n} "{tr.m.line(n)}"' for n in lines)
         tr.rules.append(ReceiveRule(len(tr.rules), tr.names[s], tr.names[t], guard, sends,
                                     origin=Origin(tr.m.path, tuple(lines), text)))
+
+
+def kept_temporary(tr: TranslationState, v: str) -> bool:
+    """``v`` (not a receive variable) may keep the value the step leaves: every path assigns it
+    before reading it (``temporaries.py``); the first time, a warning says so."""
+    if v in tr.rvar_of or not PTMP.written_first(tr.step, v):
+        return False
+    if v not in tr.kept_temporaries:
+        tr.kept_temporaries.add(v)
+        tr.notes.append(Diagnostic(Severity.WARNING, (
+            f"'{v}' keeps the value the step leaves (the file does not reset it to "
+            f"{tr.locals[v]}); every path through the step assigns it before reading it, so the "
+            "value it keeps changes nothing and it is read as reset"), tr.local_span[v]))
+    return True
 
 
 def eliminate_static(tr: TranslationState, conds: list[list[Expr]]) -> list[list[Expr]]:
@@ -245,7 +266,7 @@ def name_locations(tr: TranslationState, lv: list[str], starts: list[tuple]) -> 
     tr.names = {}
     tr.locations = []
     tr.initial = []
-    taken = set(tr.params)
+    taken = set(tr.params) | {c.name for c in tr.crash_copies}  # crash_copies.py named them first
     for key in tr.valuations:
         parts, meaning = [], []
         for var, val in zip(lv, key):

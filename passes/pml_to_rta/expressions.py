@@ -115,6 +115,8 @@ def shared_value(tr: TranslationState, n: str, span: Span | None, scope: str) ->
         return tr.init_values[n]
     if n == tr.file_crash and scope == "step":
         return Name(CRASH_SYMBOL)
+    if tr.direct and n in tr.counters and scope == "step":  # a threshold guard (direct.py)
+        return received(n)
     if scope == OBLIGATION:
         return Name(f"sent {n}")
     raise refuse(f"the shared variable '{n}' is used outside the receive bound and "

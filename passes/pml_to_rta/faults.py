@@ -222,7 +222,7 @@ def _text(terms: dict[str, int]) -> str:
     return " ".join(parts)
 
 
-def _expr(terms: dict[str, int]) -> Expr:
+def terms_expr(terms: dict[str, int]) -> Expr:
     """``terms`` as an expression, positive summands first (``N - Fa - Fsp``, ``Fss - Fo``)."""
     from tactl.ir.expr import Mul, Neg, summation  # lazy: used only for the bound model's terms
 
@@ -303,8 +303,8 @@ def fault_model(tr) -> FaultReading:
     if any(c > 0 for c in gap.values()):
         raise refuse(f"the delivery '{tr.counter}{_text(accepted)}' of '{filed.name}' may exceed the "
                      f"receive bound '{tr.counter}{_text(rest)}': no run could deliver it", filed.span)
-    processes = _expr({n: 1, **{f: -1 for f in minus}})
-    reading.faults = Faults(FaultModel.BOUND, (), terms=(processes, _expr(rest), _expr(accepted)))
+    processes = terms_expr({n: 1, **{f: -1 for f in minus}})
+    reading.faults = Faults(FaultModel.BOUND, (), terms=(processes, terms_expr(rest), terms_expr(accepted)))
     return reading
 
 

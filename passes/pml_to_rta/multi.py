@@ -108,9 +108,9 @@ def _forced(s: P.Stmt, locals_) -> ReceiveVar | None:
 
 
 def find_receives(step: tuple[P.Stmt, ...], locals_: dict[str, int], shared: set[str],
-                  linear, where) -> list[ReceiveVar]:
+                  linear, where, required: bool = True) -> list[ReceiveVar]:
     """The receive variables of the atomic ``step``, in the order of their choices (the havoc
-    receives first: ``passes/pml_to_rta/havoc.py``)."""
+    receives first: ``passes/pml_to_rta/havoc.py``); none is refused at ``where`` if ``required``."""
     havocs = find_havocs(step, locals_, linear, ReceiveVar)
     bounds: dict[str, tuple[P.If, str, P.PExpr]] = {}
     for s in step:
@@ -167,7 +167,7 @@ def find_receives(step: tuple[P.Stmt, ...], locals_: dict[str, int], shared: set
     for nxt, (bif, _, _) in bounds.items():
         raise refuse(f"a receive bound on '{nxt}' without a receive choice 'if :: {nxt} = x + 1; "
                      f":: {nxt} = x; fi' before it", bif.span)
-    if not out:
+    if not out and required:
         raise refuse("no receive bound 'if :: !(next_nrcvd <= nsnt + F) -> next_nrcvd = "
                      "nrcvd; :: else; fi' in the atomic step: tactl needs it to know the "
                      "receive variable and the fault model", where)

@@ -3,7 +3,8 @@
 ``all(P:c)`` → every location where ``c`` is false is empty; ``some(P:c)`` → one where it is
 true is occupied; ``card(P:c)`` → the sum of their counters; ``P@end`` → true (every process
 starts at ``end:``). ``holds`` decides a process condition at one location (a valuation of the
-location variables); the crash location CR counts as the valuation that became it.
+location variables); the crash location CR counts as the valuation that became it, a crash
+location that keeps the state (``crash_copies.py``) as the valuations it stands for.
 """
 
 from __future__ import annotations
@@ -32,6 +33,14 @@ def prop(tr: TranslationState, e: P.PExpr) -> Expr:
                              f"{', '.join(v for i, v in enumerate(tr.loc_vars()) if len({d[i] for d in tr.dead_all}) > 1)}"
                              ", where tactl's crash location CR is one location", e.span)
             if holds(tr, e.arg, tr.dead):
+                where.append(every[-1])
+        for c in tr.crash_copies:  # crash locations that keep the state (crash_copies.py)
+            every.append(Location(c.name))
+            seen = {holds(tr, e.arg, d) for d in c.valuations}
+            if len(seen) > 1:
+                raise refuse(f"this proposition tells apart the crashed processes of {c.name} "
+                             f"({c.meaning}), which the properties of the ltl blocks treat alike", e.span)
+            if seen == {True}:
                 where.append(every[-1])
         if e.func == "all":
             others = [Compare("==", Name(loc.name), IntConst(0)) for loc in every if loc not in where]

@@ -15,6 +15,7 @@ from functools import partial
 from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import Faults
 from tactl.passes.pml_to_rta import crash as PC
+from tactl.passes.pml_to_rta import direct
 from tactl.passes.pml_to_rta import expressions
 from tactl.passes.pml_to_rta import faults as promela_faults
 from tactl.passes.pml_to_rta import multi as PM
@@ -29,8 +30,12 @@ def find_receive(tr: TranslationState) -> None:
     *primary*: its bound names the fault model (``fault_model``); every other such one must
     have the same fault term. A counter the initialisation fixed (``tr.init_values``) is
     *static*: its receive count ranges over 0..value and is eliminated from the guards."""
+    tr.direct = False
     tr.rvars = PM.find_receives(tr.step, tr.locals, set(tr.shared), partial(expressions.linear, tr),
-                                tr.proc.span)
+                                tr.proc.span, not direct.reads_shared(tr))
+    if not tr.rvars:  # guards over the shared counters themselves (direct.py)
+        direct.read_counters(tr)
+        return
     tr.rvar_of = {}
     for r in tr.rvars:
         for v in (r.rcv, r.next):
@@ -130,6 +135,8 @@ def in_transit_counter(tr: TranslationState, rcv: str | None = None) -> str | No
 
 
 def fault_model(tr: TranslationState) -> tuple[Faults, str]:
+    if tr.direct:
+        return direct.fault_model(tr)
     tr.reading = promela_faults.fault_model(tr)
     return tr.reading.faults, tr.reading.n
 

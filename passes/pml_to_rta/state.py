@@ -22,6 +22,16 @@ from tactl.ir.ta.model import Location
 from tactl.passes.pml_to_rta.multi import ReceiveVar
 
 
+@dataclass(frozen=True)
+class CrashCopy:
+    """A crash location that keeps what the properties read of a crashed process: its name, the
+    crash valuations it stands for and their meaning (``passes/pml_to_rta/crash_copies.py``)."""
+
+    name: str
+    valuations: tuple[tuple, ...]
+    meaning: str
+
+
 @dataclass
 class TranslationState:
     m: P.PromelaModel
@@ -65,6 +75,8 @@ class TranslationState:
     crash_of: dict[str, str] = field(default_factory=dict)  # crash-send counter -> its message (crash.py)
     file_crash: str | None = None  # the file's own crash counter (crash.file_crash_faults)
     reading: Any = None  # faults.FaultReading, when faults.fault_model read the model
+    direct: bool = False  # no receive variable: guards read the shared counters (direct.py)
+    kept_temporaries: set[str] = field(default_factory=set)  # next_* the step need not reset (temporaries.py)
 
     # --- exploration (explore.py, walk.py)
     z3: Any = None  # the z3 module and ir.linear's translation, loaded when exploring starts
@@ -75,6 +87,8 @@ class TranslationState:
     obligations: list[tuple[str, object, list[Expr], Span | None]] = field(default_factory=list)
     global_assumes: list[P.AssumeStmt] = field(default_factory=list)  # faults.check_invariants
     stutter_at: set[tuple] = field(default_factory=set)
+    stutter_lines: dict[tuple, set[int]] = field(default_factory=dict)  # the stutter paths' lines (waiting.py)
+    reading_rules: set[int] = field(default_factory=set)  # ids of rules whose paths read a message (waiting.py)
     reset_at: dict[tuple, Span | None] = field(default_factory=dict)  # faults.at_bound
     start_counts: dict[tuple, dict[str, int]] = field(default_factory=dict)  # init-only counters per start
     init_only: list[str] = field(default_factory=list)
@@ -83,6 +97,11 @@ class TranslationState:
     havoc_resets: dict[tuple, Span | None] = field(default_factory=dict)  # (src, dst, counter) -> the reset
     dead: tuple | None = None  # the valuation that is the crash location CR
     dead_all: tuple[tuple, ...] = ()  # several valuations that are CR (crash.py)
+    # crash locations that keep the state, where properties tell crash valuations apart, and the
+    # file's crash steps into them and between them (crash_copies.py)
+    crash_copies: list[CrashCopy] = field(default_factory=list)
+    crash_steps: list[tuple] = field(default_factory=list)
+    crashed_steps: list[tuple] = field(default_factory=list)
 
     # --- the automaton's parts (explore.name_locations, explore.explore)
     names: dict[tuple, str] = field(default_factory=dict)  # valuation -> location name

@@ -29,7 +29,8 @@ symbolically (``passes/pml_to_rta/__init__.py`` lists the stages in order):
   file's model, else ``bound(processes: P; receive: B; deliver: D)`` (hybrids, ByMC's clean
   crashes); ``nsnt + nsntF`` with ``N`` copies and ``some(Proc:nrcvd < nsnt)`` → ``crash(F)`` for a
   new parameter ``0 <= F <= N``, the location the ``nsntF++`` steps enter (DH) being tactl's crash
-  location CR (``crash.sending_crash_location`` says when that is exact). The bound's branch
+  location CR (``crash.sending_crash_location`` says when that is exact); where the properties
+  tell crashed processes apart, crash locations that keep the state (``crash_copies.py``). The bound's branch
   (``goto end``, forgetting the receive), forced receives and ``assume`` inside the step are
   read there too.
 * **Properties**: ``all(P:c)`` → every location where ``c`` is false is empty; ``some(P:c)`` →
@@ -53,11 +54,12 @@ from tactl.ir.expr import Name
 from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import Message, ReceiveTA, Timing
 from tactl.passes.pml_to_rta import crash as PC
-from tactl.passes.pml_to_rta import declarations, explore, properties, receives
+from tactl.passes.pml_to_rta import crash_copies
+from tactl.passes.pml_to_rta import declarations, explore, properties, receives, waiting
 from tactl.passes.pml_to_rta import faults as promela_faults
 from tactl.passes.pml_to_rta import widths as PT
 from tactl.passes.pml_to_rta.state import TranslationState
-from tactl.passes.pml_to_rta.values import Refuse
+from tactl.passes.pml_to_rta.values import CRASH_SEND, Refuse
 
 
 @dataclass(frozen=True)
@@ -88,6 +90,7 @@ def run(tr: TranslationState) -> PromelaTranslation:
     faults, n = PC.file_crash_faults(tr) or receives.fault_model(tr)
     tr.global_assumes = []  # faults.check_invariants
     tr.stutter_at = set()
+    tr.stutter_lines = {}
     tr.reset_at = {}  # faults.at_bound
     explore.explore(tr)
     promela_faults.check_resets(tr)
@@ -96,14 +99,17 @@ def run(tr: TranslationState) -> PromelaTranslation:
                                                     faults.terms[0] if faults.terms else Name(n))
     params = [n] + [p for p in tr.params if p != n]
     props, table_notes = properties.properties(tr, faults)
+    waiting.stutter_loops(tr, props)
     name = re.sub(r"\W", "_", Path(tr.m.path).stem) or "promela"
     if not re.match(r"[A-Za-z_]", name):
         name = "m_" + name
+    crash_locations, crash_rules = crash_copies.crash_rules(tr, CRASH_SEND) if tr.crash_copies else ((), ())
     rta = ReceiveTA(name, tuple(params), tuple(tr.assumes), faults, Timing.ASYNC,
                     tuple(Message(c) for c in tr.counters),
-                    tuple(tr.locations), tuple(tr.initial), tuple(tr.rules), tuple(props))
+                    tuple(tr.locations), tuple(tr.initial), tuple(tr.rules), tuple(props),
+                    crash_locations=crash_locations, crash_rules=crash_rules)
     return PromelaTranslation(rta, tuple(tr.notes + table_notes),
                               tuple((loc.name, loc.origin.text if loc.origin else "")
-                                    for loc in tr.locations))
+                                    for loc in (*tr.locations, *crash_locations)))
 
 

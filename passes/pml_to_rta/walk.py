@@ -13,7 +13,7 @@ from __future__ import annotations
 from tactl.ir.expr import Compare, IntConst
 from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import received
-from tactl.passes.pml_to_rta import expressions, solving
+from tactl.passes.pml_to_rta import direct, expressions, solving
 from tactl.passes.pml_to_rta import faults as promela_faults
 from tactl.passes.pml_to_rta import widths as PT
 from tactl.passes.pml_to_rta.state import TranslationState
@@ -126,6 +126,7 @@ def exec_stmt(tr: TranslationState, s: P.Stmt, p: StepPath, initial: bool) -> tu
         return [p], False
     if isinstance(s, P.Condition):
         g = expressions.value(tr, s.expr, p.env, True)
+        direct.check_upward(tr, g, s.span)
         return solving.guarded(tr, p, g, line, s.span), False
     if isinstance(s, P.Assign):
         if s.var in tr.shared:
@@ -191,6 +192,7 @@ def exec_stmt(tr: TranslationState, s: P.Stmt, p: StepPath, initial: bool) -> tu
             else:
                 g, rest = True, o.body
             guarded = isinstance(first, (P.Condition, P.Else))
+            direct.check_upward(tr, g, o.span)
             start = solving.guarded(tr, p, g, [o.span.line] if o.span and guarded else [], o.span)
             got, b = exec_seq(tr, rest, start, initial)
             blocked |= b

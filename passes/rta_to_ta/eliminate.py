@@ -211,7 +211,12 @@ def _assemble(rta: ReceiveTA, env: Environment, shared: tuple[str, ...],
     if kept and below_bound is not None:
         # the parse pass's crash rules: between steps (no sends) or in the middle of a step,
         # its broadcasts so far reaching some receivers only (nsf_M)
+        crashed = {loc.name for loc in rta.crash_locations}
         for rule, g in zip(rta.crash_rules, crash_guards):
+            if rule.source in crashed:  # a crashed process's own step: no crash counted
+                for guard in g.send_guards:
+                    add(rule.source, rule.target, guard, [], rule.origin)
+                continue
             lost = rule.source in pending and not rule.sends
             for guard in g.send_guards:
                 add(rule.source, rule.target,

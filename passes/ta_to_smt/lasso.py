@@ -94,30 +94,37 @@ class NeedsBounds(UnsupportedAutomaton):
 
 def encode_branch(ta: ThresholdAutomaton, query: TemporalQuery, branch: Branch, *,
                   parameters: dict[str, int] | None = None, bound: str | None = None,
-                  passes: int | None = None) -> SteadyEncoding:
+                  passes: int | None = None,
+                  loop: type[LassoEncoder] | None = None) -> SteadyEncoding:
     """The query that is satisfiable iff a run satisfies ``branch`` (see the module doc).
 
     With two or more re-enterable "occupied" sets (``NeedsBounds`` otherwise) ``bound`` picks a
     one-sided query (the module doc's "Two or more re-enterable sets"): ``"over"`` is unsat only
     if no run exists, ``"under"`` (with ``passes`` sorted passes per segment, default the last of
-    ``under_passes``) is sat only with a real run."""
+    ``under_passes``) is sat only with a real run.
+
+    ``loop``: an encoder for a loop through several configurations
+    (``passes/ta_to_smt/cycle_loop.py``); sorted passes assume that processes move along an
+    acyclic rule graph, so re-enterable sets are then checked as in ``"over"``."""
     reason = unsupported_reason(ta)
     if reason:
         raise UnsupportedAutomaton(reason)
     initial = ReachQuery(query.property, branch.initial, BoolConst(True))
     invariants = tuple(ta.expand(i.formula) for i in branch.invariants)
     abstraction = abstract_guards(ta, usable_rules(ta, initial, parameters or {}), invariants)
-    clauses = tuple(_clauses(e, abstraction.counter_atoms) for e in abstraction.extra)
+    clauses = tuple(invariant_clauses(e, abstraction.counter_atoms) for e in abstraction.extra)
     reentered = {c.counters[1] for inv, cs in zip(branch.invariants, clauses) for c in cs
                  if _entering(ta, abstraction, c, _forced_empty(branch, clauses, inv.anchor))}
-    if len(reentered) > 1 and bound is None:
+    if loop is not None:
+        bound = "over" if reentered else None
+    elif len(reentered) > 1 and bound is None:
         raise NeedsBounds(
             "the specification has invariants requiring each of the location sets "
             + " and ".join("{" + ", ".join(sorted(x)) + "}" for x in sorted(reentered, key=sorted))
             + " to stay occupied while processes can move into them: no exact single query is "
             "known for two or more such sets (tactl asks an over- and an under-approximation)",
             len(reentered))
-    if len(reentered) <= 1:
+    if len(reentered) <= 1 and loop is None:
         bound = None
     if bound == "under":
         passes = passes or under_passes(len(reentered))[-1]
@@ -137,8 +144,8 @@ def encode_branch(ta: ThresholdAutomaton, query: TemporalQuery, branch: Branch, 
         count = min(count, (len(branch.cuts) + 1) * rounds)
     layout = SteadyLayout(ta, abstraction, count, passes, order, sensitive,
                           tuple(budget_atoms(abstraction, *constants).items()), bound)
-    encoder = _LassoEncoder(layout, initial, parameters or {}, query=query, branch=branch,
-                            clauses=clauses)
+    encoder = (loop or LassoEncoder)(layout, initial, parameters or {}, query=query, branch=branch,
+                                     clauses=clauses)
     return SteadyEncoding(layout, encoder.query())
 
 
@@ -204,7 +211,7 @@ def _rule_order(ta: ThresholdAutomaton, abstraction) -> tuple[int, ...]:
     return tuple(sorted(abstraction.active, key=lambda i: (rank[ta.rules[i].source], i)))
 
 
-def _clauses(e: Expr, counter_atoms: tuple[LinearAtom, ...]) -> tuple[Clause, ...]:
+def invariant_clauses(e: Expr, counter_atoms: tuple[LinearAtom, ...]) -> tuple[Clause, ...]:
     out = []
     for literals in _cnf(e):
         constant: list[Expr] = []
@@ -269,7 +276,7 @@ def _cnf(e: Expr) -> list[list[Expr]]:
     return [[e]]
 
 
-class _LassoEncoder(SteadyEncoder):
+class LassoEncoder(SteadyEncoder):
     def __init__(self, layout: SteadyLayout, question: ReachQuery, fixed: dict[str, int], *,
                  query: TemporalQuery, branch: Branch, clauses: tuple[tuple[Clause, ...], ...]) -> None:
         super().__init__(layout, question, fixed)

@@ -147,7 +147,7 @@ class SteadyLayout:
         return f"ctx{j}.a{atom}"
 
     @staticmethod
-    def rank(j: int, loc: str) -> str:
+    def rank(j: int | str, loc: str) -> str:
         return f"rk{j}.{loc}"
 
     def config_names(self, c: int) -> dict[str, Expr]:
@@ -196,16 +196,7 @@ def usable_rules(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, 
     whose safety properties assume ``loc1 == 0`` (or ``loc0 == 0``), 9 of the 22 rules that can
     change a configuration go, and with them the segments z3 would have to rule out.
     """
-    import z3  # lazy: importing z3 slows every start; loaded when a solver question is asked
-
-    sym = int_symbols()
-    solver = z3.Solver()
-    for e in (*ta.assumptions, *ta.inits, question.initial):
-        solver.add(to_z3(ta.expand(e), sym))
-    for x in (*ta.parameters, *ta.shared, *(loc.name for loc in ta.locations)):
-        solver.add(sym(x) >= 0)
-    for p, v in fixed.items():
-        solver.add(sym(p) == v)
+    solver, sym = _initial_solver(ta, question, fixed)
     reached = _occupiable(solver, [loc.name for loc in ta.locations], sym)
     frontier = list(reached)
     while frontier:
@@ -216,6 +207,38 @@ def usable_rules(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, 
                 frontier.append(rule.target)
     return {i for i, rule in enumerate(ta.rules) if rule.source in reached}
 
+
+def usable_rules_premise(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int]) -> str:
+    """What :func:`usable_rules` takes from z3, as an SMT-LIB question whose answer must be
+    ``unsat``: no initial configuration occupies the source of a rule it leaves out (a first
+    firing of such a rule would need its source occupied from the start, since only rules left
+    out lead there). "" when it leaves no rule out. ``tactl check --certify`` re-asks it."""
+    import z3  # lazy: importing z3 slows every start; only --certify asks this
+
+    usable = usable_rules(ta, question, fixed)
+    sources = sorted({rule.source for i, rule in enumerate(ta.rules) if i not in usable})
+    if not sources:
+        return ""
+    solver, sym = _initial_solver(ta, question, fixed)
+    solver.add(z3.Or([sym(name) > 0 for name in sources]))
+    return (f"; an initial configuration occupying {', '.join(sources)}; unsat: the rules leaving "
+            "them can never fire\n(set-logic ALL)\n" + solver.to_smt2())
+
+
+def _initial_solver(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int]):
+    """A z3 solver holding the initial constraints (resilience condition, inits, the property's
+    antecedent, natural numbers, the fixed parameters), and its symbol table."""
+    import z3  # lazy: importing z3 slows every start; loaded when a solver question is asked
+
+    sym = int_symbols()
+    solver = z3.Solver()
+    for e in (*ta.assumptions, *ta.inits, question.initial):
+        solver.add(to_z3(ta.expand(e), sym))
+    for x in (*ta.parameters, *ta.shared, *(loc.name for loc in ta.locations)):
+        solver.add(sym(x) >= 0)
+    for p, v in fixed.items():
+        solver.add(sym(p) == v)
+    return solver, sym
 
 
 def _occupiable(solver, locations: list[str], sym) -> set[str]:
@@ -371,9 +394,12 @@ class SteadyEncoder:
         self.blocks.append(Block(f"segment {j}: steady part, configuration {start} -> {end}",
                                  tuple(decls), tuple(assertions)))
 
-    def firable_chains(self, j: int, counts: dict[int, Name]) -> tuple[list[Declaration], list[Expr]]:
-        """Every fired rule's source holds a process at the start or is entered by a fired rule."""
+    def firable_chains(self, j: int | str, counts: dict[int, Name],
+                       start: int | None = None) -> tuple[list[Declaration], list[Expr]]:
+        """Every fired rule's source holds a process at the start (configuration ``start``,
+        default segment ``j``'s first) or is entered by a fired rule; ``j`` names the ranks."""
         ta, lay = self.ta, self.layout
+        first = 2 * j if start is None else start  # type: ignore[operator]
         entering: dict[str, list[int]] = defaultdict(list)
         for i in counts:
             rule = ta.rules[i]
@@ -384,7 +410,7 @@ class SteadyEncoder:
         out: list[Expr] = []
         for i, n in counts.items():
             src = ta.rules[i].source
-            options: list[Expr] = [Compare(">", Name(lay.counter(2 * j, src)), IntConst(0))]
+            options: list[Expr] = [Compare(">", Name(lay.counter(first, src)), IntConst(0))]
             for k in entering[src]:
                 came = Compare(">", counts[k], IntConst(0))
                 pred = ta.rules[k].source

@@ -3,7 +3,7 @@ ISOLA'18 files, our corpus and the checker's test automata (tests/data/check).
 
 Per row: its ELTL class, cut points and steady segments, the verdict and SMT query count of a
 separate ``tactl check FILE -p P --json`` process with its wall time (start-up included) and peak
-RSS, and whether the z3 and cvc5 command-line solvers (tactl.bench.solvers) agree on the file(s)
+RSS, and whether the z3 and cvc5 command-line solvers (tactl.engines.solvers) agree on the file(s)
 ``tactl emit --to smtlib`` writes for that property. The ISOLA'18 rows are held against the
 targets below.
 """
@@ -17,7 +17,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from tactl.bench import REPO, solvers
+from tactl.bench import REPO
+from tactl.engines import solvers
 from tactl.bench.measure import timed_process
 from tactl.cli import main as tactl_main
 from tactl.driver.inputs import load_automaton

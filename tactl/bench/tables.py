@@ -6,6 +6,7 @@ family is its own module, whose docstring says what it measures:
 * ``startup`` — process start against a bare Python (``tactl/bench/startup.py``);
 * ``reader`` — read, show and round trip of every input (``tactl/bench/reader_inputs.py``);
 * ``checker`` — ``tactl check`` per property, cross-checked by z3 and cvc5 (``tactl/bench/checker.py``);
+* ``certify`` — ``tactl check --certify`` against a plain check, per file (``tactl/bench/certify.py``);
 * ``translation``, ``alg``, ``kinds`` — receive automata and pseudocode through quantifier
   elimination and its certificates (``tactl/bench/translation.py``);
 * ``external`` — SPIN and NuSMV at fixed parameters beside tactl (``tactl/bench/external.py``);
@@ -15,8 +16,8 @@ family is its own module, whose docstring says what it measures:
   ``tactl/bench/peer_timings.json``);
 * ``taco-resets``, ``chc-cross-check`` — TACO's reset benchmarks beside its published figures,
   and the chc engine against the parametric one (``tactl/bench/resets.py``);
-* ``spin13``, ``promela``, ``large``, ``scaling`` — ``tactl/bench/spin13.py``, ``promela.py``,
-  ``large.py``, ``reader.py``;
+* ``spin13``, ``promela``, ``promela-sets``, ``large``, ``scaling`` — ``tactl/bench/spin13.py``,
+  ``promela.py``, ``promela_sets.py``, ``large.py``, ``reader.py``;
 * ``peers`` (never in the default set; ``make bench-peers`` builds ByMC first) — tactl and ByMC
   side by side on the same files (``tactl/bench/peers.py``).
 """
@@ -32,12 +33,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tactl.bench import REPO
+from tactl.bench.certify import certify_table
 from tactl.bench.checker import checker_table
 from tactl.bench.external import external_table
 from tactl.bench.large import large_table
 from tactl.bench.measure import timed_process
 from tactl.bench.peers import FILTER_ENV, peers_table
 from tactl.bench.promela import promela_table
+from tactl.bench.promela_sets import promela_sets_table
 from tactl.bench.random19 import RANDOM19_TIMEOUT_S, random19_dir, random19_table
 from tactl.bench.reader import print_table
 from tactl.bench.reader_inputs import reader_table
@@ -76,6 +79,7 @@ TABLES: tuple[Table, ...] = (
     Table("startup", _startup),
     Table("reader", lambda a, w: reader_table(a.shared, w)),
     Table("checker", lambda a, w: checker_table(a.shared, w, a.timeout)),
+    Table("certify", lambda a, w: certify_table(a.shared, a.timeout)),
     Table("translation", lambda a, w: translation_table()),
     Table("alg", lambda a, w: alg_table(a.timeout)),
     Table("external", lambda a, w: external_table(min(a.timeout, 60.0))),
@@ -89,6 +93,8 @@ TABLES: tuple[Table, ...] = (
     Table("chc-cross-check", lambda a, w: cross_check_table(a.shared, min(a.timeout, CROSS_TIMEOUT_S))),
     # ByMC's Parametric Promela files through the .pml front end
     Table("promela", lambda a, w: promela_table(a.shared, min(a.timeout, 120.0), timed_process)),
+    # every Promela file of the six sets of fault-tolerant-benchmarks, per property (make ftb-promela)
+    Table("promela-sets", lambda a, w: promela_sets_table(min(a.timeout, 120.0), timed_process)),
     # the Promela-generated TAs and the large .alg models, with and without the reductions
     Table("large", lambda a, w: large_table(a.shared, min(a.timeout, RANDOM19_TIMEOUT_S), timed_process)),
     Table("scaling", _scaling),

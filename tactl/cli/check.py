@@ -98,11 +98,20 @@ def check(
         "--cex-svg", metavar="FILE", help="Also write the first counterexample as a space-time "
         "diagram (SVG): lanes of processes, steps downwards, messages as arrows, faulty senders "
         "in their own colour. Nothing is written when nothing is violated.")] = None,
+    certify: Annotated[bool, typer.Option("--certify", help="parametric and chc engines: re-ask "
+                                          "every SMT query behind a HOLDS of a second solver, cvc5, "
+                                          "on its SMT-LIB text (what emit --to smtlib writes); a "
+                                          "HOLDS cvc5 does not confirm becomes UNKNOWN. The "
+                                          "parametric engine then checks the automaton without "
+                                          "its shortcut reduction. Needs cvc5 (pip install "
+                                          "cvc5).")] = False,
 ) -> None:
     from tactl.driver.commands import CheckRequest  # lazy: the driver's check
     from tactl.driver.pipeline import SOURCE_ENGINE
 
     if engine == SOURCE_ENGINE:  # a second reading of the source: no translation, no automaton
+        if certify:
+            _certify_problem(file, engine)
         set_verbosity(quiet, verbose, str(file))
         request = CheckRequest(file, engine, tuple(properties or ()), checked_parameters(params, file),
                                max_states=max_states,
@@ -124,11 +133,13 @@ def check(
         raise usage_error(file, "--model is an option of --engine spin")
     if bmc is not None and engine != "nusmv":
         raise usage_error(file, "--bmc is an option of --engine nusmv")
+    if certify:
+        _certify_problem(file, engine)
     request = CheckRequest(file, engine, tuple(properties or ()), model=model, partition=partition,
                            receive=receive_mode(file, receive_steps), parameters=checked_parameters(params, file),
                            defines=checked_defines(define, file), bmc=bmc, max_depth=max_depth,
                            memory_mb=memory_mb, allow_outside_rc=allow_outside_rc, bound=bound,
-                           max_states=max_states)
+                           max_states=max_states, certify=certify)
     set_verbosity(quiet, verbose, str(file))
     if cex_svg is not None:
         from tactl.report.spacetime import output_problem  # lazy: only with --cex-svg
@@ -163,6 +174,15 @@ def check(
     if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
         raise report.interrupted
     raise typer.Exit(report.exit_code)
+
+
+def _certify_problem(file: Path, engine: str) -> None:
+    """``--certify`` needs an engine that answers by SMT queries and an installed cvc5."""
+    from tactl.engines.certify import problem  # lazy: only with --certify
+
+    why = problem(engine)
+    if why:
+        raise usage_error(file, why)
 
 
 def _check_source(request, as_json: bool) -> None:

@@ -23,7 +23,11 @@ _TARGETS = ("smtlib", "promela", "nuxmv")
                   "directory OUT (OUT/<name>.<property>.smt2, logic QF_LIA): the very query 'tactl "
                   "check' answers, so 'unsat' from z3 or cvc5 means the property holds for every "
                   "parameter valuation satisfying the resilience condition, and 'sat' that it is "
-                  "violated. --param adds fixed parameter values to the queries.\n\n"
+                  "violated. --param adds fixed parameter values to the queries. With --invariant "
+                  "(and for an automaton those queries do not encode, e.g. one with resets) it "
+                  "writes instead, for each safety property the chc engine proves, the three "
+                  "checks of its inductive invariant (<name>.<property>.invariant.initiation|"
+                  "consecution|safety.smt2), each expected unsat from z3 and cvc5.\n\n"
                   "--to promela writes one Promela file OUT (.pml) for SPIN at fixed parameters "
                   "(every --param given; values must satisfy the resilience condition unless "
                   "--allow-outside-rc): --model counter (default; one counter per location, from "
@@ -57,12 +61,17 @@ def emit(
                                                    "accept --param values that violate the "
                                                    "resilience condition.")] = False,
     define: DefineOption = None,
+    invariant: Annotated[bool, typer.Option("--invariant", help="smtlib: the chc engine's "
+                                            "inductive-invariant checks (Spacer finds the "
+                                            "invariants) instead of the steady-schema queries.")] = False,
 ) -> None:
     if to not in _TARGETS:
         raise usage_error(file, f"unknown target '{to}'; choose one of {', '.join(_TARGETS)}"
                                 + suggestion(to, _TARGETS))
     from tactl.driver.commands import EmitRequest  # lazy: the driver's emit
 
+    if invariant and to != "smtlib":
+        raise usage_error(file, "--invariant is an option of --to smtlib")
     defines = checked_defines(define, file)
     if to != "smtlib":
         fixed = checked_parameters(params, file)
@@ -71,7 +80,7 @@ def emit(
                                        allow_outside_rc, defines), output)
     check_output_directory(output)
     _emit_smtlib(EmitRequest(file, to, tuple(properties or ()), checked_parameters(params, file),
-                             defines=defines), output)
+                             defines=defines, invariant=invariant), output)
 
 
 def _emit_smtlib(request, output: Path) -> None:

@@ -78,6 +78,9 @@ def verify(
     quiet: QuietOption = False,
     verbose: VerboseOption = False,
     define: DefineOption = None,
+    certify: Annotated[bool, typer.Option("--certify", help="parametric and chc engines: every "
+                                          "SMT query behind a HOLDS re-asked of cvc5 (as check "
+                                          "--certify); the HTML and JSON reports say so.")] = False,
 ) -> None:
     # lazy: verify's driver, engines and reports load only for verify
     from tactl.engines.check import ENGINES
@@ -92,6 +95,11 @@ def verify(
     if engine == SOURCE_ENGINE and emit:
         raise usage_error("verify", "--emit writes the translated automaton's models; "
                                     "--engine source translates nothing")
+    if certify:
+        from tactl.engines.certify import problem  # lazy: only with --certify
+
+        if problem(engine):
+            raise usage_error("verify", problem(engine))
     targets = tuple(t.strip() for t in (emit or "").split(",") if t.strip())
     for t in targets:
         if t not in EMIT_TARGETS:
@@ -111,7 +119,7 @@ def verify(
         raise usage_error("verify", str(e)) from None
     options = VerifyOptions(tuple(properties or ()), engine, checked_parameters(params, Path("verify")),
                             targets, timeout, jobs, executor, cache_dir, not no_cache, report_dir,
-                            checked_defines(define, None))
+                            checked_defines(define, None), certify)
     set_verbosity(quiet, verbose, "verify")
     explain = explain or verbosity["verbose"]
     shown = progress_display(progress)

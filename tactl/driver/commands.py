@@ -80,7 +80,7 @@ def parse_program(file: Path, defines: tuple[str, ...] = ()) -> tuple[RtaReadRes
     if file.suffix.lower() == ".pml":  # Parametric Promela (ByMC): its own front end
         loaded = parse_promela_loaded(text, where, defines)
         table = "\n".join(f"  {loc.name:<8} {loc.origin.text if loc.origin else ''}"
-                          for loc in loaded.rta.locations)
+                          for loc in (*loaded.rta.locations, *loaded.rta.crash_locations))
         return loaded, f"locations of {where}:\n{table}"
     loaded = parse_loaded(text, where)
     return loaded, location_table(loaded.program.extracted)
@@ -132,10 +132,12 @@ class CheckRequest:
     bound: int = CHECK_DEFAULTS["bound"]
     max_states: int = CHECK_DEFAULTS["max_states"]
     defines: tuple[str, ...] = ()
+    certify: bool = False  # every query behind a HOLDS re-asked of cvc5 (tactl/engines/certify.py)
 
     def options(self) -> dict[str, Any]:
         """The check pass's options (all but the property and the deadline)."""
-        return {"parameters": self.parameters, **{name: getattr(self, name) for name in CHECK_DEFAULTS}}
+        return {"parameters": self.parameters, **{name: getattr(self, name) for name in CHECK_DEFAULTS},
+                **({"certify": True} if self.certify else {})}
 
 
 class ReadingTimedOut(deadline.DeadlineExceeded):
@@ -220,11 +222,16 @@ class EmitRequest:
     unbounded: bool = False
     allow_outside_rc: bool = False
     defines: tuple[str, ...] = ()
+    invariant: bool = False  # smtlib: the chc engine's inductive-invariant checks
 
 
 def emit_smtlib(request: EmitRequest, say: Say) -> tuple[ReadResult, dict[str, Any]]:
-    """``emit --to smtlib``: the checkable automaton and the emit-smtlib pass's files."""
-    from tactl.engines.check import SelectionError, validate_selection  # lazy: only for emit
+    """``emit --to smtlib``: the checkable automaton and the emit-smtlib pass's files; with
+    ``invariant``, or for an automaton the steady-schema queries do not encode (resets), the
+    inductive-invariant checks of the chc engine instead (``emitters.invariant_files``)."""
+    # lazy: only for emit
+    from tactl.engines.check import SelectionError, validate_selection
+    from tactl.passes.ta_to_smt.guard_abstraction import unsupported_reason
 
     file = request.file
     loaded = load(file, request.defines, say).checkable
@@ -233,7 +240,15 @@ def emit_smtlib(request: EmitRequest, say: Say) -> tuple[ReadResult, dict[str, A
             validate_selection(loaded.ta, request.properties, request.parameters)
         except SelectionError as e:
             raise usage_error(file, str(e)) from None
+    blocker = None if request.invariant or loaded.not_checkable else unsupported_reason(loaded.ta)
+    if blocker:
+        say(f"tactl: note: the steady-schema queries do not encode this automaton ({blocker}); "
+            "writing the chc engine's inductive-invariant checks instead")
     try:
+        if request.invariant or blocker:
+            from tactl.driver.emitters import invariant_files  # lazy: Spacer, only for these files
+
+            return loaded, invariant_files(loaded, request.properties, request.parameters)
         emitted = Runner().run(_pass("emit-smtlib"), loaded, {"properties": request.properties,
                                                               "parameters": request.parameters})
     except ValueError as e:

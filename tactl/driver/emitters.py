@@ -4,12 +4,17 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from collections.abc import Iterator
 from typing import Any
 
+from tactl.engines.result import HOLDS, VIOLATED
+from tactl.ir.eltl.cycles import cycle_reason
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason, temporal_query
+from tactl.ir.ta.model import Property
 from tactl.ir.ta.reader import ReadResult
 from tactl.passes.emit.smtlib import emit_smtlib
 from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton, unsupported_reason
+from tactl.passes.ta_to_smt.cycle_loop import cyclic_branches, encode_cyclic
 from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_query
 
 
@@ -27,19 +32,12 @@ def smtlib_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
         raise ValueError(f"cannot encode this automaton: {blocker}")
     files: dict[str, str] = {}
     skipped: list[str] = []
-    for prop in ta.properties:
-        if properties and prop.name not in properties:
-            continue
-        if prop.name in loaded.refused:
-            skipped.append(f"{prop.name}: {loaded.refused[prop.name][1]}")
-            continue
-        query = temporal_query(ta, prop)
-        if not isinstance(query, TemporalQuery):
-            skipped.append(f"{prop.name}: {query.reason}")
-            continue
-        why = lasso_reason(ta) if query.infinite else None
+    for prop, query in _queries(loaded, properties, skipped):
+        cyclic = query.infinite and lasso_reason(ta) is not None
+        why = (cycle_reason(ta) if cyclic else None)
         try:
-            encodings = _encodings(ta, query, parameters) if why is None else []
+            encodings = ([] if why else _loop_encodings(ta, query, parameters) if cyclic
+                         else _encodings(ta, query, parameters))
         except UnsupportedAutomaton as e:
             why = str(e)
         if why:
@@ -49,6 +47,30 @@ def smtlib_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
             suffix = f".branch{number}" if len(query.branches) > 1 else ""
             files[f"{ta.name}.{prop.name}{suffix}{'.' + bound if bound else ''}.smt2"] = emit_smtlib(encoding.query)
     return {"files": files, "skipped": skipped}
+
+
+def _loop_encodings(ta, query: TemporalQuery, parameters: dict[str, int]) -> list[tuple[int, str, Any]]:
+    """The loop queries of an automaton with cycles through several locations
+    (``passes/ta_to_smt/cycle_loop.py``), one per branch: unsat = no lasso, sat proves nothing."""
+    return [(number, "loop", encode_cyclic(ta, replace(query, branches=(branch,)), branch, parameters=parameters))
+            for number, branch in enumerate(cyclic_branches(ta, query), 1)]
+
+
+def _queries(loaded: ReadResult, properties: tuple[str, ...] | list[str],
+             skipped: list[str]) -> Iterator[tuple[Property, TemporalQuery]]:
+    """Each selected property with its query; a refused or unsupported one is added to
+    ``skipped`` with the reason instead."""
+    for prop in loaded.ta.properties:
+        if properties and prop.name not in properties:
+            continue
+        if prop.name in loaded.refused:
+            skipped.append(f"{prop.name}: {loaded.refused[prop.name][1]}")
+            continue
+        query = temporal_query(loaded.ta, prop)
+        if not isinstance(query, TemporalQuery):
+            skipped.append(f"{prop.name}: {query.reason}")
+            continue
+        yield prop, query
 
 
 def _encodings(ta, query: TemporalQuery, parameters: dict[str, int]) -> list[tuple[int, str, Any]]:
@@ -64,3 +86,27 @@ def _encodings(ta, query: TemporalQuery, parameters: dict[str, int]) -> list[tup
             out.append((number, "over", encode_query(ta, one, parameters=parameters, bound="over")[0]))
             out.append((number, "under", encode_query(ta, one, parameters=parameters, bound="under")[0]))
     return out
+
+
+def invariant_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
+                    parameters: dict[str, int]) -> dict[str, Any]:
+    """The chc engine's certificate of each safety property that holds, as files: its inductive
+    invariant's three questions (``<automaton>.<property>.invariant.<question>.smt2``: initiation,
+    consecution, safety; tactl/engines/chc_certificate.py), each expected ``unsat`` from z3 and
+    cvc5. Spacer runs to find the invariants; a property without one is skipped, saying why."""
+    from tactl.engines import chc  # lazy: Spacer runs only for the invariant checks
+
+    ta = loaded.ta
+    if loaded.not_checkable:
+        raise ValueError(f"cannot encode: {loaded.not_checkable}")
+    files: dict[str, str] = {}
+    skipped: list[str] = []
+    for prop, query in _queries(loaded, properties, skipped):
+        result = chc.check(ta, query, parameters or None)
+        if result.verdict != HOLDS:
+            why = "violated: no invariant exists" if result.verdict == VIOLATED else result.reason
+            skipped.append(f"{prop.name}: no inductive invariant ({result.verdict}: {why})")
+            continue
+        for obligation in result.obligations:
+            files[f"{ta.name}.{prop.name}.invariant.{obligation.label}.smt2"] = obligation.smtlib
+    return {"files": files, "skipped": skipped}

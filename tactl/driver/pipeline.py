@@ -339,7 +339,7 @@ def _lower(loaded: ReadResult, options: Mapping[str, Any]) -> ReadResult:
 # engines' options from the same mapping (:func:`check_options`), so one option means the same
 # thing on both call paths, and a cached verdict is keyed by all of them.
 CHECK_OPTIONS = ("property", "engine", "parameters", "bound", "max_states", "model", "partition",
-                 "receive", "bmc", "max_depth", "memory_mb", "allow_outside_rc")
+                 "receive", "bmc", "max_depth", "memory_mb", "allow_outside_rc", "certify")
 # What an option not given means, on both call paths (check's option defaults are these)
 CHECK_DEFAULTS: dict[str, Any] = {
     "engine": "parametric", "bound": 7, "max_states": 2_000_000, "model": "counter", "partition": False,
@@ -374,7 +374,7 @@ def check_options(loaded: ReadResult, options: Mapping[str, Any],
         max_states=options["max_states"], not_checkable=not_checkable, refused=loaded.refused,
         model=options["model"], receive_automaton=receive, partition=options["partition"],
         receive=options["receive"], bmc=options["bmc"], max_depth=options["max_depth"],
-        memory_mb=options["memory_mb"]), notes
+        memory_mb=options["memory_mb"], certify=bool(options.get("certify"))), notes
 
 
 def process_automaton(loaded: ReadResult) -> Any:

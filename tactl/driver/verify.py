@@ -122,6 +122,7 @@ class VerifyOptions:
     use_cache: bool = True
     report_dir: Path = Path("tactl-report")
     defines: tuple[str, ...] = ()  # a Promela file's -D names (other inputs ignore them)
+    certify: bool = False  # every query behind a HOLDS re-asked of cvc5 (tactl/engines/certify.py)
 
 
 # ------------------------------------------------------------------------------- results
@@ -328,7 +329,8 @@ def _source_options(options: VerifyOptions, prop: str) -> dict[str, Any]:
 
 def _check_options(options: VerifyOptions, prop: str) -> dict[str, Any]:
     return {**CHECK_DEFAULTS, "property": prop, "engine": options.engine,
-            "parameters": dict(options.parameters), "timeout": options.timeout_s}
+            "parameters": dict(options.parameters), "timeout": options.timeout_s,
+            **({"certify": True} if options.certify else {})}
 
 
 def _stale(loaded, verdict: Verdict) -> str | None:

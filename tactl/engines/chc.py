@@ -91,11 +91,12 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
         # What Spacer found, with the facts the clauses assumed: the invariant to re-check
         invariant = z3.And(z3.substitute_vars(fp.get_cover_delta(-1, inv), *system.state), system.known)
         certificate = recheck(system, invariant)
-        details = {"invariant": certificate.text, "recheck": certificate.summary()}
+        details = certificate.details()
         if not certificate.ok:
             return result(UNKNOWN, queries=1 + certificate.queries, details=details,
                           reason="Spacer's inductive invariant was not confirmed: " + certificate.summary())
-        return result(HOLDS, queries=1 + certificate.queries, scope=verdict_scope(ta, parameters), details=details)
+        return result(HOLDS, queries=1 + certificate.queries, scope=verdict_scope(ta, parameters), details=details,
+                      obligations=certificate.obligations)
     rules = _trace(fp)
     counterexample = _counterexample(ta, system, question, rules)
     if counterexample is None:

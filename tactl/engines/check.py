@@ -13,10 +13,12 @@ from dataclasses import dataclass, field, replace
 from tactl.util import deadline
 from tactl.util import progress as shown
 from tactl.util.suggest import did_you_mean
-from tactl.engines import explain, explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
+from tactl.engines import cycle_liveness, explain, explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
 from tactl.engines.result import (ENGINE_CHOICE, HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS,
                                   UNKNOWN, UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, PropertyResult)
-from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, reach_question, temporal_query
+from tactl.ir.eltl.cycles import can_run_forever, cycle_reason, has_several_location_cycles
+from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, lasso_reason, reach_question, temporal_query
+from tactl.ir.eltl.justice import readings_differ
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import BoolConst, Eventually, disj, to_text
@@ -57,6 +59,9 @@ class CheckOptions:
     # spin, nusmv: how many selected properties are still to be checked, counting this one: each
     # gets an equal share of the time left (one that finishes early leaves its rest to the others)
     properties_left: int = 1
+    # every query behind a HOLDS re-asked of cvc5 (tactl/engines/certify.py); the parametric
+    # engine then decides the automaton as given, without the reduction of tactl/engines/reduced.py
+    certify: bool = False
     # set by check itself when it gives a property the parametric engine cannot decide to the
     # chc engine (which then searches for a shallow violation before asking Spacer)
     chosen_engine: bool = False
@@ -157,6 +162,11 @@ def _initial_configuration_exists(ta, parameters, extra):
         else (exists, why)
 
 
+# Why a justice can have no run on an automaton with cycles (ir/eltl/cycles.py), said with it.
+CYCLIC_JUSTICE = ("; on this automaton processes can go round a cycle through several locations, and "
+                  "a justice conjunct `!g || loc == 0` for a location on it asks that location to be "
+                  "empty at every configuration of the run's loop, which processes going round never "
+                  "allow: on a cycle it does not say 'every process keeps moving'")
 VACUOUS = ("{why}, so every property holds vacuously: nothing was checked")
 
 
@@ -255,7 +265,8 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
                         ta, result.counterexample, query,
                         explain.fault_terms(options.receive_automaton, ta))
             result.formula_class = cls
-            results.append(_with_vacuity(ta, prop, result, chosen, progress))
+            result = _with_vacuity(ta, prop, result, chosen, progress)
+            results.append(_certified(result) if options.certify else result)
         except deadline.DeadlineExceeded:
             results.append(PropertyResult(prop.name, kind, UNKNOWN, chosen.engine, formula_class=cls,
                                           time_s=time.perf_counter() - started, reason=deadline.timeout_reason()))
@@ -307,8 +318,14 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
     except SyncUnsupported as e:
         results = [PropertyResult(p.name, "safety", UNSUPPORTED, options.engine, reason=str(e))
                    for p in selected]
-    report.results.extend(results)
+    report.results.extend(map(_certified, results) if options.certify else results)
     return report
+
+
+def _certified(result: PropertyResult) -> PropertyResult:
+    from tactl.engines.certify import certify  # lazy: cvc5 runs only with --certify
+
+    return certify(result)
 
 
 def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions,
@@ -326,7 +343,7 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
 
         return chc_fallback.check(ta, query, options.parameters, options.bound, options.max_states, progress,
                                   probe=options.chosen_engine)
-    if query.infinite and not any(r.is_self_loop and ta.increments(r) == {} for r in ta.rules):
+    if query.infinite and not can_run_forever(ta):
         return PropertyResult(query.property, query.kind, UNKNOWN, options.engine, reason=NO_LOOP)
     if options.engine in EXTERNAL:
         return _external(ta, query, options)
@@ -338,8 +355,11 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
         return explicit_ltl.check_temporal(ta, query, options.parameters or {}, options.bound,
                                            options.max_states, progress)
     # the engine decides the automaton without its shortcut rules (tactl/engines/reduced.py)
-    result = reduced.check(ta, query, options.parameters,
-                           lambda small: _parametric(small, query, question, options, progress, witness))
+    def decide(small: ThresholdAutomaton) -> PropertyResult:
+        return _parametric(small, query, question, options, progress, witness)
+
+    # --certify: the automaton as given, so that no z3 answer of the reduction stands behind a HOLDS
+    result = decide(ta) if options.certify else reduced.check(ta, query, options.parameters, decide)
     if result.verdict == VIOLATED and result.counterexample is not None and not witness \
             and minimal_params.enabled():
         started = time.perf_counter()
@@ -357,6 +377,9 @@ def _parametric(ta: ThresholdAutomaton, query: TemporalQuery, question, options:
         result.details.update({"class": query.formula_class.value, "cut_points": len(query.branches[0].cuts),
                                "branches": 1})
         return result
+    if query.infinite and lasso_reason(ta) is not None and cycle_reason(ta) is None:
+        # a loop may pass through several configurations (ir/eltl/cycles.py)
+        return cycle_liveness.check_temporal(ta, query, progress, options.parameters, readable=not witness)
     return parametric.check_temporal(ta, query, progress, options.parameters, readable=not witness)
 
 
@@ -403,6 +426,8 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
                          "asked for (the property holds without saying anything)")
         if witness.verdict == HOLDS_VACUOUSLY and witness.reason:
             result.reason += "; " + witness.reason.removeprefix("vacuous: ")
+        if query.infinite and question.assumes_justice and has_several_location_cycles(ta):
+            result.reason += CYCLIC_JUSTICE
     elif witness.verdict == VIOLATED:
         # The witness run's parameters are left out: which model z3 returns first depends on
         # the queries the process asked before, and the cached result must not.
@@ -441,6 +466,27 @@ def _receive_witness(prop: Property, infinite: bool) -> Property:
 
 
 def _external(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions) -> PropertyResult:
+    """SPIN or NuSMV at the fixed parameters, a ``holds`` of their counter models kept only where
+    they read the justice as tactl does (``_LITERAL_JUSTICE``)."""
+    result = _run_external(ta, query, options)
+    if result.verdict == HOLDS and query.infinite and not (options.engine == SPIN and options.model == "process") \
+            and readings_differ(ta, query):
+        return replace(result, verdict=UNKNOWN, reason=_LITERAL_JUSTICE.format(engine=options.engine))
+    return result
+
+
+# The counter models state the justice <>[](J) as written, which on a loop through several
+# configurations asks every pair's location empty at each of them: more than the per-process
+# reading (ir/eltl/justice.py), so fewer runs are checked and "holds" proves nothing; a lasso
+# they find is just either way, so "violated" stands.
+_LITERAL_JUSTICE = ("{engine}'s model states the justice as written (each location of it empty at "
+                    "every configuration of a loop), which on this automaton's cycles through several "
+                    "locations excludes just runs in which processes keep going round; its 'holds' "
+                    "covers only the runs left, so it is not a verdict (decide it with the default "
+                    "engine or --engine explicit)")
+
+
+def _run_external(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions) -> PropertyResult:
     """SPIN or NuSMV at the fixed parameters; their own timeouts get this property's share of the
     command's remaining time."""
     timeout = deadline.remaining()

@@ -16,15 +16,18 @@ the replay and the automaton, never from the solver's model:
   every message that will ever be counted is already sent: per occupied location, each rule
   leaving it has a false guard there (the values say by how much), and the justice conjuncts of
   the negated property (the bodies of its ``<>[]``) hold there — so the processes that wait are
-  not owed a step.
+  not owed a step. On a loop through several locations (``ir/eltl/cycles.py``) processes move
+  but no message is sent any more, and the same is said of the loop's first configuration, with
+  the justice read per process (``ir/eltl/justice.py``): which pairs the loop meets, and how.
 """
 
 from __future__ import annotations
 
 from tactl.engines.result import Counterexample
 from tactl.ir.eltl.formula import TemporalQuery
+from tactl.ir.eltl.justice import FairReading, JusticePair, loop_reading
 from tactl.ir.evaluate import EvaluationError, holds
-from tactl.ir.expr import Always, And, Eventually, Expr, Name, to_text, walk
+from tactl.ir.expr import Always, And, BoolConst, Eventually, Expr, Name, to_text, walk
 from tactl.ir.rta.model import FaultModel
 from tactl.ir.ta.model import ThresholdAutomaton
 
@@ -112,8 +115,14 @@ def _waiting(ta: ThresholdAutomaton, cex: Counterexample, query: TemporalQuery,
     env = last.env(cex.parameters)
     shared = ", ".join(f"{v} = {env[v]}" for v in ta.shared if v not in terms)
     faulty = ", ".join(f"{t} = {env[t]}" for t in terms)
-    out = [f"why waiting forever is allowed (configuration {len(cex.schedule)}, where nothing changes "
-           f"any more: the messages sent are all that correct processes will ever send"
+    # a loop through several locations (ir/eltl/cycles.py): processes move, the messages do not
+    left = {ta.rules[s.rule].source for s in cex.cycle or [] if not ta.rules[s.rule].is_self_loop}
+    moving = bool(left)
+    where = (f"the loop from configuration {len(cex.schedule)}, where processes go round but no more "
+             "messages are sent" if moving else
+             f"configuration {len(cex.schedule)}, where nothing changes any more")
+    out = [f"why {'going round' if moving else 'waiting'} forever is allowed ({where}: the messages "
+           f"sent are all that correct processes will ever send"
            + (f", {shared}" if shared else "")
            + (f"; faulty processes may add up to {faulty}, or nothing" if faulty else "") + "):"]
     for loc, count in last.counters:
@@ -136,10 +145,17 @@ def _waiting(ta: ThresholdAutomaton, cex: Counterexample, query: TemporalQuery,
             elif not correct_only:
                 state = ("true only with messages from faulty processes, which need not arrive "
                          "(false with " + ", ".join(f"{t} = 0" for t in terms) + ")")
+            elif loc in left:
+                state = "true, and the loop takes a step out of it, which is what the justice asks"
             else:
                 state = "true, yet the justice below does not force this step"
             guards.append(f"`{to_text(r.guard)}` ({r.source} -> {r.target}) is {state}")
         out.append(f"  {count} at {loc}: " + "; ".join(guards))
+    reading = loop_reading(ta, query) if moving else FairReading(query.negation)
+    if reading.pairs:
+        out.append("  justice on the loop, per process (each process that stays enabled leaves in "
+                   "turn): " + "; ".join(_pair_status(p, left, cex, env) for p in reading.pairs))
+        return out
     conjuncts = _justice(query.negation)
     if conjuncts:
         parts = []
@@ -150,6 +166,17 @@ def _waiting(ta: ThresholdAutomaton, cex: Counterexample, query: TemporalQuery,
                 continue
         out.append("  justice there: " + "; ".join(parts))
     return out
+
+
+def _pair_status(pair: JusticePair, left: set[str], cex: Counterexample, env: dict[str, int]) -> str:
+    text = (f"`{pair.location} == 0`" if pair.waived == BoolConst(False)
+            else f"`{to_text(pair.waived)} || {pair.location} == 0`")
+    if pair.location in left:
+        return f"{text}: the loop leaves {pair.location}"
+    loop = cex.replay.configurations[len(cex.schedule):]
+    if all(dict(c.counters)[pair.location] == 0 for c in loop):
+        return f"{text}: {pair.location} stays empty"
+    return f"{text}: waived ({to_text(pair.waived)} holds)" if holds(pair.waived, env) else f"{text}: not met"
 
 
 def _justice(negation: Expr) -> list[Expr]:

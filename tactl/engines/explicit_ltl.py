@@ -23,6 +23,11 @@ condition (semantics: ``tactl.ir.eltl.formula``, decisions 1–6).
 * Liveness (decisions 1, 2): violated iff some reachable ``(s, O)`` has a non-updating self-loop
   enabled at ``s`` and every formula of ``O`` holds on ``s^ω`` (where ``<>χ`` and ``[]χ`` are both
   ``χ``). A deadlocked configuration ends no infinite run, so it never counts.
+* Liveness on an automaton with cycles through several locations (``ir/eltl/cycles.py``): the
+  loop may pass through several configurations, so the whole product is built and searched for
+  a strongly connected component that discharges every ``<>`` (``_fair_lasso``), with the
+  justice taken out of ψ and read per process (``ir/eltl/justice.py``), Emerson–Lei style
+  (``_just_component``).
 
 Every violation is replayed by the simulator (``tactl.engines.simulate.replay_run``), which evaluates ψ
 on the run by plain LTL semantics; a violation it cannot confirm is reported unknown.
@@ -40,6 +45,7 @@ from tactl.engines.explicit import (
     DEFAULT_MAX_STATES,
     MAX_INITIAL,
     ENGINE,
+    batches,
     compile_expression,
     compile_moves,
     explore_instances,
@@ -48,8 +54,11 @@ from tactl.engines.explicit import (
     successors,
 )
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
-from tactl.engines.simulate import Configuration, Step, replay_run
+from tactl.engines.simulate import Configuration, Step, replay_query
+from tactl.ir.eltl.cycles import cycle_reason, has_several_location_cycles
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason
+from tactl.ir.eltl.justice import FairReading, exits, loop_reading
+from tactl.ir.ta.validate import strongly_connected
 from tactl.ir.expr import Always, And, BoolConst, Eventually, Expr, Or, is_temporal
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.ta.model import ThresholdAutomaton
@@ -57,6 +66,7 @@ from tactl.ir.ta.model import ThresholdAutomaton
 __all__ = ["check_temporal", "DEFAULT_BOUND", "DEFAULT_MAX_STATES"]
 
 State = tuple[int, ...]
+_Pair = tuple[Callable[[State], object], int, frozenset[int]]  # a justice pair: waived, location, exits
 Obligation = frozenset[int]          # node ids of formulas that must hold from here on
 Dnf = frozenset[Obligation]          # one of these obligations must hold at the next position
 TRUE: Dnf = frozenset({frozenset()})
@@ -184,6 +194,7 @@ class _Outcome:
     loop: int | None = None
     reason: str | None = None
     limited: tuple[str, ...] = ()
+    cycle: list[int] | None = None  # a loop through several configurations (rules, in order)
 
 
 def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery, fixed: dict[str, int],
@@ -202,17 +213,24 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery, fixed: dict[str
                               formula_class=query.formula_class.value, **kw)
 
     if query.infinite:
-        why = lasso_reason(ta)
+        why = lasso_reason(ta) and cycle_reason(ta)
         if why is not None:
             return result(UNSUPPORTED, reason=why)
 
     def confirm(params: dict[str, int], init: Configuration, schedule: list[Step], outcome) -> Counterexample:
-        check = replay_run(ta, query.negation, query.infinite, params, init, schedule, outcome.loop)
-        return Counterexample(params, init, schedule, check, loop=outcome.loop)
+        return counterexample(ta, query, params, init, schedule, outcome)
 
     return explore_instances(
         ta, query.property, fixed, bound, max_states, progress, result,
         lambda params, budget: search_one_valuation(ta, query, params, bound, budget), confirm)
+
+
+def counterexample(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[str, int],
+                   init: Configuration, schedule: list[Step], outcome: _Outcome) -> Counterexample:
+    """The violation ``outcome`` found (prefix ``schedule`` from ``init``), replayed."""
+    cycle = batches(ta, outcome.cycle) if outcome.cycle else None
+    check = replay_query(ta, query, params, init, schedule, outcome.loop, cycle)
+    return Counterexample(params, init, schedule, check, loop=outcome.loop, cycle=cycle)
 
 
 def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[str, int],
@@ -220,7 +238,9 @@ def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: d
     """Breadth-first search of the product at one parameter valuation for a violation of
     ``query`` (a lasso's prefix is then shortest, which ``tactl.engines.shortest`` relies on)."""
     index = state_index(ta)
-    formula = _Formula(query.negation, index, params)
+    cyclic = query.infinite and has_several_location_cycles(ta)
+    reading = loop_reading(ta, query) if cyclic else FairReading(query.negation)
+    formula = _Formula(reading.negation, index, params)
     moves = compile_moves(ta, index, params)
     # self-loops that update nothing: what keeps an infinite run going (decision 1)
     loops = [(i, src, guard) for i, src, _, guard, _ in moves
@@ -234,6 +254,11 @@ def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: d
         return _Outcome(UNKNOWN, 0, reason=f"no initial configuration with {', '.join(limited)} "
                         f"capped at --bound {bound} (the inits allow larger values)",
                         limited=tuple(limited))
+
+    if cyclic:
+        justice = [(compile_expression(p.waived, index, params), index[p.location], frozenset(exits(ta, p.location)))
+                   for p in reading.pairs]
+        return _fair_lasso(formula, moves, initials, max_states, limited, justice)
 
     def enabled_loop(s: State) -> int | None:
         return next((i for i, src, guard in loops if s[src] >= 1 and guard(s)), None)
@@ -282,3 +307,137 @@ def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: d
         path.append(rule)
     return _Outcome(VIOLATED, len(parent), len(initials), list(reversed(path)), at[0], loop,
                     limited=tuple(limited))
+
+
+# ------------------------------------------------------------------- loops through several configurations
+
+
+def _fair_lasso(formula: _Formula, moves, initials: list[State], max_states: int,
+                limited: list[str], justice: list[_Pair]) -> _Outcome:
+    """A lasso violating the specification when loops may pass through several configurations
+    (``ir/eltl/cycles.py``): the reachable product, then its strongly connected components. A
+    component with an edge is a violation when, for every ``<>χ`` of ψ, one of its product
+    states no longer owes ``<>χ`` (a generalised Büchi condition: a cycle through those states
+    witnesses every pending ``<>`` again and again; every ``[]`` is kept by progression on every
+    state of it) and meets each pair of ``justice`` per process (``_just_component``); the loop
+    then also takes one edge out of each justice location that needs it. Deadlocked states have
+    no edge, so they end no infinite run (decision 1)."""
+    Node = tuple[State, Obligation]
+    ids: dict[Node, int] = {}
+    nodes: list[Node] = []
+    edges: list[list[tuple[int, int]]] = []
+    parent: list[tuple[int, int] | None] = []
+    queue: deque[int] = deque()
+
+    def add(node: Node, came: tuple[int, int] | None) -> int:
+        if node not in ids:
+            ids[node] = len(nodes)
+            nodes.append(node)
+            edges.append([])
+            parent.append(came)
+            queue.append(ids[node])
+        return ids[node]
+
+    start: Obligation = frozenset({formula.root})
+    for s in initials:
+        add((s, start), None)
+    while queue:
+        if len(nodes) > max_states:
+            return _Outcome(UNKNOWN, len(nodes), len(initials),
+                            reason="the state limit (--max-states) was reached", limited=tuple(limited))
+        u = queue.popleft()
+        s, obligation = nodes[u]
+        following = formula.progress_all(obligation, s)
+        for i, t in (successors(s, moves) if following else ()):
+            for o in following:
+                edges[u].append((i, add((t, o), (u, i))))
+    pending = [n for n, kind in enumerate(formula.kind) if kind == _EVENTUALLY]
+    refs = {u: [v for _, v in out] for u, out in enumerate(edges)}
+    accepting = []
+    for comp in strongly_connected(refs):
+        found = _just_component(set(comp), nodes, edges, refs, pending, justice)
+        if found is not None:
+            accepting.append(found)
+    if not accepting:
+        return _Outcome(HOLDS, len(nodes), len(initials), limited=tuple(limited))
+    members, visits, leaving = min(accepting, key=lambda a: min(a[0]))
+    entry = min(members)
+    prefix: list[int] = []
+    at = entry
+    while parent[at] is not None:
+        at, rule = parent[at]  # type: ignore[misc]
+        prefix.append(rule)
+    cycle: list[int] = []
+    here = entry
+    for goal in visits:
+        if goal != here:
+            step_rules, here = _walk(edges, members, here, goal)
+            cycle.extend(step_rules)
+    for source, rule, target in leaving:  # the steps that make the loop just (per process)
+        if source != here:
+            cycle.extend(_walk(edges, members, here, source)[0])
+        cycle.append(rule)
+        here = target
+    if here != entry or not cycle:
+        cycle.extend(_walk(edges, members, here, entry)[0])
+    return _Outcome(VIOLATED, len(nodes), len(initials), list(reversed(prefix)), nodes[at][0],
+                    limited=tuple(limited), cycle=cycle)
+
+
+def _just_component(comp: set[int], nodes, edges: list[list[tuple[int, int]]], refs: dict[int, list[int]],
+                    pending: list[int], justice: list[_Pair]):
+    """A part of the strongly connected component ``comp`` that a just loop may stay in and that
+    discharges every pending ``<>``: its members, the node that discharges each ``<>``, and an
+    edge leaving each justice location that needs one; or None.
+
+    Emerson–Lei for the per-process justice (``ir/eltl/justice.py``): a pair is met in a
+    component where it is waived, or where an edge leaves its location; otherwise only the states
+    where its location is empty may stay, so they are cut out and the components recomputed."""
+    stack = [comp]
+    while stack:
+        members = stack.pop()
+        if len(members) == 1 and next(iter(members)) not in refs[next(iter(members))]:
+            continue
+        leaving: list[tuple[int, int, int]] = []
+        unmet: list[_Pair] = []
+        for waived, location, exits in justice:
+            if all(waived(nodes[u][0]) for u in members):
+                continue
+            edge = next(((u, i, v) for u in sorted(members) for i, v in edges[u] if i in exits and v in members), None)
+            if edge is not None:
+                leaving.append(edge)
+            elif any(nodes[u][0][location] for u in members):
+                unmet.append((waived, location, exits))
+        if unmet:
+            kept = {u for u in members if not any(nodes[u][0][loc] for _, loc, _ in unmet)}
+            inside = {u: [v for v in refs[u] if v in kept] for u in kept}
+            stack.extend(set(c) for c in strongly_connected(inside))
+            continue
+        visits = [min((u for u in members if n not in nodes[u][1]), default=None) for n in pending]
+        if None not in visits:
+            return members, visits, leaving
+    return None
+
+
+def _walk(edges: list[list[tuple[int, int]]], members: set[int], source: int,
+          goal: int) -> tuple[list[int], int]:
+    """The rules of a shortest path of at least one edge from ``source`` to ``goal`` inside
+    ``members`` (one strongly connected component, so it exists)."""
+    back: dict[int, tuple[int, int]] = {}
+    queue = deque([source])
+    while queue:
+        u = queue.popleft()
+        for rule, v in edges[u]:
+            if v not in members or v in back:
+                continue
+            back[v] = (u, rule)
+            if v == goal:
+                rules = []
+                while True:  # back along the breadth-first tree, which is rooted at source
+                    u, rule = back[v]
+                    rules.append(rule)
+                    if u == source:
+                        return list(reversed(rules)), goal
+                    v = u
+            queue.append(v)
+    raise AssertionError("no path inside a strongly connected component")  # pragma: no cover

@@ -11,17 +11,21 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from functools import partial
 from collections.abc import Callable
 
 from tactl.util import deadline
-from tactl.engines.result import HOLDS, NO_LOOP, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.result import (HOLDS, NO_LOOP, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, Obligation,
+                                  PropertyResult)
+from tactl.ir.eltl.cycles import cycle_reason
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason
 from tactl.ir.eltl.safety import ReachQuery
+from tactl.ir.expr import BoolConst
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.passes.emit.smtlib import emit_smtlib, smt_name
 from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_query, under_passes
 from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton
-from tactl.passes.ta_to_smt.steady import SteadyLayout, encode
+from tactl.passes.ta_to_smt.steady import SteadyLayout, encode, usable_rules_premise
 from tactl.engines.minimal_params import OFF, QUERY_MS, enabled, minimise
 from tactl.engines.schedule import order_steady
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
@@ -39,10 +43,10 @@ def check(ta: ThresholdAutomaton, question: ReachQuery,
           parameters: dict[str, int] | None = None, *, readable: bool = True) -> PropertyResult:
     """The verdict on ``question``; solver calls get the time left before the command's
     deadline (``tactl.util.deadline``), which also interrupts the Python parts of the work.
-    ``readable=False``: a violation keeps the first model's parameters (see ``_solve``)."""
+    ``readable=False``: a violation keeps the first model's parameters (see ``solve``)."""
     start = time.perf_counter()
     encoding = encode(ta, question, parameters=parameters)
-    solved = _solve(ta, encoding, question.property, progress, readable)
+    solved = solve(ta, encoding, question.property, progress, readable)
     queries = solved.queries
 
     def result(verdict: str, **kw: object) -> PropertyResult:
@@ -50,7 +54,9 @@ def check(ta: ThresholdAutomaton, question: ReachQuery,
                               time.perf_counter() - start, queries, **kw)  # type: ignore[arg-type]
 
     if solved.answer == "unsat":
-        return result(HOLDS, scope=verdict_scope(ta, parameters), details=_size(encoding))
+        return result(HOLDS, scope=verdict_scope(ta, parameters), details=query_size(encoding),
+                      obligations=[Obligation(question.property, solved.smtlib),
+                                   premise(ta, question, parameters)])
     if solved.answer != "sat":
         return result(UNKNOWN, reason=solved.why)
     model = solved.model
@@ -58,12 +64,12 @@ def check(ta: ThresholdAutomaton, question: ReachQuery,
     if counterexample is not None:
         _minimality(counterexample, solved)
     if counterexample is None or not counterexample.replayed:
-        return result(UNKNOWN, reason=_unreplayed(counterexample), counterexample=counterexample)
-    return result(VIOLATED, counterexample=counterexample, details=_size(encoding))
+        return result(UNKNOWN, reason=unreplayed(counterexample), counterexample=counterexample)
+    return result(VIOLATED, counterexample=counterexample, details=query_size(encoding))
 
 
 @dataclass
-class _Solved:
+class Solved:
     answer: str  # "sat" | "unsat" | "unknown"
     queries: int
     model: object = None  # on sat: a model, with small parameters where z3 finds one
@@ -71,11 +77,12 @@ class _Solved:
     minimal: bool = False  # on sat: its parameters proved the lexicographically smallest
     not_minimal: str = ""  # on sat, when not: why
     first: object = None   # on sat: the model before the minimisation (small parameters)
+    smtlib: str = ""       # on unsat: the query's SMT-LIB text (what --certify re-asks)
 
 
-def _solve(ta: ThresholdAutomaton, encoding, name: str,
+def solve(ta: ThresholdAutomaton, encoding, name: str,
            progress: Callable[[str], None] | None, readable: bool = True,
-           exact: bool = True, accept: Callable[[object], bool] | None = None) -> _Solved:
+           exact: bool = True, accept: Callable[[object], bool] | None = None) -> Solved:
     """Ask z3 (the time left before the command's deadline as its timeout); on sat ask again for
     small parameters and initial shared values: readable, and in the explicit oracle's reach.
     Not when ``readable`` is False (a vacuity witness, whose run nobody reads: the re-queries
@@ -85,8 +92,9 @@ def _solve(ta: ThresholdAutomaton, encoding, name: str,
     the small model passes it (an over-approximation's model must replay first)."""
     import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
+    text = emit_smtlib(encoding.query)
     solver = z3.Then(*PIPELINE).solver()
-    solver.from_string(emit_smtlib(encoding.query))
+    solver.from_string(text)
     queries = 0
 
     def ask(*extra: z3.BoolRef, limit_s: float | None = None) -> z3.CheckSatResult:
@@ -99,10 +107,10 @@ def _solve(ta: ThresholdAutomaton, encoding, name: str,
 
     answer = ask()
     if answer == z3.unsat:
-        return _Solved("unsat", queries)
+        return Solved("unsat", queries, smtlib=text)
     if answer != z3.sat:
         why = solver.reason_unknown()
-        return _Solved("unknown", queries, why=f"z3 gave no answer ({why})" if why else "z3 gave no answer")
+        return Solved("unknown", queries, why=f"z3 gave no answer ({why})" if why else "z3 gave no answer")
     model = solver.model()
     small = [*ta.parameters, *(encoding.layout.shared(0, v) for v in ta.shared)] if readable else []
     if small:
@@ -114,33 +122,45 @@ def _solve(ta: ThresholdAutomaton, encoding, name: str,
                 model = solver.model()
                 break
     if not readable:
-        return _Solved("sat", queries, model, not_minimal="not minimised (a witness nobody reads)")
+        return Solved("sat", queries, model, not_minimal="not minimised (a witness nobody reads)")
     if not enabled():
-        return _Solved("sat", queries, model, not_minimal=f"not minimised ({OFF} is set)")
+        return Solved("sat", queries, model, not_minimal=f"not minimised ({OFF} is set)")
     if not exact:
-        return _Solved("sat", queries, model, not_minimal="not shown minimal: the query "
+        return Solved("sat", queries, model, not_minimal="not shown minimal: the query "
                        "approximates the runs, so its unsat answers prove nothing smaller")
     if accept is not None and not accept(model):
-        return _Solved("sat", queries, model, not_minimal="not shown minimal: the "
+        return Solved("sat", queries, model, not_minimal="not shown minimal: the "
                        "over-approximation's model has no run the simulator replays")
     if progress:
         progress(f"{name}: violated; looking for the smallest parameters")
     lex = minimise(solver, lambda *extra: ask(*extra, limit_s=QUERY_MS / 1000), model,
                    [*ta.parameters, *(encoding.layout.shared(0, v) for v in ta.shared)])
-    return _Solved("sat", queries, lex.model, minimal=lex.proved,
+    return Solved("sat", queries, lex.model, minimal=lex.proved,
                    not_minimal="" if lex.proved else f"not shown minimal: {lex.why}", first=model)
 
 
-def _minimality(counterexample: Counterexample, solved: _Solved) -> None:
+def _minimality(counterexample: Counterexample, solved: Solved) -> None:
     counterexample.parameters_minimal = solved.minimal
     if not solved.minimal:
         counterexample.minimality = solved.not_minimal
 
 
-def _unreplayed(counterexample: Counterexample | None) -> str:
+def unreplayed(counterexample: Counterexample | None) -> str:
     why = counterexample.replay.message if counterexample else "no executable order of the firings"
     return (f"the solver reported a violation that the simulator could not replay ({why}); this is "
             "a tactl bug, please report it")
+
+
+def premise(ta: ThresholdAutomaton, question: ReachQuery, parameters: dict[str, int] | None) -> Obligation:
+    """The z3 answer an encoding rests on besides its query: the rules it leaves out cannot fire
+    (passes/ta_to_smt/steady.py); asked only by --certify."""
+    return Obligation(f"{question.property}, rules left out of the encoding",
+                      build=partial(usable_rules_premise, ta, question, parameters or {}))
+
+
+def initial_question(query: TemporalQuery, branch) -> ReachQuery:
+    """What the encoding of ``branch`` reads of its initial configurations (ir/eltl/formula.py)."""
+    return ReachQuery(query.property, branch.initial, BoolConst(True))
 
 
 def verdict_scope(ta: ThresholdAutomaton, parameters: dict[str, int] | None) -> str:
@@ -150,14 +170,14 @@ def verdict_scope(ta: ThresholdAutomaton, parameters: dict[str, int] | None) -> 
     return "all parameter values satisfying the resilience condition"
 
 
-def _size(encoding) -> dict[str, object]:
+def query_size(encoding) -> dict[str, object]:
     constants, assertions = encoding.query.size()
     return {"segments": encoding.layout.segments, "smt_constants": constants,
             "smt_assertions": assertions}
 
 
 def _counterexample(layout: SteadyLayout, question: ReachQuery, model) -> Counterexample | None:
-    run = _run(layout, model)
+    run = schedule_of(layout, model)
     if run is None:
         return None
     params, initial, schedule = run
@@ -166,7 +186,7 @@ def _counterexample(layout: SteadyLayout, question: ReachQuery, model) -> Counte
                                                             schedule=schedule))
 
 
-def _run(layout: SteadyLayout, model) -> tuple[dict[str, int], Configuration, list[Step]] | None:
+def schedule_of(layout: SteadyLayout, model) -> tuple[dict[str, int], Configuration, list[Step]] | None:
     """Parameters, initial configuration and an executable schedule read from ``model``."""
     import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
@@ -228,22 +248,15 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
     start = time.perf_counter()
     queries = 0
     sizes: list[dict[str, object]] = []
+    obligations: list[Obligation] = []  # the unsat answer of every branch
 
     def result(verdict: str, **kw: object) -> PropertyResult:
-        details = {"class": query.formula_class.value, "cut_points": query.cut_points,
-                   "branches": len(query.branches)}
-        if sizes:
-            details["segments"] = max(int(d["segments"]) for d in sizes)  # type: ignore[call-overload]
-            details["smt_constants"] = sum(int(d["smt_constants"]) for d in sizes)  # type: ignore[call-overload]
-            details["smt_assertions"] = sum(int(d["smt_assertions"]) for d in sizes)  # type: ignore[call-overload]
-        return PropertyResult(query.property, query.kind, verdict, ENGINE, time.perf_counter() - start,
-                              queries, details=details, formula_class=query.formula_class.value,
-                              **kw)  # type: ignore[arg-type]
+        return temporal_result(query, verdict, time.perf_counter() - start, queries, sizes, **kw)
 
     if query.infinite:
         reason = lasso_reason(ta)
-        if reason:
-            return result(UNSUPPORTED, reason=reason)
+        if reason:  # the loop query of tactl/engines/cycle_liveness.py decides the others
+            return result(UNSUPPORTED, reason=cycle_reason(ta) or reason)
         if not any(r.is_self_loop and ta.increments(r) == {} for r in ta.rules):
             return result(UNKNOWN, reason=NO_LOOP)
     for number, branch in enumerate(query.branches, 1):
@@ -256,14 +269,18 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
             queries += bounded.queries
             sizes.extend(bounded.sizes)
             if bounded.verdict == HOLDS:
+                obligations += [Obligation(f"{query.property}, branch {number}, over-approximation",
+                                           bounded.smtlib), premise(ta, initial_question(query, branch), parameters)]
                 continue
             return result(bounded.verdict, reason=bounded.reason, counterexample=bounded.counterexample)
         except UnsupportedAutomaton as e:
             return result(UNSUPPORTED, reason=str(e))
-        sizes.append(_size(encoding))
-        solved = _solve(ta, encoding, query.property, progress, readable)
+        sizes.append(query_size(encoding))
+        solved = solve(ta, encoding, query.property, progress, readable)
         queries += solved.queries
         if solved.answer == "unsat":
+            obligations += [Obligation(f"{query.property}, branch {number}", solved.smtlib),
+                            premise(ta, initial_question(query, branch), parameters)]
             continue
         if solved.answer != "sat":
             return result(UNKNOWN, reason=solved.why)
@@ -272,9 +289,23 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
         if counterexample is not None:
             _minimality(counterexample, solved)
         if counterexample is None or not counterexample.replayed:
-            return result(UNKNOWN, reason=_unreplayed(counterexample), counterexample=counterexample)
+            return result(UNKNOWN, reason=unreplayed(counterexample), counterexample=counterexample)
         return result(VIOLATED, counterexample=counterexample)
-    return result(HOLDS, scope=verdict_scope(ta, parameters))
+    return result(HOLDS, scope=verdict_scope(ta, parameters), obligations=obligations)
+
+
+def temporal_result(query: TemporalQuery, verdict: str, seconds: float, queries: int,
+                    sizes: list[dict[str, object]], **kw: object) -> PropertyResult:
+    """A temporal property's result, with the sizes of its queries summed up in ``details``."""
+    details: dict[str, object] = {"class": query.formula_class.value, "cut_points": query.cut_points,
+                                  "branches": len(query.branches)}
+    if sizes:
+        details["segments"] = max(int(d["segments"]) for d in sizes)  # type: ignore[call-overload]
+        details["smt_constants"] = sum(int(d["smt_constants"]) for d in sizes)  # type: ignore[call-overload]
+        details["smt_assertions"] = sum(int(d["smt_assertions"]) for d in sizes)  # type: ignore[call-overload]
+    details.update(kw.pop("extra", {}))  # type: ignore[call-overload]
+    return PropertyResult(query.property, query.kind, verdict, ENGINE, seconds, queries, details=details,
+                          formula_class=query.formula_class.value, **kw)  # type: ignore[arg-type]
 
 
 @dataclass
@@ -284,6 +315,7 @@ class _Bounded:
     sizes: list[dict[str, object]]
     counterexample: Counterexample | None = None
     reason: str = ""
+    smtlib: str = ""  # HOLDS: the over-approximation's unsat query
 
 
 def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
@@ -294,7 +326,7 @@ def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
     simulator accepts its run, or a model of the under-approximation is a replayed violation;
     otherwise the answer is honestly unknown."""
     over = encode_query(ta, query, parameters=parameters, bound="over")[0]
-    sizes = [_size(over)]
+    sizes = [query_size(over)]
     if progress:
         progress(f"{query.property}: over-approximation (re-enterable sets checked at segment ends)")
     # the over-approximation's unsat answers are proofs: its minimised model, when it replays,
@@ -303,10 +335,10 @@ def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
         found = _lasso(over.layout, query, model)
         return found is not None and found.replayed
 
-    solved = _solve(ta, over, query.property, progress, readable, accept=replays)
+    solved = solve(ta, over, query.property, progress, readable, accept=replays)
     queries = solved.queries
     if solved.answer == "unsat":
-        return _Bounded(HOLDS, queries, sizes)
+        return _Bounded(HOLDS, queries, sizes, smtlib=solved.smtlib)
     if solved.answer != "sat":
         return _Bounded(UNKNOWN, queries, sizes, reason=solved.why)
     counterexample = _lasso(over.layout, query, solved.model)
@@ -322,17 +354,17 @@ def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
     tried = []
     for passes in under_passes(why.sets):
         under = encode_query(ta, query, parameters=parameters, bound="under", passes=passes)[0]
-        sizes.append(_size(under))
+        sizes.append(query_size(under))
         if progress:
             progress(f"{query.property}: under-approximation ({passes} sorted passes per segment)")
-        solved = _solve(ta, under, query.property, progress, readable, exact=False)
+        solved = solve(ta, under, query.property, progress, readable, exact=False)
         queries += solved.queries
         if solved.answer == "sat":
             counterexample = _lasso(under.layout, query, solved.model)
             if counterexample is not None:
                 _minimality(counterexample, solved)
             if counterexample is None or not counterexample.replayed:
-                return _Bounded(UNKNOWN, queries, sizes, counterexample, _unreplayed(counterexample))
+                return _Bounded(UNKNOWN, queries, sizes, counterexample, unreplayed(counterexample))
             return _Bounded(VIOLATED, queries, sizes, counterexample)
         if solved.answer != "unsat":
             return _Bounded(UNKNOWN, queries, sizes, reason=solved.why)
@@ -344,7 +376,7 @@ def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
 
 
 def _lasso(layout: SteadyLayout, query: TemporalQuery, model) -> Counterexample | None:
-    run = _run(layout, model)
+    run = schedule_of(layout, model)
     if run is None:
         return None
     params, initial, schedule = run

@@ -16,9 +16,10 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from tactl.engines.result import UNKNOWN, VIOLATED, Counterexample, PropertyResult
-from tactl.engines.simulate import Step, replay, replay_run
+from tactl.engines.simulate import Step, replay, replay_query
+from tactl.ir.eltl.cycles import has_several_location_cycles
 from tactl.ir.eltl.formula import TemporalQuery, reach_question
-from tactl.ir.expr import names
+from tactl.ir.expr import BoolConst, names
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.passes.ta_to_ta.shortcuts import Reduction, drop_shortcuts, identity
 from tactl.passes.ta_to_ta.simplify_guards import simplify_guards
@@ -30,8 +31,12 @@ OFF = "TACTL_NO_REDUCTION"
 
 def observed(ta: ThresholdAutomaton, query: TemporalQuery) -> frozenset[str] | None:
     """Names the property's invariants read (they are evaluated at every configuration), or None
-    when the negation has no invariant in any branch."""
+    when the negation has no invariant in any branch. On a loop through several configurations
+    (``ir/eltl/cycles.py``) the loop's ``[]`` part, the justice among it, is evaluated at every
+    loop configuration too, the intermediate one of a replaced shortcut included."""
     formulas = [inv.formula for b in query.branches for inv in b.invariants]
+    if query.infinite and has_several_location_cycles(ta):
+        formulas += [b.loop_always for b in query.branches if b.loop_always != BoolConst(True)]
     if not formulas:
         return None
     return frozenset(n.name for f in formulas for n in names(ta.expand(f)))
@@ -96,5 +101,4 @@ def _replay(ta: ThresholdAutomaton, query: TemporalQuery, cex: Counterexample):
     question = reach_question(query)
     if question is not None:
         return replay(ta, question, cex.parameters, cex.initial, cex.schedule)
-    return replay_run(ta, query.negation, query.infinite, cex.parameters, cex.initial,
-                      cex.schedule, cex.loop, cex.cycle)
+    return replay_query(ta, query, cex.parameters, cex.initial, cex.schedule, cex.loop, cex.cycle)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tactl.engines.simulate import Configuration, Replay, Step
@@ -52,6 +53,43 @@ class Counterexample:
         return self.replay.ok
 
 
+@dataclass(frozen=True)
+class Obligation:
+    """One SMT question a HOLDS rests on, as SMT-LIB text whose answer must be ``unsat``: what
+    ``tactl check --certify`` hands to a second solver (tactl/engines/certify.py). ``answers``:
+    the solvers that have already answered this very text (the chc engine's re-check).
+    ``build``: the text made only when asked for (a question only --certify needs; "" when
+    there turns out to be nothing to ask)."""
+
+    label: str
+    smtlib: str = ""
+    answers: tuple[tuple[str, str], ...] = ()
+    build: Callable[[], str] | None = field(default=None, compare=False)
+
+    def text(self) -> str:
+        return self.smtlib if self.build is None else self.build()
+
+
+@dataclass(frozen=True)
+class Certification:
+    """A second solver's answers on the obligations of a HOLDS (``--certify``): ``confirmed`` of
+    ``queries`` answered ``unsat``; ``failure`` says why the others did not (empty: all did)."""
+
+    solver: str
+    queries: int
+    confirmed: int
+    time_s: float = 0.0
+    failure: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.queries > 0 and self.confirmed == self.queries and not self.failure
+
+    def json(self) -> dict[str, object]:
+        return {"solver": self.solver, "queries": self.queries, "confirmed": self.confirmed,
+                "time_s": round(self.time_s, 4), **({"failure": self.failure} if self.failure else {})}
+
+
 @dataclass
 class PropertyResult:
     name: str
@@ -71,3 +109,7 @@ class PropertyResult:
     # a vacuous pass is the verdict HOLDS_VACUOUSLY, with the reason. None: not asked.
     vacuity: str | None = None
     vacuity_witness: str | None = None
+    # The SMT questions a HOLDS rests on (parametric and chc engines); never stored or printed,
+    # only re-asked with --certify, whose outcome is ``certificate``.
+    obligations: list[Obligation] = field(default_factory=list, repr=False)
+    certificate: Certification | None = None

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tactl.engines.result import VIOLATED, Counterexample, PropertyResult
-from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_run
+from tactl.engines.result import VIOLATED, Certification, Counterexample, PropertyResult
+from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_query
 from tactl.ir.eltl.formula import TemporalQuery, reach_question, temporal_query
 from tactl.ir.ta.model import ThresholdAutomaton
 
@@ -46,6 +46,7 @@ def result_to_json(r: PropertyResult) -> dict[str, Any]:
         "time_s": r.time_s, "queries": r.queries, "reason": r.reason, "scope": r.scope,
         "details": r.details, "class": r.formula_class,
         "vacuity": r.vacuity, "vacuity_witness": r.vacuity_witness,
+        **({"certificate": r.certificate.json()} if r.certificate is not None else {}),
         "counterexample": None if cex is None else {
             "parameters": cex.parameters, "initial": _config(cex.initial),
             "schedule": _steps(cex.schedule), "loop": cex.loop, "cycle": _steps(cex.cycle),
@@ -78,7 +79,16 @@ def result_from_json(doc: dict[str, Any]) -> PropertyResult:
                           time_s=float(doc["time_s"]), queries=int(doc["queries"]),
                           reason=doc["reason"], scope=doc["scope"], counterexample=cex,
                           details=dict(doc["details"] or {}), formula_class=doc["class"],
-                          vacuity=doc["vacuity"], vacuity_witness=doc["vacuity_witness"])
+                          vacuity=doc["vacuity"], vacuity_witness=doc["vacuity_witness"],
+                          certificate=_certification(doc.get("certificate")))
+
+
+def _certification(doc: dict[str, Any] | None) -> Certification | None:
+    """A ``--certify`` outcome read back (None: the check did not certify)."""
+    if doc is None:
+        return None
+    return Certification(str(doc["solver"]), int(doc["queries"]), int(doc["confirmed"]),
+                         float(doc.get("time_s", 0.0)), str(doc.get("failure", "")))
 
 
 def revalidated(ta: ThresholdAutomaton, r: PropertyResult) -> str | None:
@@ -100,8 +110,7 @@ def revalidated(ta: ThresholdAutomaton, r: PropertyResult) -> str | None:
         if question is not None and cex.loop is None and cex.cycle is None:
             again = replay(ta, question, cex.parameters, cex.initial, cex.schedule)
         else:
-            again = replay_run(ta, query.negation, query.infinite, cex.parameters, cex.initial,
-                               cex.schedule, cex.loop, cycle=cex.cycle)
+            again = replay_query(ta, query, cex.parameters, cex.initial, cex.schedule, cex.loop, cex.cycle)
     except (KeyError, IndexError, ValueError) as e:
         return f"a counterexample that does not fit the automaton ({e})"
     if not again.ok:

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from tactl.engines import explicit, explicit_ltl
 from tactl.engines.result import VIOLATED, Counterexample
-from tactl.engines.simulate import Configuration, Step, fire_many, replay, replay_run, samples_inside_batch
+from tactl.engines.simulate import Configuration, Step, fire_many, replay, replay_query, samples_inside_batch
 from tactl.ir.eltl.formula import TemporalQuery, reach_question
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import Compare, walk
@@ -41,15 +41,18 @@ def shortest(ta: ThresholdAutomaton, query: TemporalQuery, cex: Counterexample,
         outcome = explicit_ltl.search_one_valuation(ta, query, params, bound, max_states)
     if outcome.verdict == VIOLATED and outcome.path is not None and outcome.initial is not None:
         loop = getattr(outcome, "loop", None)  # explicit_ltl's outcomes carry the lasso's loop
+        cycle = getattr(outcome, "cycle", None)  # or, on a cycle through several locations, its steps
         initial = explicit.initial_of(ta, outcome.initial)
         schedule = explicit.batches(ta, outcome.path)
         if finite:
             again = replay(ta, question, params, initial, schedule)
         else:
-            again = replay_run(ta, query.negation, query.infinite, params, initial, schedule, loop)
+            again = replay_query(ta, query, params, initial, schedule, loop,
+                                 explicit.batches(ta, cycle) if cycle else None)
         if again.ok:
             return replace(cex, initial=initial, schedule=schedule, replay=again, loop=loop,
-                           cycle=None, schedule_shortest=True, violating_step=len(schedule))
+                           cycle=explicit.batches(ta, cycle) if cycle else None,
+                           schedule_shortest=True, violating_step=len(schedule))
     why = outcome.reason or "the breadth-first search found no run the simulator replays"
     note = f"schedule not shown shortest ({why})"
     minimality = "; ".join(x for x in (cex.minimality, note) if x)

@@ -20,7 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tactl.ir.evaluate import EvaluationError, evaluate, holds
-from tactl.ir.expr import Always, And, BoolConst, Compare, Eventually, Or, is_temporal, walk
+from tactl.ir.expr import Always, And, BoolConst, Compare, Eventually, Or, is_temporal, to_text, walk
+from tactl.ir.eltl.justice import FairReading, JusticePair, loop_reading
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.ta.model import ThresholdAutomaton
 
@@ -172,7 +173,7 @@ def _change_points(guard, env_after, factor: int) -> set[int]:
 
 def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dict[str, int],
                initial: Configuration, schedule: list[Step], loop: int | None = None,
-               cycle: list[Step] | None = None) -> Replay:
+               cycle: list[Step] | None = None, justice: tuple[JusticePair, ...] = ()) -> Replay:
     """Execute ``schedule`` and check that the run violates the specification whose negation (in
     negation normal form, macro-expanded) is ``negation`` — by plain LTL semantics, knowing
     nothing of cut points or segments (semantics in ``tactl.ir.eltl.formula``):
@@ -183,6 +184,10 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
     * ``infinite`` with a ``cycle`` instead (the lassos of SPIN and NuSMV): the steps of
       ``cycle``, executed from σ_L, must lead back to σ_L; the run is ``π·(cycle)^ω``;
     * otherwise the run is the finite prefix itself and every ``<>`` must be witnessed in it.
+
+    ``justice`` (with a ``cycle``): pairs of a justice taken out of ``negation`` and read per
+    process on the loop (``ir/eltl/justice.py``): each is waived there, or its location is empty
+    at every loop configuration, or a step of ``cycle`` leaves it.
 
     Accelerated steps are sampled exactly: between consecutive change points of the formula's
     comparisons (which move linearly along a batch) nothing the formula can see changes, and
@@ -214,6 +219,7 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
             if current != start:
                 raise ReplayFailure("the loop does not return to the configuration where it began")
             trace.pop()  # the loop's end is its start
+            _check_justice(ta, parameters, configs[len(schedule):], cycle, justice)
         elif infinite:
             if loop is None:
                 raise ReplayFailure("a liveness counterexample needs a loop: no self-loop rule given")
@@ -228,6 +234,28 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
     what = ("the lasso (schedule, then its loop forever) satisfies the negated specification"
             if infinite else "the run satisfies the negated specification")
     return Replay(True, what, configs)
+
+
+def replay_query(ta: ThresholdAutomaton, query, parameters: dict[str, int], initial: Configuration,
+                 schedule: list[Step], loop: int | None = None, cycle: list[Step] | None = None) -> Replay:
+    """``replay_run`` for a violation of ``query`` (a ``TemporalQuery``): a loop through several
+    configurations is judged with the justice read per process (``ir/eltl/justice.py``)."""
+    reading = loop_reading(ta, query) if cycle else FairReading(query.negation)
+    return replay_run(ta, reading.negation, query.infinite, parameters, initial, schedule, loop, cycle,
+                      reading.pairs)
+
+
+def _check_justice(ta: ThresholdAutomaton, parameters: dict[str, int], loop: list[Configuration],
+                   cycle: list[Step], justice: tuple[JusticePair, ...]) -> None:
+    """Each pair of ``justice`` met per process on the loop ``loop`` (its configurations)."""
+    left = {ta.rules[s.rule].source for s in cycle if not ta.rules[s.rule].is_self_loop}
+    for pair in justice:
+        if pair.location in left or all(dict(c.counters)[pair.location] == 0 for c in loop):
+            continue
+        if all(holds(pair.waived, c.env(parameters)) for c in loop):
+            continue
+        raise ReplayFailure(f"the loop is not just: {pair.location} is occupied on it, no step "
+                            f"leaves it, and {to_text(pair.waived)} is false there")
 
 
 def _check_loop(ta: ThresholdAutomaton, parameters: dict[str, int], config: Configuration, loop: int) -> None:

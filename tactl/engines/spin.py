@@ -40,6 +40,7 @@ from tactl.engines.checkers import require
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.simulate import Configuration, Replay, Step, replay, replay_run
 from tactl.engines.spin_tools import WorkDirectory, output_tail, time_left
+from tactl.ir.eltl.cycles import cycle_reason
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason, reach_question
 from tactl.ir.evaluate import EvaluationError, holds
 from tactl.ir.ta.model import ThresholdAutomaton
@@ -306,7 +307,7 @@ class SpinRun:
                                   formula_class=query.formula_class.value, **kw)
 
         if query.infinite:
-            why = lasso_reason(self.ta)
+            why = lasso_reason(self.ta) and cycle_reason(self.ta)
             if why is not None:
                 return result(UNSUPPORTED, reason=why)
         ltl = self.model.ltl_name(query.property)

@@ -14,7 +14,7 @@ from tactl.ir.expr import to_text
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.report.counts import counts_line
 from tactl.report.lockstep_text import run_lines
-from tactl.report.property_json import minimality_text, rule_name, violating_step
+from tactl.report.property_json import certificate_text, minimality_text, rule_name, violating_step
 
 
 def report_text(report: CheckReport) -> str:
@@ -37,6 +37,8 @@ def report_text(report: CheckReport) -> str:
         lines.append(head)
         if r.scope and r.verdict in (HOLDS, HOLDS_VACUOUSLY):
             lines.append(f"  {'':<{width}}  for {r.scope}")
+        if certificate_text(r):
+            lines.append(f"  {'':<{width}}  {r.verdict.upper()}, {certificate_text(r)}")
         if r.verdict == HOLDS and r.vacuity_witness:
             lead = "antecedent met:" if r.vacuity == NOT_VACUOUS else f"{r.vacuity}:"
             lines.append(f"  {'':<{width}}  {lead} {r.vacuity_witness}")

@@ -359,6 +359,11 @@ def property_row(prop: Mapping[str, Any], cex_anchor: str | None) -> PropertyRow
         said = ("antecedent met: " + str(vacuity["witness"])) if vacuity.get("status") == NOT_VACUOUS \
             and vacuity.get("witness") else ": ".join(str(x) for x in (vacuity.get("status"), vacuity.get("witness")) if x)
         note = f"{note}; {said}" if note else said
+    certified = prop.get("certificate") or {}
+    if verdict == HOLDS and certified.get("queries") and certified.get("confirmed") == certified.get("queries"):
+        n = certified["queries"]
+        said = f"certified by {certified.get('solver')} ({n} quer{'y' if n == 1 else 'ies'} unsat)"
+        note = f"{note}; {said}" if note else said
     choice = (prop.get("details") or {}).get(ENGINE_CHOICE)
     if choice:  # an engine other than the one asked for decided it
         note = f"{note}; {choice}" if note else choice

@@ -37,6 +37,8 @@ def property_json(ta: ThresholdAutomaton | None, r: PropertyResult) -> dict[str,
         out["reason"] = r.reason
     if r.details:
         out["details"] = r.details
+    if r.certificate is not None:  # --certify: cvc5's answers on the queries behind the HOLDS
+        out["certificate"] = r.certificate.json()
     if r.counterexample:
         assert ta is not None, "a counterexample's rules are named after its automaton"
         out["counterexample"] = counterexample_json(ta, r.counterexample)
@@ -70,6 +72,15 @@ def counterexample_json(ta: ThresholdAutomaton, cex: Counterexample) -> dict[str
         "minimal": {"parameters": cex.parameters_minimal, "schedule": cex.schedule_shortest,
                     "note": minimality_text(cex)},
     }
+
+
+def certificate_text(r: PropertyResult) -> str:
+    """What ``--certify`` established about ``r``, in the words of the text and HTML reports
+    ("" when it was not asked; an unconfirmed HOLDS is UNKNOWN and its reason says why)."""
+    c = r.certificate
+    if c is None or not c.ok:
+        return ""
+    return f"certified by {c.solver} ({c.queries} quer{'y' if c.queries == 1 else 'ies'}, {c.time_s:.2f} s)"
 
 
 def violating_step(cex: Counterexample) -> int | None:

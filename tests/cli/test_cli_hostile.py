@@ -87,7 +87,7 @@ def test_1_smtlib_keywords_as_names_keep_the_verdict(cli, tmp_path, keyword):
 
 @pytest.mark.parametrize("keyword", ["and", "_", "as", "distinct"])
 def test_1_emitted_queries_with_keyword_names_are_valid_smtlib(cli, tmp_path, keyword):
-    from tactl.bench import solvers
+    from tactl.engines import solvers
 
     doc = rename(viol_doc(), "t", keyword)
     out = tmp_path / "out"

@@ -232,7 +232,7 @@ def test_names_never_change_the_verdict(cli, dirs, kind, name):
 
 def _emit_and_solve(cli, d: Path, doc: dict):
     """Emit viol's safety query as SMT-LIB; every installed solver must answer sat (violated)."""
-    from tactl.bench import solvers
+    from tactl.engines import solvers
 
     path = d / "viol.json"
     path.write_text(json.dumps(doc))
@@ -263,7 +263,7 @@ def _emit_and_solve(cli, d: Path, doc: dict):
 @example(name="assert")
 @example(name="_")
 def test_emitted_queries_with_hostile_names_are_sat_for_every_solver(cli, dirs, kind, name):
-    from tactl.bench import solvers
+    from tactl.engines import solvers
 
     if solvers.available("z3") is None:
         pytest.skip("z3 is not installed (the z3-solver wheel provides it)")
@@ -279,7 +279,7 @@ def test_emitted_queries_with_hostile_names_are_sat_for_every_solver(cli, dirs, 
 
 def test_emitted_query_cvc5_is_installed_or_skipped():
     """Says whether the solver cross-check above ran cvc5 too (z3 always runs when present)."""
-    from tactl.bench import solvers
+    from tactl.engines import solvers
 
     if solvers.available("cvc5") is None:
         pytest.skip("cvc5 is not installed (pip install cvc5): emitted queries checked with z3 only")

@@ -322,8 +322,8 @@ def test_isola18_strb_relay(rc):
 # -------------------------------------------------------------------------------- honesty
 
 
-def test_liveness_on_a_cycle_through_two_locations_is_unsupported():
-    ta = automaton("""
+def test_liveness_on_a_cycle_through_two_locations_is_decided_unless_the_cycle_updates():
+    text = """
     skel Cyclic {
       shared x;
       parameters n;
@@ -332,18 +332,23 @@ def test_liveness_on_a_cycle_through_two_locations_is_unsupported():
       inits (3) { A == n; B == 0; x == 0; }
       rules (2) {
         0: A -> B when (true) do { unchanged(x); };
-        1: B -> A when (true) do { unchanged(x); };
+        1: B -> A when (true) do { UPDATE };
       }
       specifications (2) {
         live: <>(B != 0);
         safe: [](x == 0);
       }
-    }""")
+    }"""
+    # Every infinite run goes round A -> B -> A (no self-loop): B is occupied after the first step.
+    _, result = decide(automaton(text.replace("UPDATE", "unchanged(x);")), "live")
+    assert_holds(result)
+    # A cycle that increments: shared variables need not settle, so liveness is refused.
+    ta = automaton(text.replace("UPDATE", "x' == x + 1;"))
     _, result = decide(ta, "live")
     assert result.verdict == UNSUPPORTED and "cycle" in result.reason
     # Finite-prefix classes do not need lassos: the cycle is explored like any other graph.
     _, safe = decide(ta, "safe")
-    assert_holds(safe)
+    assert safe.verdict == VIOLATED
 
 
 def test_repeated_resets_replay_one_step_at_a_time():

@@ -253,7 +253,7 @@ def test_emit_writes_both_one_sided_queries_and_the_solvers_agree(tmp_path, text
     """``tactl emit --to smtlib`` writes NAME.over.smt2 and NAME.under.smt2 for a bounded
     property; z3 and cvc5, as processes of their own, give the same answer on each, and it is
     the one the engine's reasoning needs (over unsat = holds; under sat = violated)."""
-    from tactl.bench import solvers
+    from tactl.engines import solvers
     from tactl.driver.emitters import smtlib_files
 
     emitted = smtlib_files(read_ta(text, "test.ta"), [name], {})

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import CORPUS, DATA, isola18_params
-from tactl.bench import solvers
+from tactl.engines import solvers
 
 TIMEOUT_S = 60.0
 EXPECTED = {solvers.UNSAT: "holds", solvers.SAT: "violated"}

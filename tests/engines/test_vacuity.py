@@ -245,8 +245,8 @@ def test_the_parametric_witness_question_asks_z3_once(monkeypatch):
     from tactl.ir.ta.reader import read_ta
 
     asked: list[bool] = []
-    solve = parametric._solve
-    monkeypatch.setattr(parametric, "_solve", lambda *a: asked.append(a[-1]) or solve(*a))
+    solve = parametric.solve
+    monkeypatch.setattr(parametric, "solve", lambda *a: asked.append(a[-1]) or solve(*a))
     ta = read_ta((CORPUS / "strb" / "strb.ta").read_text(), "strb.ta").ta
     (result,) = check_automaton(ta, "strb.ta", CheckOptions(properties=("relay",))).results
     assert result.verdict == HOLDS and result.vacuity == NOT_VACUOUS

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from conftest import REPO
-from tactl.ir.ta.validate import _components, _shortest_cycle
+from tactl.ir.ta.validate import _shortest_cycle, strongly_connected
 
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("ir", ("tactl.ir",)),
@@ -165,7 +165,7 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
     than one module (the validator's search for macro cycles, on the import graph): empty when
     the imports form no circle."""
     refs = {m: tuple(sorted(edges[m])) for m in sorted(edges)}
-    return sorted(_shortest_cycle(min(c), refs, set(c)) for c in _components(refs) if len(c) > 1)
+    return sorted(_shortest_cycle(min(c), refs, set(c)) for c in strongly_connected(refs) if len(c) > 1)
 
 
 def upward(imports: Sequence[Import], known: set[str]) -> list[str]:

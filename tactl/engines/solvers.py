@@ -1,4 +1,5 @@
-"""Run an independent SMT solver process on an SMT-LIB2 file (what ``tactl emit --to smtlib`` writes).
+"""Run an independent SMT solver process on an SMT-LIB2 file (what ``tactl emit --to smtlib`` writes,
+and what ``tactl check --certify`` hands to cvc5).
 
 ``z3`` is the executable that the z3-solver wheel installs next to the Python interpreter (or one
 on PATH). ``cvc5`` is a ``cvc5`` executable on PATH when there is one; the cvc5 wheel on PyPI ships

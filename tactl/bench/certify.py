@@ -1,0 +1,124 @@
+"""The certify table (``python -m tactl.bench --only certify``): ``tactl check --certify`` on the
+corpus (every ``.ta``, and every ``.alg`` whose plain check takes under :data:`QUICK_S`) and on the
+ISOLA'18 automata.
+
+Per file, two ``tactl check FILE --json`` processes, without and with ``--certify``
+(tactl/engines/certify.py): the properties, the HOLDS of the plain run, how many of them cvc5
+certified and with how many queries, the disagreements (cvc5 answered ``sat`` where z3 said
+``unsat``), the HOLDS whose engine records no query (the lock-step rounds of synchronous
+programs, which ``--certify`` leaves UNKNOWN), any other verdict that differs between the two runs
+(a timeout, cvc5 undecided), and the wall time of both processes (start-up included) with cvc5's
+own share of the certified one. The extra time includes deciding the automaton without its
+shortcut reduction, which ``--certify`` asks for. The table passes when there is no
+disagreement.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tactl.bench import REPO
+from tactl.bench.measure import timed_process
+from tactl.engines import solvers
+
+# A file whose plain check takes longer is left out (said in its row): the table is about the
+# certificate's cost, not about the slowest automata.
+QUICK_S = 60.0
+
+
+@dataclass
+class CertifyRow:
+    name: str
+    properties: int = 0
+    holds: int = 0       # HOLDS of the plain check
+    certified: int = 0   # of those, confirmed by cvc5 under --certify
+    queries: int = 0     # the queries cvc5 confirmed
+    disagreements: list[str] = field(default_factory=list)  # cvc5 answered sat where z3 said unsat
+    unrecorded: int = 0  # HOLDS of an engine that records no query (lock-step rounds)
+    other: list[str] = field(default_factory=list)  # any other verdict that differs (a timeout)
+    plain_s: float = 0.0
+    certify_s: float = 0.0
+    cvc5_s: float = 0.0
+    failure: str = ""  # a process that gave no report, or why the file was skipped
+
+
+def certify_inputs(shared: Path) -> list[tuple[str, Path]]:
+    found = [(f"corpus/{p.name}", p) for p in sorted((REPO / "corpus").glob("*/*.ta"))]
+    found += [(f"corpus/{p.name}", p) for p in sorted((REPO / "corpus").glob("*/*.alg"))]
+    found += [(f"isola18/{p.name}", p) for p in sorted((shared / "benchmarks" / "bymc-isola18").glob("*.ta"))]
+    return found
+
+
+def _check(path: Path, timeout_s: float, *extra: str) -> tuple[dict | None, float]:
+    args = [sys.executable, "-m", "tactl.cli", "check", str(path), "--json", "-q",
+            "--timeout", f"{timeout_s:g}", *extra]
+    code, out, wall, _ = timed_process(args)
+    try:
+        return json.loads(out), wall
+    except json.JSONDecodeError:
+        return None, wall
+
+
+def certify_row(name: str, path: Path, timeout_s: float) -> CertifyRow:
+    plain, plain_s = _check(path, timeout_s)
+    if plain_s > QUICK_S:
+        return CertifyRow(name, plain_s=plain_s, failure=f"skipped: plain check over {QUICK_S:g} s")
+    certified, certify_s = _check(path, timeout_s, "--certify")
+    if plain is None or certified is None:
+        return CertifyRow(name, plain_s=plain_s, certify_s=certify_s, failure="no JSON report")
+    before = {p["name"]: p for p in plain["properties"]}
+    after = {p["name"]: p for p in certified["properties"]}
+    row = CertifyRow(name, len(before), sum(p["verdict"] == "holds" for p in before.values()),
+                     plain_s=plain_s, certify_s=certify_s)
+    for n, was in before.items():
+        now = after.get(n, {"verdict": "missing"})
+        cert = now.get("certificate") or {}
+        row.cvc5_s += cert.get("time_s", 0.0)
+        if now["verdict"] == "holds" and cert.get("queries") and cert["confirmed"] == cert["queries"]:
+            row.certified += 1
+            row.queries += cert["queries"]
+        elif cert and not cert.get("queries"):
+            row.unrecorded += 1
+        elif "cvc5 answered sat" in cert.get("failure", ""):
+            row.disagreements.append(n)
+        elif now["verdict"] != was["verdict"]:
+            why = cert.get("failure") or now.get("reason") or ""
+            row.other.append(f"{n}: {was['verdict']} -> {now['verdict']}" + (f" ({why[:60]})" if why else ""))
+    return row
+
+
+def certify_table(shared: Path, timeout_s: float) -> bool:
+    """Print the table; False when cvc5 contradicts z3 on a query or a check gives no report."""
+    print("\n## tactl check --certify: every query behind a HOLDS answered again by cvc5\n")
+    if solvers.available("cvc5") is None:
+        print("cvc5 is not installed (pip install cvc5): table skipped")
+        return True
+    rows = [certify_row(name, path, timeout_s) for name, path in certify_inputs(shared)]
+    header = ("file", "props", "holds", "certified", "cvc5 queries", "disagreements", "not recorded",
+              "other changes", "plain s", "certify s", "extra s", "cvc5 s")
+    lines = [header]
+    for r in rows:
+        if r.failure:
+            lines.append((r.name, *("-" * 6), r.failure, f"{r.plain_s:.2f}", "-", "-", "-"))
+            continue
+        lines.append((r.name, str(r.properties), str(r.holds), str(r.certified), str(r.queries),
+                      ", ".join(r.disagreements) or "0", str(r.unrecorded), "; ".join(r.other) or "-",
+                      f"{r.plain_s:.2f}", f"{r.certify_s:.2f}", f"{r.certify_s - r.plain_s:+.2f}",
+                      f"{r.cvc5_s:.2f}"))
+    failed = any(r.failure and not r.failure.startswith("skipped") for r in rows)
+    rows = [r for r in rows if not r.failure]
+    lines.append(("total", *(str(sum(getattr(r, f) for r in rows))
+                             for f in ("properties", "holds", "certified", "queries")),
+                  str(sum(len(r.disagreements) for r in rows)), str(sum(r.unrecorded for r in rows)),
+                  str(sum(len(r.other) for r in rows)), f"{sum(r.plain_s for r in rows):.2f}",
+                  f"{sum(r.certify_s for r in rows):.2f}", f"{sum(r.certify_s - r.plain_s for r in rows):+.2f}",
+                  f"{sum(r.cvc5_s for r in rows):.2f}"))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+    for n, line in enumerate(lines):
+        print("| " + " | ".join(cell.ljust(w) for cell, w in zip(line, widths)) + " |")
+        if n == 0:
+            print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    return not failed and not any(r.disagreements for r in rows)
