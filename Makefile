@@ -30,6 +30,9 @@
 #                            (fmcad13, spin13/parameterized, concur14, cav15/promela, popl17-fmsd17/promela,
 #                            isola18/promela) into ~/.cache/tactl/benchmarks/ftb-promela, each under its
 #                            own path, for make bench's promela-sets table (FTB_PROMELA_URL=a clone or mirror)
+#   make taco-resets         fetch TACO's reset benchmarks (benchmarks/reset-benchmarks/*.eta of pleich/TACO)
+#                            into ~/.cache/tactl/benchmarks/taco-resets for make bench's taco-resets table
+#                            (TACO_URL=a local clone or mirror; or set TACTL_TACO to a TACO checkout)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -38,7 +41,7 @@ STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 ALG    ?= strb
 
-.PHONY: all verify check show test bench bench-peers fuzz random19 spin13 isola18-promela ftb-promela clean tools graphviz
+.PHONY: all verify check show test bench bench-peers fuzz random19 spin13 isola18-promela ftb-promela taco-resets clean tools graphviz
 
 all: test
 
@@ -116,6 +119,8 @@ SPIN13_URL     ?= $(RANDOM19_URL)
 # ByMC's Parametric Promela sources of the ISOLA'18 automata (aba, bosco, cc, ..., nbacr), from
 # which it generated ../shared/benchmarks/bymc-isola18-generated/ (git accepts a local path too).
 ISOLA18_PROMELA_URL ?= $(RANDOM19_URL)
+# TACO's extended threshold automata with resets (git accepts a local path too).
+TACO_URL       ?= https://github.com/pleich/TACO
 # The Parametric Promela files of the six sets of the same repository (tactl/bench/promela_sets.py).
 FTB_PROMELA_URL ?= $(RANDOM19_URL)
 FTB_PROMELA_SETS := fmcad13 spin13/parameterized concur14 cav15/promela popl17-fmsd17/promela isola18/promela
@@ -149,6 +154,10 @@ isola18-promela:
 ftb-promela:
 	$(call fetch_folder,ftb-promela,$(FTB_PROMELA_URL),$(FTB_PROMELA_SETS),,$(FTB_PROMELA_SETS))
 	@echo "Parametric Promela sets in $(BENCH_CACHE)/ftb-promela ($$(find "$(BENCH_CACHE)/ftb-promela" -name '*.pml' | wc -l) files)"
+
+taco-resets:
+	$(call fetch_folder,taco-resets,$(TACO_URL),benchmarks/reset-benchmarks,benchmarks/reset-benchmarks)
+	@echo "TACO's reset benchmarks in $(BENCH_CACHE)/taco-resets ($$(ls "$(BENCH_CACHE)/taco-resets"/*.eta | wc -l) files)"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info .tactl-cache tactl-report

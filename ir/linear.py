@@ -243,47 +243,49 @@ _COMPARE = {"<": operator.lt, "<=": operator.le, "==": operator.eq, "!=": operat
             ">=": operator.ge, ">": operator.gt}
 
 
-def to_z3(e: Expr, symbols: Symbols | None = None) -> z3.ExprRef:
-    """The z3 term (Int) or formula (Bool) of a macro-expanded, temporal-free expression.
+def to_z3(e: Expr, symbols: Symbols | None = None, ctx: z3.Context | None = None) -> z3.ExprRef:
+    """The z3 term (Int) or formula (Bool) of a macro-expanded, temporal-free expression, its
+    constants in the z3 context ``ctx`` (default: z3's main one; ``symbols`` must make theirs
+    there too).
 
     Products are checked for linearity first, so the result always stays in QF_LIA.
     """
     sym = symbols or int_symbols()
-    return _z3(e, sym)
+    return _z3(e, sym, ctx)
 
 
-def _z3(e: Expr, sym: Symbols) -> z3.ExprRef:
+def _z3(e: Expr, sym: Symbols, ctx: z3.Context | None = None) -> z3.ExprRef:
     import z3  # lazy: z3 is slow to import (a dictionary lookup once loaded)
 
     if isinstance(e, IntConst):
-        return z3.IntVal(e.value)
+        return z3.IntVal(e.value, ctx)
     if isinstance(e, Name):
         return sym(e.name)
     if isinstance(e, Neg):
-        return -_z3(e.arg, sym)
+        return -_z3(e.arg, sym, ctx)
     if isinstance(e, Sum):
-        return z3.Sum([_z3(arg, sym) if sign > 0 else -_z3(arg, sym) for sign, arg in e.signed()])
+        return z3.Sum([_z3(arg, sym, ctx) if sign > 0 else -_z3(arg, sym, ctx) for sign, arg in e.signed()])
     if isinstance(e, Mul):
         linearize(e)  # raises NonLinearError on a product of two variables
-        return _z3(e.left, sym) * _z3(e.right, sym)
+        return _z3(e.left, sym, ctx) * _z3(e.right, sym, ctx)
     if isinstance(e, Div):
         divisor = constant_value(e.right)
         if divisor is None or divisor <= 0:
             raise NonLinearError(e)
-        return _z3(e.left, sym) / z3.IntVal(divisor)  # Int / Int is SMT-LIB div: floor here
+        return _z3(e.left, sym, ctx) / z3.IntVal(divisor, ctx)  # Int / Int is SMT-LIB div: floor here
     if isinstance(e, BoolConst):
-        return z3.BoolVal(e.value)
+        return z3.BoolVal(e.value, ctx)
     if isinstance(e, Compare):
-        left, right = _z3(e.left, sym), _z3(e.right, sym)
+        left, right = _z3(e.left, sym, ctx), _z3(e.right, sym, ctx)
         return _COMPARE[e.op](left, right)  # one comparison built (== and != also on Bools)
     if isinstance(e, Not):
-        return z3.Not(_z3(e.arg, sym))
+        return z3.Not(_z3(e.arg, sym, ctx))
     if isinstance(e, And):
-        return z3.And(*(_z3(a, sym) for a in e.args))
+        return z3.And(*(_z3(a, sym, ctx) for a in e.args))
     if isinstance(e, Or):
-        return z3.Or(*(_z3(a, sym) for a in e.args))
+        return z3.Or(*(_z3(a, sym, ctx) for a in e.args))
     if isinstance(e, Implies):
-        return z3.Implies(_z3(e.left, sym), _z3(e.right, sym))
+        return z3.Implies(_z3(e.left, sym, ctx), _z3(e.right, sym, ctx))
     if isinstance(e, (Always, Eventually)):
         raise ValueError(f"temporal formula has no z3 term: {to_text(e)}")
     raise TypeError(f"not an expression node: {e!r}")

@@ -16,6 +16,31 @@ SHARED_BENCHMARKS = Path(os.environ.get("TACTL_SHARED", REPO.parent / "shared"))
 ISOLA18 = SHARED_BENCHMARKS / "bymc-isola18"
 
 
+# TACO's reset benchmarks (pleich/TACO): a checkout or git directory named by TACTL_TACO, else
+# the cache `make taco-resets` fills; never copied into the repository.
+TACO_RESETS = "benchmarks/reset-benchmarks"
+TACO_RESETS_CACHE = Path.home() / ".cache" / "tactl" / "benchmarks" / "taco-resets"
+
+
+def taco_reset_benchmarks() -> dict[str, str]:
+    """name -> text of TACO's reset benchmarks, from a checkout, a bare git directory or the
+    cache; empty when none is found (the tests that need them skip)."""
+    import subprocess  # lazy: only to read a bare git directory
+
+    root = Path(os.environ.get("TACTL_TACO", "/work/.mirror/pleich+TACO/repo"))
+    for folder in (root / TACO_RESETS, TACO_RESETS_CACHE):
+        if folder.is_dir() and any(folder.glob("*.eta")):
+            return {p.name: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.eta"))}
+    if not root.is_dir():
+        return {}
+    listed = subprocess.run(["git", "-C", str(root), "ls-tree", "--name-only", "HEAD",
+                             TACO_RESETS + "/"], capture_output=True, text=True)
+    names = [n for n in listed.stdout.split() if n.endswith(".eta")] if listed.returncode == 0 else []
+    return {Path(n).name: subprocess.run(["git", "-C", str(root), "show", f"HEAD:{n}"],
+                                         capture_output=True, text=True, check=True).stdout
+            for n in names}
+
+
 def isola18_files() -> list[Path]:
     return sorted(ISOLA18.glob("*.ta")) if ISOLA18.is_dir() else []
 

@@ -3,7 +3,8 @@
 Errors make the file meaningless (an unknown location, a product of two variables, an update of a
 parameter); warnings leave it readable but flag what later passes must know: a rule id used twice
 (both rules are kept) or an update that is not ``x' == x + c`` with ``c >= 0`` (the automaton is
-then outside the monotone class that parameterized checking needs).
+then outside the monotone class of the parametric engine; check gives its safety properties to
+the chc engine).
 
 Where a name may appear is fixed by what each part means in the counter system: guards and
 update right-hand sides read shared variables and parameters; the resilience condition reads
@@ -317,7 +318,8 @@ class _Checker(ExpressionChecks):
             self.sink.warning(
                 f"update {u.var}' == {to_text(u.expr)} is not of the form {u.var}' == {u.var} + c "
                 "with a constant c >= 0: shared variables must only grow, so this automaton is "
-                "outside the monotone class that parameterized checking handles", u.span)
+                "outside the monotone class that the parametric engine decides (check gives its "
+                "safety properties to the chc engine)", u.span)
 
     def extended_update(self, u: Update) -> None:
         """An update of an extended automaton: ``x' == x + c``, ``x' == x - c`` (``c`` a

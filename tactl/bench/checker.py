@@ -94,14 +94,15 @@ def _combined(runs: list[solvers.SolverRun]) -> solvers.SolverRun:
                              "; ".join(r.message for r in runs if r.message))
 
 
-def check_processes(path: Path, timeout_s: float):
-    """Per property of ``path``: a separate ``tactl check FILE -p P --json`` process; yields the
-    property, the exit status, the process's JSON report (None if unreadable), wall time and
-    peak RSS."""
+def check_processes(path: Path, timeout_s: float, extra: tuple[str, ...] = (),
+                    properties: tuple[str, ...] | None = None):
+    """Per property of ``path`` (or of ``properties``): a separate ``tactl check FILE -p P
+    --json`` process, with the options ``extra``; yields the property, the exit status, the
+    process's JSON report (None if unreadable), wall time and peak RSS."""
     exe = Path(sys.executable).with_name("tactl")
-    for prop in (p.name for p in load_automaton(path).ta.properties):
+    for prop in properties if properties is not None else (p.name for p in load_automaton(path).ta.properties):
         code, out, wall, peak = timed_process([str(exe), "check", str(path), "-p", prop, "--json",
-                                               "--timeout", f"{timeout_s:g}"])
+                                               "--timeout", f"{timeout_s:g}", *extra])
         try:
             report = json.loads(out)
         except ValueError:

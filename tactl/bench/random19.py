@@ -32,6 +32,15 @@ def random19_dir() -> Path:
     return Path(env) if env else Path.home() / ".cache" / "tactl" / "benchmarks" / "random19"
 
 
+def cached_inputs(directory: Path, pattern: str, table: str, how: str) -> list[Path]:
+    """The files ``pattern`` finds in ``directory`` (a fetched benchmark set); none: the table
+    is skipped, and one line says so and ``how`` to get them."""
+    found = sorted(directory.glob(pattern)) if directory.is_dir() else []
+    if not found:
+        print(f"\n{table} skipped: no {pattern.removeprefix('*')} files in {directory} ({how})")
+    return found
+
+
 @dataclass
 class Random19Row:
     name: str
@@ -70,10 +79,8 @@ def random19_table(timeout_s: float, directory: Path | None = None) -> bool:
     summed over branches), the wall time of the whole ``tactl check`` process and ByMC's figure
     where ``peer_timings.json`` has one. Skipped, with one line, when the files are absent."""
     directory = directory or random19_dir()
-    files = sorted(directory.glob("*.ta")) if directory.is_dir() else []
+    files = cached_inputs(directory, "*.ta", "random19 table", "make random19 fetches them, or set TACTL_RANDOM19")
     if not files:
-        print(f"\nrandom19 table skipped: no .ta files in {directory} (make random19 fetches them, "
-              "or set TACTL_RANDOM19)")
         return True
     header = f"{'random19':<22} {'property':<16} {'verdict':<14} {'solve s':>8} {'vac s':>6} " \
              f"{'SMT q':>5} {'constants':>9} {'asserts':>7} {'wall s':>7} {'ByMC s':>9}"

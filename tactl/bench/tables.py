@@ -14,6 +14,8 @@ family is its own module, whose docstring says what it measures:
 * ``sync`` — the lock-step engine on synchronous automata (``tactl/bench/sync.py``);
 * ``random19`` — the random19 automata, with ByMC's recorded figures (``tactl/bench/random19.py``,
   ``tactl/bench/peer_timings.json``);
+* ``taco-resets``, ``chc-cross-check`` — TACO's reset benchmarks beside its published figures,
+  and the chc engine against the parametric one (``tactl/bench/resets.py``);
 * ``spin13``, ``promela``, ``promela-sets``, ``large``, ``scaling`` — ``tactl/bench/spin13.py``,
   ``promela.py``, ``promela_sets.py``, ``large.py``, ``reader.py``;
 * ``bymc-promela`` — ByMC's cached verdicts on the Parametric Promela sets beside tactl's
@@ -45,6 +47,7 @@ from tactl.bench.promela_sets import promela_sets_table
 from tactl.bench.random19 import RANDOM19_TIMEOUT_S, random19_dir, random19_table
 from tactl.bench.reader import print_table
 from tactl.bench.reader_inputs import reader_table
+from tactl.bench.resets import CROSS_TIMEOUT_S, TACO_TIMEOUT_S, cross_check_table, taco_table
 from tactl.bench.spin13 import SPIN13_TIMEOUT_S, spin13_table
 from tactl.bench.startup import startup_table
 from tactl.bench.sync import sync_table
@@ -88,6 +91,9 @@ TABLES: tuple[Table, ...] = (
     Table("sync", lambda a, w: sync_table(min(a.timeout, 120.0))),
     Table("random19", lambda a, w: random19_table(min(a.timeout, RANDOM19_TIMEOUT_S))),
     Table("spin13", lambda a, w: spin13_table(min(a.timeout, SPIN13_TIMEOUT_S))),
+    # automata outside the steady-schema fragment: TACO's reset benchmarks, and chc against parametric
+    Table("taco-resets", lambda a, w: taco_table(min(a.timeout, TACO_TIMEOUT_S))),
+    Table("chc-cross-check", lambda a, w: cross_check_table(a.shared, min(a.timeout, CROSS_TIMEOUT_S))),
     # ByMC's Parametric Promela files through the .pml front end
     Table("promela", lambda a, w: promela_table(a.shared, min(a.timeout, 120.0), timed_process)),
     # ByMC's verdicts on the Promela sets (a cache filled by `python -m tactl.bench.bymc_promela --run`)

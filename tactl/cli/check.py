@@ -55,7 +55,10 @@ def check(
                                              "no translation; for a .pml file, SPIN on the file "
                                              "itself), or chc (safety of any automaton, resets "
                                              "included: Horn clauses solved by z3's Spacer, an "
-                                             "invariant re-checked by z3 and cvc5).")] = "parametric",
+                                             "invariant re-checked by z3 and cvc5; a bounded "
+                                             "search for a violation when Spacer gives no answer). "
+                                             "parametric gives the safety properties it cannot "
+                                             "decide (resets, decrements) to chc itself.")] = "parametric",
     params: ParamOption = None,
     model: Annotated[str, typer.Option("--model", metavar="M", help="spin: 'counter' (one counter "
                                        "per location, from any TA) or 'process' (one Promela "

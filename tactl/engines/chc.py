@@ -48,9 +48,11 @@ INIT = "init"
 MARGIN_MS = 500
 
 
-def check(ta: ThresholdAutomaton, query: TemporalQuery,
-          parameters: dict[str, int] | None = None) -> PropertyResult:
-    """The verdict on ``query`` for every parameter valuation (restricted by ``parameters``)."""
+def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, int] | None = None,
+          limit_s: float | None = None) -> PropertyResult:
+    """The verdict on ``query`` for every parameter valuation (restricted by ``parameters``);
+    ``limit_s`` caps Spacer's time below the command's deadline (tactl/engines/chc_fallback.py
+    keeps the rest for its bounded search)."""
     started = time.perf_counter()
     question = reach_question(query)
 
@@ -65,20 +67,26 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery,
         return result(UNSUPPORTED, reason="the automaton has synthesis unknowns ("
                       + ", ".join(ta.unknowns) + "); give them values first")
     try:
-        system = counter_system(ta, question, parameters)
+        # a context of its own: Spacer's search depends on the order z3 created the terms in
+        system = counter_system(ta, question, parameters, z3.Context())
     except (NonLinearError, TypeError, ValueError) as e:
         return result(UNSUPPORTED, reason=f"the counter system is not linear integer arithmetic: {e}")
-    fp, inv = _horn(system)
+    fp, inv = _horn(system, limit_s)
     try:
-        answer = fp.query(z3.And(inv(*system.state), system.known, system.bad))
+        with deadline.cancellable(fp.ctx):
+            answer = fp.query(z3.And(inv(*system.state), system.known, system.bad))
         why = fp.reason_unknown() if answer == z3.unknown else ""
     except z3.Z3Exception as e:  # Spacer reports its timeout, and a cancelled call, by raising
+        stop = deadline.interruption(e)
+        if stop is not None:  # cancelled by a stop signal, whose interrupt z3's callback swallowed
+            raise stop from None
         answer, why = z3.unknown, e.value.decode() if isinstance(e.value, bytes) else str(e.value)
     if answer == z3.unknown:
         left = deadline.remaining()
         if left is not None and left * 1000 < MARGIN_MS * 2:  # stopped by its share of the deadline
             return result(UNKNOWN, queries=1, reason=deadline.timeout_reason())
-        return result(UNKNOWN, queries=1, reason=f"Spacer gave no answer ({why})")
+        return result(UNKNOWN, queries=1, reason=f"Spacer gave no answer ({why} after "
+                      f"{time.perf_counter() - started:.1f} s)")
     if answer == z3.unsat:
         # What Spacer found, with the facts the clauses assumed: the invariant to re-check
         invariant = z3.And(z3.substitute_vars(fp.get_cover_delta(-1, inv), *system.state), system.known)
@@ -100,20 +108,27 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery,
     return result(VIOLATED, queries=2, counterexample=counterexample)
 
 
-def _horn(system: CounterSystem) -> tuple[z3.Fixedpoint, z3.FuncDeclRef]:
-    """The clauses, in a Spacer instance that keeps every rule (no slicing or inlining), so that
-    a derivation names the automaton's rules and the relation keeps all its arguments."""
-    fp = z3.Fixedpoint()
+def _horn(system: CounterSystem, limit_s: float | None = None) -> tuple[z3.Fixedpoint, z3.FuncDeclRef]:
+    """The clauses, in a Spacer instance in the system's own z3 context.
+
+    That context is fresh (:func:`check` builds the counter system there): Spacer's search
+    depends on the order in which z3 created the terms, which the queries asked before in the
+    same process would otherwise set (rb-reset_V1.eta of TACO's reset benchmarks: decided in
+    2 s from a fresh context, no answer in 150 s after the initial-configuration queries tactl
+    check asks first). Every rule is kept (no slicing or inlining), so that a derivation names
+    the automaton's rules and the relation keeps all its arguments."""
+    context = system.state[0].ctx
+    fp = z3.Fixedpoint(ctx=context)
     fp.set(engine="spacer")
     # global guidance: without it Spacer diverges on tiny automata with resets (counting x <= 1,
     # x <= 2, … instead of relating x to a counter)
     fp.set("spacer.global", True)
     for option in ("xform.slice", "xform.inline_linear", "xform.inline_eager"):
         fp.set(option, False)
-    timeout = deadline.solver_timeout_ms()
+    timeout = deadline.solver_timeout_ms(limit_s)
     if timeout is not None:
         fp.set("timeout", max(1, timeout - MARGIN_MS))
-    inv = z3.Function("Inv", *(z3.IntSort() for _ in system.state), z3.BoolSort())
+    inv = z3.Function("Inv", *(z3.IntSort(context) for _ in system.state), z3.BoolSort(context))
     fp.register_relation(inv)
     fp.declare_var(*system.state)
     fp.rule(inv(*system.state), system.initial, name=INIT)
@@ -132,8 +147,9 @@ def _counterexample(ta: ThresholdAutomaton, system: CounterSystem, question: Rea
                     rules: list[int]) -> Counterexample | None:
     """A concrete run firing ``rules`` in order from an initial state to a bad one, found by one
     SMT query over the unrolled sequence, with the simulator's replay attached."""
-    states = [tuple(z3.Int(f"{n}@{i}") for n in system.names) for i in range(len(rules) + 1)]
-    solver = z3.Solver()
+    context = system.state[0].ctx
+    states = [tuple(z3.Int(f"{n}@{i}", context) for n in system.names) for i in range(len(rules) + 1)]
+    solver = z3.Solver(ctx=context)
     timeout = deadline.solver_timeout_ms()
     if timeout is not None:
         solver.set("timeout", timeout)

@@ -78,7 +78,7 @@ class Certificate:
 def questions(system: CounterSystem, invariant: z3.BoolRef) -> dict[str, z3.BoolRef]:
     """The three formulas that must be unsatisfiable for ``invariant`` to be a certificate."""
     step = z3.Or(*(z3.And(t.enabled, z3.Not(system.rename(invariant, t.after)))
-                   for t in system.transitions)) if system.transitions else z3.BoolVal(False)
+                   for t in system.transitions)) if system.transitions else z3.BoolVal(False, invariant.ctx)
     return {"initiation": z3.And(system.initial, z3.Not(invariant)),
             "consecution": z3.And(invariant, step),
             "safety": z3.And(invariant, system.bad)}
@@ -90,7 +90,7 @@ def smtlib_questions(system: CounterSystem, invariant: z3.BoolRef, readable: str
     ``check-sat``, whose answer must be ``unsat``."""
     texts = {}
     for q, formula in questions(system, invariant).items():
-        printer = z3.Solver()
+        printer = z3.Solver(ctx=formula.ctx)
         printer.add(formula)
         notes = [f"; {q}: {MEANING[q]}", *([f"; Inv: {readable}"] if readable else [])]
         texts[q] = "\n".join(notes) + "\n(set-logic ALL)\n" + printer.to_smt2()
@@ -112,7 +112,7 @@ def recheck(system: CounterSystem, invariant: z3.BoolRef) -> Certificate:
 
 
 def _z3(formula: z3.BoolRef) -> str:
-    solver = z3.Solver()
+    solver = z3.Solver(ctx=formula.ctx)
     solver.set("timeout", deadline.solver_timeout_ms(RECHECK_LIMIT_S))
     solver.add(formula)
     return str(solver.check())

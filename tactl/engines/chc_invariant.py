@@ -40,8 +40,9 @@ def readable(system: CounterSystem, invariant: z3.BoolRef) -> Expr:
     known = set(_conjuncts(system.known))
     kept = [c for c in _conjuncts(invariant) if c not in known]
     processes = dict(zip(system.names, system.state))[PROCESSES]
-    counters = z3.Sum(*(z3.Int(n) for n in system.locations)) if system.locations else z3.IntVal(0)
-    formula = z3.substitute(z3.And(*kept), (processes, counters)) if kept else z3.BoolVal(True)
+    ctx = processes.ctx  # the system's own context (tactl/engines/chc.py)
+    counters = z3.Sum(*(z3.Int(n, ctx) for n in system.locations)) if system.locations else z3.IntVal(0, ctx)
+    formula = z3.substitute(z3.And(*kept), (processes, counters)) if kept else z3.BoolVal(True, ctx)
     natural = frozenset((*system.parameters, *system.locations))
     parts = [_expr(c, natural) for c in _conjuncts(z3.simplify(formula, arith_lhs=True))]
     return conj(*(p for p in parts if p != BoolConst(True)))
@@ -65,7 +66,7 @@ def _expr(f: z3.ExprRef, natural: frozenset[str]) -> Expr:
         if isinstance(inner, Compare):
             return _atom(Compare(NEGATED_COMPARISON[inner.op], inner.left, inner.right), natural)
         return Not(inner)
-    if z3.is_app(f) and f.decl().kind() in _OPS and f.arg(0).sort() == z3.IntSort():
+    if z3.is_app(f) and f.decl().kind() in _OPS and f.arg(0).sort() == z3.IntSort(f.ctx):
         left, right = _term(f.arg(0)), _term(f.arg(1))
         return _atom(Compare(_OPS[f.decl().kind()], term_expr(left.coeffs, left.const),
                              term_expr(right.coeffs, right.const)), natural)
@@ -93,7 +94,7 @@ def _atom(c: Compare, natural: frozenset[str]) -> Expr:
 def _term(t: z3.ExprRef) -> LinearTerm:
     if z3.is_int_value(t):
         return LinearTerm((), t.as_long())
-    if z3.is_const(t) and t.sort() == z3.IntSort():
+    if z3.is_const(t) and t.sort() == z3.IntSort(t.ctx):
         return LinearTerm(((str(t), 1),), 0)
     if z3.is_add(t):
         total = LinearTerm()

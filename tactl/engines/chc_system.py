@@ -55,12 +55,13 @@ class CounterSystem:
         return z3.substitute(formula, *zip(self.state, other))
 
 
-def counter_system(ta: ThresholdAutomaton, question: ReachQuery,
-                   parameters: dict[str, int] | None) -> CounterSystem:
-    """The counter system of ``ta`` and the reachability ``question`` (macro-expanded formulas)."""
+def counter_system(ta: ThresholdAutomaton, question: ReachQuery, parameters: dict[str, int] | None,
+                   ctx: z3.Context | None = None) -> CounterSystem:
+    """The counter system of ``ta`` and the reachability ``question`` (macro-expanded formulas),
+    its terms in the z3 context ``ctx`` (default: z3's main one)."""
     locations = tuple(loc.name for loc in ta.locations)
     names = (*ta.parameters, *locations, *ta.shared, PROCESSES)
-    table = {n: z3.Int(n) for n in names}
+    table = {n: z3.Int(n, ctx) for n in names}
 
     def sym(name: str) -> z3.ArithRef:
         if name not in table:
@@ -68,13 +69,13 @@ def counter_system(ta: ThresholdAutomaton, question: ReachQuery,
         return table[name]
 
     def term(e) -> z3.ExprRef:
-        return to_z3(ta.expand(e), sym)
+        return to_z3(ta.expand(e), sym, ctx)
 
-    counters = z3.Sum(*(table[n] for n in locations)) if locations else z3.IntVal(0)
+    counters = z3.Sum(*(table[n] for n in locations)) if locations else z3.IntVal(0, ctx)
     known = z3.And(*(table[n] >= 0 for n in (*ta.parameters, *locations)), counters == table[PROCESSES])
     initial = z3.And(*(table[n] >= 0 for n in names), known,
                      *(term(a) for a in ta.assumptions), *(term(e) for e in ta.inits),
-                     to_z3(question.initial, sym),
+                     to_z3(question.initial, sym, ctx),
                      *(table[p] == v for p, v in (parameters or {}).items()))
     transitions = []
     for index, rule in enumerate(ta.rules):
@@ -87,4 +88,4 @@ def counter_system(ta: ThresholdAutomaton, question: ReachQuery,
         transitions.append(Transition(index, z3.And(table[rule.source] >= 1, term(rule.guard)),
                                       tuple(nxt[n] for n in names)))
     return CounterSystem(names, tuple(table[n] for n in names), initial, known, tuple(transitions),
-                         to_z3(question.bad, sym), tuple(ta.parameters), locations, tuple(ta.shared))
+                         to_z3(question.bad, sym, ctx), tuple(ta.parameters), locations, tuple(ta.shared))

@@ -14,8 +14,8 @@ from tactl.util import deadline
 from tactl.util import progress as shown
 from tactl.util.suggest import did_you_mean
 from tactl.engines import cycle_liveness, explain, explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
-from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN,
-                                  UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, PropertyResult)
+from tactl.engines.result import (ENGINE_CHOICE, HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS,
+                                  UNKNOWN, UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, PropertyResult)
 from tactl.ir.eltl.cycles import can_run_forever, cycle_reason, has_several_location_cycles
 from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, lasso_reason, reach_question, temporal_query
 from tactl.ir.eltl.justice import readings_differ
@@ -62,6 +62,9 @@ class CheckOptions:
     # every query behind a HOLDS re-asked of cvc5 (tactl/engines/certify.py); the parametric
     # engine then decides the automaton as given, without the reduction of tactl/engines/reduced.py
     certify: bool = False
+    # set by check itself when it gives a property the parametric engine cannot decide to the
+    # chc engine (which then searches for a shallow violation before asking Spacer)
+    chosen_engine: bool = False
 
 
 @dataclass
@@ -96,6 +99,9 @@ class CheckReport:
             return 3
         return 0
 
+
+CHOSEN = ("checked by the chc engine (Spacer on Horn clauses, a bounded search for a violation) "
+          "instead of the parametric one, which does not decide this automaton: {why}")
 
 SYNC_TA = ("the automaton is synchronous (timing sync): it is meant for lock-step rounds, which "
            "the interleaving engines do not run, and lock-step checking needs the receive "
@@ -238,30 +244,42 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
             results.append(PropertyResult(prop.name, kind, verdict, options.engine, reason=why,
                                           formula_class=cls))
             continue
+        chosen = options
         if blocker and (options.engine == parametric.ENGINE or options.not_checkable):
-            results.append(PropertyResult(prop.name, kind, UNSUPPORTED, options.engine, reason=blocker,
-                                          formula_class=cls))
-            continue
+            if options.not_checkable or not _chc_decides(ta, query):
+                results.append(PropertyResult(prop.name, kind, UNSUPPORTED, options.engine, reason=blocker,
+                                              formula_class=cls))
+                continue
+            chosen = replace(options, engine=CHC, chosen_engine=True)
         if report.initial_configurations is False:
             results.append(PropertyResult(prop.name, kind, HOLDS_VACUOUSLY, options.engine, formula_class=cls,
                                           reason="vacuous: " + VACUOUS.format(why=why)))
             continue
-        shown.started(progress, prop.name, f"checking {prop.name} ({options.engine})")
+        shown.started(progress, prop.name, f"checking {prop.name} ({chosen.engine})")
         started = time.perf_counter()
         try:
             with deadline.interruptible():
-                result = _check_one(ta, query, options, progress)
+                result = _check_one(ta, query, chosen, progress)
                 if result.verdict == VIOLATED and result.counterexample is not None:
                     result.counterexample.explanation = explain.explain(
                         ta, result.counterexample, query,
                         explain.fault_terms(options.receive_automaton, ta))
             result.formula_class = cls
-            result = _with_vacuity(ta, prop, result, options, progress)
+            result = _with_vacuity(ta, prop, result, chosen, progress)
             results.append(_certified(result) if options.certify else result)
         except deadline.DeadlineExceeded:
-            results.append(PropertyResult(prop.name, kind, UNKNOWN, options.engine, formula_class=cls,
+            results.append(PropertyResult(prop.name, kind, UNKNOWN, chosen.engine, formula_class=cls,
                                           time_s=time.perf_counter() - started, reason=deadline.timeout_reason()))
+        if chosen is not options:
+            results[-1].details[ENGINE_CHOICE] = CHOSEN.format(why=blocker)
         shown.finished(progress, prop.name, results[-1].verdict.upper())
+
+
+def _chc_decides(ta: ThresholdAutomaton, query: TemporalQuery) -> bool:
+    """Whether the CHC engine takes ``query`` where the parametric engine cannot: a reachability
+    question (``init -> [](good)``) on an automaton without synthesis unknowns; the CHC engine
+    answers nothing else (tactl/engines/chc.py)."""
+    return not ta.unknowns and reach_question(query) is not None
 
 
 def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOptions,
@@ -320,9 +338,11 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
         return PropertyResult(query.property, query.kind, HOLDS_VACUOUSLY, options.engine,
                               reason=f"vacuous: {why}, so the property holds vacuously: nothing was checked")
     if options.engine == CHC:  # it answers safety only: a liveness property is UNSUPPORTED there
-        from tactl.engines import chc  # lazy: Spacer's engine runs only with --engine chc
+        # lazy: Spacer's engine loads only when a property goes to it
+        from tactl.engines import chc_fallback
 
-        return chc.check(ta, query, options.parameters)
+        return chc_fallback.check(ta, query, options.parameters, options.bound, options.max_states, progress,
+                                  probe=options.chosen_engine)
     if query.infinite and not can_run_forever(ta):
         return PropertyResult(query.property, query.kind, UNKNOWN, options.engine, reason=NO_LOOP)
     if options.engine in EXTERNAL:

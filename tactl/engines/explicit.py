@@ -10,7 +10,6 @@ the SMT encoding nor the simulator; a violation found here is still replayed by 
 
 from __future__ import annotations
 
-import itertools
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -33,6 +32,7 @@ from tactl.ir.expr import (
     Not,
     Or,
     Sum,
+    names,
 )
 from tactl.ir.linear import to_z3
 from tactl.ir.eltl.safety import ReachQuery
@@ -50,16 +50,34 @@ State = tuple[int, ...]
 
 
 def parameter_instances(ta: ThresholdAutomaton, fixed: dict[str, int], bound: int) -> list[dict[str, int]]:
-    """Every valuation with each free parameter in ``0..bound`` that satisfies the RC (``fixed``
-    names parameters of ``ta``; ``tactl.engines.check.validate_selection`` tells the user otherwise)."""
-    free = [p for p in ta.parameters if p not in fixed]
-    rc = [ta.expand(a) for a in ta.assumptions]
-    out = []
-    for values in itertools.product(range(bound + 1), repeat=len(free)):
-        params = {p: fixed[p] if p in fixed else 0 for p in ta.parameters}
-        params.update(zip(free, values))
-        if all(holds(a, params) for a in rc):
-            out.append(params)
+    """Every valuation with each free parameter in ``0..bound`` that satisfies the RC, in the
+    lexicographic order of the declared parameters (``fixed`` names parameters of ``ta``;
+    ``tactl.engines.check.validate_selection`` tells the user otherwise). Each conjunct of the
+    RC is evaluated as soon as the parameters it names have values, so that a prefix violating
+    it is not extended: phase king's 7 parameters at bound 7 are 2 million valuations, of which
+    45 satisfy its RC."""
+    params = list(ta.parameters)
+    position = {p: i for i, p in enumerate(params)}
+    checks: list[list[Expr]] = [[] for _ in params] or [[]]
+    for a in (ta.expand(a) for a in ta.assumptions):
+        checks[max((position[n.name] for n in names(a) if n.name in position), default=len(checks) - 1)].append(a)
+    if not params:
+        return [{}] if all(holds(a, {}) for a in checks[0]) else []
+    out: list[dict[str, int]] = []
+    values: dict[str, int] = {}
+
+    def extend(i: int) -> None:
+        if i == len(params):
+            out.append(dict(values))
+            return
+        p = params[i]
+        for v in ([fixed[p]] if p in fixed else range(bound + 1)):
+            values[p] = v
+            if all(holds(a, values) for a in checks[i]):
+                extend(i + 1)
+        del values[p]
+
+    extend(0)
     return out
 
 

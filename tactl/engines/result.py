@@ -16,6 +16,10 @@ NO_LOOP = ("vacuous: the automaton has no self-loop that updates nothing, so it 
            "(tactl adds no stuttering) and every liveness property would hold vacuously: nothing "
            "was checked")
 
+# The key of PropertyResult.details that says why an engine other than the one asked for decided
+# the property (tactl/engines/check.py sets it; the text, JSON and HTML reports show it).
+ENGINE_CHOICE = "engine_choice"
+
 
 @dataclass
 class Counterexample:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from tactl.engines.check import CheckReport
 from tactl.engines.parametric import ENGINE as PARAMETRIC
-from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNSUPPORTED, VIOLATED, Counterexample
+from tactl.engines.result import (ENGINE_CHOICE, HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNSUPPORTED, VIOLATED,
+                                  Counterexample)
 from tactl.ir.expr import to_text
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.report.counts import counts_line
@@ -43,6 +44,8 @@ def report_text(report: CheckReport) -> str:
             lines.append(f"  {'':<{width}}  {lead} {r.vacuity_witness}")
         if r.reason:
             lines.append(f"  {'':<{width}}  {r.reason}")
+        if r.details.get(ENGINE_CHOICE):  # an engine other than the one asked for decided it
+            lines.append(f"  {'':<{width}}  {r.details[ENGINE_CHOICE]}")
         if r.details.get("invariant"):  # the CHC engine's certificate (tactl/engines/chc.py)
             lines.append(f"  {'':<{width}}  inductive invariant: {r.details['invariant']}")
             lines.append(f"  {'':<{width}}  re-checked: {r.details.get('recheck', '')}")

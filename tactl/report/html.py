@@ -33,7 +33,7 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNKNOWN, UNSUPPORTED, VIOLATED
+from tactl.engines.result import ENGINE_CHOICE, HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNKNOWN, UNSUPPORTED, VIOLATED
 from tactl.passes.emit.render import environment
 from tactl.report.counts import verdict_counts
 from tactl.report.lockstep_text import run_lines
@@ -364,6 +364,9 @@ def property_row(prop: Mapping[str, Any], cex_anchor: str | None) -> PropertyRow
         n = certified["queries"]
         said = f"certified by {certified.get('solver')} ({n} quer{'y' if n == 1 else 'ies'} unsat)"
         note = f"{note}; {said}" if note else said
+    choice = (prop.get("details") or {}).get(ENGINE_CHOICE)
+    if choice:  # an engine other than the one asked for decided it
+        note = f"{note}; {choice}" if note else choice
     return PropertyRow(
         name=str(prop.get("name", "")),
         klass=str(prop.get("class") or prop.get("kind") or ""),

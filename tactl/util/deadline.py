@@ -224,6 +224,20 @@ def _stop(signum, frame) -> None:
     raise Terminated() if signum == signal.SIGTERM else KeyboardInterrupt()
 
 
+_contexts: list[object] = []  # z3 contexts besides z3's main one whose calls a stop signal cancels
+
+
+@contextmanager
+def cancellable(context: object) -> Iterator[None]:
+    """Calls in the z3 ``context`` (a solver's own, not z3's main one) are cancelled by a stop
+    signal like calls in the main context."""
+    _contexts.append(context)
+    try:
+        yield
+    finally:
+        _contexts.remove(context)
+
+
 def _cancel_solver_calls(read_end: int) -> None:
     """The watcher thread: on SIGINT or SIGTERM, cancel the z3 call in progress (z3's Python API
     releases the interpreter lock during a call, so this thread runs while the main one waits);
@@ -240,10 +254,10 @@ def _cancel_solver_calls(read_end: int) -> None:
             return
         if {signal.SIGINT, signal.SIGTERM} & set(data):
             z3 = sys.modules.get("z3")
-            context = getattr(getattr(z3, "z3", None), "_main_ctx", None)
-            if context is not None:
+            for context in (getattr(getattr(z3, "z3", None), "_main_ctx", None), *_contexts):
                 try:
-                    context.interrupt()
+                    if context is not None:
+                        context.interrupt()  # type: ignore[attr-defined]
                 except Exception:  # noqa: BLE001 - nothing to cancel
                     pass
         if _OWED in data and main is not None:

@@ -63,8 +63,11 @@ def test_check_unsupported_automaton_exits_3(cli):
     r = cli("check", DATA / "check" / "unsupported.ta", "--json")
     assert r.code == 3
     verdicts = {p["name"]: p for p in json.loads(r.out)["properties"]}
-    assert verdicts["reset"]["verdict"] == "unsupported"
-    assert "only grow" in verdicts["reset"]["reason"]
+    assert verdicts["live"]["verdict"] == "unsupported"
+    assert "only grow" in verdicts["live"]["reason"]
+    # the safety property goes to the chc engine, which says why it was chosen
+    assert verdicts["reset"]["verdict"] == "holds" and verdicts["reset"]["engine"] == "chc"
+    assert "only grow" in verdicts["reset"]["details"]["engine_choice"]
 
 
 @pytest.mark.parametrize("args, message", [
