@@ -75,6 +75,7 @@ def explore(tr: TranslationState) -> None:
     tr.havoc_at = {}  # counter -> locations whose steps receive it
     tr.havoc_resets = {}  # (src, dst, counter) -> the reset
     edges: list[tuple[tuple, tuple, StepPath]] = []
+    stutters: list[tuple[tuple, StepPath]] = []
     queue = list(starts)
     blocked: list[tuple[int, ...]] = []
     while queue:
@@ -103,6 +104,7 @@ def explore(tr: TranslationState) -> None:
                 tr.havoc_resets.setdefault((src, tgt, c), span)
             if tgt == src and not p.sends:
                 tr.stutter_at.add(src)
+                stutters.append((src, p))
                 tr.stutter_lines.setdefault(src, set()).update(p.lines)
                 continue  # a stutter step
             edges.append((src, tgt, p))
@@ -146,6 +148,7 @@ def explore(tr: TranslationState) -> None:
                 key = (s, t, tuple(p.sends))
                 groups.setdefault(key, []).append(cond)
                 lines_of.setdefault(key, set()).update(p.lines)
+    tr.stays = stay_conditions(tr, stutters, invariant)
     tr.rules = []
     tr.reading_rules = set()
     for (s, t, sends), conds in groups.items():
@@ -159,6 +162,28 @@ def explore(tr: TranslationState) -> None:
         text = "; ".join(f'line {n} "{tr.m.line(n)}"' for n in lines)
         tr.rules.append(ReceiveRule(len(tr.rules), tr.names[s], tr.names[t], guard, sends,
                                     origin=Origin(tr.m.path, tuple(lines), text)))
+
+
+def stay_conditions(tr: TranslationState, stutters, invariant) -> dict[str, Expr] | None:
+    """Per location, the receive counts with which a step of a process there changes nothing (its
+    stutter paths' conditions, restricted like the rules by ``monotone_invariants``): the steps by
+    which a process receives without moving. The receive automaton has no rule for them; the file's
+    own fairness needs them (``passes/rta_to_ta/file_fairness.py``: a process stays at a location
+    either by such a step or by never stepping again). Built without a solver call, so that reading
+    a file asks z3 exactly what it asked before (a later check's models, hence its figures, depend on
+    it); an unsatisfiable condition is harmless there. None where a condition reads a static counter
+    (its receive count would need ``eliminate_static``'s solver calls): no file reading then."""
+    static = {received(c).name for c in tr.static}
+    conds_at: dict[tuple, list[list[Expr]]] = {}
+    for s, p in stutters:
+        for d in invariant.get(s, []):
+            cond = dedupe(list(d) + p.cond)
+            if any(n.name in static for c in cond for n in expr_names(c)):
+                return None
+            if cond not in conds_at.setdefault(s, []):
+                conds_at[s].append(cond)
+    return {tr.names[s]: BoolConst(True) if any(not c for c in conds) else disj(*[conj(*c) for c in conds])
+            for s, conds in conds_at.items() if conds and s in tr.names}
 
 
 def kept_temporary(tr: TranslationState, v: str) -> bool:

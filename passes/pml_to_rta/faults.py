@@ -186,6 +186,11 @@ def _plinear(e: P.PExpr) -> dict[str, int]:
     raise refuse("expected a sum of names and constants here", e.span)
 
 
+def delivery_shaped(tr, e: P.PExpr) -> bool:
+    """``e`` reads ``some(Proc:x < y)``, the shape of ByMC's ``in_transit`` propositions."""
+    return isinstance(e, P.PCall) and e.func == "some" and isinstance(e.arg, P.PBinary) and e.arg.op == "<"
+
+
 def delivery(tr) -> Delivery | None:
     """The file's promised delivery: the ``in_transit``-shaped proposition its ``fairness``
     formula names (else any proposition of that shape)."""
@@ -194,8 +199,7 @@ def delivery(tr) -> Delivery | None:
     props = sorted(tr.m.props, key=lambda p: p.name not in named)
     for p in props:
         e = p.expr
-        if not (isinstance(e, P.PCall) and e.func == "some" and isinstance(e.arg, P.PBinary)
-                and e.arg.op == "<"):
+        if not delivery_shaped(tr, e):
             continue
         try:
             lin = _plinear(P.PBinary(op="-", left=e.arg.left, right=e.arg.right, span=e.span))
@@ -321,6 +325,13 @@ def _implied(tr, claim: Expr) -> bool:
     return s.check() == z3.unsat
 
 
+# The end of the note where the file's formula and the derived justice agree on the delivery: both
+# readings are checked (tactl/driver/file_reading.py says how the file's is decided).
+BOTH_READINGS = ("liveness is checked under the file's formula, where a process that has every message may "
+                 "stop for good (the default verdict), and under the derived justice, which also makes "
+                 "processes move; a verdict shows both where they differ")
+
+
 def fairness_note(tr, ltl: P.Ltl, reading: FaultReading) -> Diagnostic:
     """The ``ltl fairness`` note for the models decided here: which delivery the justice
     guarantees and why (module docstring, **Which delivery is accepted**)."""
@@ -339,10 +350,9 @@ def fairness_note(tr, ltl: P.Ltl, reading: FaultReading) -> Diagnostic:
         msg = (f"ltl fairness: no proposition 'some(Proc:{tr.rcv_var} < {counter} + D)' names the "
                f"delivery; liveness is checked under the justice tactl derives from {model} ({derived})")
     elif not reading.dropped:
+        tr.fairness_agrees = True
         msg = (f"ltl fairness: its delivery bound ('{filed.name}': {counter}{_text(filed.terms)}) agrees "
-               f"with the justice tactl derives from {model} ({derived}); liveness is checked under "
-               "the derived justice, which also makes processes move (the file's formula alone lets a "
-               "process with nothing to receive stay put)")
+               f"with the justice tactl derives from {model} ({derived}); {BOTH_READINGS}")
     else:
         copies = " - ".join([reading.n, *reading.unmodelled])
         dropped = ", ".join(f"+ {d}" for d in reading.dropped)

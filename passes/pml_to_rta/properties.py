@@ -2,7 +2,8 @@
 
 ``ltl`` blocks become the specifications, except ``fairness``: liveness is checked under the
 justice tactl derives from the fault model, and the file's fairness is compared with it in a note
-(``fairness_note``). Propositions over the counters of the initial ``if`` (one value per run) are
+(``fairness_note``); where the two promise the same delivery (no crash model), liveness is also
+checked under the file's formula itself, the default verdict (``tactl/driver/file_reading.py``). Propositions over the counters of the initial ``if`` (one value per run) are
 evaluated in the initial configuration (``static_formula``); propositions no block uses and tactl
 cannot read get one warning (``unused_propositions``). The propositions themselves are read by
 ``passes/pml_to_rta/propositions.py``.
@@ -25,6 +26,9 @@ from tactl.passes.pml_to_rta.values import START, Refuse, bad_ltl_operator, expr
 from tactl.passes.rta_to_ta.env import guaranteed_delivery, sent
 
 FAIRNESS = "fairness"
+# fault models whose liveness is also read under the file's own fairness (no crash: a crashed
+# process takes no step of the file's interleaving; passes/rta_to_ta/file_fairness.py)
+FILE_READING_MODELS = (FaultModel.BYZANTINE, FaultModel.SYMMETRIC, FaultModel.OMISSION)
 
 
 def properties(tr: TranslationState, faults: Faults) -> tuple[list[Property], list[Diagnostic]]:
@@ -34,6 +38,12 @@ def properties(tr: TranslationState, faults: Faults) -> tuple[list[Property], li
     for ltl in tr.m.ltls:
         if ltl.name == FAIRNESS:
             notes.append(fairness_note(tr, ltl, props, faults))
+            continue
+        if is_fairness(ltl.name):
+            notes.append(Diagnostic(Severity.WARNING, (
+                f"ltl {ltl.name}: an assumption, not a property (ByMC reads every ltl block whose name "
+                f"starts with '{FAIRNESS}' as part of the fairness): not checked; the derived justice "
+                "does not use it, the file's own reading assumes it where tactl can read it"), ltl.span))
             continue
         formula = static_formula(tr, ltl, props)
         out.append(Property(ltl.name, formula, origin=Origin(
@@ -183,7 +193,12 @@ def fairness_note(tr: TranslationState, ltl: P.Ltl, props: dict[str, P.AtomicPro
         derived += (f"; the initialisation's {', '.join(tr.static)} is delivered too (the file's "
                     "formula does not say so: its receive guards were eliminated, a rule that "
                     "needs it is unconditional)")
-    if agree:
+    tr.fairness_agrees = agree and faults.model in FILE_READING_MODELS
+    if tr.fairness_agrees:
+        msg = (f"ltl fairness: its delivery bound agrees with the justice tactl derives from "
+               f"faults {faults.model.value}({', '.join(faults.parameters)}) ({derived}); "
+               + promela_faults.BOTH_READINGS)
+    elif agree:
         msg = (f"ltl fairness: its delivery bound agrees with the justice tactl derives from "
                f"faults {faults.model.value}({', '.join(faults.parameters)}) ({derived}); "
                "liveness is checked under the derived justice, which also makes processes "
@@ -193,6 +208,39 @@ def fairness_note(tr: TranslationState, ltl: P.Ltl, props: dict[str, P.AtomicPro
                f"one tactl derives from faults {faults.model.value}({', '.join(faults.parameters)}) "
                f"({derived}); liveness is checked under the derived justice, not the file's formula")
     return Diagnostic(Severity.WARNING, msg, ltl.span)
+
+
+def is_fairness(name: str) -> bool:
+    """ByMC's ``Ltl.is_fairness_form``: a block named ``fairness…`` is an assumption."""
+    return name.startswith(FAIRNESS)
+
+
+def fairness_extra(tr: TranslationState, ltl: P.Ltl) -> Expr | None:
+    """The conjuncts of the fairness formula beyond its delivery (``[]<>`` or ``<>[]`` of negated
+    ``in_transit``-shaped propositions), as a formula over location counters: ``true`` if none,
+    None if one cannot be read (then the file's own reading is not built). ByMC's clean-crash
+    and omission files add ``[](some_ri -> <>no_ri)``: a process at RI eventually leaves it."""
+    props = {p.name: p for p in tr.m.props}
+    transit = {p.name for p in tr.m.props if promela_faults.delivery_shaped(tr, p.expr)}
+
+    def conjuncts(e: P.PExpr) -> list[P.PExpr]:
+        if isinstance(e, P.PBinary) and e.op == "&&":
+            return conjuncts(e.left) + conjuncts(e.right)
+        return [e]
+
+    def delivery(e: P.PExpr) -> bool:
+        if isinstance(e, P.PUnary) and e.op in ("[]", "<>") and isinstance(e.arg, P.PUnary) \
+                and e.arg.op in ("[]", "<>") and e.arg.op != e.op:
+            return all(isinstance(c, P.PUnary) and c.op == "!" and isinstance(c.arg, P.PName)
+                       and c.arg.name in transit for c in conjuncts(e.arg.arg))
+        return False
+
+    others = [b.formula for b in tr.m.ltls if is_fairness(b.name) and b.name != FAIRNESS]
+    extra = [c for f in (ltl.formula, *others) for c in conjuncts(f) if not delivery(c)]
+    try:
+        return conj(*(formula(tr, c, props, at_start=False) for c in extra)) if extra else BoolConst(True)
+    except Refuse:
+        return None
 
 
 def substitute_sent(e: Expr, counter: str) -> Expr:

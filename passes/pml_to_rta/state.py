@@ -108,6 +108,8 @@ class TranslationState:
     locations: list[Location] = field(default_factory=list)
     initial: list[str] = field(default_factory=list)
     rules: list[ReceiveRule] = field(default_factory=list)
+    stays: dict[str, Expr] | None = field(default_factory=dict)  # location -> its stutter paths' condition
+    fairness_agrees: bool = False  # the fairness block's delivery is the derived justice's (properties.py)
 
     # --- properties (propositions.py): a receive variable reads its declared value here
     receive_at_start: bool = False

@@ -37,7 +37,10 @@ symbolically (``passes/pml_to_rta/__init__.py`` lists the stages in order):
   one where it is true is occupied; ``card(P:c)`` → the sum of their counters; ``P@end`` → true
   (every process starts at ``end:``, the initial ``if`` is the initial location). ``ltl`` blocks
   become the specifications, except ``fairness``: liveness is checked under the justice tactl
-  derives from the fault model; the file's fairness is compared with it and a note says so.
+  derives from the fault model, and — where the file's formula promises that same delivery, for a
+  model without crashes — under the file's formula itself, the default verdict
+  (``tactl/driver/file_reading.py``, from the step's stay conditions, ``explore.stay_conditions``);
+  the file's fairness is compared with the derived justice and a note says so.
 
 Whatever falls outside these patterns is an :class:`InputError` at its position: the translation
 never builds a silently different model.
@@ -60,6 +63,7 @@ from tactl.passes.pml_to_rta import faults as promela_faults
 from tactl.passes.pml_to_rta import widths as PT
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import CRASH_SEND, Refuse
+from tactl.passes.rta_to_ta.own_fairness import FileFairness
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,9 @@ class PromelaTranslation:
     notes: tuple[Diagnostic, ...] = ()
     # (location name, meaning) for the table `tactl parse` prints
     table: tuple[tuple[str, str], ...] = ()
+    # what the file's own fairness reading needs (passes/rta_to_ta/file_fairness.py); None where
+    # it is not built (the fairness promises another delivery, a crash model, static counters)
+    fairness: FileFairness | None = None
 
 
 def translate_promela(model: P.PromelaModel) -> PromelaTranslation:
@@ -108,8 +115,16 @@ def run(tr: TranslationState) -> PromelaTranslation:
                     tuple(Message(c) for c in tr.counters),
                     tuple(tr.locations), tuple(tr.initial), tuple(tr.rules), tuple(props),
                     crash_locations=crash_locations, crash_rules=crash_rules)
+    # the file's own reading only where its fairness promises the delivery the derived justice
+    # guarantees (else a lasso under the derived delivery may be one the file's formula excludes)
+    block = next((ltl for ltl in tr.m.ltls if ltl.name == properties.FAIRNESS and ltl.span), None)
+    extra = properties.fairness_extra(tr, block) if block is not None else None
+    fairness = None
+    if tr.fairness_agrees and tr.stays is not None and extra is not None and not crash_rules:
+        fairness = FileFairness(tuple(tr.stays.items()), f"line {block.span.line}: {tr.m.line(block.span.line).strip()}",
+                                extra, tuple(r.counter for r in tr.rvars if not r.havoc))
     return PromelaTranslation(rta, tuple(tr.notes + table_notes),
                               tuple((loc.name, loc.origin.text if loc.origin else "")
-                                    for loc in (*tr.locations, *crash_locations)))
+                                    for loc in (*tr.locations, *crash_locations)), fairness)
 
 

@@ -74,33 +74,12 @@ def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
     # constraints its resilience condition (passes/rta_to_ta/env.py)
     rta = replace(rta, parameters=(*rta.parameters, *env.parameters),
                   assumptions=(*rta.assumptions, *env.assumptions))
-    auxiliary = set(env.auxiliary)
     messages = tuple(m.name for m in rta.messages)
     shared = env.shared(messages)
     context = GuardContext(rta, shared)
     env_cases = environment_cases(env)
-
-    def eliminated(rule: ReceiveRule) -> GuardTranslation:
-        disjuncts, exact = [], True
-        for conjunct in guard_dnf(rule.guard):
-            for env_atoms in env_cases:
-                relevant = _connected(conjunct, env_atoms, auxiliary)
-                variables = {x for a in (*conjunct, *relevant) for x, _ in a.coeffs}
-                receive = sorted(x for x in variables if received_message(x))
-                later = sorted(x for x in variables if x in auxiliary)
-                try:
-                    shadow = project([*conjunct, *relevant], receive, later, naturals=True,
-                                     limit=PROJECTION_LIMIT)
-                except ProjectionTooLarge as e:
-                    raise UnsupportedEnvironment(_too_large(rta, rule, e)) from None
-                exact = exact and shadow.exact
-                if shadow.atoms is not None and list(shadow.atoms) not in disjuncts:
-                    disjuncts.append(list(shadow.atoms))
-        kept = context.simplify(disjuncts)
-        return GuardTranslation(rule.id, rule.guard, tuple(context.render(d) for d in kept), exact)
-
-    guards = [eliminated(rule) for rule in rta.rules]
-    crash_guards = [eliminated(rule) for rule in rta.crash_rules]
+    guards = [eliminate_guard(rta, env, context, rule, env_cases) for rule in rta.rules]
+    crash_guards = [eliminate_guard(rta, env, context, rule, env_cases) for rule in rta.crash_rules]
     justice = derive_justice(rta, env, context)
     # A synchronous property's hypothesis (``assuming clean round``) stays in the receive automaton
     # (.rta, its JSON): the lock-step engine checks that; the .ta carries the formula only.
@@ -114,6 +93,31 @@ def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
         ta, stutter = with_stutter(ta)
         justice = replace(justice, stutter=stutter)
     return Translation(ta, tuple(guards), env, justice, tuple(crash_guards))
+
+
+def eliminate_guard(rta: ReceiveTA, env: Environment, context: GuardContext, rule: ReceiveRule,
+                    env_cases: list[list[LinearAtom]] | None = None) -> GuardTranslation:
+    """``∃ received. guard ∧ Env`` of ``rule`` as send guards (the TA rule's guard): each conjunct
+    of the guard's DNF with each case of Env, projected (``passes/rta_to_ta/qe.py``), then
+    simplified under the resilience condition. ``rta`` already carries Env's parameters."""
+    auxiliary = set(env.auxiliary)
+    disjuncts, exact = [], True
+    for conjunct in guard_dnf(rule.guard):
+        for env_atoms in (environment_cases(env) if env_cases is None else env_cases):
+            relevant = _connected(conjunct, env_atoms, auxiliary)
+            variables = {x for a in (*conjunct, *relevant) for x, _ in a.coeffs}
+            receive = sorted(x for x in variables if received_message(x))
+            later = sorted(x for x in variables if x in auxiliary)
+            try:
+                shadow = project([*conjunct, *relevant], receive, later, naturals=True,
+                                 limit=PROJECTION_LIMIT)
+            except ProjectionTooLarge as e:
+                raise UnsupportedEnvironment(_too_large(rta, rule, e)) from None
+            exact = exact and shadow.exact
+            if shadow.atoms is not None and list(shadow.atoms) not in disjuncts:
+                disjuncts.append(list(shadow.atoms))
+    kept = context.simplify(disjuncts)
+    return GuardTranslation(rule.id, rule.guard, tuple(context.render(d) for d in kept), exact)
 
 
 def environment_cases(env: Environment) -> list[list[LinearAtom]]:

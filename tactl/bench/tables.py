@@ -18,6 +18,8 @@ family is its own module, whose docstring says what it measures:
   and the chc engine against the parametric one (``tactl/bench/resets.py``);
 * ``spin13``, ``promela``, ``promela-sets``, ``large``, ``scaling`` — ``tactl/bench/spin13.py``,
   ``promela.py``, ``promela_sets.py``, ``large.py``, ``reader.py``;
+* ``bymc-promela`` — ByMC's cached verdicts on the Parametric Promela sets beside tactl's
+  (``tactl/bench/bymc_promela.py``);
 * ``peers`` (never in the default set; ``make bench-peers`` builds ByMC first) — tactl and ByMC
   side by side on the same files (``tactl/bench/peers.py``).
 """
@@ -33,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tactl.bench import REPO
+from tactl.bench.bymc_promela import bymc_promela_table
 from tactl.bench.certify import certify_table
 from tactl.bench.checker import checker_table
 from tactl.bench.external import external_table
@@ -93,6 +96,8 @@ TABLES: tuple[Table, ...] = (
     Table("chc-cross-check", lambda a, w: cross_check_table(a.shared, min(a.timeout, CROSS_TIMEOUT_S))),
     # ByMC's Parametric Promela files through the .pml front end
     Table("promela", lambda a, w: promela_table(a.shared, min(a.timeout, 120.0), timed_process)),
+    # ByMC's verdicts on the Promela sets (a cache filled by `python -m tactl.bench.bymc_promela --run`)
+    Table("bymc-promela", lambda a, w: bymc_promela_table(limit_s=min(a.timeout, 120.0))),
     # every Promela file of the six sets of fault-tolerant-benchmarks, per property (make ftb-promela)
     Table("promela-sets", lambda a, w: promela_sets_table(min(a.timeout, 120.0), timed_process)),
     # the Promela-generated TAs and the large .alg models, with and without the reductions

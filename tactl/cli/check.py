@@ -39,7 +39,10 @@ from tactl.util.fsutil import write_output
                   "('assuming clean round') are read from the property, never from its name. "
                   "Every HOLDS says whether it is vacuous: the same engine asks whether any run "
                   "meets the property's antecedents (initially …, the p of [](p -> <>q), the "
-                  "justice); none does: HOLDS VACUOUSLY.")
+                  "justice); none does: HOLDS VACUOUSLY. A .pml file's liveness (parametric engine, "
+                  "no --param) is decided under the file's own 'ltl fairness' formula, where a "
+                  "process that has every message may stop for good; the verdict under tactl's "
+                  "derived justice is shown beside it where the two differ.")
 def check(
     file: InputFile,
     properties: PropertyOption = None,

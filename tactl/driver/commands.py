@@ -185,6 +185,10 @@ def check_file(request: CheckRequest, shown, say: Say) -> CheckOutcome:
         report = check_automaton(ta, result.path, options, shown)
     except SelectionError as e:
         raise usage_error(file, str(e)) from None
+    if not request.parameters:  # a verdict for every parameter: the file's own fairness first
+        from tactl.driver.file_reading import reading_of, second_reading  # lazy: only for a .pml's liveness
+
+        second_reading(reading_of(result), report, ta, result.path, request.engine)
     return CheckOutcome(report, result.source or "", _rounds(file, loaded.written))
 
 

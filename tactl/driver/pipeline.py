@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from tactl.driver.cache import Cache, cache_key, digest
+from tactl.driver.file_reading import attach, file_fairness, keep
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.expr import to_text
 from tactl.ir.rta.model import Timing
@@ -80,32 +81,45 @@ def _without_source_map(doc: Any) -> Any:
 
 
 def _dump_rta(value: RtaReadResult) -> str:
-    return json.dumps({"rta": rta_to_json(value.rta), "warnings": _diagnostics_json(value.warnings)})
+    doc = {"rta": rta_to_json(value.rta), "warnings": _diagnostics_json(value.warnings)}
+    if getattr(value, "fairness", None) is not None:  # a Promela file's own fairness (driver/file_reading.py)
+        doc["file_fairness"] = value.fairness.to_json()
+    return json.dumps(doc)
 
 
 def _load_rta(text: str, before: Any) -> RtaReadResult:
     doc = json.loads(text)
-    return RtaReadResult(rta_from_json(doc["rta"]), before.path, before.text,
-                         _diagnostics_from(doc["warnings"]))
+    rta, warnings = rta_from_json(doc["rta"]), _diagnostics_from(doc["warnings"])
+    if "file_fairness" in doc:
+        return ParsedPromela(rta, before.path, before.text, warnings, file_fairness(doc["file_fairness"]))
+    return RtaReadResult(rta, before.path, before.text, warnings)
 
 
 def _canonical_rta(value: RtaReadResult) -> str:
+    if getattr(value, "fairness", None) is not None:  # the translate pass copies it
+        return _canonical({"rta": rta_to_json(value.rta), "file_fairness": {**value.fairness.to_json(), "text": ""}})
     return _canonical(rta_to_json(value.rta))
 
 
 def _dump_ta(value: ReadResult) -> str:
-    return json.dumps({"ta": ta_to_json(value.ta), "not_checkable": value.not_checkable,
-                       "refused": value.refused, "certificates": value.certificates,
-                       "receive": None if value.receive is None else rta_to_json(value.receive)})
+    doc = {"ta": ta_to_json(value.ta), "not_checkable": value.not_checkable,
+           "refused": value.refused, "certificates": value.certificates,
+           "receive": None if value.receive is None else rta_to_json(value.receive)}
+    if getattr(value, "file_fairness", None) is not None:  # a Promela file's own fairness (driver/file_reading.py)
+        doc["file_fairness"] = value.file_fairness.to_json()
+    return json.dumps(doc)
 
 
 def _load_ta(text: str, before: Any) -> ReadResult:
     """A translated automaton from the cache; path, text and warnings are the input's."""
     doc = json.loads(text)
     receive = None if doc["receive"] is None else rta_from_json(doc["receive"])
-    return ReadResult(ta_from_json(doc["ta"]), before.path, before.source, before.warnings,
+    read = ReadResult(ta_from_json(doc["ta"]), before.path, before.source, before.warnings,
                       doc["not_checkable"], certificates=doc["certificates"], receive=receive,
                       refused={k: tuple(v) for k, v in doc["refused"].items()})
+    if "file_fairness" in doc:  # the reading itself is built when a check needs it
+        read.file_fairness = file_fairness(doc["file_fairness"])
+    return read
 
 
 def _canonical_ta(value: ReadResult) -> str:
@@ -114,9 +128,11 @@ def _canonical_ta(value: ReadResult) -> str:
 
 def _semantic_ta(value: ReadResult) -> str:
     doc = json.loads(_dump_ta(value))
-    return _canonical({"ta": _without_source_map(doc["ta"]), "not_checkable": doc["not_checkable"],
-                       "refused": doc["refused"],
-                       "receive": _without_source_map(doc["receive"])})
+    semantic = {"ta": _without_source_map(doc["ta"]), "not_checkable": doc["not_checkable"],
+                "refused": doc["refused"], "receive": _without_source_map(doc["receive"])}
+    if "file_fairness" in doc:  # a Promela file's liveness verdicts read its own fairness too
+        semantic["file_fairness"] = {**doc["file_fairness"], "text": ""}
+    return _canonical(semantic)
 
 
 def _dump_verdict(value: Any) -> str:
@@ -219,6 +235,15 @@ class ParsedRta(RtaReadResult):
         self.program = program
 
 
+class ParsedPromela(RtaReadResult):
+    """The Promela front end's receive automaton, with what the file's own fairness reading needs
+    (``tactl/driver/file_reading.py``)."""
+
+    def __init__(self, rta, path: str, source: str, warnings: list[Diagnostic], fairness: Any) -> None:
+        super().__init__(rta, path, source, warnings)
+        self.fairness = fairness  # passes/rta_to_ta/file_fairness.FileFairness, or None
+
+
 def parse_loaded(text: str, where: str) -> RtaReadResult:
     """Run the parse pass on pseudocode: the receive automaton it defines, checked like a
     written one (``ir/rta/validate.py``), with the pseudocode as its source text."""
@@ -241,8 +266,9 @@ def parse_promela_loaded(text: str, where: str, defines: tuple[str, ...] = ()) -
     from tactl.passes.pml_to_rta.translation import translate_promela
 
     result = translate_promela(parse_promela(text, where, defines))
-    return RtaReadResult(result.rta, where, text,
-                         list(result.notes) + only_warnings(validate_rta(result.rta), where, text))
+    return ParsedPromela(result.rta, where, text,
+                         list(result.notes) + only_warnings(validate_rta(result.rta), where, text),
+                         result.fairness)
 
 
 SYNC_NOT_CHECKABLE = (
@@ -262,12 +288,13 @@ def translate_loaded(loaded: RtaReadResult) -> ReadResult:
     if problem:
         raise problem
     sync = loaded.rta.timing is Timing.SYNC
-    return ReadResult(result.translation.ta, loaded.path, loaded.source, loaded.warnings,
+    read = ReadResult(result.translation.ta, loaded.path, loaded.source, loaded.warnings,
                       SYNC_NOT_CHECKABLE if sync else None,
                       certificates=certificate_rows(loaded.rta, result),
                       # kept for every timing: the lock-step engine runs a synchronous one, and a
                       # counterexample's explanation reads the fault model's environment from it
                       receive=loaded.rta, refused=refused_properties(result))
+    return attach(read, loaded)
 
 
 def lower_loaded(loaded: ReadResult) -> ReadResult:
@@ -291,8 +318,9 @@ def lower_loaded(loaded: ReadResult) -> ReadResult:
                         f"'({to_text(q.dividend)}) / {q.divisor}', constrained exactly by "
                         + " and ".join(f"'{to_text(c)}'" for c in q.constraints()), q.span)
              for q in lowered.quotients]
-    return ReadResult(lowered.ta, loaded.path, loaded.source, loaded.warnings + notes,
+    read = ReadResult(lowered.ta, loaded.path, loaded.source, loaded.warnings + notes,
                       loaded.not_checkable, loaded.certificates, loaded.receive, loaded.refused)
+    return keep(read, loaded)
 
 
 def _read_rta(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
@@ -407,6 +435,10 @@ def _check(loaded: ReadResult, options: Mapping[str, Any]) -> Verdict:
     ta, engine_options, notes = check_options(loaded, fixed, (options["property"],))
     with deadline.clock(options.get("timeout")):
         report = check_automaton(ta, loaded.path, engine_options)
+        if not fixed["parameters"]:  # a verdict for every parameter: the file's own fairness first
+            from tactl.driver.file_reading import reading_of, second_reading  # lazy: a .pml's liveness only
+
+            second_reading(reading_of(loaded), report, ta, loaded.path, fixed.get("engine", CHECK_DEFAULTS["engine"]))
     [result] = report.results
     return Verdict(result, notes + list(report.warnings))
 
@@ -492,8 +524,9 @@ PASSES: tuple[Pass, ...] = (
     Pass("parse", 3, "alg-text", "rta", _parse),
     # parse-promela 2: a file's own fault model (bound), several receive variables, havoc, cpp,
     # the -D defines; translate 3: justice max(0, g), bound's Env (an entry of an older version
-    # would be a different model under the same key: bump whenever a pass's output changes)
-    Pass("parse-promela", 2, "pml-text", "rta", _parse_promela, ("defines",)),
+    # would be a different model under the same key: bump whenever a pass's output changes);
+    # parse-promela 3: a .pml's own fairness (stay conditions; translate and check see it in their keys)
+    Pass("parse-promela", 3, "pml-text", "rta", _parse_promela, ("defines",)),
     Pass("translate", 3, "rta", "ta", _translate),
     Pass("lower", 1, "ta", "checkable-ta", _lower, cached=False),
     # check 3: vacuity, lock-step hypotheses as written; 4: safety outside the parametric

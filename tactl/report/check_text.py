@@ -51,6 +51,8 @@ def report_text(report: CheckReport) -> str:
             lines.append(f"  {'':<{width}}  re-checked: {r.details.get('recheck', '')}")
         if r.counterexample and r.verdict == VIOLATED:
             lines.extend("    " + line for line in counterexample_table(ta, r.counterexample))
+        if r.details.get("file_run"):  # a run of the file itself, with receive counts (driver/file_reading.py)
+            lines.extend("    " + line for line in r.details["file_run"])
         if r.details.get("run") and r.verdict == VIOLATED:
             lines.extend("    " + line for line in run_lines(r.details["run"]))
             lines.extend(f"      {line}" for line in r.details.get("pseudocode", []))

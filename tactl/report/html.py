@@ -376,7 +376,7 @@ def property_row(prop: Mapping[str, Any], cex_anchor: str | None) -> PropertyRow
         cache=str(prop.get("cache", "")),
         note=str(note or ""),
         counterexample=cex_anchor,
-        rounds=_source_run(prop) or _rounds(prop),
+        rounds=_source_run(prop) or _file_run(prop) or _rounds(prop),
         rounds_title=_run_title(prop),
         hypothesis=str(prop.get("hypothesis") or (prop.get("details") or {}).get("hypothesis") or ""),
         statement=statement_view(prop),
@@ -389,8 +389,17 @@ def _source_run(prop: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(map(str, lines)) if lines and prop.get("verdict") == VIOLATED else ()
 
 
+def _file_run(prop: Mapping[str, Any]) -> tuple[str, ...]:
+    """A run of a Promela file itself under its own fairness (``tactl/driver/file_reading.py``)."""
+    lines = (prop.get("details") or {}).get("file_run")
+    return tuple(map(str, lines)) if lines and prop.get("verdict") == VIOLATED else ()
+
+
 def _run_title(prop: Mapping[str, Any]) -> str:
     details = prop.get("details") or {}
+    if details.get("file_run"):
+        values = ", ".join(f"{k}={v}" for k, v in (details.get("instance") or {}).items())
+        return f"run of the file at {values}, each process with its receive counts, under the file's fairness"
     if not details.get("source_run"):
         return "lock-step rounds"
     values = ", ".join(f"{k}={v}" for k, v in (details.get("valuation") or {}).items())
