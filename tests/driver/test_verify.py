@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -217,7 +218,8 @@ def test_verify_command_prints_the_table_and_writes_both_reports(cli, tmp_path):
     assert r.out.splitlines()[0].split() == ["algorithm", "property", "class", "verdict", "vacuity", "engine",
                                              "time", "cache"]
     assert "strb       relay" in r.out and "HOLDS" in r.out
-    assert "parse v3: MISS" in r.err and "check v3 [relay]: MISS" in r.err
+    # the pass versions move whenever a pass's output changes: match any
+    assert re.search(r"parse v\d+: MISS", r.err) and re.search(r"check v\d+ \[relay\]: MISS", r.err), r.err
     doc = json.loads((tmp_path / "r" / "report.json").read_text())
     [alg] = doc["algorithms"]
     assert alg["automaton"]["name"] == "STRB" and len(alg["certificates"]) == 8
