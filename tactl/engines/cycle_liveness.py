@@ -21,7 +21,7 @@ from dataclasses import replace
 from itertools import product
 
 from tactl.engines import explicit, explicit_ltl
-from tactl.engines.parametric import (initial_question, premise, query_size, schedule_of, solve, temporal_result,
+from tactl.engines.parametric import (branch_obligations, query_size, schedule_of, solve, temporal_result,
                                      verdict_scope)
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, Obligation, PropertyResult
 from tactl.engines.schedule import order_steady
@@ -71,8 +71,7 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
         solved = solve(ta, encoding, query.property, progress, readable, exact=False)
         queries += solved.queries
         if solved.answer == "unsat":
-            obligations += [Obligation(f"{query.property}, branch {number}, loop query", solved.smtlib),
-                            premise(ta, initial_question(query, branch), parameters)]
+            obligations += branch_obligations(ta, query, branch, f"branch {number}, loop query", solved, parameters)
             continue
         if solved.answer != "sat":
             return result(UNKNOWN, reason=solved.why)

@@ -158,6 +158,13 @@ def premise(ta: ThresholdAutomaton, question: ReachQuery, parameters: dict[str, 
                       build=partial(usable_rules_premise, ta, question, parameters or {}))
 
 
+def branch_obligations(ta: ThresholdAutomaton, query: TemporalQuery, branch, label: str, solved: Solved,
+                       parameters: dict[str, int] | None) -> list[Obligation]:
+    """What a branch's unsat answer rests on, for --certify: the query itself and the rules it left out."""
+    return [Obligation(f"{query.property}, {label}", solved.smtlib),
+            premise(ta, initial_question(query, branch), parameters)]
+
+
 def initial_question(query: TemporalQuery, branch) -> ReachQuery:
     """What the encoding of ``branch`` reads of its initial configurations (ir/eltl/formula.py)."""
     return ReachQuery(query.property, branch.initial, BoolConst(True))
@@ -279,8 +286,7 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery,
         solved = solve(ta, encoding, query.property, progress, readable)
         queries += solved.queries
         if solved.answer == "unsat":
-            obligations += [Obligation(f"{query.property}, branch {number}", solved.smtlib),
-                            premise(ta, initial_question(query, branch), parameters)]
+            obligations += branch_obligations(ta, query, branch, f"branch {number}", solved, parameters)
             continue
         if solved.answer != "sat":
             return result(UNKNOWN, reason=solved.why)
