@@ -129,11 +129,20 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
     from tactl.engines.check import CheckOptions, check_automaton  # lazy: the engines load only to check
     from tactl.engines.file_fairness import TooLarge, run_lines, unfold
     from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED, PropertyResult
+    from tactl.ir.eltl.formula import lasso_reason  # lazy: with the engines, as above
 
     prop = next(p for p in reading.justice.properties if p.name == name)
     over = check_automaton(replace(ta, properties=(prop,)), path, CheckOptions(properties=(name,))).results[0]
     if over.verdict in (HOLDS, HOLDS_VACUOUSLY):
-        return over
+        if lasso_reason(ta) is None:
+            return over
+        # On a loop through several locations the engines read a justice pair per process
+        # (ir/eltl/justice.py), while the file's justice was built for loops that stay in one
+        # configuration: their HOLDS is not a proof under the file's fairness, so only a run of
+        # the file decides here (or nothing: unknown).
+        over = replace(over, verdict=UNKNOWN, reason=(
+            "the over-approximation of the file's fairness is built for runs that end in one "
+            "configuration, and this automaton has a cycle through several locations"))
     env = reading.translation.environment
     messages = tuple(m.name for m in reading.rta.messages)
     params = tuple(reading.translation.ta.parameters)
