@@ -65,10 +65,10 @@ from docs_cli import CLI_PAGE, render_cli_reference  # noqa: E402  (tools/ is no
 #: The folders a page's scratch folder starts with (copied at the same relative paths).
 SEED_FOLDERS = ("corpus", "tests/data")
 
-_RUN = re.compile(r"^<!--\s*run(?:\s+needs=(?P<needs>[\w,.+-]+))?\s*:\s*(?P<cmd>.*?)\s*-->\s*$")
-_FILE = re.compile(r"^<!--\s*file\s*:\s*(?P<name>\S+)\s*-->\s*$")
-_COPY = re.compile(r"^<!--\s*copy\s*:\s*(?P<source>\S+)\s*-->\s*$")
-_FENCE = re.compile(r"^(?P<ticks>`{3,}|~{3,})(?P<info>.*)$")
+_RUN = re.compile(r"^\s*<!--\s*run(?:\s+needs=(?P<needs>[\w,.+-]+))?\s*:\s*(?P<cmd>.*?)\s*-->\s*$")
+_FILE = re.compile(r"^\s*<!--\s*file\s*:\s*(?P<name>\S+)\s*-->\s*$")
+_COPY = re.compile(r"^\s*<!--\s*copy\s*:\s*(?P<source>\S+)\s*-->\s*$")
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<ticks>`{3,}|~{3,})(?P<info>.*)$")
 _PROGRESS = re.compile(r"^tactl: (\[\d+/\d+\] |diameter search: )")
 
 
@@ -88,7 +88,8 @@ class Block:
     end: int  # index one past the closing fence line
     opening: str
     closing: str
-    body: list[str]
+    body: list[str]  # without the fence's indentation (a block inside a list item is indented)
+    indent: str = ""
 
     def text(self) -> str:
         return "".join(line + "\n" for line in self.body)
@@ -132,16 +133,18 @@ def find_blocks(lines: list[str], page: str) -> list[Block]:
         if opening is None:
             raise DocsError(f"{page}:{marker + 1}: a '{'run' if run else 'file'}' marker must be "
                             "followed by a fenced block (```)")
-        ticks = opening.group("ticks")
+        ticks, indent = opening.group("ticks"), opening.group("indent")
         k = j + 1
-        while k < len(lines) and not (lines[k].startswith(ticks[0] * len(ticks))
-                                      and not lines[k].strip(ticks[0]).strip()):
+        while k < len(lines) and not (lines[k].strip().startswith(ticks)
+                                      and not lines[k].strip().strip(ticks[0])):
             k += 1
         if k == len(lines):
             raise DocsError(f"{page}:{j + 1}: the fenced block is not closed")
         needs = tuple(n for n in (run.group("needs") or "").split(",") if n) if run else ()
         blocks.append(Block("run" if run else "file", run.group("cmd") if run else file.group("name"),
-                            needs, marker + 1, j, k + 1, lines[j], lines[k], lines[j + 1:k]))
+                            needs, marker + 1, j, k + 1, lines[j], lines[k],
+                            [line[len(indent):] if line.startswith(indent) else line.lstrip()
+                             for line in lines[j + 1:k]], indent))
         i = k + 1
     return blocks
 
@@ -307,6 +310,7 @@ def run_page(page: Path, timeout: float, only_files: bool = False) -> PageResult
             replacements.append((block, fresh.splitlines()))
         for block, body in reversed(replacements):
             opening = block.opening if block.opening.strip("`~ ") else block.opening + "console"
+            body = [block.indent + line if line else line for line in body]
             out[block.start:block.end] = [opening, *body, block.closing]
     result.new_text = "\n".join(out) + "\n"
     return result
