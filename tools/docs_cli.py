@@ -35,8 +35,16 @@ def _is_option(param: Any) -> bool:
     return param.param_type_name == "option"
 
 
+_MARKDOWN = str.maketrans({c: "\\" + c for c in "\\[]*_<>|"})
+
+
+def _escape(text: str) -> str:
+    """Help text as literal Markdown: `[](p -> <>q)` is a formula, not a link."""
+    return text.translate(_MARKDOWN)
+
+
 def _cell(text: str) -> str:
-    return " ".join(text.split()).replace("|", "\\|")
+    return _escape(" ".join(text.split()))
 
 
 def _paragraphs(text: str | None) -> str:
@@ -46,9 +54,9 @@ def _paragraphs(text: str | None) -> str:
     out = []
     for paragraph in text.strip().split("\n\n"):
         if paragraph.startswith("\b"):
-            out.append("\n".join(line.rstrip() + "  " for line in paragraph[1:].strip("\n").splitlines()))
+            out.append("\n".join(_escape(line.rstrip()) + "  " for line in paragraph[1:].strip("\n").splitlines()))
         else:
-            out.append(" ".join(paragraph.split()))
+            out.append(_escape(" ".join(paragraph.split())))
     return "\n\n".join(out)
 
 
