@@ -96,6 +96,20 @@ def _default(param: Any) -> str:
     return f"`{default}`"
 
 
+def _table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+    """A Markdown table and the blank line after it; nothing for no rows."""
+    if not rows:
+        return []
+    return ["| " + " | ".join(header) + " |", "|" + "---|" * len(header),
+            *("| " + " | ".join(row) + " |" for row in rows), ""]
+
+
+def _options(command: Any, ctx: Any) -> list[str]:
+    return _table(("option", "value", "default", "help"),
+                  [(_option_names(o), _kind(o, ctx), _default(o), _cell(o.help or ""))
+                   for o in command.params if _is_option(o) and not o.hidden])
+
+
 def _command(name: str, command: Any, parent: Any, depth: int) -> list[str]:
     ctx = command.context_class(command, info_name=name, parent=parent)
     path = ctx.command_path
@@ -106,19 +120,10 @@ def _command(name: str, command: Any, parent: Any, depth: int) -> list[str]:
     pieces = " ".join(command.collect_usage_pieces(ctx))
     out += ["```text", f"{path} {pieces}".rstrip(), "```", ""]
     arguments = [p for p in command.params if p.param_type_name == "argument"]
-    options = [p for p in command.params if _is_option(p) and not p.hidden]
-    if arguments:
-        out += ["| argument | help |", "|---|---|"]
-        for arg in arguments:
-            out.append(f"| `{arg.make_metavar(ctx) if _takes_ctx(arg) else arg.make_metavar()}` "
-                       f"| {_cell(getattr(arg, 'help', None) or '')} |")
-        out.append("")
-    if options:
-        out += ["| option | value | default | help |", "|---|---|---|---|"]
-        for opt in options:
-            out.append(f"| {_option_names(opt)} | {_kind(opt, ctx)} | {_default(opt)} "
-                       f"| {_cell(opt.help or '')} |")
-        out.append("")
+    out += _table(("argument", "help"),
+                  [(f"`{a.make_metavar(ctx) if _takes_ctx(a) else a.make_metavar()}`",
+                    _cell(getattr(a, "help", None) or "")) for a in arguments])
+    out += _options(command, ctx)
     epilog = _paragraphs(getattr(command, "epilog", None))
     if epilog:
         out += [epilog, ""]
@@ -140,12 +145,8 @@ def render_cli_reference() -> str:
     root = typer.main.get_command(app)
     ctx = root.context_class(root, info_name="tactl")
     out = [_HEADER, "## Global options", "", _paragraphs(root.help), "",
-           "```text", f"tactl {' '.join(root.collect_usage_pieces(ctx))}", "```", "",
-           "| option | value | default | help |", "|---|---|---|---|"]
-    for opt in root.params:
-        if _is_option(opt) and not opt.hidden:
-            out.append(f"| {_option_names(opt)} | {_kind(opt, ctx)} | {_default(opt)} | {_cell(opt.help or '')} |")
-    out.append("")
+           "```text", f"tactl {' '.join(root.collect_usage_pieces(ctx))}", "```", ""]
+    out += _options(root, ctx)
     for name in root.list_commands(ctx):
         command = root.get_command(ctx, name)
         if command is not None and not command.hidden:
