@@ -27,7 +27,9 @@ Each page runs in a fresh scratch folder that starts with a copy of the reposito
 checkout's: a ``tactl`` on the PATH that runs ``python -m tactl.cli`` with this interpreter.
 
 What varies from run to run is normalised before two outputs are compared: times (``0.03 s``,
-``12 ms``), memory (``74.1 MB``), hexadecimal digests (cache entries), the scratch folder's path
+``12 ms``), memory (``74.1 MB``), the number of SMT queries (``6 queries``; the count behind a
+violation was seen to differ between two runs of one command on a loaded machine),
+hexadecimal digests (cache entries), the scratch folder's path
 and the home directory (written as ``.`` and ``~``), and the runs of spaces that column
 alignment makes of them. The progress lines of ``check`` and ``verify`` (``tactl: [1/3] ...``,
 ``tactl: diameter search: ...``) are left out: they report timing while the command runs. A
@@ -188,6 +190,7 @@ def needed(command: str, declared: tuple[str, ...]) -> list[str]:
 
 _TIME = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:s|ms)\b")
 _MEMORY = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:MB|KB|GB|MiB|GiB)\b")
+_QUERIES = re.compile(r"\b\d+ quer(?:y|ies)\b")
 _HEX = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{8,64}\b")
 _SPACES = re.compile(r"[ \t]+")
 
@@ -198,6 +201,7 @@ def canonical(text: str) -> str:
     for line in text.splitlines():
         line = _TIME.sub("T s", line)
         line = _MEMORY.sub("M MB", line)
+        line = _QUERIES.sub("N queries", line)
         line = _HEX.sub("<hex>", line)
         lines.append(_SPACES.sub(" ", line).strip())
     while lines and not lines[-1]:
