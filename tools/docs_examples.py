@@ -25,6 +25,7 @@ fenced block:
 Each page runs in a fresh scratch folder that starts with a copy of the repository's
 ``corpus/`` and ``tests/data/`` (at the same paths), its blocks in page order. ``tactl`` is the
 checkout's: a ``tactl`` on the PATH that runs ``python -m tactl.cli`` with this interpreter.
+Every command runs with ``PYTHONHASHSEED=0``, so that no set order can make two runs differ.
 
 What varies from run to run is normalised before two outputs are compared: times (``0.03 s``,
 ``12 ms``), memory (``74.1 MB``), the number of SMT queries (``6 queries``; the count behind a
@@ -245,6 +246,9 @@ def _environment(bin_dir: Path) -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = f"{bin_dir}{os.pathsep}{env.get('PATH', '')}"
     env["PYTHONUNBUFFERED"] = "1"  # stdout and stderr interleave as they are written
+    # one hash seed for every run: where an order (of a set, hence of z3's constraints) could
+    # reach an output, two runs of the page still print the same
+    env["PYTHONHASHSEED"] = "0"
     env.pop("TACTL_CACHE_DIR", None)  # verify's default cache, .tactl-cache/ of the scratch folder
     env["COLUMNS"] = "100"  # --help wraps the same way on every terminal
     env.pop("TACTL_NO_REDUCTION", None)
