@@ -6,6 +6,7 @@ the Typer app). A stale page fails with the command that regenerates it: make do
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
 
@@ -20,14 +21,14 @@ def test_site_builds_strictly(tmp_path):
     if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None:
         pytest.skip("mkdocs or mkdocs-material is not installed (pip install -e '.[test]')")
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path / "site")],
-                          cwd=REPO, capture_output=True, text=True, env={**_env(), "NO_MKDOCS_2_WARNING": "1"})
+                          cwd=REPO, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert done.returncode == 0, "mkdocs build --strict failed:\n" + done.stdout + done.stderr
     assert (tmp_path / "site" / "tutorial" / "index.html").is_file()
 
 
 def test_every_example_is_current():
     done = subprocess.run([sys.executable, str(SCRIPT), "--check"], cwd=REPO, capture_output=True,
-                          text=True, env=_env(), timeout=900)
+                          text=True, timeout=900)
     assert done.returncode == 0, (
         "the documentation's examples are stale: run make docs-examples (tools/docs_examples.py) "
         "and commit the pages it rewrites\n" + done.stderr[-6000:])
@@ -39,9 +40,3 @@ def test_readme_is_short_and_names_the_ci_command():
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     assert "make test" in ci.split("set -euo pipefail", 1)[1]
     assert "make test" in readme.split("## Tests", 1)[1], "README's test command must be what .ci/run runs"
-
-
-def _env() -> dict[str, str]:
-    import os
-
-    return dict(os.environ)
