@@ -1,0 +1,164 @@
+"""``--sarif`` of check and verify: every document validated against the SARIF 2.1.0 JSON schema
+(fetched by ``make sarif-schema``; without it that check skips loudly) and, always, by the
+sarif-pydantic models; results located at the line where the property is written, a violation's
+run as a code flow over the source lines of its steps with the configurations as states."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+
+from conftest import CORPUS, DATA
+
+WEAK = DATA / "ci" / "strb_weak.alg"
+SCHEMA = Path(os.environ.get("TACTL_TOOLS", Path.home() / ".cache" / "tactl")) / "sarif-schema-2.1.0.json"
+
+
+def validate(document: dict) -> None:
+    """The SARIF 2.1.0 schema's verdict (when the schema is here) and the sarif-pydantic models'."""
+    sarif_pydantic = pytest.importorskip("sarif_pydantic", reason="a test dependency: pip install -e '.[test]'")
+    sarif_pydantic.Sarif.model_validate(document)
+    for run in document["runs"]:  # what the models leave loose: the code flows
+        for result in run["results"]:
+            assert result["message"]["text"] and result["ruleId"] in {r["id"] for r in run["tool"]["driver"]["rules"]}
+            for flow in result.get("codeFlows", []):
+                for thread in flow["threadFlows"]:
+                    assert thread["locations"], "a thread flow has at least one location"
+                    for loc in thread["locations"]:
+                        assert loc["location"]["physicalLocation"]["artifactLocation"]["uri"]
+    if not SCHEMA.is_file():
+        message = (f"SARIF schema validation SKIPPED: no schema at {SCHEMA} (run `make sarif-schema` "
+                   "online; only the sarif-pydantic check ran)")
+        warnings.warn(message)
+        print(f"\nWARNING: {message}")
+        return
+    jsonschema = pytest.importorskip("jsonschema", reason="a test dependency: pip install -e '.[test]'")
+    jsonschema.validate(document, json.loads(SCHEMA.read_text()))
+
+
+def test_the_schema_is_here_or_the_skip_is_loud():
+    """Not a silent pass: without the schema this test is reported SKIPPED, with the command."""
+    if not SCHEMA.is_file():
+        pytest.skip(f"no SARIF 2.1.0 schema at {SCHEMA}: run `make sarif-schema` (online) so that "
+                    "the --sarif outputs are validated against it")
+    schema = json.loads(SCHEMA.read_text())
+    assert "2.1.0" in schema["title"]
+
+
+def line_of(path: Path, pattern: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if re.search(pattern, line))
+
+
+@pytest.fixture
+def weak(cli, tmp_path):
+    out = tmp_path / "weak.sarif"
+    r = cli("check", WEAK, "--json", "--sarif", out)
+    assert r.code == 1, r.err
+    return json.loads(out.read_text()), {p["name"]: p for p in json.loads(r.out)["properties"]}
+
+
+def test_check_sarif_is_valid_and_locates_each_violation_at_its_property_line(weak):
+    document, report = weak
+    validate(document)
+    (run,) = document["runs"]
+    assert run["tool"]["driver"]["name"] == "tactl"
+    assert run["invocations"][0]["exitCode"] == 1
+    results = {r["properties"]["property"]: r for r in run["results"]}
+    assert set(results) == set(report)
+    # the file as code scanning resolves it: relative to the working directory (the checkout)
+    uri = WEAK.relative_to(Path.cwd()).as_posix() if WEAK.is_relative_to(Path.cwd()) else WEAK.as_uri()
+    for name, result in results.items():
+        assert (result["ruleId"], result["level"]) == ("property-violated", "error")
+        where = result["locations"][0]["physicalLocation"]
+        assert where["artifactLocation"]["uri"] == uri
+        line = line_of(WEAK, rf"^\s*{name}:")
+        assert where["region"]["startLine"] == line
+        text = WEAK.read_text().splitlines()[line - 1]
+        start, end = where["region"]["startColumn"], where["region"]["endColumn"]
+        assert text[start - 1:end - 1] == name
+        params = report[name]["counterexample"]["parameters"]
+        assert result["properties"]["parameters"] == params
+        assert all(f"{k}={v}" in result["message"]["text"] for k, v in params.items())
+
+
+def test_the_code_flow_is_the_run_over_the_pseudocode_lines(weak):
+    document, report = weak
+    results = {r["properties"]["property"]: r for r in document["runs"][0]["results"]}
+    for name in ("unforgeability", "relay"):
+        cex = report[name]["counterexample"]
+        locations = results[name]["codeFlows"][0]["threadFlows"][0]["locations"]
+        steps = [loc for loc in locations if loc["location"]["message"]["text"].startswith("step ")
+                 and "(continued)" not in loc["location"]["message"]["text"]]
+        assert len(steps) == len(cex["schedule"])
+        for step, loc in zip(cex["schedule"], steps):
+            region = loc["location"]["physicalLocation"]["region"]
+            lines = step["source"]["lines"]
+            assert region["startLine"] == lines[0]
+            assert region.get("endLine", region["startLine"]) <= lines[-1]
+        # the states are the printed configurations: the initial one, then one per step
+        states = [loc["state"] for loc in locations if "state" in loc]
+        assert [{k: int(v["text"]) for k, v in s.items()} for s in states] == \
+            [{**c["locations"], **c["shared"]} for c in cex["configurations"]]
+        assert [loc["executionOrder"] for loc in locations] == list(range(1, len(locations) + 1))
+    relay = results["relay"]["codeFlows"][0]["threadFlows"][0]["locations"]
+    assert relay[-1]["location"]["message"]["text"].startswith("then forever")
+
+
+def test_a_ta_file_is_located_at_its_specification_and_rules(cli, tmp_path):
+    ta = DATA / "check" / "cycle.ta"
+    out = tmp_path / "cycle.sarif"
+    r = cli("check", ta, "-p", "never_c", "--sarif", out)
+    assert r.code == 1, r.err
+    document = json.loads(out.read_text())
+    validate(document)
+    (result,) = document["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == line_of(ta, r"^\s*never_c\s*:")
+    flow = result["codeFlows"][0]["threadFlows"][0]["locations"]
+    rule_lines = {line_of(ta, rf"^\s*{k}\s*:") for k in (0, 1, 2)}
+    assert {loc["location"]["physicalLocation"]["region"]["startLine"] for loc in flow[1:]} <= rule_lines
+
+
+def test_undecided_properties_are_notes_and_warnings_and_holds_are_not_results(cli, tmp_path):
+    out = tmp_path / "u.sarif"
+    r = cli("check", DATA / "check" / "unsupported.ta", "--sarif", out)
+    assert r.code == 3, r.err
+    document = json.loads(out.read_text())
+    validate(document)
+    (result,) = document["runs"][0]["results"]  # `reset` holds: no result
+    assert (result["properties"]["property"], result["ruleId"], result["level"]) == \
+        ("live", "property-unsupported", "note")
+    assert "not an increment" in result["message"]["text"]
+    out = tmp_path / "holds.sarif"
+    assert cli("check", CORPUS / "strb" / "strb.alg", "--sarif", out).code == 0
+    document = json.loads(out.read_text())
+    validate(document)
+    assert document["runs"][0]["results"] == []
+
+
+def test_a_promela_property_is_located_at_its_ltl_line(cli, tmp_path):
+    pml = DATA / "promela" / "two_phase.pml"
+    out = tmp_path / "pml.sarif"
+    r = cli("check", pml, "-p", "corr", "--sarif", out)
+    assert r.code == 1, r.err
+    document = json.loads(out.read_text())
+    validate(document)
+    (result,) = document["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == line_of(pml, r"^\s*ltl corr\b")
+
+
+def test_verify_sarif_is_one_run_over_every_algorithm(cli, tmp_path):
+    out = tmp_path / "v.sarif"
+    r = cli("verify", WEAK, CORPUS / "strb" / "strb.alg", "--report-dir", tmp_path / "rep",
+            "--no-cache", "--sarif", out)
+    assert r.code == 1, r.err
+    document = json.loads(out.read_text())
+    validate(document)
+    (run,) = document["runs"]
+    assert {(res["properties"]["algorithm"], res["properties"]["property"]) for res in run["results"]} == \
+        {("strb_weak", "unforgeability"), ("strb_weak", "correctness"), ("strb_weak", "relay")}
+    assert all("codeFlows" in res for res in run["results"])
