@@ -64,7 +64,7 @@ def write_traces(out: Path, ta: Any, results: Sequence[Any], source: str,
                  inputs: Sequence[Path] = (), say: bool = True) -> dict[str, str]:
     """The ITF trace of every counterexample in ``results``, one file each (named by
     :func:`tactl.report.itf.trace_path`); the paths written, by property."""
-    from tactl.report.itf import trace_path, traces  # lazy: only with --itf or verify's report
+    from tactl.report.itf import itf_text, trace_path, traces  # lazy: only with --itf or verify's report
 
     written: dict[str, str] = {}
     found = traces(ta, results, source)
@@ -73,7 +73,7 @@ def write_traces(out: Path, ta: Any, results: Sequence[Any], source: str,
         problem = output_file_problem(path, tuple(inputs))
         if problem:
             raise usage_error(path, f"--itf: {problem}")
-        write_output(path, json.dumps(trace.document, indent=2) + "\n")
+        write_output(path, itf_text(trace.document))
         written[trace.property] = str(path)
         if say:
             shape = f"a lasso, loop at state {trace.document['loop']}" if trace.lasso else "a finite run"

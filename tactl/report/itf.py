@@ -143,6 +143,26 @@ def lockstep_itf(r: PropertyResult, source: str) -> dict[str, Any]:
     return {"#meta": meta, "params": list(parameters), "vars": names, "states": states}
 
 
+def itf_text(document: dict[str, Any]) -> str:
+    """The document as JSON text with one line per state, so that a trace reads (and diffs) as
+    the table ``tactl check`` prints: the trace's fields indented, each state on a line."""
+    import json  # lazy: only when a trace is written
+
+    def line(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    fields = []
+    for key, value in document.items():
+        if key == "states":
+            states = ",\n".join(f"    {line(state)}" for state in value)
+            fields.append(f'  "states": [\n{states}\n  ]' if value else '  "states": []')
+        elif isinstance(value, list) and all(isinstance(v, str) for v in value):  # params, vars
+            fields.append(f"  {line(key)}: {line(value)}")
+        else:
+            fields.append(f"  {line(key)}: " + json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n  "))
+    return "{\n" + ",\n".join(fields) + "\n}\n"
+
+
 def trace_path(out: Path, prop: str) -> Path:
     """Where ``--itf OUT`` writes the trace of property ``prop``: beside OUT, OUT's name without
     ``.itf.json`` (or ``.json``) then ``.PROPERTY.itf.json`` — ``--itf cex.itf.json`` writes

@@ -33,7 +33,6 @@ from tactl.report.property_json import rule_name, violating_step
 from tactl.util.version import __version__
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-INFORMATION_URI = "https://pypi.org/project/tactl/"
 
 # verdict -> (rule id, level, short description, help)
 RULES: dict[str, tuple[str, str, str, str]] = {
@@ -85,7 +84,7 @@ def sarif_document(inputs: Sequence[Checked], exit_code: int | None = None) -> d
             if r.verdict in RULES:
                 results.append(_result(checked, r))
     run: dict[str, Any] = {
-        "tool": {"driver": {"name": "tactl", "version": __version__, "informationUri": INFORMATION_URI,
+        "tool": {"driver": {"name": "tactl", "version": __version__,
                             "rules": [_rule(v) for v in RULES]}},
         "results": results,
         "columnKind": "unicodeCodePoints",

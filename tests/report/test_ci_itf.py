@@ -121,3 +121,15 @@ def test_verify_writes_a_trace_per_counterexample_linked_from_the_reports(cli, t
         assert [dict(s.values) for s in trace.states] == expected_states(prop["counterexample"])
         assert f'href="{link}"' in html
     assert all("itf" not in prop for prop in holding["properties"])
+
+
+def test_a_lockstep_violation_is_a_trace_of_round_starts(cli, tmp_path):
+    """A synchronous automaton's counterexample: one state per round start, the rules each
+    round took in the state's ``#meta``."""
+    r = cli("check", DATA / "ci" / "floodmin_weak.alg", "-p", "agreement", "--json", "--itf", tmp_path / "fm.json")
+    assert r.code == 1, r.err
+    run = json.loads(r.out)["properties"][0]["details"]["run"]
+    trace = read_trace(tmp_path / "fm.agreement.itf.json")
+    assert trace.loop is None and trace.meta["engine"] == "lockstep"
+    assert [dict(s.values) for s in trace.states] == [{**run["parameters"], **c} for c in run["configurations"]]
+    assert [s.meta["round"]["rules"] for s in trace.states[1:]] == [r["rules"] for r in run["rounds"][:-1]]

@@ -162,3 +162,17 @@ def test_verify_sarif_is_one_run_over_every_algorithm(cli, tmp_path):
     assert {(res["properties"]["algorithm"], res["properties"]["property"]) for res in run["results"]} == \
         {("strb_weak", "unforgeability"), ("strb_weak", "correctness"), ("strb_weak", "relay")}
     assert all("codeFlows" in res for res in run["results"])
+
+
+def test_a_lockstep_violation_flows_through_its_rounds_at_the_property(cli, tmp_path):
+    alg = DATA / "ci" / "floodmin_weak.alg"
+    out = tmp_path / "fm.sarif"
+    r = cli("check", alg, "-p", "agreement", "--sarif", out)
+    assert r.code == 1, r.err
+    document = json.loads(out.read_text())
+    validate(document)
+    (result,) = document["runs"][0]["results"]
+    line = line_of(alg, r"^\s*agreement assuming clean round:")
+    assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == line
+    flow = result["codeFlows"][0]["threadFlows"][0]["locations"]
+    assert [loc["location"]["message"]["text"].split(" starts")[0] for loc in flow] == ["round 1", "round 2"]
