@@ -65,7 +65,7 @@ class Checked:
 
 
 @dataclass
-class _Where:
+class Place:
     """A place in a source file: path and an optional 1-based region."""
 
     path: str
@@ -157,17 +157,17 @@ def run_summary(ta: ThresholdAutomaton | None, cex: Counterexample) -> str:
 # ---------------------------------------------------------------------------- locations
 
 
-def property_location(checked: Checked, name: str) -> _Where:
+def property_location(checked: Checked, name: str) -> Place:
     """Where the property ``name`` is written: its source-map line (``.alg``, ``.pml``), its
     span (``.ta``, ``.rta``), else the input file as a whole."""
     prop = next((p for p in checked.ta.properties if p.name == name), None) if checked.ta else None
     if prop is not None and prop.origin is not None and prop.origin.lines:
         line = prop.origin.lines[0]
         col, end = _column(checked, prop.origin.file, line, name)
-        return _Where(prop.origin.file, line, col, line, end)
+        return Place(prop.origin.file, line, col, line, end)
     if prop is not None and prop.span is not None:
         return _span_where(checked.path, prop.span)
-    return _Where(checked.path)
+    return Place(checked.path)
 
 
 def _column(checked: Checked, path: str, line: int, name: str) -> tuple[int | None, int | None]:
@@ -182,20 +182,20 @@ def _column(checked: Checked, path: str, line: int, name: str) -> tuple[int | No
     return (m.start() + 1, m.end() + 1) if m else (None, None)
 
 
-def _span_where(path: str, span: Span) -> _Where:
-    return _Where(path, span.line, span.col, span.end_line, span.end_col)
+def _span_where(path: str, span: Span) -> Place:
+    return Place(path, span.line, span.col, span.end_line, span.end_col)
 
 
-def rule_location(checked: Checked, rule: Rule, fallback: _Where) -> _Where:
+def rule_location(checked: Checked, rule: Rule, fallback: Place) -> Place:
     """The source lines of an automaton rule: its source map (the pseudocode or Promela lines
     it executes, as contiguous blocks), its span in a ``.ta``, else the file of ``fallback``."""
     if rule.origin is not None and rule.origin.lines:
         blocks = _blocks(rule.origin.lines)
         first, last = blocks[0]
-        return _Where(rule.origin.file, first, None, last, None, blocks[1:])
+        return Place(rule.origin.file, first, None, last, None, blocks[1:])
     if rule.span is not None:
         return _span_where(checked.path, rule.span)
-    return _Where(fallback.path)
+    return Place(fallback.path)
 
 
 def _blocks(lines: Sequence[int]) -> list[tuple[int, int]]:
@@ -221,7 +221,7 @@ def artifact_uri(path: str) -> str:
     return quote(str(PurePosixPath(*p.parts)), safe="/")
 
 
-def _location(where: _Where, message: str | None = None, logical: str | None = None) -> dict[str, Any]:
+def _location(where: Place, message: str | None = None, logical: str | None = None) -> dict[str, Any]:
     physical: dict[str, Any] = {"artifactLocation": {"uri": artifact_uri(where.path)}}
     if where.line is not None:
         region: dict[str, Any] = {"startLine": where.line}
@@ -247,7 +247,7 @@ def _state(config_values: dict[str, int], names: Sequence[str]) -> dict[str, Any
     return {x: {"text": str(config_values[x])} for x in names}
 
 
-def code_flow(checked: Checked, r: PropertyResult, at_property: _Where) -> dict[str, Any]:
+def code_flow(checked: Checked, r: PropertyResult, at_property: Place) -> dict[str, Any]:
     """The counterexample of ``r`` as one thread flow over the source lines of its steps."""
     ta = checked.ta
     assert ta is not None and r.counterexample is not None
@@ -259,13 +259,13 @@ def code_flow(checked: Checked, r: PropertyResult, at_property: _Where) -> dict[
     params = ", ".join(f"{k}={v}" for k, v in cex.parameters.items()) or "no parameters"
     flow: list[dict[str, Any]] = []
 
-    def add(where: _Where, message: str, values: dict[str, int] | None) -> None:
+    def add(where: Place, message: str, values: dict[str, int] | None) -> None:
         loc: dict[str, Any] = {"location": _location(where, message), "executionOrder": len(flow) + 1}
         if values is not None:
             loc["state"] = _state(values, names)
         flow.append(loc)
         for first, last in where.extra:  # the step's further lines, in order
-            more = _Where(where.path, first, None, last, None)
+            more = Place(where.path, first, None, last, None)
             flow.append({"location": _location(more, f"{message} (continued)"),
                          "executionOrder": len(flow) + 1, "nestingLevel": 1})
 
@@ -295,7 +295,7 @@ def code_flow(checked: Checked, r: PropertyResult, at_property: _Where) -> dict[
             "threadFlows": [{"locations": flow}]}
 
 
-def _lockstep_flow(r: PropertyResult, at_property: _Where) -> dict[str, Any]:
+def _lockstep_flow(r: PropertyResult, at_property: Place) -> dict[str, Any]:
     """A lock-step counterexample: one location per round start, at the property (the rounds'
     rules are labels of the synchronous automaton, not source lines)."""
     run = r.details["run"]

@@ -54,6 +54,15 @@ def line_of(path: Path, pattern: str) -> int:
     return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if re.search(pattern, line))
 
 
+def sarif_of(cli, out: Path, code: int, *args) -> dict:
+    """``tactl ARGS --sarif OUT`` (exit status ``code``): the document, validated."""
+    r = cli(*args, "--sarif", out)
+    assert r.code == code, r.err
+    document = json.loads(out.read_text())
+    validate(document)
+    return document
+
+
 @pytest.fixture
 def weak(cli, tmp_path):
     out = tmp_path / "weak.sarif"
@@ -111,11 +120,7 @@ def test_the_code_flow_is_the_run_over_the_pseudocode_lines(weak):
 
 def test_a_ta_file_is_located_at_its_specification_and_rules(cli, tmp_path):
     ta = DATA / "check" / "cycle.ta"
-    out = tmp_path / "cycle.sarif"
-    r = cli("check", ta, "-p", "never_c", "--sarif", out)
-    assert r.code == 1, r.err
-    document = json.loads(out.read_text())
-    validate(document)
+    document = sarif_of(cli, tmp_path / "cycle.sarif", 1, "check", ta, "-p", "never_c")
     (result,) = document["runs"][0]["results"]
     assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == line_of(ta, r"^\s*never_c\s*:")
     flow = result["codeFlows"][0]["threadFlows"][0]["locations"]
@@ -124,40 +129,25 @@ def test_a_ta_file_is_located_at_its_specification_and_rules(cli, tmp_path):
 
 
 def test_undecided_properties_are_notes_and_warnings_and_holds_are_not_results(cli, tmp_path):
-    out = tmp_path / "u.sarif"
-    r = cli("check", DATA / "check" / "unsupported.ta", "--sarif", out)
-    assert r.code == 3, r.err
-    document = json.loads(out.read_text())
-    validate(document)
+    document = sarif_of(cli, tmp_path / "u.sarif", 3, "check", DATA / "check" / "unsupported.ta")
     (result,) = document["runs"][0]["results"]  # `reset` holds: no result
     assert (result["properties"]["property"], result["ruleId"], result["level"]) == \
         ("live", "property-unsupported", "note")
     assert "not an increment" in result["message"]["text"]
-    out = tmp_path / "holds.sarif"
-    assert cli("check", CORPUS / "strb" / "strb.alg", "--sarif", out).code == 0
-    document = json.loads(out.read_text())
-    validate(document)
+    document = sarif_of(cli, tmp_path / "holds.sarif", 0, "check", CORPUS / "strb" / "strb.alg")
     assert document["runs"][0]["results"] == []
 
 
 def test_a_promela_property_is_located_at_its_ltl_line(cli, tmp_path):
     pml = DATA / "promela" / "two_phase.pml"
-    out = tmp_path / "pml.sarif"
-    r = cli("check", pml, "-p", "corr", "--sarif", out)
-    assert r.code == 1, r.err
-    document = json.loads(out.read_text())
-    validate(document)
+    document = sarif_of(cli, tmp_path / "pml.sarif", 1, "check", pml, "-p", "corr")
     (result,) = document["runs"][0]["results"]
     assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == line_of(pml, r"^\s*ltl corr\b")
 
 
 def test_verify_sarif_is_one_run_over_every_algorithm(cli, tmp_path):
-    out = tmp_path / "v.sarif"
-    r = cli("verify", WEAK, CORPUS / "strb" / "strb.alg", "--report-dir", tmp_path / "rep",
-            "--no-cache", "--sarif", out)
-    assert r.code == 1, r.err
-    document = json.loads(out.read_text())
-    validate(document)
+    document = sarif_of(cli, tmp_path / "v.sarif", 1, "verify", WEAK, CORPUS / "strb" / "strb.alg",
+                        "--report-dir", tmp_path / "rep", "--no-cache")
     (run,) = document["runs"]
     assert {(res["properties"]["algorithm"], res["properties"]["property"]) for res in run["results"]} == \
         {("strb_weak", "unforgeability"), ("strb_weak", "correctness"), ("strb_weak", "relay")}
@@ -166,11 +156,7 @@ def test_verify_sarif_is_one_run_over_every_algorithm(cli, tmp_path):
 
 def test_a_lockstep_violation_flows_through_its_rounds_at_the_property(cli, tmp_path):
     alg = DATA / "ci" / "floodmin_weak.alg"
-    out = tmp_path / "fm.sarif"
-    r = cli("check", alg, "-p", "agreement", "--sarif", out)
-    assert r.code == 1, r.err
-    document = json.loads(out.read_text())
-    validate(document)
+    document = sarif_of(cli, tmp_path / "fm.sarif", 1, "check", alg, "-p", "agreement")
     (result,) = document["runs"][0]["results"]
     line = line_of(alg, r"^\s*agreement assuming clean round:")
     assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == line
