@@ -92,11 +92,9 @@ def write_traces(out: Path, ta: Any, results: Sequence[Any], source: str,
 def write_verify_outputs(result: Any, sarif: Path | None, junit: Path | None) -> None:
     """``verify``'s ``--sarif`` and ``--junit`` files, after its table is printed."""
     if sarif is not None:
-        from tactl.report.sarif import Checked, sarif_document  # lazy: only with --sarif
+        from tactl.report.sarif import checked_run, sarif_document  # lazy: only with --sarif
 
-        inputs = [Checked(a.path, getattr(a.loaded, "ta", None), [v.result for v, _ in a.verdicts],
-                          getattr(a.loaded, "source", "") or "", a.name) for a in result.algorithms]
-        document = sarif_document(inputs, result.exit_code)
+        document = sarif_document([checked_run(a) for a in result.algorithms], result.exit_code)
         write_output(sarif, json.dumps(document, indent=2) + "\n")
         info(f"tactl: wrote {sarif} (SARIF 2.1.0: {_results(document)})", err=True)
     if junit is not None:
@@ -114,10 +112,12 @@ def report_traces(result: Any, report_dir: Path, document: dict[str, Any]) -> No
     ``itf``, relative to the folder."""
     from tactl.util.fsutil import make_directory  # lazy: only when a counterexample exists
 
+    from tactl.report.itf import traces  # lazy: as above
+
     folder = report_dir / "itf"
     for a, shown in zip(result.algorithms, document.get("algorithms", [])):
         results = [v.result for v, _ in a.verdicts]
-        if not any(r.verdict == "violated" for r in results):
+        if not traces(getattr(a.loaded, "ta", None), results, a.path):
             continue
         make_directory(folder)
         written = write_traces(folder / f"{a.name}.itf.json", getattr(a.loaded, "ta", None), results,

@@ -26,7 +26,7 @@ from tactl.driver.verify import AlgorithmRun, Run
 from tactl.engines.result import HOLDS, VACUITY_UNKNOWN, VIOLATED, PropertyResult
 from tactl.report.check_text import counterexample_table
 from tactl.report.lockstep_text import run_lines
-from tactl.report.sarif import Checked, property_location, result_message
+from tactl.report.sarif import Checked, checked_run, property_location, result_message
 
 
 def junit_xml(run: Run) -> str:
@@ -64,7 +64,7 @@ def _suite(a: AlgorithmRun, started: str) -> ET.Element:
                                 else "the run was interrupted before this algorithm")
         problem.text = a.error or ""
         counts["tests"], counts["errors"] = 1, 1
-    checked = Checked(a.path, ta, [v.result for v, _ in a.verdicts], getattr(a.loaded, "source", "") or "", a.name)
+    checked = checked_run(a)
     for v, cache in a.verdicts:
         r: PropertyResult = v.result
         counts["tests"] += 1

@@ -64,6 +64,13 @@ class Checked:
     algorithm: str = ""
 
 
+def checked_run(a: Any) -> Checked:
+    """What a ``tactl verify`` run decided on one algorithm (``tactl.driver.verify.AlgorithmRun``):
+    the checked automaton's text, or the program's when the interpreter ran it."""
+    text = getattr(a.loaded, "source", "") or getattr(a.program, "text", "") or ""
+    return Checked(a.path, getattr(a.loaded, "ta", None), [v.result for v, _ in a.verdicts], text, a.name)
+
+
 @dataclass
 class Place:
     """A place in a source file: path and an optional 1-based region."""
@@ -120,6 +127,9 @@ def _result(checked: Checked, r: PropertyResult) -> dict[str, Any]:
     elif r.verdict == VIOLATED and isinstance(r.details.get("run"), dict):
         out["codeFlows"] = [_lockstep_flow(r, where)]
         out["properties"]["parameters"] = dict(r.details["run"]["parameters"])
+    elif r.verdict == VIOLATED and r.details.get("source_run"):
+        out["codeFlows"] = [_program_flow(r, where)]
+        out["properties"]["parameters"] = dict(r.details.get("valuation") or {})
     return out
 
 
@@ -137,6 +147,9 @@ def result_message(checked: Checked, r: PropertyResult) -> str:
             params = ", ".join(f"{k}={v}" for k, v in run["parameters"].items())
             return (f"{who}{r.name} is VIOLATED with {params}: a lock-step run of "
                     f"{len(run['rounds']) - 1} rounds (replayed by the lock-step simulator)")
+        if r.details.get("source_run"):  # the reference interpreter's run of the program
+            params = ", ".join(f"{k}={v}" for k, v in (r.details.get("valuation") or {}).items())
+            return f"{who}{r.name} is VIOLATED with {params}: a run of the program (replayed by the interpreter)"
         return f"{who}{r.name} is VIOLATED" + (f": {r.reason}" if r.reason else "")
     reason = f": {r.reason}" if r.reason else ""
     return f"{who}{r.name} is {r.verdict.upper()}{reason}"
@@ -167,7 +180,24 @@ def property_location(checked: Checked, name: str) -> Place:
         return Place(prop.origin.file, line, col, line, end)
     if prop is not None and prop.span is not None:
         return _span_where(checked.path, prop.span)
+    if checked.ta is None and checked.path.endswith(".alg") and checked.text:  # --engine source
+        span = _alg_property_span(checked, name)
+        if span is not None:
+            return _span_where(checked.path, span)
     return Place(checked.path)
+
+
+def _alg_property_span(checked: Checked, name: str) -> Span | None:
+    """The span of property ``name`` in the pseudocode the reference interpreter ran (no
+    automaton carries it then)."""
+    from tactl.ir.alg.reader import parse_alg  # lazy: only for the interpreter's results
+    from tactl.ir.errors import InputError
+
+    try:
+        alg = parse_alg(checked.text, checked.path)
+    except InputError:
+        return None
+    return next((p.span for p in alg.properties if p.name == name), None)
 
 
 def _column(checked: Checked, path: str, line: int, name: str) -> tuple[int | None, int | None]:
@@ -308,4 +338,30 @@ def _lockstep_flow(r: PropertyResult, at_property: Place) -> dict[str, Any]:
                      "state": {k: {"text": str(v)} for k, v in round_["start"].items()}})
     params = ", ".join(f"{k}={v}" for k, v in run["parameters"].items())
     return {"message": {"text": f"a lock-step run violating {r.name} with {params}"},
+            "threadFlows": [{"locations": flow}]}
+
+
+def _program_flow(r: PropertyResult, at_property: Place) -> dict[str, Any]:
+    """A run of the reference interpreter (``details.source_run``, its lines as ``tactl check
+    --engine source`` prints them): each step at the pseudocode lines it names, the initial
+    states at the property; steps after "loop" repeat forever."""
+    flow: list[dict[str, Any]] = []
+    looping = False
+    for text in r.details["source_run"]:
+        text = str(text).strip()
+        if text.startswith("loop"):
+            looping = True
+            continue
+        if not (text.startswith("initially") or text.startswith("step ")):
+            continue  # the final states and the replay note: in the message of the result
+        executed = text.split(" and stops at ")[0]  # not the line where the process waits next
+        lines = [int(n) for n in re.findall(r"\bline (\d+)\b", executed)]
+        where = at_property
+        if lines:  # the lines the step executes, from the first to the end of its block
+            first, last = _blocks(lines)[0]
+            where = Place(at_property.path, first, None, last)
+        flow.append({"location": _location(where, f"{text} (in the loop)" if looping else text),
+                     "executionOrder": len(flow) + 1})
+    params = ", ".join(f"{k}={v}" for k, v in (r.details.get("valuation") or {}).items())
+    return {"message": {"text": f"a run of the program violating {r.name} with {params}"},
             "threadFlows": [{"locations": flow}]}

@@ -162,3 +162,20 @@ def test_a_lockstep_violation_flows_through_its_rounds_at_the_property(cli, tmp_
     assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == line
     flow = result["codeFlows"][0]["threadFlows"][0]["locations"]
     assert [loc["location"]["message"]["text"].split(" starts")[0] for loc in flow] == ["round 1", "round 2"]
+
+
+def test_the_interpreters_runs_flow_over_the_lines_they_execute(cli, tmp_path):
+    """verify --engine source builds no automaton: the property's line comes from the program,
+    each step of the interpreter's run is located at the lines it executes."""
+    document = sarif_of(cli, tmp_path / "src.sarif", 1, "verify", WEAK, "--engine", "source", "--param", "n=4",
+                        "--param", "t=1", "--param", "f=1", "--report-dir", tmp_path / "rep", "--no-cache")
+    results = {r["properties"]["property"]: r for r in document["runs"][0]["results"]}
+    assert set(results) == {"unforgeability", "correctness", "relay"}
+    handlers = {line_of(WEAK, r"^\s*if v == 1:"), line_of(WEAK, r"from 1 distinct"),
+                line_of(WEAK, r"from n - f \+ 1 distinct")}
+    for name, result in results.items():
+        assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == line_of(WEAK, rf"^\s*{name}:")
+        flow = result["codeFlows"][0]["threadFlows"][0]["locations"]
+        steps = [loc["location"] for loc in flow if loc["location"]["message"]["text"].startswith("step ")
+                 and "nothing happens" not in loc["location"]["message"]["text"]]
+        assert steps and all(s["physicalLocation"]["region"]["startLine"] in handlers for s in steps)
