@@ -14,7 +14,8 @@ lines of the rule); the trace's ``#meta`` names the property, the parameters, th
 property is violated and, for a lasso, the loop. The states are the rows of the counterexample
 table ``tactl check`` prints (tactl/report/check_text.py), except that a cycle's last row, which
 repeats the row where the cycle starts, is the ``loop`` index instead of a state of its own.
-A lock-step counterexample (a synchronous automaton) has one state per round start.
+A lock-step counterexample (a synchronous automaton) has one state per round start; a run of a
+Promela file under its own fairness formula is a run of the file's instance with receive counts.
 
 Several violated properties give several traces, one file each: :func:`trace_path` names them.
 Nothing here writes files; the CLI does (atomically, tactl/util/fsutil.py).
@@ -68,6 +69,8 @@ def traces(ta: ThresholdAutomaton | None, results: Sequence[PropertyResult], sou
             out.append(Trace(r.name, counterexample_itf(ta, r, source)))
         elif isinstance(r.details.get("run"), dict):  # a lock-step run (tactl/engines/lockstep.py)
             out.append(Trace(r.name, lockstep_itf(r, source)))
+        elif isinstance(r.details.get("file_trace"), dict):  # a run of a Promela file's own fairness
+            out.append(Trace(r.name, file_run_itf(r, source)))
     return out
 
 
@@ -141,6 +144,33 @@ def lockstep_itf(r: PropertyResult, source: str) -> dict[str, Any]:
         states.append({"#meta": state_meta, **{p: bigint(v) for p, v in parameters.items()},
                        **{x: bigint(int(conf.get(x, 0))) for x in names}})
     return {"#meta": meta, "params": list(parameters), "vars": names, "states": states}
+
+
+def file_run_itf(r: PropertyResult, source: str) -> dict[str, Any]:
+    """A run of a Promela file under its own fairness formula (tactl/engines/file_fairness.py):
+    a run of the file's instance at fixed parameters whose locations are a location and the
+    receive counts of its processes; only the locations some process occupies are variables
+    (the meaning of each is in the trace's ``#meta``)."""
+    run = r.details["file_trace"]
+    parameters = {k: int(v) for k, v in run["parameters"].items()}
+    names = [*run["locations"], *run["shared"]]
+    meta = _meta(r, source, parameters)
+    meta["semantics"] = ("a run of the file's instance with receive counts, under the file's own "
+                         "fairness formula; the other locations of the instance stay 0")
+    meta["locations"] = dict(run["locations"])
+    meta["shared"] = dict(run["shared"])
+    states = []
+    for i, conf in enumerate(run["configurations"]):
+        state_meta: dict[str, Any] = {"index": i}
+        if i > 0 and i - 1 < len(run["steps"]):
+            state_meta["step"] = dict(run["steps"][i - 1])
+        values = {**conf["locations"], **conf["shared"]}
+        states.append({"#meta": state_meta, **{p: bigint(v) for p, v in parameters.items()},
+                       **{x: bigint(int(values.get(x, 0))) for x in names}})
+    doc: dict[str, Any] = {"#meta": meta, "params": list(parameters), "vars": names, "states": states}
+    if run.get("loop") is not None:
+        doc["loop"] = run["loop"]
+    return doc
 
 
 def itf_text(document: dict[str, Any]) -> str:

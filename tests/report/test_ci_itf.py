@@ -133,3 +133,24 @@ def test_a_lockstep_violation_is_a_trace_of_round_starts(cli, tmp_path):
     assert trace.loop is None and trace.meta["engine"] == "lockstep"
     assert [dict(s.values) for s in trace.states] == [{**run["parameters"], **c} for c in run["configurations"]]
     assert [s.meta["round"]["rules"] for s in trace.states[1:]] == [r["rules"] for r in run["rounds"][:-1]]
+
+
+def test_a_run_under_a_promela_files_own_fairness_is_a_trace_of_its_instance(cli, tmp_path):
+    """corr of two_phase.pml is violated by a run of the file's instance with receive counts
+    (the file's own fairness): the trace's states are that run, its last state the one that
+    stays forever, as check prints them."""
+    r = cli("check", DATA / "promela" / "two_phase.pml", "-p", "corr", "--json", "--itf", tmp_path / "tp.json")
+    assert r.code == 1, r.err
+    details = json.loads(r.out)["properties"][0]["details"]
+    printed = details["file_run"]
+    trace = read_trace(tmp_path / "tp.corr.itf.json")
+    meaning = trace.meta["locations"]
+
+    def occupied(state) -> str:
+        return ", ".join(f"{k} at {meaning[n]}" for n, k in state.values.items() if n in meaning and k)
+
+    assert printed[0] == f"initially: {occupied(trace.states[0])}"
+    assert f"forever after: {occupied(trace.states[-1])}" in printed
+    assert trace.loop == len(trace.states) - 1
+    assert len(trace.states) == 1 + sum(line.startswith("step ") for line in printed)
+    assert {p: trace.states[0].values[p] for p in trace.params} == details["instance"]
