@@ -203,15 +203,9 @@ def run_trace(inst: Instance, messages: tuple[str, ...], cex) -> dict[str, objec
     (tactl/report/itf.py): the configurations over the locations some process occupies during
     the run (the others stay 0; an instance has thousands), each location's meaning, and the
     index of the configuration where the repeated part starts."""
-    configs = list(cex.replay.configurations)
+    configs, loop = cex.states()
     used = [loc.name for loc in inst.ta.locations if any(dict(c.counters).get(loc.name) for c in configs)]
     steps = cex.schedule + (cex.cycle or [])
-    loop = None
-    if cex.cycle and len(configs) == len(steps) + 1 and configs[-1] == configs[len(cex.schedule)]:
-        configs.pop()  # the cycle ends where it started: the loop index says so
-        loop = len(cex.schedule)
-    elif cex.loop is not None:
-        loop = len(configs) - 1
     return {"parameters": dict(cex.parameters),
             "locations": {name: _state(inst, messages, name) for name in used},
             "shared": {v: _message(v, messages) for v in inst.ta.shared},

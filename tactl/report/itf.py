@@ -85,16 +85,12 @@ def counterexample_itf(ta: ThresholdAutomaton, r: PropertyResult, source: str) -
     """The ITF document of ``r``'s counterexample: a finite run, or a lasso with its loop."""
     cex: Counterexample = r.counterexample  # type: ignore[assignment]
     steps = cex.schedule + (cex.cycle or [])
-    configs = list(cex.replay.configurations)
-    loop: int | None = None
+    configs, loop = cex.states()
     meta = _meta(r, source, cex.parameters)
     meta["replayed"] = cex.replayed
-    if cex.cycle and len(configs) == len(steps) + 1 and configs[-1] == configs[len(cex.schedule)]:
-        configs.pop()  # the cycle's end is its start again: the loop index says so
-        loop = len(cex.schedule)
+    if loop is not None and cex.cycle:
         meta["loop"] = "the states from index loop on repeat forever (they lead back to states[loop])"
-    elif cex.loop is not None and cex.replayed:
-        loop = len(configs) - 1
+    elif loop is not None and cex.loop is not None:
         meta["loop"] = (f"the last state repeats forever by the self-loop {rule_name(ta, cex.loop)} "
                         f"at {ta.rules[cex.loop].source}")
         meta["loop_rule"] = rule_name(ta, cex.loop)
