@@ -14,7 +14,7 @@ from typing import Annotated, Any, Optional, Sequence
 import typer
 
 from tactl.cli.app import info, usage_error
-from tactl.util.fsutil import is_stdout, output_file_problem, write_output
+from tactl.util.fsutil import is_stdout, make_directory, output_file_problem, write_output
 
 ItfOption = Annotated[Optional[Path], typer.Option(
     "--itf", metavar="FILE", help="Also write each counterexample as an ITF trace (the Informal "
@@ -68,6 +68,8 @@ def write_traces(out: Path, ta: Any, results: Sequence[Any], source: str,
 
     written: dict[str, str] = {}
     found = traces(ta, results, source)
+    if found:
+        make_directory(out.parent)  # verify's itf/ folder, made only when it gets a trace
     for trace in found:
         path = trace_path(out, trace.property)
         problem = output_file_problem(path, tuple(inputs))
@@ -105,18 +107,10 @@ def report_traces(result: Any, report_dir: Path, document: dict[str, Any]) -> No
     """verify's report folder: ``itf/ALGORITHM.PROPERTY.itf.json`` for every counterexample,
     each linked from its property in ``document`` (report.json; the HTML page reads it) as
     ``itf``, relative to the folder."""
-    from tactl.util.fsutil import make_directory  # lazy: only when a counterexample exists
-
-    from tactl.report.itf import traces  # lazy: as above
-
     folder = report_dir / "itf"
     for a, shown in zip(result.algorithms, document.get("algorithms", [])):
-        results = [v.result for v, _ in a.verdicts]
-        if not traces(getattr(a.loaded, "ta", None), results, a.path):
-            continue
-        make_directory(folder)
-        written = write_traces(folder / f"{a.name}.itf.json", getattr(a.loaded, "ta", None), results,
-                               a.path, say=False)
+        written = write_traces(folder / f"{a.name}.itf.json", getattr(a.loaded, "ta", None),
+                               [v.result for v, _ in a.verdicts], a.path, say=False)
         for prop in shown.get("properties", []):
             if prop.get("name") in written:
                 prop["itf"] = Path(written[prop["name"]]).relative_to(report_dir).as_posix()

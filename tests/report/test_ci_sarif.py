@@ -179,3 +179,4 @@ def test_the_interpreters_runs_flow_over_the_lines_they_execute(cli, tmp_path):
         steps = [loc["location"] for loc in flow if loc["location"]["message"]["text"].startswith("step ")
                  and "nothing happens" not in loc["location"]["message"]["text"]]
         assert steps and all(s["physicalLocation"]["region"]["startLine"] in handlers for s in steps)
+    assert not (tmp_path / "rep" / "itf").exists()  # the interpreter's runs have no automaton's trace
