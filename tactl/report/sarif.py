@@ -145,8 +145,9 @@ def result_message(checked: Checked, r: PropertyResult) -> str:
         run = r.details.get("run")
         if isinstance(run, dict):
             params = ", ".join(f"{k}={v}" for k, v in run["parameters"].items())
-            return (f"{who}{r.name} is VIOLATED with {params}: a lock-step run of "
-                    f"{len(run['rounds']) - 1} rounds (replayed by the lock-step simulator)")
+            rounds = len(run["rounds"]) - 1  # the last entry is where the run ends
+            return (f"{who}{r.name} is VIOLATED with {params}: a lock-step run of {rounds} "
+                    f"round{'' if rounds == 1 else 's'} (replayed by the lock-step simulator)")
         if r.details.get("source_run"):  # the reference interpreter's run of the program
             params = ", ".join(f"{k}={v}" for k, v in (r.details.get("valuation") or {}).items())
             return f"{who}{r.name} is VIOLATED with {params}: a run of the program (replayed by the interpreter)"
