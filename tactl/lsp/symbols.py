@@ -145,6 +145,7 @@ def _ta_symbols(text: str, written: ReadResult) -> Iterator[Symbol]:
 def _pml_symbols(path: str, text: str) -> Iterator[Symbol]:
     # lazy: the Promela grammar loads only for a .pml buffer
     from tactl.ir.promela.reader import parse_promela
+    from tactl.ir.promela.syntax import Decl
 
     try:
         model = parse_promela(text, path)
@@ -154,6 +155,8 @@ def _pml_symbols(path: str, text: str) -> Iterator[Symbol]:
     yield from _named(text, ((name, "parameter", span) for name, span in model.symbolic))
     yield from _named(text, ((name, "variable", decl.span) for decl in model.globals
                              for name, _ in decl.vars))
+    yield from _named(text, ((name, "local variable", st.span) for proc in model.proctypes
+                             for st in proc.body if isinstance(st, Decl) for name, _ in st.vars))
     yield from _named(text, ((p.name, "atomic proposition", p.span) for p in model.props))
     yield from _named(text, ((p.name, "proctype", p.span) for p in model.proctypes))
     yield from _named(text, ((f.name, "property", f.span) for f in model.ltls))
