@@ -80,3 +80,16 @@ def test_the_word_under_the_cursor():
     text = "upon receiving ECHO from t + 1\n"
     assert word_at(text, 1, 16)[0] == "ECHO" and word_at(text, 1, 20)[0] == "ECHO"  # at its end
     assert word_at(text, 1, 28) is None and word_at(text, 5, 1) is None  # on "+"; no line 5
+
+
+def test_the_command_answers_one_hover_and_the_outline(cli, tmp_path):
+    strb = CORPUS / "strb" / "strb.alg"
+    shown = cli("lsp", "--hover", f"{strb}:17:8")
+    assert shown.code == 0 and "send guard:    n - 2 * t >= 2 && ns_ECHO >= t - f + 1" in shown.out
+    outline = cli("lsp", "--symbols", CORPUS / "aba" / "aba.rta")
+    assert outline.code == 0 and "27:5    rule               0: V1 -> EC" in outline.out.splitlines()
+    broken = tmp_path / "b.alg"
+    broken.write_text(strb.read_text(encoding="utf-8").replace("to all", "to al"), encoding="utf-8")
+    shown = cli("lsp", "--hover", f"{broken}:11:3")
+    assert shown.out == "(nothing to show here)\n" and f"{broken}:16:18: unexpected 'al'" in shown.err
+    assert cli("lsp", "--hover", "strb.alg:17").code == 2
