@@ -7,6 +7,8 @@ run the way a TextMate engine runs them (earliest match first, the first pattern
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,3 +135,27 @@ def test_the_extension_declares_every_language_the_server_reads():
     for language_id in LANGUAGES:
         path = PACKAGE.parent / grammars[language_id]["path"]
         assert json.loads(path.read_text(encoding="utf-8"))["scopeName"] == grammars[language_id]["scopeName"]
+
+
+NODE_MODULES = PACKAGE.parent / "node_modules"
+
+
+def scopes_by_character(tokens: list[Token]) -> list[str | None]:
+    return [None if c == "\n" else t.scope for t in tokens for c in t.text]
+
+
+@pytest.mark.skipif(shutil.which("node") is None or not (NODE_MODULES / "vscode-textmate").is_dir(),
+                    reason="VS Code's tokeniser is not installed (cd editors/vscode && npm install)")
+@pytest.mark.parametrize("language_id", sorted(LANGUAGES))
+def test_vscode_reads_the_grammars_as_these_tests_do(language_id):
+    """The real engine (vscode-textmate on Oniguruma, editors/vscode/test/scopes.js) gives every
+    character of every file the scope the tokeniser above gives it: the patterns mean the same
+    in both regular-expression dialects."""
+    files = files_of(language_id)
+    run = subprocess.run(["node", str(PACKAGE.parent / "test" / "scopes.js"), *map(str, files)],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    engine = json.loads(run.stdout)
+    for path in files:
+        ours = scopes_by_character(tokenise(grammar(language_id), path.read_text(encoding="utf-8")))
+        assert engine[str(path)] == ours, path
