@@ -25,7 +25,7 @@ def lsp(
     hover: Annotated[Optional[str], typer.Option(
         "--hover", metavar="FILE:LINE:COL",
         help="Print what hovering at this position shows (line and column from 1, as in error "
-             "messages) and exit.")] = None,
+             "messages; the Markdown without its code fences) and exit.")] = None,
     symbols: Annotated[Optional[Path], typer.Option(
         "--symbols", metavar="FILE", help="Print the file's document symbols (its outline) and exit.")] = None,
 ) -> None:
@@ -55,4 +55,6 @@ def lsp(
             raise usage_error(hover, "--hover expects FILE:LINE:COL, e.g. corpus/strb/strb.alg:17:8")
         analysis = analysed(Path(m.group(1)))
         shown = hover_at(analysis, symbols_of(analysis), int(m.group(2)), int(m.group(3)))
-        typer.echo(shown.markdown if shown else "(nothing to show here)")
+        # the hover's Markdown as a terminal shows it: without the code fences
+        typer.echo("\n".join(line for line in shown.markdown.split("\n") if not line.startswith("```"))
+                   if shown else "(nothing to show here)")
