@@ -55,7 +55,7 @@ def _lark(package: str, name: str, extension: str | None = None) -> str:
 
 
 def languages() -> tuple[Language, ...]:
-    promela = promela_reader._GRAMMAR  # the Promela reader's grammar, as it parses
+    promela = promela_reader.GRAMMAR
     return (
         Language("tactl-alg", "tactl pseudocode", (".alg",), _lark("tactl.ir.alg", "alg.lark"), True,
                  ALG_OPERATORS),
@@ -65,7 +65,7 @@ def languages() -> tuple[Language, ...]:
         Language("tactl-eta", "extended threshold automaton (TACO)", (".eta",),
                  _lark("tactl.ir.ta", "ta.lark", ETA_GRAMMAR), False),
         Language("tactl-pml", "Parametric Promela (ByMC)", (".pml",), promela, False,
-                 directives=tuple(cpp._SUPPORTED)),
+                 directives=tuple(cpp.SUPPORTED_DIRECTIVES)),
     )
 
 
