@@ -128,6 +128,12 @@ def _unplaced(message: str, path: str) -> Problem:
     return Problem(d, d.render(path, None))
 
 
+def internal_error(error: Exception, path: str) -> Problem:
+    """A failure of tactl itself while reading the buffer, worded as ``tactl`` words it."""
+    return _unplaced(f"tactl: internal error: {type(error).__name__}: {error} (a tactl bug: "
+                     "please report it with the file)", path)
+
+
 def analyse(path: str, text: str, language_id: str | None = None) -> Analysis:
     """Both stages (what the tests and a one-shot client want)."""
     return translate_document(read_document(path, text, language_id))

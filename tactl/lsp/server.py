@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -23,7 +23,7 @@ from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import ServerTextPosition
 
 from tactl.ir.errors import Span
-from tactl.lsp.analysis import Analysis, Problem, read_document, translate_document
+from tactl.lsp.analysis import Analysis, Problem, internal_error, read_document, translate_document
 from tactl.lsp.hover import hover_at
 from tactl.lsp.symbols import Symbol, definition_at, symbols_of
 from tactl.util.version import __version__
@@ -67,8 +67,17 @@ class TactlServer(LanguageServer):
         return self.latest.get(uri, object()) == version
 
     def _stage(self, uri: str, version: int | None, work, *args) -> Analysis | None:
-        """One stage in the worker thread, unless the buffer changed since it was scheduled."""
-        return work(*args) if self._current(uri, version) else None
+        """One stage in the worker thread, unless the buffer changed since it was scheduled. A
+        failure of tactl itself is shown on the buffer, as the command's last line of defence
+        shows it (``tactl/cli/entry.py``), and the server goes on."""
+        if not self._current(uri, version):
+            return None
+        try:
+            return work(*args)
+        except Exception as e:  # noqa: BLE001 - an internal error must not end the session
+            # the stages' arguments: the analysis so far, or the buffer's path and text
+            analysis = args[0] if isinstance(args[0], Analysis) else Analysis(args[0], args[1], None)
+            return replace(analysis, problems=analysis.problems + [internal_error(e, analysis.path)])
 
     async def refresh(self, uri: str) -> None:
         doc = self.workspace.get_text_document(uri)

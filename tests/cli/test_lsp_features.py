@@ -93,3 +93,19 @@ def test_the_command_answers_one_hover_and_the_outline(cli, tmp_path):
     shown = cli("lsp", "--hover", f"{broken}:11:3")
     assert shown.out == "(nothing to show here)\n" and f"{broken}:16:18: unexpected 'al'" in shown.err
     assert cli("lsp", "--hover", "strb.alg:17").code == 2
+
+
+def test_an_internal_error_is_shown_on_the_buffer_and_the_server_goes_on():
+    from tactl.lsp import server as lsp_server  # lazy: the protocol layer, only for this test
+
+    ls = lsp_server.TactlServer()
+    uri = (CORPUS / "strb" / "strb.alg").as_uri()
+    ls.latest[uri] = 3
+
+    def failing(*args):
+        raise ValueError("boom")
+
+    shown = ls._stage(uri, 3, failing, str(CORPUS / "strb" / "strb.alg"), "algorithm A\n", None)
+    [problem] = shown.problems
+    assert problem.diagnostic.message.startswith("tactl: internal error: ValueError: boom")
+    assert ls._stage(uri, 2, failing) is None  # an older version: not even started

@@ -203,8 +203,9 @@ def test_a_threshold_automaton_error_is_checks_error(session, tmp_path):
     found = session.request("textDocument/definition", {
         "textDocument": {"uri": uri}, "position": at(broken, "V1", "0: V1 -> SX")})
     assert found is None  # the broken buffer has no symbols: nothing is guessed
-    session.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 8},
-                                              "contentChanges": [{"text": text}]})
+    where = at(broken, "SX")  # an incremental change: the two characters replaced
+    session.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 8}, "contentChanges": [{
+        "range": {"start": where, "end": {**where, "character": where["character"] + 2}}, "text": "SE"}]})
     assert session.diagnostics(uri, 8) == []
     found = session.request("textDocument/definition", {
         "textDocument": {"uri": uri}, "position": at(text, "V1", "0: V1 -> SE")})
