@@ -80,9 +80,12 @@ graphviz:
 
 # Headless Chromium (Debian's chromium) renders the HTML report of `tactl verify` for
 # tests/report/test_report_browser.py; tools/install_browser.sh installs it when missing and we are root.
+# VS Code's TextMate tokeniser (npm, into editors/vscode/node_modules, git-ignored) checks the
+# grammars in tests/cli/test_textmate_grammar.py; tools/install_vscode_tokeniser.sh.
 tools: graphviz sarif-schema
 	@bash tools/install_checkers.sh
 	@bash tools/install_browser.sh
+	@bash tools/install_vscode_tokeniser.sh
 
 # The SARIF 2.1.0 schema for tests/report/test_ci_sarif.py (tools/fetch_sarif_schema.sh: never
 # committed, a no-op once in the cache, a loud warning and exit 0 when offline).
