@@ -8,8 +8,8 @@ line or the ``.pml`` ``ltl`` line (the source map the front ends keep on each pr
 ``ir.ta.model.Origin``), the ``.ta``/``.rta`` specification (the reader's span). A violation's run
 is a ``codeFlows`` thread flow: the initial configuration at the property, then each step at the
 source lines of the rule that fired (the lines of the pseudocode or Promela it executes, from the
-same source maps ``tactl check`` prints as "in the pseudocode"; the rule's line in a ``.ta``; the
-property's file alone when the automaton's rule has no line), with the configuration after the
+same source maps ``tactl check`` prints as "in the pseudocode"; the rule's line in a ``.ta`` or
+``.rta``; the property's file alone when the automaton's rule has no line), with the configuration after the
 step as the location's ``state`` — the rows of check's counterexample table. A lasso ends with
 the loop. One SARIF run holds every algorithm of a ``verify`` (code scanning takes one run per
 tool and upload).
@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path, PurePosixPath
 from typing import Any, Sequence
 from urllib.parse import quote
@@ -226,7 +227,31 @@ def rule_location(checked: Checked, rule: Rule, fallback: Place) -> Place:
         return Place(rule.origin.file, first, None, last, None, blocks[1:])
     if rule.span is not None:
         return _span_where(checked.path, rule.span)
+    if checked.path.endswith(".rta") and checked.text:
+        span = _rta_rule_spans(checked.path, checked.text).get((rule.source, rule.target))
+        if span is not None:
+            return _span_where(checked.path, span)
     return Place(fallback.path)
+
+
+@lru_cache(maxsize=8)
+def _rta_rule_spans(path: str, text: str) -> dict[tuple[str, str], Span]:
+    """The line of each rule of a receive automaton the user wrote, by (source, target) where
+    only one rule has them: the translation (passes/rta_to_ta/eliminate.py) keeps each rule's
+    source and target, so such a rule of the threshold automaton comes from that one (the
+    rules it adds, to the crash location or stutter loops, match none or are ambiguous)."""
+    from tactl.ir.errors import InputError
+    from tactl.ir.rta.reader import parse_rta  # lazy: only for a .rta input's code flows
+
+    try:
+        rta = parse_rta(text, path)
+    except InputError:
+        return {}
+    count: dict[tuple[str, str], int] = {}
+    for r in rta.rules:
+        count[(r.source, r.target)] = count.get((r.source, r.target), 0) + 1
+    return {(r.source, r.target): r.span for r in rta.rules
+            if r.span is not None and count[(r.source, r.target)] == 1 and r.source != r.target}
 
 
 def _blocks(lines: Sequence[int]) -> list[tuple[int, int]]:

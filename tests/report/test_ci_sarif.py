@@ -180,3 +180,17 @@ def test_the_interpreters_runs_flow_over_the_lines_they_execute(cli, tmp_path):
                  and "nothing happens" not in loc["location"]["message"]["text"]]
         assert steps and all(s["physicalLocation"]["region"]["startLine"] in handlers for s in steps)
     assert not (tmp_path / "rep" / "itf").exists()  # the interpreter's runs have no automaton's trace
+
+
+def test_a_receive_automatons_steps_are_at_its_rules(cli, tmp_path):
+    rta = DATA / "ci" / "strb_weak.rta"
+    document = sarif_of(cli, tmp_path / "rta.sarif", 1, "check", rta, "-p", "unforgeability")
+    (result,) = document["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == line_of(rta, r"^\s*unforgeability\s*:")
+    flow = result["codeFlows"][0]["threadFlows"][0]["locations"]
+    steps = [loc["location"] for loc in flow if loc["location"]["message"]["text"].startswith("step ")]
+    assert steps
+    for step in steps:  # "step 1: 2 processes V0 -> SE by r1: ..." at the rule `1: V0 -> SE when ...`
+        move = re.search(r"(\w+) -> (\w+) by", step["message"]["text"])
+        line = step["physicalLocation"]["region"]["startLine"]
+        assert re.search(rf"^\s*\d+\s*:\s*{move[1]}\s*->\s*{move[2]}\b", rta.read_text().splitlines()[line - 1])
