@@ -28,7 +28,7 @@ from typing import Any, Sequence
 from urllib.parse import quote
 
 from tactl.engines.result import HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
-from tactl.ir.errors import Span
+from tactl.ir.errors import InputError, Span
 from tactl.ir.ta.model import Rule, ThresholdAutomaton
 from tactl.report.property_json import rule_name, violating_step
 from tactl.util.version import __version__
@@ -193,7 +193,6 @@ def _alg_property_span(checked: Checked, name: str) -> Span | None:
     """The span of property ``name`` in the pseudocode the reference interpreter ran (no
     automaton carries it then)."""
     from tactl.ir.alg.reader import parse_alg  # lazy: only for the interpreter's results
-    from tactl.ir.errors import InputError
 
     try:
         alg = parse_alg(checked.text, checked.path)
@@ -240,7 +239,6 @@ def _rta_rule_spans(path: str, text: str) -> dict[tuple[str, str], Span]:
     only one rule has them: the translation (passes/rta_to_ta/eliminate.py) keeps each rule's
     source and target, so such a rule of the threshold automaton comes from that one (the
     rules it adds, to the crash location or stutter loops, match none or are ambiguous)."""
-    from tactl.ir.errors import InputError
     from tactl.ir.rta.reader import parse_rta  # lazy: only for a .rta input's code flows
 
     try:
