@@ -118,12 +118,18 @@ def test_the_code_flow_is_the_run_over_the_pseudocode_lines(weak):
     assert relay[-1]["location"]["message"]["text"].startswith("then forever")
 
 
+def the_violation_flow(cli, tmp_path, path: Path, name: str) -> list[dict]:
+    """``check PATH -p NAME --sarif``: its one result, at the line where NAME is written; the
+    locations of its code flow."""
+    document = sarif_of(cli, tmp_path / "one.sarif", 1, "check", path, "-p", name)
+    (result,) = document["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == line_of(path, rf"^\s*{name}\s*:")
+    return result["codeFlows"][0]["threadFlows"][0]["locations"]
+
+
 def test_a_ta_file_is_located_at_its_specification_and_rules(cli, tmp_path):
     ta = DATA / "check" / "cycle.ta"
-    document = sarif_of(cli, tmp_path / "cycle.sarif", 1, "check", ta, "-p", "never_c")
-    (result,) = document["runs"][0]["results"]
-    assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == line_of(ta, r"^\s*never_c\s*:")
-    flow = result["codeFlows"][0]["threadFlows"][0]["locations"]
+    flow = the_violation_flow(cli, tmp_path, ta, "never_c")
     rule_lines = {line_of(ta, rf"^\s*{k}\s*:") for k in (0, 1, 2)}
     assert {loc["location"]["physicalLocation"]["region"]["startLine"] for loc in flow[1:]} <= rule_lines
 
@@ -184,10 +190,7 @@ def test_the_interpreters_runs_flow_over_the_lines_they_execute(cli, tmp_path):
 
 def test_a_receive_automatons_steps_are_at_its_rules(cli, tmp_path):
     rta = DATA / "ci" / "strb_weak.rta"
-    document = sarif_of(cli, tmp_path / "rta.sarif", 1, "check", rta, "-p", "unforgeability")
-    (result,) = document["runs"][0]["results"]
-    assert result["locations"][0]["physicalLocation"]["region"]["startLine"] == line_of(rta, r"^\s*unforgeability\s*:")
-    flow = result["codeFlows"][0]["threadFlows"][0]["locations"]
+    flow = the_violation_flow(cli, tmp_path, rta, "unforgeability")
     steps = [loc["location"] for loc in flow if loc["location"]["message"]["text"].startswith("step ")]
     assert steps
     for step in steps:  # "step 1: 2 processes V0 -> SE by r1: ..." at the rule `1: V0 -> SE when ...`
