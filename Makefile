@@ -30,6 +30,9 @@
 #                            (fmcad13, spin13/parameterized, concur14, cav15/promela, popl17-fmsd17/promela,
 #                            isola18/promela) into ~/.cache/tactl/benchmarks/ftb-promela, each under its
 #                            own path, for make bench's promela-sets table (FTB_PROMELA_URL=a clone or mirror)
+#   make sarif-schema        fetch the SARIF 2.1.0 JSON schema (not on PyPI) into ~/.cache/tactl/ for the
+#                            tests that validate --sarif output against it (make tools runs it;
+#                            SARIF_SCHEMA_URL=another place); offline, that validation skips loudly
 #   make taco-resets         fetch TACO's reset benchmarks (benchmarks/reset-benchmarks/*.eta of pleich/TACO)
 #                            into ~/.cache/tactl/benchmarks/taco-resets for make bench's taco-resets table
 #                            (TACO_URL=a local clone or mirror; or set TACTL_TACO to a TACO checkout)
@@ -41,7 +44,7 @@ STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 ALG    ?= strb
 
-.PHONY: all verify check show test bench bench-peers fuzz random19 spin13 isola18-promela ftb-promela taco-resets clean tools graphviz
+.PHONY: all verify check show test bench bench-peers fuzz random19 spin13 isola18-promela ftb-promela taco-resets clean tools graphviz sarif-schema
 
 all: test
 
@@ -79,10 +82,15 @@ graphviz:
 # tests/report/test_report_browser.py; tools/install_browser.sh installs it when missing and we are root.
 # VS Code's TextMate tokeniser (npm, into editors/vscode/node_modules, git-ignored) checks the
 # grammars in tests/cli/test_textmate_grammar.py; tools/install_vscode_tokeniser.sh.
-tools: graphviz
+tools: graphviz sarif-schema
 	@bash tools/install_checkers.sh
 	@bash tools/install_browser.sh
 	@bash tools/install_vscode_tokeniser.sh
+
+# The SARIF 2.1.0 schema for tests/report/test_ci_sarif.py (tools/fetch_sarif_schema.sh: never
+# committed, a no-op once in the cache, a loud warning and exit 0 when offline).
+sarif-schema:
+	@PYTHON=$(PYTHON) bash tools/fetch_sarif_schema.sh
 
 # 2>&1: the progress lines go where the table goes, so `make verify ALG=corpus > log` has them in
 # the log as the run goes on (stderr is then no terminal: one line per started and finished item)

@@ -198,6 +198,7 @@ class CounterexampleView:
     spacetime: Markup | None = None  # the space-time diagram (tactl/report/spacetime.py)
     path_svg: Markup | None = None  # the automaton with the counterexample's rules highlighted
     narrow: bool = False  # many counters: their headers are set vertically so they fit
+    itf: str = ""  # the run as an ITF trace in the report folder (tactl/cli/ci_outputs.py), relative
 
 
 @dataclass(frozen=True)
@@ -461,6 +462,7 @@ def counterexample_view(prop: Mapping[str, Any], anchor: str) -> CounterexampleV
         spacetime=spacetime,
         path_svg=path_svg,
         narrow=len(locations) + len(shared) > 8,
+        itf=str(prop.get("itf") or ""),
     )
 
 
