@@ -1,7 +1,8 @@
 """Reading a TLA+ module (the fragment of docs/tla.md) into its syntax tree (``ir/tla/syntax.py``).
 
 The grammar (``tla.lark``) is LALR and knows nothing of layout; TLA+ bulleted junction lists
-(``/\\`` or ``\\/`` starting an item, the items aligned on one column) are grouped by
+(``/\\`` or ``\\/`` starting an item, the items aligned on one column) are grouped, the list
+and each item in parentheses, by
 :class:`Bullets`, a post-lexer that applies TLA+'s column rule: an item continues until a token
 starts a line at or left of the bullet's column (a bullet of the same kind there starts the next
 item), or a bracket opened before the list closes. What is not TLA+ or not in the fragment's
@@ -31,6 +32,12 @@ def _at(tok: Token, kind: str, value: str) -> Token:
     return Token(kind, value, tok.start_pos, tok.line, tok.column, tok.end_line, tok.end_column, tok.end_pos)
 
 
+def _two(tok: Token) -> Iterator[Token]:
+    """A list closes twice: its last item, then itself."""
+    yield tok
+    yield tok
+
+
 class Bullets:
     """The post-lexer that turns TLA+ bulleted junction lists into parentheses."""
 
@@ -47,17 +54,21 @@ class Bullets:
                         stack[-1][2] > tok.column
                         or (stack[-1][2] == tok.column and tok.value != stack[-1][1])):
                     stack.pop()
-                    yield _at(tok, "BULLET_CLOSE", ")")
+                    yield from _two(_at(tok, "BULLET_CLOSE", ")"))
             value = tok.value
             if value in ("/\\", "\\/"):
                 top = stack[-1] if stack else None
                 if (first_on_line and top is not None and top[0] == "bullet"
                         and top[2] == tok.column and top[1] == value):
-                    yield tok  # the next item of the list: an infix operator
+                    # the next item of the list: ") op (", each item in its own parentheses
+                    yield _at(tok, "BULLET_CLOSE", ")")
+                    yield tok
+                    yield _at(tok, "BULLET_OPEN", "(")
                     previous = tok
                     continue
                 if previous is None or previous.value in _LIST_STARTS:
                     stack.append(("bullet", value, tok.column))
+                    yield _at(tok, "BULLET_OPEN", "(")
                     yield _at(tok, "BULLET_OPEN", "(")
                     previous = tok
                     continue
@@ -80,14 +91,14 @@ class Bullets:
             previous = tok
         while stack:
             if stack.pop()[0] == "bullet":
-                yield Token("BULLET_CLOSE", ")", 0, previous.end_line if previous else 1,
-                            previous.end_column if previous else 1)
+                yield from _two(Token("BULLET_CLOSE", ")", 0, previous.end_line if previous else 1,
+                                      previous.end_column if previous else 1))
 
     @staticmethod
     def _close_until(stack: list[tuple], tok: Token, stop) -> Iterator[Token]:
         while stack and not stop(stack[-1]):
             if stack.pop()[0] == "bullet":
-                yield _at(tok, "BULLET_CLOSE", ")")
+                yield from _two(_at(tok, "BULLET_CLOSE", ")"))
 
 
 @cache
