@@ -343,11 +343,35 @@ def _syntax_error(e: UnexpectedInput, text: str) -> Diagnostic:
     if tok.type == "$END":
         return Diagnostic(Severity.ERROR, f"unexpected end of the module; expected {_expected(expected)}",
                           Span(max(1, text.count("\n")), 1))
-    if tok.type in ("AND", "OR") and ({"AND", "OR"} - {tok.type}) & expected:
+    if tok.type in ("AND", "OR") and _mixes_junctions(text, tok):
         return Diagnostic(Severity.ERROR, "'/\\' and '\\/' mixed without parentheses: TLA+ gives "
                           "them the same precedence; write parentheses or a bulleted list",
                           _span(tok))
     return Diagnostic(Severity.ERROR, f"unexpected '{tok.value}'; expected {_expected(expected)}", _span(tok))
+
+
+def _mixes_junctions(text: str, tok: Token) -> bool:
+    """Whether ``tok`` (a /\\ or \\/) follows the other junction in the same parentheses."""
+    other = "\\/" if tok.value == "/\\" else "/\\"
+    before = []
+    try:
+        for t in _parser().lex(_module_text(text)):
+            if t.start_pos >= tok.start_pos and t.type not in ("BULLET_OPEN", "BULLET_CLOSE"):
+                break
+            before.append(t)
+    except UnexpectedInput:
+        pass
+    depth = 0
+    for t in reversed(before):
+        if t.value in (")", "]", "}", ">>") or t.type == "BULLET_CLOSE":
+            depth += 1
+        elif t.value in ("(", "[", "{", "<<", "==") or t.type == "BULLET_OPEN":
+            if depth == 0:
+                return False
+            depth -= 1
+        elif depth == 0 and t.value == other:
+            return True
+    return False
 
 
 def parse_tla(text: str, path: str = "<input>") -> Module:

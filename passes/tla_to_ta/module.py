@@ -45,25 +45,30 @@ def translate_module(module: Module, path: str) -> Translation:
     say."""
     variables = dict(module.names("variables"))
     constants = dict(module.names("constants"))
+    anchor = next((d.span for d in module.declarations if d.keyword == "variables"), None)
+    if anchor is None:
+        raise FragmentError("no VARIABLES: a threshold automaton's module declares its variables "
+                            f"({LOCATIONS} or a counter variable, and the shared variables)",
+                            module.definitions[0].span if module.definitions else None)
     defs = {d.name: d for d in module.definitions}
     sink = DiagnosticSink()
     taco = LOCATIONS in variables
     parameters = [c for c in constants if c not in (PROCESSES, CORRECT)]
     symbols: dict = {p: Name(identifier(p, s)) for p, s in constants.items() if p in parameters}
-    assumptions, correct = _assumptions(module, Scope(defs, symbols), taco)
+    assumptions, correct = _assumptions(module, Scope(defs, symbols), taco, constants)
     if taco:
         symbols[LOCATIONS] = Special(LOCATIONS)
         locations = _taco_locations(defs, variables[LOCATIONS])
         shared = {v: Name(identifier(v, s)) for v, s in variables.items() if v != LOCATIONS}
         location_var = LOCATIONS
     else:
-        location_var, locations, shared = _counter_layout(module, defs, Scope(defs, symbols), variables)
+        location_var, locations, shared = _counter_layout(defs, Scope(defs, symbols), variables, anchor)
         symbols[location_var] = Function(location_var, tuple((k, Name(identifier(k, None))) for k in locations))
     symbols.update(shared)
     scope = Scope(defs, symbols, locations=tuple(locations))
-    inits = _inits(defs, scope, taco, correct, locations, location_var)
+    inits = _inits(defs, scope, taco, correct, locations, location_var, anchor)
     model = Model(location_var, not taco, shared, path)
-    rules = _rules(defs, scope, model, sink)
+    rules = _rules(defs, scope, model, sink, anchor)
     used = _referenced(module)
     properties = []
     for d in module.definitions:
@@ -101,7 +106,7 @@ def _conjuncts(node: Node) -> list[Node]:
     return [c for a in node.args for c in _conjuncts(a)] if node.op == "and" else [node]
 
 
-def _assumptions(module: Module, scope: Scope, taco: bool) -> tuple[list[Expr], Expr | None]:
+def _assumptions(module: Module, scope: Scope, taco: bool, constants: dict) -> tuple[list[Expr], Expr | None]:
     """The resilience condition, and (TACO's fragment) the number of correct processes."""
     out, correct = [], None
     for a in module.assumptions:
@@ -116,7 +121,8 @@ def _assumptions(module: Module, scope: Scope, taco: bool) -> tuple[list[Expr], 
             out.append(formula(c, scope))
     if taco and correct is None:
         raise FragmentError(f"no ASSUME {CORRECT} = ...: how many processes run (e.g. "
-                            f"'ASSUME {CORRECT} = N - F') is part of the fragment", None)
+                            f"'ASSUME {CORRECT} = N - F') is part of the fragment",
+                            constants.get(CORRECT) or next(iter(constants.values()), None))
     return out, correct
 
 
@@ -148,12 +154,12 @@ def _taco_locations(defs: dict[str, Definition], declared: Span) -> list[str]:
     return found
 
 
-def _counter_layout(module: Module, defs: dict[str, Definition], scope: Scope, variables: dict):
+def _counter_layout(defs: dict[str, Definition], scope: Scope, variables: dict, anchor: Span | None):
     """The counter variable (the one whose updates move processes), its locations, and the other
     variables as shared variables (function-valued ones: one per entry, domains from ``Init``)."""
     init = defs.get("Init")
     if init is None:
-        raise FragmentError("no Init: the fragment reads where processes start from Init", None)
+        raise FragmentError("no Init: the fragment reads where processes start from Init", anchor)
     domains: dict[str, list[str]] = {}
     for c in _conjuncts(init.body):
         if c.op in ("compare", "member") and c.args[0].op == "name" and c.args[0].text in variables:
@@ -200,10 +206,11 @@ def _walk(node: Node | None, defs: dict[str, Definition], seen: set | None = Non
             stack.append(defs[n.text].body)
 
 
-def _inits(defs, scope: Scope, taco: bool, correct: Expr | None, locations: list[str], location_var: str) -> list[Expr]:
+def _inits(defs, scope: Scope, taco: bool, correct: Expr | None, locations: list[str], location_var: str,
+           anchor: Span | None) -> list[Expr]:
     init = defs.get("Init")
     if init is None:
-        raise FragmentError("no Init: the fragment reads where processes start from Init", None)
+        raise FragmentError("no Init: the fragment reads where processes start from Init", anchor)
     out: list[Expr] = []
     for c in _conjuncts(init.body):
         if c.op == "member" and c.args[0].op == "name" and c.args[0].text == location_var and taco:
@@ -244,13 +251,13 @@ def term_of(v, span: Span | None) -> Expr:
     return v
 
 
-def _rules(defs, scope: Scope, model: Model, sink: DiagnosticSink) -> list:
+def _rules(defs, scope: Scope, model: Model, sink: DiagnosticSink, anchor: Span | None) -> list:
     nxt = defs.get("Next")
     if nxt is None:
         actions = [d for d in defs.values() if d.name.startswith("Rule") and d.name[4:].isdigit()]
         if not actions:
             raise FragmentError("no Next (and no RuleK(p) definitions): the fragment reads the rules from "
-                                "Next == \\E p \\in Processes: Rule0(p) \\/ ...", None)
+                                "Next == \\E p \\in Processes: Rule0(p) \\/ ...", anchor)
         sink.warning("no Next: every RuleK(p) definition is a rule", actions[0].span)
         branches = [b for d in actions for b in disjuncts(d.body, scope.bind({d.params[0]: PROCESS}) if d.params
                                                           else scope, d.name, d.span)]
