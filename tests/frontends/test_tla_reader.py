@@ -123,11 +123,14 @@ def test_translate_writes_the_automaton_and_check_gives_the_same_verdicts(cli, t
     assert printed.code == 0 and printed.out.startswith("skel counters {")
 
 
-@pytest.mark.parametrize("args", [("show",), ("emit", "--to", "smtlib", "-o", "{tmp}")])
-def test_other_commands_read_tla(cli, tmp_path, args):
+@pytest.mark.parametrize("args, code", [
+    (("show",), 0), (("emit", "--to", "smtlib", "-o", "{tmp}"), 0), (("dot", "-o", "{tmp}.dot"), 0),
+    (("verify", "--no-cache", "--report-dir", "{tmp}"), 1),  # rb.tla's noAccept is violated
+])
+def test_other_commands_read_tla(cli, tmp_path, args, code):
     args = tuple(a.replace("{tmp}", str(tmp_path / "out")) for a in args)
     result = cli(*args[:1], DATA / "rb.tla", *args[1:])
-    assert result.code == 0, result.err
+    assert result.code == code, result.err
 
 
 def test_a_bad_module_exits_2_with_file_line_col_and_caret(cli):
