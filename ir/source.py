@@ -74,7 +74,10 @@ def read_text(path: str | Path) -> str:
 
 
 def sniff_kind(text: str) -> str:
-    """What standard input holds, judged by its first word: ``json``, ``rta``, ``alg`` or ``ta``."""
+    """What standard input holds, judged by its first word: ``json``, ``rta``, ``alg``, ``tla``
+    (a TLA+ module header ``---- MODULE name ----``) or ``ta``."""
+    if re.match(r"\s*(\(\*.*?\*\)\s*|\\\*[^\n]*\s*)*-{4,}\s*MODULE\b", text, flags=re.S):
+        return "tla"
     body = re.sub(r"^(\s|//[^\n]*|/\*.*?\*/|#[^\n]*)*", "", text, count=1, flags=re.S)
     if body.startswith("{"):
         return "json"

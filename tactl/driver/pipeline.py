@@ -614,7 +614,7 @@ def parse_json(text: str, path: str | Path) -> object:
         raise refusal(path, f"invalid JSON: {why}") from None
 
 
-SNIFFED_KINDS = {"alg": "alg-text", "rta": "rta-text", "ta": "ta-text"}
+SNIFFED_KINDS = {"alg": "alg-text", "rta": "rta-text", "ta": "ta-text", "tla": "tla-text"}
 JSON_FORMATS = {"tactl.rta": "rta-json"}  # any other JSON document is read as a TA
 
 

@@ -8,9 +8,11 @@ against their ``.ta`` twins: same verdict per property, same rules up to naming.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -131,6 +133,12 @@ def test_other_commands_read_tla(cli, tmp_path, args, code):
     args = tuple(a.replace("{tmp}", str(tmp_path / "out")) for a in args)
     result = cli(*args[:1], DATA / "rb.tla", *args[1:])
     assert result.code == code, result.err
+
+
+def test_standard_input_is_recognised_by_the_module_header(cli, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((DATA / "counters.tla").read_bytes())))
+    result = cli("check", "-")
+    assert result.code == 1 and result.out.startswith("<stdin>: counters, 4 locations")
 
 
 def test_a_bad_module_exits_2_with_file_line_col_and_caret(cli):
