@@ -335,7 +335,8 @@ def _expected(names: set[str]) -> str:
 def _syntax_error(e: UnexpectedInput, text: str) -> Diagnostic:
     if isinstance(e, UnexpectedCharacters):
         ch = text[e.pos_in_stream]
-        hint = " (a TLA+ comment is '\\*' to the end of the line, or '(* … *)')" if ch in "\\(" else ""
+        hint = " (a TLA+ comment is '\\*' to the end of the line, or '(* … *)')" if ch in "\\(" else \
+            " (a string is closed on its line)" if ch == '"' else ""
         return Diagnostic(Severity.ERROR, f"unexpected character {ch!r}: not in the TLA+ fragment "
                           f"tactl reads{hint}", Span(e.line, e.column))
     assert isinstance(e, UnexpectedToken)
@@ -380,7 +381,11 @@ def parse_tla(text: str, path: str = "<input>") -> Module:
         return _Build().transform(_parser().parse(_module_text(text)))
     except UnexpectedInput as e:
         raise InputError(_syntax_error(e, text), path, text) from None
+    except RecursionError:
+        raise InputError(Diagnostic(Severity.ERROR, "expression nested too deeply"), path, text) from None
     except VisitError as e:
+        if isinstance(e.orig_exc, RecursionError):
+            raise InputError(Diagnostic(Severity.ERROR, "expression nested too deeply"), path, text) from None
         if isinstance(e.orig_exc, FragmentError):
             raise InputError(Diagnostic(Severity.ERROR, e.orig_exc.message, e.orig_exc.span), path, text) from None
         raise

@@ -50,7 +50,13 @@ def translate_module(module: Module, path: str) -> Translation:
         raise FragmentError("no VARIABLES: a threshold automaton's module declares its variables "
                             f"({LOCATIONS} or a counter variable, and the shared variables)",
                             module.definitions[0].span if module.definitions else None)
-    defs = {d.name: d for d in module.definitions}
+    defs: dict[str, Definition] = {}
+    for d in module.definitions:
+        if d.name in defs:
+            first = defs[d.name].span
+            raise FragmentError(f"'{d.name}' is defined twice" + (f" (first at line {first.line})" if first else "")
+                                + ": TLA+ does not allow redefining an operator", d.span)
+        defs[d.name] = d
     sink = DiagnosticSink()
     taco = LOCATIONS in variables
     parameters = [c for c in constants if c not in (PROCESSES, CORRECT)]

@@ -109,6 +109,13 @@ def test_outside_the_fragment_is_an_error_at_its_position(path):
     assert_positioned_error(caught.value, text, str(path))
 
 
+def test_deep_nesting_is_an_error_not_a_crash():
+    depth = 3000
+    text = "---- MODULE deep ----\nVARIABLES x\nA == " + "(" * depth + "x" + ")" * depth + " = 1\n===="
+    with pytest.raises(InputError, match="nested too deeply"):
+        read_tla(text, "deep.tla")
+
+
 # ------------------------------------------------------------------------------ commands
 
 def test_check_reads_tla(cli):
