@@ -121,7 +121,8 @@ def test_deep_nesting_is_an_error_not_a_crash():
 def test_check_reads_tla(cli):
     result = cli("check", DATA / "rb.tla")
     assert result.code == 1  # one property violated
-    assert "noAccept" in result.out and "VIOLATED" in result.out and "executes Rule0" in result.out
+    assert "noAccept" in result.out and "VIOLATED" in result.out
+    assert "in the TLA+ module (" in result.out and "executes Rule0" in result.out
 
 
 def test_translate_writes_the_automaton_and_check_gives_the_same_verdicts(cli, tmp_path):
