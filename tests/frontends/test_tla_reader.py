@@ -143,6 +143,14 @@ def test_other_commands_read_tla(cli, tmp_path, args, code):
     assert result.code == code, result.err
 
 
+def test_fmt_in_place_keeps_a_module_a_module(cli, tmp_path):
+    path = tmp_path / "rb.tla"
+    path.write_text((DATA / "rb.tla").read_text(encoding="utf-8"), encoding="utf-8")
+    result = cli("fmt", "--in-place", path)
+    assert result.code == 2 and "-o X.ta" in result.err
+    assert path.read_text(encoding="utf-8") == (DATA / "rb.tla").read_text(encoding="utf-8")
+
+
 def test_standard_input_is_recognised_by_the_module_header(cli, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((DATA / "counters.tla").read_bytes())))
     result = cli("check", "-")
