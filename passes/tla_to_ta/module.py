@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tactl.ir.errors import Diagnostic, DiagnosticSink, Severity, Span
+from tactl.ir.errors import Diagnostic, DiagnosticSink, Span
 from tactl.ir.expr import Always, BoolConst, Compare, Expr, IntConst, Name, const, is_arith, summation
 from tactl.ir.ta.model import Location, Property, ThresholdAutomaton
 from tactl.ir.tla.reader import FragmentError
 from tactl.ir.tla.syntax import Definition, Module, Node
 from tactl.passes.tla_to_ta.actions import Model, PROCESS, disjuncts, rule_of
-from tactl.passes.tla_to_ta.values import (CORRECT, LOCATIONS, PROCESSES, Finite, Function, Scope, Special,
+from tactl.passes.tla_to_ta.values import (CORRECT, LOCATIONS, PROCESSES, Function, Scope, Special,
                                            finite, formula, identifier, is_temporal_free, term, value)
 
 # Definitions with a meaning of their own, never properties.
@@ -248,7 +248,7 @@ def _function_init(c: Node, scope: Scope) -> list[Expr]:
                                 rhs.args[1].span)
         return [x for _, e in f.entries for x in (Compare(">=", e, const(min(values)), span=c.span),
                                                    Compare("<=", e, const(max(values)), span=c.span))]
-    raise FragmentError(f"a function-valued variable starts as [k \\in S |-> e] or \\in [S -> {{a, ..., b}}]", c.span)
+    raise FragmentError("a function-valued variable starts as [k \\in S |-> e] or \\in [S -> {a, ..., b}]", c.span)
 
 
 def term_of(v, span: Span | None) -> Expr:

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Mapping, Union
 
 from tactl.ir.errors import Span
-from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Mul, Name, Neg,
-                           Not, Or, conj, const, disj, is_arith, summation, to_text)
+from tactl.ir.expr import (Always, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Mul, Name, Neg, Not,
+                           conj, const, disj, is_arith, summation, to_text)
 from tactl.ir.tla.reader import FragmentError
 from tactl.ir.tla.syntax import Definition, Node
 
@@ -318,6 +318,3 @@ def is_temporal_free(e: Expr) -> bool:
         stack.extend(x.children())
     return True
 
-
-__all__ = ["Finite", "Function", "Scope", "Special", "Value", "value", "term", "formula", "finite",
-           "constant", "identifier", "cardinality", "locations_of", "is_temporal_free", "And", "Or"]
