@@ -104,7 +104,9 @@ class Bullets:
 @cache
 def _parser() -> Lark:
     grammar = resources.files(__package__).joinpath("tla.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", postlex=Bullets(), maybe_placeholders=False)
+    # cache=True keeps Lark's grammar analysis in the temp directory, keyed by a hash of grammar and
+    # options (as the .ta reader does), instead of redoing it at every start.
+    return Lark(grammar, parser="lalr", postlex=Bullets(), maybe_placeholders=False, cache=True)
 
 
 def _span(tok: Token) -> Span:
