@@ -81,9 +81,12 @@ graphviz:
 
 # Headless Chromium (Debian's chromium) renders the HTML report of `tactl verify` for
 # tests/report/test_report_browser.py; tools/install_browser.sh installs it when missing and we are root.
+# VS Code's TextMate tokeniser (npm, into editors/vscode/node_modules, git-ignored) checks the
+# grammars in tests/cli/test_textmate_grammar.py; tools/install_vscode_tokeniser.sh.
 tools: graphviz
 	@bash tools/install_checkers.sh
 	@bash tools/install_browser.sh
+	@bash tools/install_vscode_tokeniser.sh
 
 # 2>&1: the progress lines go where the table goes, so `make verify ALG=corpus > log` has them in
 # the log as the run goes on (stderr is then no terminal: one line per started and finished item)
