@@ -579,6 +579,7 @@ def plan(source: str, target: str, passes: tuple[Pass, ...] = PASSES) -> list[Pa
 # ------------------------------------------------------------------------------- input kinds
 
 KIND_BY_SUFFIX = {t.suffix: t.kind for t in FILE_TYPES}
+SUFFIX_KINDS = {t.suffix: t.kind for t in FILE_TYPES if t.suffix != ".json"}  # the text formats
 
 
 def refusal(path: str | Path, message: str, span: Span | None = None, source: str | None = None) -> InputError:

@@ -143,6 +143,12 @@ def test_other_commands_read_tla(cli, tmp_path, args, code):
     assert result.code == code, result.err
 
 
+def test_the_language_server_lists_a_modules_rules_and_properties(cli):
+    result = cli("lsp", "--symbols", DATA / "rb.tla")
+    assert result.code == 0
+    assert "rule               0: V1 -> SE" in result.out and "property           noAccept" in result.out
+
+
 def test_fmt_in_place_keeps_a_module_a_module(cli, tmp_path):
     path = tmp_path / "rb.tla"
     path.write_text((DATA / "rb.tla").read_text(encoding="utf-8"), encoding="utf-8")
