@@ -51,7 +51,8 @@ app = typer.Typer(
 )
 
 InputFile = Annotated[Path, typer.Argument(
-    metavar="FILE", help="a threshold automaton: .ta (ByMC format) or its .json form; a receive "
+    metavar="FILE", help="a threshold automaton: .ta (ByMC format) or its .json form, .eta (TACO), "
+                         ".tla (TLA+, the fragment of TACO and of counter systems); a receive "
                          "automaton (.rta or its .json form) is translated first, pseudocode "
                          "(.alg) and ByMC's Parametric Promela (.pml) parsed and translated; '-' "
                          "reads standard input (the format is recognised from the text)",

@@ -14,6 +14,7 @@ import typer
 from tactl.cli.app import (ETA_OUTPUTS, RTA_OUTPUTS, TA_OUTPUTS, Command, DefineOption, InputFile, app, checked_defines,
                            info, output_format, usage_error)
 from tactl.util.fsutil import is_special, is_stdout, same_file, write_output
+from tactl.driver.file_types import file_type
 
 # The readers (lark grammars), IR serialisers and summaries are imported inside the commands that
 # use them: `tactl --version`, `--help` and a usage error must start as fast as Python with Typer.
@@ -98,6 +99,10 @@ def fmt(
     if in_place and file.suffix.lower() == ".alg":
         raise usage_error(file, "--in-place would replace the pseudocode by its receive automaton; "
                                 "write it elsewhere with -o X.rta (or 'tactl parse')")
+    declared = file_type(file)
+    if in_place and declared is not None and declared.translated:
+        raise usage_error(file, "--in-place would replace the module by the threshold automaton it "
+                                "describes; write it elsewhere with -o X.ta (or 'tactl translate')")
     from tactl.driver.inputs import read_automaton  # lazy: the readers
 
     loaded = read_automaton(file, checked_defines(define, file))

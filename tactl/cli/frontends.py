@@ -70,10 +70,13 @@ def parse(
                   "the receive guard and Env) and a per-rule table is printed. Without -o the TA "
                   "goes to stdout and the table to stderr. A failed soundness certificate writes "
                   "nothing and exits 4 (a tactl bug); an undecided one, or a guard that is sound but not precise, "
-                  "exits 3 (--allow-imprecise writes the latter anyway).")
+                  "exits 3 (--allow-imprecise writes the latter anyway).\n\nA TLA+ module (.tla) "
+                  "is written as the threshold automaton it describes (no receive guards, no "
+                  "certificates).")
 def translate(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="a receive threshold automaton (.rta, "
-                                         "or its JSON form; '-' reads standard input)",
+                                         "or its JSON form; '-' reads standard input), or a TLA+ "
+                                         "module (.tla)",
                                          show_default=False)],
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="OUT",
                                                    help="Write the TA here: X.ta (text), X.json, "
@@ -96,12 +99,15 @@ def translate(
                                                        "-o X.ta (or X.json)")
         if same_file(output, file):
             raise usage_error(output, "refusing to overwrite the input file")
-    from tactl.driver.commands import translate_file  # lazy: the readers
-    from tactl.ir.ta.json_form import ta_to_json
-    from tactl.ir.ta.printer import print_ta
+    from tactl.driver.commands import translate_file, translated_automaton  # lazy: the readers
 
     defines = checked_defines(define, file)
     start_clock(timeout)
+    direct = translated_automaton(file, warn)
+    if direct is not None:  # e.g. TLA+: its reader is the translation; no receive guards to certify
+        deadline.cancel()
+        _write_ta(direct.ta, form, output)
+        return
     loaded, result = translate_file(file, defines, not no_certify, warn)
     deadline.cancel()  # what follows only prints and writes the finished translation
     table = certificate_table(loaded.rta, result)
@@ -121,6 +127,17 @@ def translate(
     ta, refused = without_refused(result)
     for name, (_, why) in refused.items():
         typer.echo(f"tactl: warning: specification {name} is left out of the TA: {why}", err=True)
+    _write_ta(ta, form, output)
+    if refused:
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+def _write_ta(ta, form: str | None, output: Path | None) -> None:
+    """The threshold automaton as text (``.ta``) or JSON, to ``output`` or standard output."""
+    # lazy: the printers
+    from tactl.ir.ta.json_form import ta_to_json
+    from tactl.ir.ta.printer import print_ta
+
     text = json.dumps(ta_to_json(ta), indent=2) + "\n" if form == "json" else print_ta(ta)
     if output is None:
         typer.echo(text, nl=False)
@@ -128,5 +145,3 @@ def translate(
         write_output(output, text)
         if not is_special(output):
             info(f"wrote {output}", err=True)
-    if refused:
-        raise typer.Exit(EXIT_UNKNOWN)

@@ -32,7 +32,7 @@ from tactl.util import progress as shown
 from tactl.util.suggest import did_you_mean
 from tactl.util.fsutil import make_directory, write_output
 
-AUTOMATON_SUFFIXES = (".alg", ".pml", ".rta", ".ta", ".eta")  # preferred in this order when one stem has several
+AUTOMATON_SUFFIXES = (".alg", ".pml", ".rta", ".ta", ".eta", ".tla")  # preferred in this order when one stem has several
 EMIT_TARGETS = {"promela": ("emit-promela", ".pml"), "nuxmv": ("emit-nuxmv", ".smv"),
                 "smtlib": ("emit-smtlib", ".smtlib")}
 
@@ -65,7 +65,7 @@ def corpus_directory() -> Path:
 
 def algorithms_in(directory: Path) -> list[Path]:
     """Every algorithm in ``directory``: one file per stem (``.alg`` before ``.pml`` before ``.rta`` before
-    ``.ta`` before ``.eta``); a directory without any holds algorithms in its subdirectories."""
+    ``.ta`` before ``.eta`` before ``.tla``); a directory without any holds algorithms in its subdirectories."""
     by_stem: dict[str, Path] = {}
     for suffix in AUTOMATON_SUFFIXES:
         for path in sorted(directory.glob(f"*{suffix}")):

@@ -11,6 +11,7 @@ from tactl.engines.parametric import ENGINE as PARAMETRIC
 from tactl.engines.result import (ENGINE_CHOICE, HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNSUPPORTED, VIOLATED,
                                   Counterexample)
 from tactl.ir.expr import to_text
+from tactl.ir.source import source_language
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.report.counts import counts_line
 from tactl.report.lockstep_text import run_lines
@@ -77,7 +78,7 @@ def pseudocode_steps(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
     if not origins:
         return []
     where = origins[0].file
-    out = [f"  in the {'Promela' if where.endswith('.pml') else 'pseudocode'} ({where}):"]
+    out = [f"  in the {source_language(where)} ({where}):"]
     for n, s in enumerate(cex.schedule + (cex.cycle or []), 1):
         rule = ta.rules[s.rule]
         who = f"{s.factor} process{'' if s.factor == 1 else 'es'}"
