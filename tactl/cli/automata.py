@@ -96,13 +96,11 @@ def fmt(
         raise usage_error(file, "give either -o OUT or --in-place, not both")
     if in_place and is_stdout(file):
         raise usage_error(file, "--in-place needs a file, not standard input")
-    if in_place and file.suffix.lower() == ".alg":
-        raise usage_error(file, "--in-place would replace the pseudocode by its receive automaton; "
-                                "write it elsewhere with -o X.rta (or 'tactl parse')")
     declared = file_type(file)
-    if in_place and declared is not None and declared.translated:
-        raise usage_error(file, "--in-place would replace the module by the threshold automaton it "
-                                "describes; write it elsewhere with -o X.ta (or 'tactl translate')")
+    if in_place and declared is not None and not declared.printed:
+        language, becomes, other, command = _NOT_PRINTED[declared.kind]
+        raise usage_error(file, f"--in-place would replace the {language} by the {becomes} it describes; "
+                                f"write it elsewhere with -o X.{other} (or 'tactl {command}')")
     from tactl.driver.inputs import read_automaton  # lazy: the readers
 
     loaded = read_automaton(file, checked_defines(define, file))
@@ -131,6 +129,13 @@ def fmt(
     if not is_special(target):
         info(f"wrote {target}", err=True)
 
+
+#: Source languages tactl reads but does not print: what ``fmt`` would write instead, and where.
+_NOT_PRINTED = {
+    "alg-text": ("pseudocode", "receive automaton", "rta", "parse"),
+    "pml-text": ("Promela model", "receive automaton", "rta", "parse"),
+    "tla-text": ("module", "threshold automaton", "ta", "translate"),
+}
 
 _DOT_FORMATS = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
 

@@ -17,22 +17,25 @@ class FileType:
     """One kind of input file, declared once: its suffix, the IR kind of its text (where the
     chains of passes start) and what it holds (named in the error for an unknown suffix).
     ``translated``: its reader translates another language into a threshold automaton, which
-    ``tactl translate`` prints."""
+    ``tactl translate`` prints. ``printed``: tactl prints this file's own language (the canonical
+    form of ``tactl fmt``), so ``fmt --in-place`` may rewrite it; a source language that tactl
+    only reads (pseudocode, Promela, TLA+) would be replaced by another language."""
 
     suffix: str
     kind: str
     holds: str
     translated: bool = False
+    printed: bool = True
 
 
 FILE_TYPES = (
     FileType(".ta", "ta-text", "threshold automata from .ta files (or their .json form)"),
     FileType(".eta", "eta-text", "extended threshold automata (TACO) from .eta files"),
     FileType(".tla", "tla-text", "threshold automata written in TLA+ (TACO's fragment, counter systems) "
-                                 "from .tla files", translated=True),
+                                 "from .tla files", translated=True, printed=False),
     FileType(".rta", "rta-text", "receive automata from .rta files"),
-    FileType(".alg", "alg-text", "pseudocode from .alg files"),
-    FileType(".pml", "pml-text", "Parametric Promela (ByMC) from .pml files"),
+    FileType(".alg", "alg-text", "pseudocode from .alg files", printed=False),
+    FileType(".pml", "pml-text", "Parametric Promela (ByMC) from .pml files", printed=False),
     FileType(".json", "json", ""),  # its "format" field says which IR (see _json_kind)
 )
 
