@@ -50,12 +50,28 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+def input_file(value: Path) -> Path:
+    """An input argument as the file it means: itself when it exists (or ``-``), else an algorithm
+    of the shipped corpus by name (``tactl check bracha``), resolved by the driver
+    (tactl/driver/inputs.py); neither is a usage error with the closest names."""
+    if value is None or str(value) == "-" or value.exists():
+        return value
+    # lazy: the driver loads only for a name that is not a file
+    from tactl.driver.inputs import UnknownInput, resolve_input
+
+    try:
+        return resolve_input(value)
+    except UnknownInput as e:
+        raise usage_error(value, str(e)) from None
+
+
+CORPUS_HELP = "; or the name of a corpus algorithm (e.g. strb, bracha)"
 InputFile = Annotated[Path, typer.Argument(
     metavar="FILE", help="a threshold automaton: .ta (ByMC format) or its .json form; a receive "
                          "automaton (.rta or its .json form) is translated first, pseudocode "
                          "(.alg) and ByMC's Parametric Promela (.pml) parsed and translated; '-' "
-                         "reads standard input (the format is recognised from the text)",
-    show_default=False)]
+                         "reads standard input (the format is recognised from the text)" + CORPUS_HELP,
+    show_default=False, callback=input_file)]
 
 
 DefineOption = Annotated[Optional[list[str]], typer.Option(

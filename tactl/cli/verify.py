@@ -22,9 +22,9 @@ from tactl.util.fsutil import make_directory, write_output
 def _corpus_names(incomplete: str) -> list[str]:
     """Shell completion of verify's ALGORITHM: the corpus names (files and directories are
     completed by the shell itself: the completion scripts fall back to them)."""
-    from tactl.driver.verify import available_names, corpus_directory  # lazy: only when completing
+    from tactl.driver.inputs import CORPUS, available_names, corpus_directory  # lazy: only when completing
 
-    return [name for name in available_names(corpus_directory()) if name.startswith(incomplete)]
+    return [name for name in (CORPUS, *available_names(corpus_directory())) if name.startswith(incomplete)]
 
 
 @app.command(cls=Command, short_help="Verify algorithms end to end, with reports and cache.", help="Verify algorithms end to end: every pass from pseudocode (or .rta, or .ta) to a "
@@ -33,7 +33,7 @@ def _corpus_names(incomplete: str) -> list[str]:
                   "property checks in parallel (-j N, or a Dask cluster), and three reports: this "
                   "table, REPORT_DIR/report.json and REPORT_DIR/report.html.\n\n"
                   "ALGORITHM is a name from the corpus (strb means corpus/strb/: its .alg, else "
-                  ".rta, else .ta), a directory (every algorithm in it, or in its subdirectories: "
+                  ".rta, else .ta; corpus means all of it, from any directory), a directory (every algorithm in it, or in its subdirectories: "
                   "tactl verify corpus/), or a file. Exit status as for check: 0 all hold, 1 a "
                   "property is violated, 2 bad input (or a report that cannot be written, after "
                   "the verdicts), 3 something unknown, unsupported or holding vacuously, 130/143 "
