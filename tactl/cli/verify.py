@@ -88,6 +88,7 @@ def verify(
     from tactl.driver.verify import (EMIT_TARGETS, FAILED, SOURCE_ENGINE, VerifyError, VerifyOptions, resolve,
                                      verify as run_verify)
     from tactl.report.verify import explain_lines, run_json, run_table
+    from tactl.report.verify_runs import violation_lines
 
     if engine not in (*ENGINES, SOURCE_ENGINE):
         raise usage_error("verify", f"unknown engine '{engine}'; choose {', '.join(ENGINES)}"
@@ -148,6 +149,8 @@ def verify(
         typer.echo(json.dumps(document, indent=2))
     else:
         typer.echo(run_table(result))
+        for line in violation_lines(result, report_dir, verbosity["quiet"], verbosity["verbose"]):
+            typer.echo(line)
     # The verdicts are out before the reports are written: a report directory that cannot be
     # written must not hide a violation. Its failure still decides the exit status (2).
     if result.interrupted:

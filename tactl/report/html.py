@@ -37,6 +37,7 @@ from tactl.engines.result import ENGINE_CHOICE, HOLDS, HOLDS_VACUOUSLY, NOT_VACU
 from tactl.passes.emit.render import environment
 from tactl.report.counts import verdict_counts
 from tactl.report.lockstep_text import run_lines
+from tactl.report.run_steps import ending
 
 TEMPLATE = "html/report.html.j2"
 # The order in which an algorithm's worst verdict is chosen (its colour in the summary).
@@ -453,7 +454,7 @@ def counterexample_view(prop: Mapping[str, Any], anchor: str) -> CounterexampleV
         has_source=bool(sources),
         source_file=str(sources[0].get("file", "")) if sources else "",
         rows=rows,
-        ending=_ending(cex, len(schedule), len(cycle), len(configs)),
+        ending=ending(cex),
         replayed=bool(cex.get("replayed")),
         replay=str(cex.get("replay") or ""),
         plot=Markup(counter_plot_svg(configs, loop_from,
@@ -485,21 +486,6 @@ def _step_row(n: int, config: Mapping[str, Any], step: Mapping[str, Any] | None,
     return StepRow(label, str(step.get("rule", "")), f"{step.get('from', '')} → {step.get('to', '')}",
                    f"×{step.get('factor', '')}", _line_numbers(source.get("lines") or []),
                    pseudocode_lines(str(source.get("text", ""))), loc_values, shared_values, in_cycle)
-
-
-def _ending(cex: Mapping[str, Any], scheduled: int, cycled: int, configs: int) -> str:
-    """How the run ends, as the text report says it: stopped replay, cycle, or self-loop."""
-    if configs <= scheduled + cycled:
-        return f"The replay stopped after step {max(configs - 1, 0)}."
-    if cycled:
-        return (f"loop: steps marked * repeat forever (configuration {scheduled} comes back after "
-                "them: the lasso's loop)")
-    loop = cex.get("loop")
-    if loop is not None:
-        at = loop.get("at", "?")
-        return (f"loop: then {loop.get('rule', '?')}: {at} → {at} forever (configuration "
-                f"{configs - 1} repeats: the lasso's loop)")
-    return ""
 
 
 def _line_numbers(lines: Sequence[int]) -> str:

@@ -119,3 +119,22 @@ def table_width(names: Sequence[str], values: Sequence[Mapping[str, Any]]) -> in
     wide as its name or its widest value, two spaces apart)."""
     return sum(2 + max(len(name), *(len(str(v.get(name, ""))) for v in values)) for name in names) \
         if values else sum(2 + len(name) for name in names)
+
+
+def ending(cex: Mapping[str, Any]) -> str:
+    """How the run ends, as the text report says it: where the replay stopped, the lasso's cycle,
+    or its self-loop ("" for a finite run that was replayed whole)."""
+    configs = len(cex.get("configurations") or [])
+    scheduled = len(cex.get("schedule") or [])
+    cycled = len((cex.get("cycle") or {}).get("steps") or [])
+    if configs <= scheduled + cycled:
+        return f"The replay stopped after step {max(configs - 1, 0)}."
+    if cycled:
+        return (f"loop: steps marked * repeat forever (configuration {scheduled} comes back after "
+                "them: the lasso's loop)")
+    loop = cex.get("loop")
+    if loop is not None:
+        at = loop.get("at", "?")
+        return (f"loop: then {loop.get('rule', '?')}: {at} → {at} forever (configuration "
+                f"{configs - 1} repeats: the lasso's loop)")
+    return ""
