@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from tactl.engines.check import CheckReport
 from tactl.engines.parametric import ENGINE as PARAMETRIC
-from tactl.engines.result import (ENGINE_CHOICE, HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNSUPPORTED, VIOLATED,
-                                  Counterexample)
+from tactl.engines.result import HOLDS, UNSUPPORTED, VIOLATED, Counterexample
 from tactl.ir.expr import to_text
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.report.counts import counts_line
 from tactl.report.lockstep_text import run_lines
-from tactl.report.property_json import (certificate_text, counterexample_json, minimality_text, rule_name,
+from tactl.report.property_json import (counterexample_json, minimality_text, property_notes, rule_name,
                                         violating_step)
 from tactl.report.run_steps import WIDE, change_lines
 
@@ -38,20 +37,7 @@ def report_text(report: CheckReport, full: bool = False) -> str:
         if r.verdict == HOLDS and r.vacuity:
             head += f"  {r.vacuity}"
         lines.append(head)
-        if r.scope and r.verdict in (HOLDS, HOLDS_VACUOUSLY):
-            lines.append(f"  {'':<{width}}  for {r.scope}")
-        if certificate_text(r):
-            lines.append(f"  {'':<{width}}  {r.verdict.upper()}, {certificate_text(r)}")
-        if r.verdict == HOLDS and r.vacuity_witness:
-            lead = "antecedent met:" if r.vacuity == NOT_VACUOUS else f"{r.vacuity}:"
-            lines.append(f"  {'':<{width}}  {lead} {r.vacuity_witness}")
-        if r.reason:
-            lines.append(f"  {'':<{width}}  {r.reason}")
-        if r.details.get(ENGINE_CHOICE):  # an engine other than the one asked for decided it
-            lines.append(f"  {'':<{width}}  {r.details[ENGINE_CHOICE]}")
-        if r.details.get("invariant"):  # the CHC engine's certificate (tactl/engines/chc.py)
-            lines.append(f"  {'':<{width}}  inductive invariant: {r.details['invariant']}")
-            lines.append(f"  {'':<{width}}  re-checked: {r.details.get('recheck', '')}")
+        lines.extend(f"  {'':<{width}}  {note}" for note in property_notes(r))
         if r.counterexample and r.verdict == VIOLATED:
             lines.extend("    " + line for line in counterexample_table(ta, r.counterexample, full))
         if r.details.get("file_run"):  # a run of the file itself, with receive counts (driver/file_reading.py)

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 WIDE = 120  # characters: a configuration table wider than this is shown as its changes by default
+WIDE_COLUMNS = 16  # counters: the HTML page shows a run with more as its changes, the table folded
 
 
 @dataclass(frozen=True)
@@ -59,9 +60,14 @@ class StepChanges:
         return " -> ".join(ends) + "".join(", " + r for r in rest)
 
     @property
+    def shared_text(self) -> str:
+        """``ns_ECHO 0→1``: the shared variables that changed (those not 0, initially)."""
+        return ", ".join(c.text for c in self.shared)
+
+    @property
     def changes(self) -> str:
         """The move, then the shared variables that changed: ``v1 1→0 -> sentECHO 0→1 | ns_ECHO 0→1``."""
-        return self.moved + (" | " + ", ".join(c.text for c in self.shared) if self.shared else "")
+        return self.moved + (" | " + self.shared_text if self.shared else "")
 
 
 def run_changes(cex: Mapping[str, Any], marked: int | None = None) -> tuple[StepChanges, ...]:
