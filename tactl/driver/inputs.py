@@ -168,5 +168,5 @@ def resolve_inputs(arguments: list[str], corpus: Path | None = None) -> list[Pat
                                    f"{shown_path(corpus)} (or '{CORPUS}' for all of it)"
                                    + (f"; available: {', '.join(names)}" if names else "")
                                    + did_you_mean(arg, names))
-            out.extend(shown_path(p) for p in matches)
+            out.extend(matches)
     return list(dict.fromkeys(out))
