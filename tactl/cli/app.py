@@ -96,17 +96,20 @@ def checked_defines(values: list[str] | None, file: Path | None) -> tuple[str, .
 # -q and -v, global (tactl -q check …) or per command (tactl check -q …): what each hides or adds.
 #   -q, --quiet    stderr carries only warnings and errors: no progress, no 'wrote FILE' lines, no
 #                  notes or tables (parse's location table); standard output (the verdicts, the
-#                  automaton) is unchanged.
+#                  automaton) is unchanged, but for verify's violations: one line each, no run.
 #   -v, --verbose  progress with the engines' notes (each vacuity question, each explicit
-#                  instance, the parametric engine's branches and approximations); verify adds
-#                  --explain (each pass: from the cache or run, and why).
+#                  instance, the parametric engine's branches and approximations); a wide
+#                  automaton's counterexample as the table of every counter (check), every step of
+#                  a violation's run (verify); verify adds --explain (each pass: from the cache or
+#                  run, and why).
 verbosity = {"quiet": False, "verbose": False}
 
 QuietOption = Annotated[bool, typer.Option(
     "-q", "--quiet", help="Only verdicts, warnings and errors: no progress, notes or 'wrote' lines.")]
 VerboseOption = Annotated[bool, typer.Option(
     "-v", "--verbose", help="Progress with the engines' notes (vacuity questions, instances, "
-                            "branches); verify: --explain.")]
+                            "branches); a wide automaton's run as the table of every counter "
+                            "(check) or with every step (verify); verify: --explain.")]
 
 
 def set_verbosity(quiet: bool, verbose: bool, where: str = "tactl") -> None:

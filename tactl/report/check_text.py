@@ -13,8 +13,8 @@ from tactl.ir.expr import to_text
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.report.counts import counts_line
 from tactl.report.lockstep_text import run_lines
-from tactl.report.property_json import (counterexample_json, minimality_text, property_notes, rule_name,
-                                        violating_step)
+from tactl.report.property_json import (counterexample_json, forever_text, minimality_text, property_notes,
+                                        rule_name, violating_step)
 from tactl.report.run_steps import WIDE, change_lines
 
 
@@ -80,10 +80,7 @@ def pseudocode_steps(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
         else:
             out.append(f"  step {n}{mark}: {who} ({move}): {what}")
     if cex.loop is not None:
-        rule = ta.rules[cex.loop]
-        what = rule.origin.describe() if rule.origin else \
-            "take no step (a stutter self-loop the translation added)"
-        out.append(f"  then forever: the processes at {rule.source} {what}")
+        out.append(f"  {forever_text(ta, cex.loop)}")
     return out
 
 

@@ -203,6 +203,7 @@ class CounterexampleView:
     # the table of every counter folded below them
     changes: tuple[StepChanges, ...] = ()
     explanation: tuple[str, ...] = ()  # why the run violates the property, as check says it
+    forever: str = ""  # what the lasso's self-loop does, in the words of the pseudocode
     minimal: str = ""  # what the counterexample's size is known to be
 
 
@@ -462,6 +463,7 @@ def counterexample_view(prop: Mapping[str, Any], anchor: str) -> CounterexampleV
         narrow=len(locations) + len(shared) > 8,
         changes=run_changes(cex, marked) if len(locations) + len(shared) > WIDE_COLUMNS else (),
         explanation=tuple(map(str, cex.get("explanation") or ())),
+        forever=str((cex.get("loop") or {}).get("forever") or ""),
         minimal=str((cex.get("minimal") or {}).get("note") or ""),
     )
 

@@ -60,7 +60,8 @@ def counterexample_json(ta: ThresholdAutomaton, cex: Counterexample) -> dict[str
                            for c in cex.replay.configurations],
         "loop": None if cex.loop is None else {
             "rule": rule_name(ta, cex.loop), "at": ta.rules[cex.loop].source,
-            "meaning": "the last configuration repeats forever by this self-loop (a lasso)"},
+            "meaning": "the last configuration repeats forever by this self-loop (a lasso)",
+            **({"forever": forever_text(ta, cex.loop)} if forever_text(ta, cex.loop) else {})},
         **({"cycle": {"steps": [{"rule": rule_name(ta, s.rule), "from": ta.rules[s.rule].source,
                                  "to": ta.rules[s.rule].target, "factor": s.factor}
                                 for s in cex.cycle],
@@ -99,6 +100,18 @@ def property_notes(r: PropertyResult) -> list[str]:
         out.append(f"inductive invariant: {r.details['invariant']}")
         out.append(f"re-checked: {r.details.get('recheck', '')}")
     return out
+
+
+def forever_text(ta: ThresholdAutomaton, loop: int) -> str:
+    """What the processes of a lasso's self-loop do forever, in the words of the pseudocode
+    (``then forever: the processes at v0 waits: no handler changes anything``); "" for an
+    automaton without source map. The text report's pseudocode steps end with it, the HTML page
+    shows it under the run."""
+    if not any(r.origin for r in ta.rules):
+        return ""
+    rule = ta.rules[loop]
+    what = rule.origin.describe() if rule.origin else "take no step (a stutter self-loop the translation added)"
+    return f"then forever: the processes at {rule.source} {what}"
 
 
 def certificate_text(r: PropertyResult) -> str:

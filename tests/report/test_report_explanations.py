@@ -46,7 +46,8 @@ def test_the_page_says_what_check_says(cli, tmp_path, case):
             assert html.escape(note) in page, (name, note)  # ... and so does the page
             said += 1
         cex = prop.get("counterexample") or {}
-        for line in [*cex.get("explanation", []), (cex.get("minimal") or {}).get("note")]:
+        for line in [*cex.get("explanation", []), (cex.get("minimal") or {}).get("note"),
+                     (cex.get("loop") or {}).get("forever")]:
             if line:
                 assert line in text.out and html.escape(line) in page, (name, line)
                 said += 1
@@ -60,6 +61,7 @@ def test_the_lasso_explanation_is_on_the_page(cli, tmp_path):
     assert "why waiting forever is allowed" in page
     assert "its receivers (sentECHO -&gt; accept) counted messages from faulty processes: 1 (of f = 1)" in page
     assert '<ul class="explanation">' in page
+    assert "then forever: the processes at v0 waits: no handler changes anything" in page
 
 
 def test_the_json_notes_are_the_text_reports_lines(cli):
