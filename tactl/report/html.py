@@ -202,7 +202,7 @@ class CounterexampleView:
     # too many counters for a column each: each step's changes first (tactl/report/run_steps.py),
     # the table of every counter folded below them
     changes: tuple[StepChanges, ...] = ()
-    explanation: tuple[str, ...] = ()  # why the run violates the property, as check says it
+    explanation: tuple[tuple[bool, str], ...] = ()  # why it is a violation, as check says it (indented?, line)
     forever: str = ""  # what the lasso's self-loop does, in the words of the pseudocode
     minimal: str = ""  # what the counterexample's size is known to be
 
@@ -462,7 +462,7 @@ def counterexample_view(prop: Mapping[str, Any], anchor: str) -> CounterexampleV
         path_svg=path_svg,
         narrow=len(locations) + len(shared) > 8,
         changes=run_changes(cex, marked) if len(locations) + len(shared) > WIDE_COLUMNS else (),
-        explanation=tuple(map(str, cex.get("explanation") or ())),
+        explanation=tuple((str(line).startswith(" "), str(line).strip()) for line in cex.get("explanation") or ()),
         forever=str((cex.get("loop") or {}).get("forever") or ""),
         minimal=str((cex.get("minimal") or {}).get("note") or ""),
     )
