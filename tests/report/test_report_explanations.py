@@ -6,11 +6,11 @@ and, for a counterexample, why it is one (the lasso explanation: "why waiting fo
 
 from __future__ import annotations
 
-import html
 import json
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 
 from conftest import CORPUS, DATA, report_properties
 
@@ -22,17 +22,33 @@ def _weak(directory: Path) -> Path:
     return path
 
 
-CASES = {  # an input and check's options: a violated lasso, holds (not vacuous), the chc engine
-    "lasso": (None, ()),
+def _lockstep(directory: Path) -> Path:
+    """The synchronous reliable broadcast with one fault too many: violated in lock-step rounds."""
+    path = directory / "rb.rta"
+    path.write_text((CORPUS / "rb_sync" / "rb_sync.rta").read_text(encoding="utf-8")
+                    .replace("t >= f;", "t + 1 >= f;"), encoding="utf-8")
+    return path
+
+
+def _escaped(text: str) -> str:
+    """``text`` as the page's template writes it (Jinja's autoescape)."""
+    return str(escape(text))
+
+
+CASES = {  # an input and check's options: a violated lasso, holds (not vacuous), the chc engine,
+    # an unsupported property beside a holds without antecedent, a lock-step violation
+    "lasso": (_weak, ()),
     "holds": (CORPUS / "strb" / "strb.ta", ()),
     "chc": (DATA / "chc" / "reset_safe.ta", ("--engine", "chc")),
+    "unsupported": (DATA / "check" / "unsupported.ta", ()),
+    "lockstep": (_lockstep, ()),
 }
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_the_page_says_what_check_says(cli, tmp_path, case):
     path, options = CASES[case]
-    path = path or _weak(tmp_path)
+    path = path if isinstance(path, Path) else path(tmp_path)
     text = cli("check", path, *options, "--no-progress")
     checked = report_properties(json.loads(cli("check", path, *options, "--json").out))
     out = tmp_path / "report"
@@ -43,13 +59,18 @@ def test_the_page_says_what_check_says(cli, tmp_path, case):
     for name, prop in checked.items():
         for note in prop.get("notes", []):
             assert note in text.out  # the text report prints the same sentences ...
-            assert html.escape(note) in page, (name, note)  # ... and so does the page
+            assert _escaped(note) in page, (name, note)  # ... and so does the page
             said += 1
         cex = prop.get("counterexample") or {}
         for line in [*cex.get("explanation", []), (cex.get("minimal") or {}).get("note"),
                      (cex.get("loop") or {}).get("forever")]:
             if line:
-                assert line in text.out and html.escape(line.strip()) in page, (name, line)
+                assert line in text.out and _escaped(line.strip()) in page, (name, line)
+                said += 1
+        details = prop.get("details") or {}
+        for line in [*details.get("pseudocode", []), details.get("minimality")] if details.get("run") else []:
+            if line:  # a lock-step run's pseudocode and minimality, under its rounds
+                assert line in text.out and _escaped(line) in page, (name, line)
                 said += 1
     assert said  # every case has something to say
 
