@@ -138,6 +138,10 @@ def resolve_input(argument: str | Path, corpus: Path | None = None) -> Path:
                            f"({', '.join(p.stem for p in found)}); name one of them (tactl verify "
                            "reads them all)")
     if path.suffix.lower() in SUFFIX_KINDS or path.suffix.lower() == ".json":
+        shipped = sorted(corpus.glob(f"*/{path.name}")) if corpus.is_dir() and path.name == str(argument) else []
+        if shipped:  # strb.ta from elsewhere: the corpus file of that name, by the path that finds it
+            where = Path(CORPUS, *shipped[0].relative_to(corpus).parts)
+            raise UnknownInput(f"no such file here; the corpus has one of this name: {where.as_posix()}")
         return path
     names = available_names(corpus)
     raise UnknownInput(f"no such file, and no algorithm of the corpus ({shown_path(corpus)}) has "

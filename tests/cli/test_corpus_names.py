@@ -35,6 +35,13 @@ def test_a_file_in_the_working_directory_wins_over_the_corpus(elsewhere):
 
 def test_a_missing_file_with_an_automaton_extension_is_left_to_its_reader(elsewhere):
     assert resolve_input("nothere.ta") == Path("nothere.ta")
+    assert resolve_input("elsewhere/strb.ta") == Path("elsewhere/strb.ta")
+
+
+def test_a_missing_file_named_like_a_corpus_file_points_at_it(elsewhere):
+    with pytest.raises(UnknownInput, match="the corpus has one of this name: corpus/strb/strb.ta$"):
+        resolve_input("strb.ta")
+    assert resolve_input("corpus/strb/strb.ta") == CORPUS / "strb" / "strb.ta"
 
 
 def test_an_unknown_name_is_refused_with_the_closest_ones(elsewhere):
