@@ -13,7 +13,7 @@ from tactl import __version__
 from tactl.cli.app import (EXIT_UNKNOWN, Command, DefineOption, InputFile, ParamOption, ProgressOption,
                            PropertyOption, QuietOption, TimeoutOption, VerboseOption, app, checked_defines,
                            checked_parameters, info, progress_display, receive_mode, set_verbosity,
-                           start_clock, suggestion, usage_error, warn)
+                           start_clock, suggestion, usage_error, verbosity, warn)
 from tactl.cli.ci_outputs import ItfOption, SarifOption, refuse_bad_outputs, write_check_outputs
 from tactl.util import deadline
 from tactl.util.fsutil import write_output
@@ -174,7 +174,7 @@ def check(
             data["multi_round"] = conclusion_json(rounds, report.results)
         typer.echo(json.dumps(data, indent=2))
     else:
-        typer.echo(report_text(report))
+        typer.echo(report_text(report, full=verbosity["verbose"]))
         if rounds is not None:
             from tactl.report.rounds import conclusion_lines  # lazy: only for `rounds carrying`
 

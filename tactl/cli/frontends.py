@@ -9,8 +9,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from tactl.cli.app import (EXIT_UNKNOWN, RTA_OUTPUTS, TA_OUTPUTS, Command, DefineOption, TimeoutOption, app,
-                           checked_defines, info, output_format, start_clock, usage_error, warn)
+from tactl.cli.app import (CORPUS_HELP, EXIT_UNKNOWN, RTA_OUTPUTS, TA_OUTPUTS, Command, DefineOption, TimeoutOption,
+                           app, checked_defines, input_file, info, output_format, start_clock, usage_error, warn)
 from tactl.util import deadline
 from tactl.util.fsutil import is_special, is_stdout, same_file, write_output
 
@@ -25,8 +25,8 @@ from tactl.util.fsutil import is_special, is_stdout, same_file, write_output
                   "also reads an .alg (translate, check, emit, show, dot run this pass first).")
 def parse(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="pseudocode (.alg; '-' reads "
-                                         "standard input) or Parametric Promela (.pml)",
-                                         show_default=False)],
+                                         "standard input) or Parametric Promela (.pml)" + CORPUS_HELP,
+                                         show_default=False, callback=input_file)],
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="OUT",
                                                    help="Write the receive automaton here: X.rta "
                                                         "(text, with source-map comments), "
@@ -76,8 +76,8 @@ def parse(
 def translate(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="a receive threshold automaton (.rta, "
                                          "or its JSON form; '-' reads standard input), or a TLA+ "
-                                         "module (.tla)",
-                                         show_default=False)],
+                                          "module (.tla)" + CORPUS_HELP,
+                                         show_default=False, callback=input_file)],
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="OUT",
                                                    help="Write the TA here: X.ta (text), X.json, "
                                                         "or '-' for stdout.")] = None,

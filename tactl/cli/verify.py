@@ -23,19 +23,21 @@ from tactl.util.fsutil import make_directory, write_output
 def _corpus_names(incomplete: str) -> list[str]:
     """Shell completion of verify's ALGORITHM: the corpus names (files and directories are
     completed by the shell itself: the completion scripts fall back to them)."""
-    from tactl.driver.verify import available_names, corpus_directory  # lazy: only when completing
+    from tactl.driver.inputs import CORPUS, available_names, corpus_directory  # lazy: only when completing
 
-    return [name for name in available_names(corpus_directory()) if name.startswith(incomplete)]
+    return [name for name in (CORPUS, *available_names(corpus_directory())) if name.startswith(incomplete)]
 
 
 @app.command(cls=Command, short_help="Verify algorithms end to end, with reports and cache.", help="Verify algorithms end to end: every pass from pseudocode (or .rta, or .ta) to a "
                   "verdict per property, each pass output cached under .tactl-cache/ "
                   "(content-addressed: a comment edit re-uses the check results), independent "
                   "property checks in parallel (-j N, or a Dask cluster), and three reports: this "
-                  "table, REPORT_DIR/report.json and REPORT_DIR/report.html (each counterexample also as an ITF "
+                  "table (with, under it, each violated property's parameter values, a short run "
+                  "and where the whole run is written), REPORT_DIR/report.json and "
+                  "REPORT_DIR/report.html (each counterexample also as an ITF "
                   "trace in REPORT_DIR/itf/; --sarif and --junit for CI).\n\n"
                   "ALGORITHM is a name from the corpus (strb means corpus/strb/: its .alg, else "
-                  ".rta, else .ta), a directory (every algorithm in it, or in its subdirectories: "
+                  ".rta, else .ta; corpus means all of it, from any directory), a directory (every algorithm in it, or in its subdirectories: "
                   "tactl verify corpus/), or a file. Exit status as for check: 0 all hold, 1 a "
                   "property is violated, 2 bad input (or a report that cannot be written, after "
                   "the verdicts), 3 something unknown, unsupported or holding vacuously, 130/143 "
@@ -92,6 +94,7 @@ def verify(
     from tactl.driver.verify import (EMIT_TARGETS, FAILED, SOURCE_ENGINE, VerifyError, VerifyOptions, resolve,
                                      verify as run_verify)
     from tactl.report.verify import explain_lines, run_json, run_table
+    from tactl.report.verify_runs import violation_lines
 
     if engine not in (*ENGINES, SOURCE_ENGINE):
         raise usage_error("verify", f"unknown engine '{engine}'; choose {', '.join(ENGINES)}"
@@ -153,6 +156,8 @@ def verify(
         typer.echo(json.dumps(document, indent=2))
     else:
         typer.echo(run_table(result))
+        for line in violation_lines(result, report_dir, verbosity["quiet"], verbosity["verbose"]):
+            typer.echo(line)
     # The verdicts are out before the reports are written: a report directory that cannot be
     # written must not hide a violation. Its failure still decides the exit status (2).
     if result.interrupted:
