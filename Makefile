@@ -35,9 +35,16 @@
 #                            (fmcad13, spin13/parameterized, concur14, cav15/promela, popl17-fmsd17/promela,
 #                            isola18/promela) into ~/.cache/tactl/benchmarks/ftb-promela, each under its
 #                            own path, for make bench's promela-sets table (FTB_PROMELA_URL=a clone or mirror)
+#   make sarif-schema        fetch the SARIF 2.1.0 JSON schema (not on PyPI) into ~/.cache/tactl/ for the
+#                            tests that validate --sarif output against it (make tools runs it;
+#                            SARIF_SCHEMA_URL=another place); offline, that validation skips loudly
 #   make taco-resets         fetch TACO's reset benchmarks (benchmarks/reset-benchmarks/*.eta of pleich/TACO)
 #                            into ~/.cache/tactl/benchmarks/taco-resets for make bench's taco-resets table
 #                            (TACO_URL=a local clone or mirror; or set TACTL_TACO to a TACO checkout)
+#   make taco-tla            fetch TACO's TLA+ examples (examples/tla/*.tla of pleich/TACO) into
+#                            ~/.cache/tactl/benchmarks/taco-tla, and lmcs20/ of konnov/fault-tolerant-benchmarks
+#                            (Tendermint_1round_safety.tla and its .ta twin) into .../lmcs20, for the TLA+
+#                            tests and make bench's tla table (TACO_URL, LMCS20_URL=a local clone or mirror)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -46,7 +53,7 @@ STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 ALG    ?= strb
 
-.PHONY: all verify check show test docs docs-serve docs-examples bench bench-peers fuzz random19 spin13 isola18-promela ftb-promela taco-resets clean tools graphviz
+.PHONY: all verify check show test docs docs-serve docs-examples bench bench-peers fuzz random19 spin13 isola18-promela ftb-promela taco-resets taco-tla clean tools graphviz sarif-schema
 
 all: test
 
@@ -82,9 +89,17 @@ graphviz:
 
 # Headless Chromium (Debian's chromium) renders the HTML report of `tactl verify` for
 # tests/report/test_report_browser.py; tools/install_browser.sh installs it when missing and we are root.
-tools: graphviz
+# VS Code's TextMate tokeniser (npm, into editors/vscode/node_modules, git-ignored) checks the
+# grammars in tests/cli/test_textmate_grammar.py; tools/install_vscode_tokeniser.sh.
+tools: graphviz sarif-schema
 	@bash tools/install_checkers.sh
 	@bash tools/install_browser.sh
+	@bash tools/install_vscode_tokeniser.sh
+
+# The SARIF 2.1.0 schema for tests/report/test_ci_sarif.py (tools/fetch_sarif_schema.sh: never
+# committed, a no-op once in the cache, a loud warning and exit 0 when offline).
+sarif-schema:
+	@PYTHON=$(PYTHON) bash tools/fetch_sarif_schema.sh
 
 # 2>&1: the progress lines go where the table goes, so `make verify ALG=corpus > log` has them in
 # the log as the run goes on (stderr is then no terminal: one line per started and finished item)
@@ -136,6 +151,8 @@ SPIN13_URL     ?= $(RANDOM19_URL)
 ISOLA18_PROMELA_URL ?= $(RANDOM19_URL)
 # TACO's extended threshold automata with resets (git accepts a local path too).
 TACO_URL       ?= https://github.com/pleich/TACO
+# The TLA+ Tendermint model and its .ta twin (lmcs20/), from the same repository as random19.
+LMCS20_URL     ?= $(RANDOM19_URL)
 # The Parametric Promela files of the six sets of the same repository (tactl/bench/promela_sets.py).
 FTB_PROMELA_URL ?= $(RANDOM19_URL)
 FTB_PROMELA_SETS := fmcad13 spin13/parameterized concur14 cav15/promela popl17-fmsd17/promela isola18/promela
@@ -173,6 +190,11 @@ ftb-promela:
 taco-resets:
 	$(call fetch_folder,taco-resets,$(TACO_URL),benchmarks/reset-benchmarks,benchmarks/reset-benchmarks)
 	@echo "TACO's reset benchmarks in $(BENCH_CACHE)/taco-resets ($$(ls "$(BENCH_CACHE)/taco-resets"/*.eta | wc -l) files)"
+
+taco-tla:
+	$(call fetch_folder,taco-tla,$(TACO_URL),examples/tla,examples/tla)
+	$(call fetch_folder,lmcs20,$(LMCS20_URL),lmcs20,lmcs20)
+	@echo "TACO's TLA+ examples in $(BENCH_CACHE)/taco-tla ($$(ls "$(BENCH_CACHE)/taco-tla"/*.tla | wc -l) files), lmcs20 in $(BENCH_CACHE)/lmcs20"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info .tactl-cache tactl-report site

@@ -73,8 +73,18 @@ def read_text(path: str | Path) -> str:
     return normalize(text)
 
 
+def source_language(path: str) -> str:
+    """What a counterexample's source lines are, named for the reader: a Promela model, a TLA+
+    module, or pseudocode (an .alg file, and what else maps rules to lines)."""
+    suffix = path.lower().rsplit(".", 1)[-1] if "." in path else ""
+    return {"pml": "Promela", "tla": "TLA+ module"}.get(suffix, "pseudocode")
+
+
 def sniff_kind(text: str) -> str:
-    """What standard input holds, judged by its first word: ``json``, ``rta``, ``alg`` or ``ta``."""
+    """What standard input holds, judged by its first word: ``json``, ``rta``, ``alg``, ``tla``
+    (a TLA+ module header ``---- MODULE name ----``) or ``ta``."""
+    if re.match(r"\s*(\(\*.*?\*\)\s*|\\\*[^\n]*\s*)*-{4,}\s*MODULE\b", text, flags=re.S):
+        return "tla"
     body = re.sub(r"^(\s|//[^\n]*|/\*.*?\*/|#[^\n]*)*", "", text, count=1, flags=re.S)
     if body.startswith("{"):
         return "json"

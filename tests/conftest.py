@@ -211,3 +211,26 @@ properties
   validity: initially (all v == 1) -> eventually (all delivered)
   uniform_agreement: always ((some delivered) -> eventually (all delivered))
 """
+
+
+WIDE_CHAIN = 30  # locations of wide_ta's chain: far too many for a column each
+
+
+def wide_ta(directory: Path) -> Path:
+    """A wide automaton: a chain of WIDE_CHAIN locations a process walks down (its first step
+    sends x), and a property that the last is never reached, violated in WIDE_CHAIN - 1 steps
+    with one pair of counters changing per step."""
+    locs = [f"waiting_for_message_{i}" for i in range(WIDE_CHAIN)]
+    rules = [f"    {i}: {locs[i]} -> {locs[i + 1]} when ({'x >= 1' if i else 'true'}) "
+             f"do {{ {'unchanged(x);' if i else chr(120) + chr(39) + ' == x + 1;'} }};"
+             for i in range(WIDE_CHAIN - 1)]
+    text = "\n".join([
+        "thresholdAutomaton Wide {", "  local pc;", "  shared x;", "  parameters n;",
+        "  assumptions (1) { n >= 1; }", f"  locations ({WIDE_CHAIN}) {{",
+        *(f"    {name}: [{i}];" for i, name in enumerate(locs)), "  }", f"  inits ({WIDE_CHAIN + 1}) {{",
+        f"    {locs[0]} == n;", *(f"    {name} == 0;" for name in locs[1:]), "    x == 0;", "  }",
+        f"  rules ({WIDE_CHAIN - 1}) {{", *rules, "  }", "  specifications (1) {",
+        f"    never_last: []({locs[-1]} == 0);", "  }", "}", ""])
+    path = directory / "wide.ta"
+    path.write_text(text, encoding="utf-8")
+    return path

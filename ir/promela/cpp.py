@@ -42,6 +42,7 @@ _DIRECTIVE = re.compile(r"^(\s*)#\s*([A-Za-z]+)\b[ \t]*(.*)$")
 _NAME = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)(.*)$", re.DOTALL)
 _PARAMS = re.compile(r"^\(\s*((?:[A-Za-z_][A-Za-z0-9_]*\s*(?:,\s*[A-Za-z_][A-Za-z0-9_]*\s*)*)?)\)(.*)$")
 _SUPPORTED = ("ifdef", "ifndef", "else", "endif", "define", "undef", "pragma")
+SUPPORTED_DIRECTIVES = _SUPPORTED  # what the editors' grammar highlights (tactl/lsp/textmate.py)
 # One token of C text outside comments: a string, an identifier, a number (with its suffix
 # letters, as cpp's pp-number), white space, or one other character.
 _TOKEN = re.compile(r'"(?:[^"\\\n]|\\.)*"?|[A-Za-z_][A-Za-z0-9_]*|[0-9][A-Za-z0-9_]*|\s+|.')

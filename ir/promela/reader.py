@@ -91,6 +91,10 @@ atomic_stmt: "atomic" "{" seq "}"
 ELSE.2: /else\b/
 """ + _EXPR
 
+# The grammar the reader parses with, public for the editors' highlighting (tactl/lsp/textmate.py
+# takes the Promela keywords from it).
+GRAMMAR = _GRAMMAR
+
 _FORMULA = r"""
 start: expr
 !?impl: or_expr | or_expr "->" impl -> binary

@@ -260,7 +260,7 @@ def under_justice(properties: tuple[Property, ...], justice: Justice) -> tuple[t
         else:
             out.append(p)
             continue
-        out.append(Property(p.name, formula, span=p.span))
+        out.append(Property(p.name, formula, span=p.span, origin=p.origin))
         assuming.append(p.name)
     return tuple(out), replace(justice, properties=tuple(assuming))
 

@@ -16,6 +16,8 @@ family is its own module, whose docstring says what it measures:
   ``tactl/bench/peer_timings.json``);
 * ``taco-resets``, ``chc-cross-check`` — TACO's reset benchmarks beside its published figures,
   and the chc engine against the parametric one (``tactl/bench/resets.py``);
+* ``tla`` — TACO's TLA+ examples and lmcs20's Tendermint module beside their ``.ta`` twins
+  (``tactl/bench/tla.py``);
 * ``spin13``, ``promela``, ``promela-sets``, ``large``, ``scaling`` — ``tactl/bench/spin13.py``,
   ``promela.py``, ``promela_sets.py``, ``large.py``, ``reader.py``;
 * ``bymc-promela`` — ByMC's cached verdicts on the Parametric Promela sets beside tactl's
@@ -51,6 +53,7 @@ from tactl.bench.resets import CROSS_TIMEOUT_S, TACO_TIMEOUT_S, cross_check_tabl
 from tactl.bench.spin13 import SPIN13_TIMEOUT_S, spin13_table
 from tactl.bench.startup import startup_table
 from tactl.bench.sync import sync_table
+from tactl.bench.tla import TLA_TIMEOUT_S, tla_table
 from tactl.bench.translation import alg_table, kinds_table, translation_table
 from tactl.bench.verify import verify_table
 from tactl.ir import read_ta
@@ -93,6 +96,8 @@ TABLES: tuple[Table, ...] = (
     Table("spin13", lambda a, w: spin13_table(min(a.timeout, SPIN13_TIMEOUT_S))),
     # automata outside the steady-schema fragment: TACO's reset benchmarks, and chc against parametric
     Table("taco-resets", lambda a, w: taco_table(min(a.timeout, TACO_TIMEOUT_S))),
+    # TLA+ modules (make taco-tla) against their .ta twins
+    Table("tla", lambda a, w: tla_table(a.shared, min(a.timeout, TLA_TIMEOUT_S))),
     Table("chc-cross-check", lambda a, w: cross_check_table(a.shared, min(a.timeout, CROSS_TIMEOUT_S))),
     # ByMC's Parametric Promela files through the .pml front end
     Table("promela", lambda a, w: promela_table(a.shared, min(a.timeout, 120.0), timed_process)),

@@ -50,12 +50,29 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 
+def input_file(value: Path) -> Path:
+    """An input argument as the file it means: itself when it exists (or ``-``), else an algorithm
+    of the shipped corpus by name (``tactl check bracha``), resolved by the driver
+    (tactl/driver/inputs.py); neither is a usage error with the closest names."""
+    if value is None or str(value) == "-" or value.exists():
+        return value
+    # lazy: the driver loads only for a name that is not a file
+    from tactl.driver.inputs import UnknownInput, resolve_input
+
+    try:
+        return resolve_input(value)
+    except UnknownInput as e:
+        raise usage_error(value, str(e)) from None
+
+
+CORPUS_HELP = "; or the name of a corpus algorithm (e.g. strb, bracha)"
 InputFile = Annotated[Path, typer.Argument(
-    metavar="FILE", help="a threshold automaton: .ta (ByMC format) or its .json form; a receive "
+    metavar="FILE", help="a threshold automaton: .ta (ByMC format) or its .json form, .eta (TACO), "
+                         ".tla (TLA+, the fragment of TACO and of counter systems); a receive "
                          "automaton (.rta or its .json form) is translated first, pseudocode "
                          "(.alg) and ByMC's Parametric Promela (.pml) parsed and translated; '-' "
-                         "reads standard input (the format is recognised from the text)",
-    show_default=False)]
+                         "reads standard input (the format is recognised from the text)" + CORPUS_HELP,
+    show_default=False, callback=input_file)]
 
 
 DefineOption = Annotated[Optional[list[str]], typer.Option(
@@ -80,17 +97,20 @@ def checked_defines(values: list[str] | None, file: Path | None) -> tuple[str, .
 # -q and -v, global (tactl -q check …) or per command (tactl check -q …): what each hides or adds.
 #   -q, --quiet    stderr carries only warnings and errors: no progress, no 'wrote FILE' lines, no
 #                  notes or tables (parse's location table); standard output (the verdicts, the
-#                  automaton) is unchanged.
+#                  automaton) is unchanged, but for verify's violations: one line each, no run.
 #   -v, --verbose  progress with the engines' notes (each vacuity question, each explicit
-#                  instance, the parametric engine's branches and approximations); verify adds
-#                  --explain (each pass: from the cache or run, and why).
+#                  instance, the parametric engine's branches and approximations); a wide
+#                  automaton's counterexample as the table of every counter (check), every step of
+#                  a violation's run (verify); verify adds --explain (each pass: from the cache or
+#                  run, and why).
 verbosity = {"quiet": False, "verbose": False}
 
 QuietOption = Annotated[bool, typer.Option(
     "-q", "--quiet", help="Only verdicts, warnings and errors: no progress, notes or 'wrote' lines.")]
 VerboseOption = Annotated[bool, typer.Option(
     "-v", "--verbose", help="Progress with the engines' notes (vacuity questions, instances, "
-                            "branches); verify: --explain.")]
+                            "branches); a wide automaton's run as the table of every counter "
+                            "(check) or with every step (verify); verify: --explain.")]
 
 
 def set_verbosity(quiet: bool, verbose: bool, where: str = "tactl") -> None:

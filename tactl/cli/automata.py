@@ -14,6 +14,7 @@ import typer
 from tactl.cli.app import (ETA_OUTPUTS, RTA_OUTPUTS, TA_OUTPUTS, Command, DefineOption, InputFile, app, checked_defines,
                            info, output_format, usage_error)
 from tactl.util.fsutil import is_special, is_stdout, same_file, write_output
+from tactl.driver.file_types import file_type
 
 # The readers (lark grammars), IR serialisers and summaries are imported inside the commands that
 # use them: `tactl --version`, `--help` and a usage error must start as fast as Python with Typer.
@@ -95,9 +96,11 @@ def fmt(
         raise usage_error(file, "give either -o OUT or --in-place, not both")
     if in_place and is_stdout(file):
         raise usage_error(file, "--in-place needs a file, not standard input")
-    if in_place and file.suffix.lower() == ".alg":
-        raise usage_error(file, "--in-place would replace the pseudocode by its receive automaton; "
-                                "write it elsewhere with -o X.rta (or 'tactl parse')")
+    declared = file_type(file)
+    if in_place and declared is not None and not declared.printed:
+        language, becomes, other, command = _NOT_PRINTED[declared.kind]
+        raise usage_error(file, f"--in-place would replace the {language} by the {becomes} it describes; "
+                                f"write it elsewhere with -o X.{other} (or 'tactl {command}')")
     from tactl.driver.inputs import read_automaton  # lazy: the readers
 
     loaded = read_automaton(file, checked_defines(define, file))
@@ -126,6 +129,13 @@ def fmt(
     if not is_special(target):
         info(f"wrote {target}", err=True)
 
+
+#: Source languages tactl reads but does not print: what ``fmt`` would write instead, and where.
+_NOT_PRINTED = {
+    "alg-text": ("pseudocode", "receive automaton", "rta", "parse"),
+    "pml-text": ("Promela model", "receive automaton", "rta", "parse"),
+    "tla-text": ("module", "threshold automaton", "ta", "translate"),
+}
 
 _DOT_FORMATS = {".dot": None, ".gv": None, ".svg": "svg", ".png": "png", ".pdf": "pdf"}
 

@@ -13,7 +13,8 @@ from tactl import __version__
 from tactl.cli.app import (EXIT_UNKNOWN, Command, DefineOption, InputFile, ParamOption, ProgressOption,
                            PropertyOption, QuietOption, TimeoutOption, VerboseOption, app, checked_defines,
                            checked_parameters, info, progress_display, receive_mode, set_verbosity,
-                           start_clock, suggestion, usage_error, warn)
+                           start_clock, suggestion, usage_error, verbosity, warn)
+from tactl.cli.ci_outputs import ItfOption, SarifOption, refuse_bad_outputs, write_check_outputs
 from tactl.util import deadline
 from tactl.util.fsutil import write_output
 
@@ -108,11 +109,16 @@ def check(
                                           "parametric engine then checks the automaton without "
                                           "its shortcut reduction. Needs cvc5 (pip install "
                                           "cvc5).")] = False,
+    itf: ItfOption = None,
+    sarif: SarifOption = None,
 ) -> None:
     from tactl.driver.commands import CheckRequest  # lazy: the driver's check
     from tactl.driver.pipeline import SOURCE_ENGINE
 
     if engine == SOURCE_ENGINE:  # a second reading of the source: no translation, no automaton
+        if itf is not None or sarif is not None:
+            raise usage_error(file, "--itf and --sarif write the runs of the translated automaton; "
+                                    "--engine source translates nothing")
         if certify:
             _certify_problem(file, engine)
         set_verbosity(quiet, verbose, str(file))
@@ -150,6 +156,7 @@ def check(
         problem = output_problem(cex_svg, file)
         if problem:
             raise usage_error(cex_svg, problem)
+    refuse_bad_outputs((file,), itf=itf, sarif=sarif)
     deadline.stop_on_signals()
     start_clock(timeout)
     outcome = _check_file(request, progress, as_json)
@@ -167,13 +174,14 @@ def check(
             data["multi_round"] = conclusion_json(rounds, report.results)
         typer.echo(json.dumps(data, indent=2))
     else:
-        typer.echo(report_text(report))
+        typer.echo(report_text(report, full=verbosity["verbose"]))
         if rounds is not None:
             from tactl.report.rounds import conclusion_lines  # lazy: only for `rounds carrying`
 
             typer.echo("\n".join(conclusion_lines(rounds, report.results)))
     if cex_svg is not None:
         _write_cex_svg(cex_svg, report, file.suffix.lower().lstrip("."))
+    write_check_outputs(file, report, outcome.source, itf, sarif)
     if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
         raise report.interrupted
     raise typer.Exit(report.exit_code)

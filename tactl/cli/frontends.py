@@ -9,8 +9,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from tactl.cli.app import (EXIT_UNKNOWN, RTA_OUTPUTS, TA_OUTPUTS, Command, DefineOption, TimeoutOption, app,
-                           checked_defines, info, output_format, start_clock, usage_error, warn)
+from tactl.cli.app import (CORPUS_HELP, EXIT_UNKNOWN, RTA_OUTPUTS, TA_OUTPUTS, Command, DefineOption, TimeoutOption,
+                           app, checked_defines, input_file, info, output_format, start_clock, usage_error, warn)
 from tactl.util import deadline
 from tactl.util.fsutil import is_special, is_stdout, same_file, write_output
 
@@ -25,8 +25,8 @@ from tactl.util.fsutil import is_special, is_stdout, same_file, write_output
                   "also reads an .alg (translate, check, emit, show, dot run this pass first).")
 def parse(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="pseudocode (.alg; '-' reads "
-                                         "standard input) or Parametric Promela (.pml)",
-                                         show_default=False)],
+                                         "standard input) or Parametric Promela (.pml)" + CORPUS_HELP,
+                                         show_default=False, callback=input_file)],
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="OUT",
                                                    help="Write the receive automaton here: X.rta "
                                                         "(text, with source-map comments), "
@@ -70,11 +70,14 @@ def parse(
                   "the receive guard and Env) and a per-rule table is printed. Without -o the TA "
                   "goes to stdout and the table to stderr. A failed soundness certificate writes "
                   "nothing and exits 4 (a tactl bug); an undecided one, or a guard that is sound but not precise, "
-                  "exits 3 (--allow-imprecise writes the latter anyway).")
+                  "exits 3 (--allow-imprecise writes the latter anyway).\n\nA TLA+ module (.tla) "
+                  "is written as the threshold automaton it describes (no receive guards, no "
+                  "certificates).")
 def translate(
     file: Annotated[Path, typer.Argument(metavar="FILE", help="a receive threshold automaton (.rta, "
-                                         "or its JSON form; '-' reads standard input)",
-                                         show_default=False)],
+                                         "or its JSON form; '-' reads standard input), or a TLA+ "
+                                          "module (.tla)" + CORPUS_HELP,
+                                         show_default=False, callback=input_file)],
     output: Annotated[Optional[Path], typer.Option("-o", "--output", metavar="OUT",
                                                    help="Write the TA here: X.ta (text), X.json, "
                                                         "or '-' for stdout.")] = None,
@@ -96,12 +99,15 @@ def translate(
                                                        "-o X.ta (or X.json)")
         if same_file(output, file):
             raise usage_error(output, "refusing to overwrite the input file")
-    from tactl.driver.commands import translate_file  # lazy: the readers
-    from tactl.ir.ta.json_form import ta_to_json
-    from tactl.ir.ta.printer import print_ta
+    from tactl.driver.commands import translate_file, translated_automaton  # lazy: the readers
 
     defines = checked_defines(define, file)
     start_clock(timeout)
+    direct = translated_automaton(file, warn)
+    if direct is not None:  # e.g. TLA+: its reader is the translation; no receive guards to certify
+        deadline.cancel()
+        _write_ta(direct.ta, form, output)
+        return
     loaded, result = translate_file(file, defines, not no_certify, warn)
     deadline.cancel()  # what follows only prints and writes the finished translation
     table = certificate_table(loaded.rta, result)
@@ -121,6 +127,17 @@ def translate(
     ta, refused = without_refused(result)
     for name, (_, why) in refused.items():
         typer.echo(f"tactl: warning: specification {name} is left out of the TA: {why}", err=True)
+    _write_ta(ta, form, output)
+    if refused:
+        raise typer.Exit(EXIT_UNKNOWN)
+
+
+def _write_ta(ta, form: str | None, output: Path | None) -> None:
+    """The threshold automaton as text (``.ta``) or JSON, to ``output`` or standard output."""
+    # lazy: the printers
+    from tactl.ir.ta.json_form import ta_to_json
+    from tactl.ir.ta.printer import print_ta
+
     text = json.dumps(ta_to_json(ta), indent=2) + "\n" if form == "json" else print_ta(ta)
     if output is None:
         typer.echo(text, nl=False)
@@ -128,5 +145,3 @@ def translate(
         write_output(output, text)
         if not is_special(output):
             info(f"wrote {output}", err=True)
-    if refused:
-        raise typer.Exit(EXIT_UNKNOWN)

@@ -14,6 +14,7 @@ from tactl.cli.app import (EXIT_INTERNAL, EXIT_USAGE, Command, DefineOption, Par
                            PropertyOption, QuietOption, VerboseOption, app, checked_defines, checked_parameters,
                            info, parse_seconds, progress_display, set_verbosity, suggestion, usage_error,
                            verbosity)
+from tactl.cli.ci_outputs import JunitOption, SarifOption, refuse_bad_outputs, report_traces, write_verify_outputs
 from tactl.ir.errors import InputError
 from tactl.util import deadline
 from tactl.util.fsutil import make_directory, write_output
@@ -22,18 +23,21 @@ from tactl.util.fsutil import make_directory, write_output
 def _corpus_names(incomplete: str) -> list[str]:
     """Shell completion of verify's ALGORITHM: the corpus names (files and directories are
     completed by the shell itself: the completion scripts fall back to them)."""
-    from tactl.driver.verify import available_names, corpus_directory  # lazy: only when completing
+    from tactl.driver.inputs import CORPUS, available_names, corpus_directory  # lazy: only when completing
 
-    return [name for name in available_names(corpus_directory()) if name.startswith(incomplete)]
+    return [name for name in (CORPUS, *available_names(corpus_directory())) if name.startswith(incomplete)]
 
 
 @app.command(cls=Command, short_help="Verify algorithms end to end, with reports and cache.", help="Verify algorithms end to end: every pass from pseudocode (or .rta, or .ta) to a "
                   "verdict per property, each pass output cached under .tactl-cache/ "
                   "(content-addressed: a comment edit re-uses the check results), independent "
                   "property checks in parallel (-j N, or a Dask cluster), and three reports: this "
-                  "table, REPORT_DIR/report.json and REPORT_DIR/report.html.\n\n"
+                  "table (with, under it, each violated property's parameter values, a short run "
+                  "and where the whole run is written), REPORT_DIR/report.json and "
+                  "REPORT_DIR/report.html (each counterexample also as an ITF "
+                  "trace in REPORT_DIR/itf/; --sarif and --junit for CI).\n\n"
                   "ALGORITHM is a name from the corpus (strb means corpus/strb/: its .alg, else "
-                  ".rta, else .ta), a directory (every algorithm in it, or in its subdirectories: "
+                  ".rta, else .ta; corpus means all of it, from any directory), a directory (every algorithm in it, or in its subdirectories: "
                   "tactl verify corpus/), or a file. Exit status as for check: 0 all hold, 1 a "
                   "property is violated, 2 bad input (or a report that cannot be written, after "
                   "the verdicts), 3 something unknown, unsupported or holding vacuously, 130/143 "
@@ -81,6 +85,8 @@ def verify(
     certify: Annotated[bool, typer.Option("--certify", help="parametric and chc engines: every "
                                           "SMT query behind a HOLDS re-asked of cvc5 (as check "
                                           "--certify); the HTML and JSON reports say so.")] = False,
+    sarif: SarifOption = None,
+    junit: JunitOption = None,
 ) -> None:
     # lazy: verify's driver, engines and reports load only for verify
     from tactl.engines.check import ENGINES
@@ -88,6 +94,7 @@ def verify(
     from tactl.driver.verify import (EMIT_TARGETS, FAILED, SOURCE_ENGINE, VerifyError, VerifyOptions, resolve,
                                      verify as run_verify)
     from tactl.report.verify import explain_lines, run_json, run_table
+    from tactl.report.verify_runs import violation_lines
 
     if engine not in (*ENGINES, SOURCE_ENGINE):
         raise usage_error("verify", f"unknown engine '{engine}'; choose {', '.join(ENGINES)}"
@@ -117,6 +124,7 @@ def verify(
         files = resolve(algorithms)
     except VerifyError as e:
         raise usage_error("verify", str(e)) from None
+    refuse_bad_outputs(files, sarif=sarif, junit=junit)
     options = VerifyOptions(tuple(properties or ()), engine, checked_parameters(params, Path("verify")),
                             targets, timeout, jobs, executor, cache_dir, not no_cache, report_dir,
                             checked_defines(define, None), certify)
@@ -148,6 +156,8 @@ def verify(
         typer.echo(json.dumps(document, indent=2))
     else:
         typer.echo(run_table(result))
+        for line in violation_lines(result, report_dir, verbosity["quiet"], verbosity["verbose"]):
+            typer.echo(line)
     # The verdicts are out before the reports are written: a report directory that cannot be
     # written must not hide a violation. Its failure still decides the exit status (2).
     if result.interrupted:
@@ -163,6 +173,7 @@ def verify(
                    "above stand", err=True)
     try:
         _write_reports(result, report_dir, with_svg=not result.interrupted)
+        write_verify_outputs(result, sarif, junit)
     except InputError as e:
         typer.echo(e.render(), err=True)
         typer.echo("tactl: the reports were not written; the verdicts above stand", err=True)
@@ -182,6 +193,7 @@ def _write_reports(result, report_dir: Path, with_svg: bool = True) -> None:
             raise problem
     document = run_json(result, with_svg=with_svg)
     make_directory(report_dir)
+    report_traces(result, report_dir, document)  # itf/*.itf.json, linked from the document
     write_output(report_dir / "report.json", json.dumps(document, indent=2) + "\n")
     write_output(report_dir / "report.html", render_html(document))
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from tactl.driver.file_types import file_type
 from tactl.driver.pipeline import (CHECK_DEFAULTS, PASSES, SOURCE_MAX_STATES, NoChain, Runner,
                                    check_options, parse_loaded, parse_promela_loaded, plan,
                                    process_automaton, read_source, without_rc)
@@ -95,6 +96,21 @@ def read_alg(file: Path):
         raise usage_error(file, "the reference interpreter runs pseudocode: give an .alg file")
     text = read_text(file)
     return parse_alg(text, label(file)), text
+
+
+def translated_automaton(file: Path, say: Say) -> ReadResult | None:
+    """``tactl translate`` of a file whose reader is itself a translation into a threshold
+    automaton (``FileType.translated``: TLA+): that automaton; None for every other file."""
+    declared = file_type(file)
+    if declared is None or not declared.translated:
+        return None
+    # lazy: the readers
+    from tactl.driver.inputs import read_automaton
+
+    with deadline.interruptible():
+        loaded = read_automaton(file)
+    _say_warnings(loaded, say)
+    return loaded
 
 
 def translate_file(file: Path, defines: tuple[str, ...], certify: bool, say: Say):

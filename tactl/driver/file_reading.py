@@ -127,7 +127,7 @@ def _int(e: Expr, at: dict[str, int]) -> int:
 def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
     """The file's verdict on ``name`` (module docstring); ``ta`` is the checked automaton."""
     from tactl.engines.check import CheckOptions, check_automaton  # lazy: the engines load only to check
-    from tactl.engines.file_fairness import TooLarge, run_lines, unfold
+    from tactl.engines.file_fairness import TooLarge, run_lines, run_trace, unfold
     from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED, PropertyResult
     from tactl.ir.eltl.formula import lasso_reason  # lazy: with the engines, as above
 
@@ -182,7 +182,8 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
             return PropertyResult(name, derived.kind, VIOLATED, r.engine, r.time_s + over.time_s,
                                   formula_class=derived.formula_class, details={
                                       "instance": values, "locations_with_counts": len(inst.ta.locations),
-                                      "file_run": run_lines(inst, messages, run)})
+                                      "file_run": run_lines(inst, messages, run),
+                                      "file_trace": run_trace(inst, messages, run)})
     why = ("the parametric engine found no proof under the over-approximation of the file's fairness"
            + (f" ({over.verdict}: {over.reason})" if over.reason else f" ({over.verdict})")
            + ", and the explicit engine found no run of the file that violates it at "
@@ -194,7 +195,7 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
 def _realized(reading: FileReading, ta, derived, messages: tuple[str, ...], over) -> Any:
     """The derived justice's lasso made a run of the file (``tactl/engines/file_fairness.realize``),
     as the file's VIOLATED, or None."""
-    from tactl.engines.file_fairness import TooLarge, realize, run_lines, unfold  # lazy: as in decide
+    from tactl.engines.file_fairness import TooLarge, realize, run_lines, run_trace, unfold  # lazy: as in decide
     from tactl.engines.result import VIOLATED, PropertyResult
 
     cex = derived.counterexample
@@ -214,7 +215,8 @@ def _realized(reading: FileReading, ta, derived, messages: tuple[str, ...], over
     return PropertyResult(derived.name, derived.kind, VIOLATED, "explicit", over.time_s,
                           formula_class=derived.formula_class, details={
                               "instance": values, "locations_with_counts": len(inst.ta.locations),
-                              "file_run": run_lines(inst, messages, run)})
+                              "file_run": run_lines(inst, messages, run),
+                                      "file_trace": run_trace(inst, messages, run)})
 
 
 def second_reading(reading: FileReading | None, report, ta, path: str, engine: str) -> None:

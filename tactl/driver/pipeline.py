@@ -30,6 +30,7 @@ from typing import Any, Callable, Mapping
 
 from tactl.driver.cache import Cache, cache_key, digest
 from tactl.driver.file_reading import attach, file_fairness, keep
+from tactl.driver.file_types import FILE_TYPES
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.expr import to_text
 from tactl.ir.rta.model import Timing
@@ -178,6 +179,7 @@ KINDS: dict[str, IRKind] = {k.name: k for k in (
     _source_kind("rta-json", "receive threshold automaton JSON"),
     _source_kind("ta-text", "threshold automaton text (ByMC format)"),
     _source_kind("eta-text", "extended threshold automaton text (TACO format)"),
+    _source_kind("tla-text", "TLA+ module (the threshold-automaton fragment)"),
     _source_kind("ta-json", "threshold automaton JSON"),
     IRKind("rta", "receive threshold automaton", _dump_rta, _load_rta, _canonical_rta),
     IRKind("ta", "threshold automaton", _dump_ta, _load_ta, _canonical_ta),
@@ -340,6 +342,13 @@ def _read_eta(src: Source, options: Mapping[str, Any]) -> ReadResult:
     """TACO's extended threshold automata: the .ta reader with the format's extras; the IR is
     the same (a reset is the update ``x' == 0``)."""
     return read_ta(src.text, src.path, extended=True)
+
+
+def _read_tla(src: Source, options: Mapping[str, Any]) -> ReadResult:
+    """A TLA+ module of the fragment docs/tla.md describes, as its threshold automaton."""
+    from tactl.passes.tla_to_ta.reading import read_tla  # lazy: the TLA+ grammar loads only for .tla files
+
+    return read_tla(src.text, src.path)
 
 
 def _read_ta_json(src: Source, options: Mapping[str, Any]) -> ReadResult:
@@ -520,6 +529,7 @@ PASSES: tuple[Pass, ...] = (
     Pass("read-ta", 1, "ta-text", "ta", _read_ta, cached=False),
     Pass("read-eta", 1, "eta-text", "ta", _read_eta, cached=False),
     Pass("read-ta-json", 1, "ta-json", "ta", _read_ta_json, cached=False),
+    Pass("read-tla", 1, "tla-text", "ta", _read_tla, cached=False),
     # parse 3: crash locations that keep the state, sums over instances that are no kind refused
     Pass("parse", 3, "alg-text", "rta", _parse),
     # parse-promela 2: a file's own fault model (bound), several receive variables, havoc, cpp,
@@ -568,7 +578,8 @@ def plan(source: str, target: str, passes: tuple[Pass, ...] = PASSES) -> list[Pa
 
 # ------------------------------------------------------------------------------- input kinds
 
-KIND_BY_SUFFIX = {".ta": "ta", ".eta": "ta", ".json": "json", ".rta": "rta", ".alg": "alg", ".pml": "pml"}
+KIND_BY_SUFFIX = {t.suffix: t.kind for t in FILE_TYPES}
+SUFFIX_KINDS = {t.suffix: t.kind for t in FILE_TYPES if t.suffix != ".json"}  # the text formats
 
 
 def refusal(path: str | Path, message: str, span: Span | None = None, source: str | None = None) -> InputError:
@@ -577,7 +588,8 @@ def refusal(path: str | Path, message: str, span: Span | None = None, source: st
 
 
 def input_kind(path: str | Path) -> str:
-    """``ta``, ``rta`` or ``json`` by extension; ``-`` is decided later, from the text."""
+    """The IR kind of the file's text by extension (:data:`FILE_TYPES`), ``json`` (decided by its
+    ``format`` field) or ``stdin`` (decided later, from the text)."""
     if is_stdin(path):
         return "stdin"
     suffix = Path(path).suffix.lower()
@@ -585,11 +597,9 @@ def input_kind(path: str | Path) -> str:
         raise refusal(path, f"is a directory, not a file ('tactl verify {path}' verifies every "
                             "algorithm in a directory)")
     if suffix not in KIND_BY_SUFFIX:
-        raise refusal(path, f"unrecognised file type '{suffix or '(none)'}': tactl reads threshold "
-                            "automata from .ta files (or their .json form), extended threshold "
-                            "automata (TACO) from .eta files, receive automata from .rta files, "
-                            "pseudocode from .alg files, Parametric Promela (ByMC) from .pml "
-                            "files, and '-' for standard input")
+        raise refusal(path, f"unrecognised file type '{suffix or '(none)'}': tactl reads "
+                            + ", ".join(t.holds for t in FILE_TYPES if t.holds)
+                            + ", and '-' for standard input")
     return KIND_BY_SUFFIX[suffix]
 
 
@@ -605,9 +615,7 @@ def parse_json(text: str, path: str | Path) -> object:
         raise refusal(path, f"invalid JSON: {why}") from None
 
 
-SUFFIX_KINDS = {".alg": "alg-text", ".pml": "pml-text", ".rta": "rta-text", ".ta": "ta-text",
-                ".eta": "eta-text"}
-SNIFFED_KINDS = {"alg": "alg-text", "rta": "rta-text", "ta": "ta-text"}
+SNIFFED_KINDS = {"alg": "alg-text", "rta": "rta-text", "ta": "ta-text", "tla": "tla-text"}
 JSON_FORMATS = {"tactl.rta": "rta-json"}  # any other JSON document is read as a TA
 
 
@@ -622,7 +630,7 @@ def read_source(path: str) -> tuple[Source, str]:
             return source, SNIFFED_KINDS[kind]
     if kind == "json":
         return source, _json_kind(source)
-    return source, SUFFIX_KINDS[Path(path).suffix.lower()]
+    return source, kind
 
 
 def _json_kind(source: Source) -> str:

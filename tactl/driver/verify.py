@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 from tactl.driver.cache import Cache, CacheUnavailable, default_directory
 from tactl.driver.executors import TaskFailed, executor_for
+from tactl.driver.inputs import UnknownInput, resolve_inputs
 from tactl.driver.pipeline import (CHECK_DEFAULTS, KINDS, PASSES, SOURCE_ENGINE, SOURCE_MAX_STATES, PassRecord, Runner, Source,
                                    Verdict, read_source)
 from tactl.engines.result import (HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED,
@@ -32,7 +33,6 @@ from tactl.util import progress as shown
 from tactl.util.suggest import did_you_mean
 from tactl.util.fsutil import make_directory, write_output
 
-AUTOMATON_SUFFIXES = (".alg", ".pml", ".rta", ".ta", ".eta")  # preferred in this order when one stem has several
 EMIT_TARGETS = {"promela": ("emit-promela", ".pml"), "nuxmv": ("emit-nuxmv", ".smv"),
                 "smtlib": ("emit-smtlib", ".smtlib")}
 
@@ -53,57 +53,13 @@ class VerifyError(ValueError):
 # -------------------------------------------------------------------------- what to verify
 
 
-def corpus_directory() -> Path:
-    """The project's corpus: inside the installed package (a wheel ships it as ``tactl/corpus``),
-    beside the package in a checkout, else ./corpus."""
-    package = Path(__file__).resolve().parents[1]  # tactl/, above tactl/driver/
-    for candidate in (package / "corpus", package.parent / "corpus"):
-        if candidate.is_dir():
-            return candidate
-    return Path.cwd() / "corpus"
-
-
-def algorithms_in(directory: Path) -> list[Path]:
-    """Every algorithm in ``directory``: one file per stem (``.alg`` before ``.pml`` before ``.rta`` before
-    ``.ta`` before ``.eta``); a directory without any holds algorithms in its subdirectories."""
-    by_stem: dict[str, Path] = {}
-    for suffix in AUTOMATON_SUFFIXES:
-        for path in sorted(directory.glob(f"*{suffix}")):
-            by_stem.setdefault(path.stem, path)
-    if by_stem:
-        return [by_stem[s] for s in sorted(by_stem)]
-    return [p for sub in sorted(d for d in directory.iterdir() if d.is_dir()) for p in algorithms_in(sub)]
-
-
-def available_names(corpus: Path) -> list[str]:
-    return sorted({p.stem for p in algorithms_in(corpus)} | {d.name for d in corpus.iterdir() if d.is_dir()}) \
-        if corpus.is_dir() else []
-
-
 def resolve(arguments: list[str], corpus: Path | None = None) -> list[Path]:
-    """Files to verify from ``strb`` (a corpus name), a directory, or a file."""
-    corpus = corpus or corpus_directory()
-    out: list[Path] = []
-    for arg in arguments:
-        path = Path(arg)
-        if path.is_file():
-            out.append(path)
-        elif path.is_dir():
-            found = algorithms_in(path)
-            if not found:
-                raise VerifyError(f"{arg}: no algorithm (.alg, .pml, .rta or .ta file) in this directory")
-            out.extend(found)
-        elif (corpus / arg).is_dir():
-            out.extend(algorithms_in(corpus / arg))
-        else:
-            matches = [p for p in algorithms_in(corpus) if p.stem == arg] if corpus.is_dir() else []
-            if not matches:
-                names = available_names(corpus)
-                raise VerifyError(f"unknown algorithm '{arg}': not a file, a directory, or a name in "
-                                  f"{corpus}" + (f"; available: {', '.join(names)}" if names else "")
-                                  + did_you_mean(arg, names))
-            out.extend(matches)
-    return list(dict.fromkeys(out))
+    """Files to verify from ``strb`` (a corpus name), ``corpus`` (all of it), a directory, or a
+    file: the driver's one resolution of inputs (tactl/driver/inputs.py)."""
+    try:
+        return resolve_inputs(arguments, corpus)
+    except UnknownInput as e:
+        raise VerifyError(str(e)) from None
 
 
 # ------------------------------------------------------------------------------- options

@@ -198,6 +198,24 @@ def run_lines(inst: Instance, messages: tuple[str, ...], cex) -> list[str]:
     return out
 
 
+def run_trace(inst: Instance, messages: tuple[str, ...], cex) -> dict[str, object]:
+    """The lasso of ``cex`` (on ``inst.ta``) as data, for the ITF trace of ``--itf``
+    (tactl/report/itf.py): the configurations over the locations some process occupies during
+    the run (the others stay 0; an instance has thousands), each location's meaning, and the
+    index of the configuration where the repeated part starts."""
+    configs, loop = cex.states()
+    used = [loc.name for loc in inst.ta.locations if any(dict(c.counters).get(loc.name) for c in configs)]
+    steps = cex.schedule + (cex.cycle or [])
+    return {"parameters": dict(cex.parameters),
+            "locations": {name: _state(inst, messages, name) for name in used},
+            "shared": {v: _message(v, messages) for v in inst.ta.shared},
+            "configurations": [{"locations": {n: dict(c.counters).get(n, 0) for n in used},
+                                "shared": dict(c.shared)} for c in configs],
+            "steps": [{"from": inst.ta.rules[s.rule].source, "to": inst.ta.rules[s.rule].target,
+                       "factor": s.factor} for s in steps[:len(configs) - 1]],
+            "loop": loop}
+
+
 def realize(inst: Instance, ta: ThresholdAutomaton, cex, values: dict[str, int],
             guaranteed: tuple[tuple[str, Expr], ...], name: str):
     """The derived justice's lasso ``cex`` (on ``ta``) as a run of the file: the same moves, one

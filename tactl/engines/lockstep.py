@@ -50,6 +50,7 @@ from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NOT_VAC
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import Always, Eventually, Expr, Implies, names, to_text, walk
 from tactl.ir.linear import first_unsatisfiable, to_z3
+from tactl.ir.source import source_language
 from tactl.ir.rta.model import FaultModel, ReceiveTA, received
 from tactl.ir.alg.hypothesis import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES
 from tactl.ir.ta.model import Property
@@ -731,7 +732,7 @@ def pseudocode_rounds(rta: ReceiveTA, sta: SyncTA, run: dict[str, Any]) -> list[
     if not origins:
         return []
     where = next(iter(origins.values())).file
-    out = [f"in the {'Promela' if where.endswith('.pml') else 'pseudocode'} ({where}):"]
+    out = [f"in the {source_language(where)} ({where}):"]
     for i, steps in enumerate(run["steps"], 1):
         for index, n in steps:
             rule = sta.rules[index]

@@ -52,6 +52,18 @@ class Counterexample:
     def replayed(self) -> bool:
         return self.replay.ok
 
+    def states(self) -> tuple[list[Configuration], int | None]:
+        """The run's configurations, each once, and the index of the one where the repeated part
+        of a lasso starts (None for a finite run), as a trace format wants them: after a
+        self-loop the last configuration repeats; a cycle ends in the configuration where it
+        started, which is not listed a second time."""
+        configs = list(self.replay.configurations)
+        if self.cycle:
+            if len(configs) == len(self.schedule) + len(self.cycle) + 1 and configs[-1] == configs[len(self.schedule)]:
+                return configs[:-1], len(self.schedule)
+            return configs, None  # a replay that stopped early: no loop to point at
+        return configs, (len(configs) - 1 if self.loop is not None and self.replayed else None)
+
 
 @dataclass(frozen=True)
 class Obligation:

@@ -1,6 +1,6 @@
 """``tactl check``'s report as text: a line per property (class, verdict, time, queries, what a
 HOLDS covers and says about its antecedents, the reason), a violation's counterexample as a
-table of configurations with the pseudocode lines its steps executed, then the notes, the
+table of configurations (for a wide automaton: each step's changes, tactl/report/run_steps.py) with the pseudocode lines its steps executed, then the notes, the
 warnings and the counts. The JSON of the same report is tactl/report/check_json.py; both name
 rules and mark the violating configuration alike (tactl/report/property_json.py)."""
 
@@ -8,16 +8,19 @@ from __future__ import annotations
 
 from tactl.engines.check import CheckReport
 from tactl.engines.parametric import ENGINE as PARAMETRIC
-from tactl.engines.result import (ENGINE_CHOICE, HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNSUPPORTED, VIOLATED,
-                                  Counterexample)
+from tactl.engines.result import HOLDS, UNSUPPORTED, VIOLATED, Counterexample
 from tactl.ir.expr import to_text
+from tactl.ir.source import source_language
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.report.counts import counts_line
 from tactl.report.lockstep_text import run_lines
-from tactl.report.property_json import certificate_text, minimality_text, rule_name, violating_step
+from tactl.report.property_json import (counterexample_json, forever_text, minimality_text, property_notes,
+                                        rule_name, violating_step)
+from tactl.report.run_steps import WIDE, change_lines
 
 
-def report_text(report: CheckReport) -> str:
+def report_text(report: CheckReport, full: bool = False) -> str:
+    """The report; ``full``: every counterexample as the table of every counter, however wide."""
     ta = report.ta
     rc = " && ".join(to_text(a) for a in ta.assumptions) or "true"
     lines = [f"{report.path}: {ta.name}, {_plural(len(ta.locations), 'location')}, "
@@ -35,22 +38,9 @@ def report_text(report: CheckReport) -> str:
         if r.verdict == HOLDS and r.vacuity:
             head += f"  {r.vacuity}"
         lines.append(head)
-        if r.scope and r.verdict in (HOLDS, HOLDS_VACUOUSLY):
-            lines.append(f"  {'':<{width}}  for {r.scope}")
-        if certificate_text(r):
-            lines.append(f"  {'':<{width}}  {r.verdict.upper()}, {certificate_text(r)}")
-        if r.verdict == HOLDS and r.vacuity_witness:
-            lead = "antecedent met:" if r.vacuity == NOT_VACUOUS else f"{r.vacuity}:"
-            lines.append(f"  {'':<{width}}  {lead} {r.vacuity_witness}")
-        if r.reason:
-            lines.append(f"  {'':<{width}}  {r.reason}")
-        if r.details.get(ENGINE_CHOICE):  # an engine other than the one asked for decided it
-            lines.append(f"  {'':<{width}}  {r.details[ENGINE_CHOICE]}")
-        if r.details.get("invariant"):  # the CHC engine's certificate (tactl/engines/chc.py)
-            lines.append(f"  {'':<{width}}  inductive invariant: {r.details['invariant']}")
-            lines.append(f"  {'':<{width}}  re-checked: {r.details.get('recheck', '')}")
+        lines.extend(f"  {'':<{width}}  {note}" for note in property_notes(r))
         if r.counterexample and r.verdict == VIOLATED:
-            lines.extend("    " + line for line in counterexample_table(ta, r.counterexample))
+            lines.extend("    " + line for line in counterexample_table(ta, r.counterexample, full))
         if r.details.get("file_run"):  # a run of the file itself, with receive counts (driver/file_reading.py)
             lines.extend("    " + line for line in r.details["file_run"])
         if r.details.get("run") and r.verdict == VIOLATED:
@@ -77,7 +67,7 @@ def pseudocode_steps(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
     if not origins:
         return []
     where = origins[0].file
-    out = [f"  in the {'Promela' if where.endswith('.pml') else 'pseudocode'} ({where}):"]
+    out = [f"  in the {source_language(where)} ({where}):"]
     for n, s in enumerate(cex.schedule + (cex.cycle or []), 1):
         rule = ta.rules[s.rule]
         who = f"{s.factor} process{'' if s.factor == 1 else 'es'}"
@@ -91,14 +81,14 @@ def pseudocode_steps(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
         else:
             out.append(f"  step {n}{mark}: {who} ({move}): {what}")
     if cex.loop is not None:
-        rule = ta.rules[cex.loop]
-        what = rule.origin.describe() if rule.origin else \
-            "take no step (a stutter self-loop the translation added)"
-        out.append(f"  then forever: the processes at {rule.source} {what}")
+        out.append(f"  {forever_text(ta, cex.loop)}")
     return out
 
 
-def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample) -> list[str]:
+def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample, full: bool = False) -> list[str]:
+    """The run as a table of configurations, a column per counter; an automaton too wide for that
+    (tactl/report/run_steps.py) gets a line per step with the counters it changed, unless
+    ``full`` (``check -v``)."""
     params = ", ".join(f"{p}={v}" for p, v in cex.parameters.items())
     status = "replayed by the simulator" if cex.replayed else f"NOT replayed: {cex.replay.message}"
     shape = "lasso: prefix schedule, then a loop" if cex.loop is not None or cex.cycle else "run"
@@ -122,6 +112,11 @@ def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample) -> list[st
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     bad = violating_step(cex)
     marker = "<- violation" if cex.loop is None and not cex.cycle else "<- violation: repeats forever"
+    if not full and sum(widths) + 2 * len(widths) > WIDE:  # a column per counter would not fit
+        out.append(f"  {_plural(len(locs), 'location')}, {_plural(len(ta.shared), 'shared variable')}: "
+                   "each step with the counters it changed, old→new (-v: the table of every counter)")
+        out.extend("  " + line for line in change_lines(counterexample_json(ta, cex), marker=marker))
+        rows = []
     for n, row in enumerate(rows):
         line = "  " + "  ".join(cell.rjust(w) if i > 2 else cell.ljust(w)
                                 for i, (cell, w) in enumerate(zip(row, widths)))

@@ -33,10 +33,11 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from tactl.engines.result import ENGINE_CHOICE, HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNKNOWN, UNSUPPORTED, VIOLATED
+from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VIOLATED
 from tactl.passes.emit.render import environment
 from tactl.report.counts import verdict_counts
 from tactl.report.lockstep_text import run_lines
+from tactl.report.run_steps import WIDE_COLUMNS, StepChanges, ending, run_changes
 
 TEMPLATE = "html/report.html.j2"
 # The order in which an algorithm's worst verdict is chosen (its colour in the summary).
@@ -198,6 +199,13 @@ class CounterexampleView:
     spacetime: Markup | None = None  # the space-time diagram (tactl/report/spacetime.py)
     path_svg: Markup | None = None  # the automaton with the counterexample's rules highlighted
     narrow: bool = False  # many counters: their headers are set vertically so they fit
+    itf: str = ""  # the run as an ITF trace in the report folder (tactl/cli/ci_outputs.py), relative
+    # too many counters for a column each: each step's changes first (tactl/report/run_steps.py),
+    # the table of every counter folded below them
+    changes: tuple[StepChanges, ...] = ()
+    explanation: tuple[tuple[bool, str], ...] = ()  # why it is a violation, as check says it (indented?, line)
+    forever: str = ""  # what the lasso's self-loop does, in the words of the pseudocode
+    minimal: str = ""  # what the counterexample's size is known to be
 
 
 @dataclass(frozen=True)
@@ -353,20 +361,12 @@ def pass_row(record: Mapping[str, Any]) -> PassRow:
 
 def property_row(prop: Mapping[str, Any], cex_anchor: str | None) -> PropertyRow:
     verdict = str(prop.get("verdict", ""))
-    note = prop.get("scope") if verdict == HOLDS else prop.get("reason")
+    notes = prop.get("notes")  # check's sentences (tactl/report/property_json.py: property_notes)
+    note = "; ".join(map(str, notes)) if isinstance(notes, list) else \
+        prop.get("scope") if verdict == HOLDS else prop.get("reason")  # a report without them
     vacuity = prop.get("vacuity") or {}
-    if verdict == HOLDS and vacuity.get("status"):
-        said = ("antecedent met: " + str(vacuity["witness"])) if vacuity.get("status") == NOT_VACUOUS \
-            and vacuity.get("witness") else ": ".join(str(x) for x in (vacuity.get("status"), vacuity.get("witness")) if x)
-        note = f"{note}; {said}" if note else said
-    certified = prop.get("certificate") or {}
-    if verdict == HOLDS and certified.get("queries") and certified.get("confirmed") == certified.get("queries"):
-        n = certified["queries"]
-        said = f"certified by {certified.get('solver')} ({n} quer{'y' if n == 1 else 'ies'} unsat)"
-        note = f"{note}; {said}" if note else said
-    choice = (prop.get("details") or {}).get(ENGINE_CHOICE)
-    if choice:  # an engine other than the one asked for decided it
-        note = f"{note}; {choice}" if note else choice
+    if verdict == HOLDS and vacuity.get("status") and not vacuity.get("witness"):  # the text's head word
+        note = f"{vacuity['status']}; {note}" if note else str(vacuity["status"])
     return PropertyRow(
         name=str(prop.get("name", "")),
         klass=str(prop.get("class") or prop.get("kind") or ""),
@@ -408,10 +408,11 @@ def _run_title(prop: Mapping[str, Any]) -> str:
 
 def _rounds(prop: Mapping[str, Any]) -> tuple[str, ...]:
     """A lock-step run in the words of ``tactl check`` (per round: start, rules taken)."""
-    run = (prop.get("details") or {}).get("run")
-    if not run or prop.get("verdict") != VIOLATED:
+    details = prop.get("details") or {}
+    if not details.get("run") or prop.get("verdict") != VIOLATED:
         return ()
-    return tuple(run_lines(run))
+    return (*run_lines(details["run"]), *map(str, details.get("pseudocode") or ()),
+            *((f"minimal: {details['minimality']}",) if details.get("minimality") else ()))
 
 
 # --------------------------------------------------------------------------- counterexamples
@@ -453,7 +454,7 @@ def counterexample_view(prop: Mapping[str, Any], anchor: str) -> CounterexampleV
         has_source=bool(sources),
         source_file=str(sources[0].get("file", "")) if sources else "",
         rows=rows,
-        ending=_ending(cex, len(schedule), len(cycle), len(configs)),
+        ending=ending(cex),
         replayed=bool(cex.get("replayed")),
         replay=str(cex.get("replay") or ""),
         plot=Markup(counter_plot_svg(configs, loop_from,
@@ -461,6 +462,11 @@ def counterexample_view(prop: Mapping[str, Any], anchor: str) -> CounterexampleV
         spacetime=spacetime,
         path_svg=path_svg,
         narrow=len(locations) + len(shared) > 8,
+        itf=str(prop.get("itf") or ""),
+        changes=run_changes(cex, marked) if len(locations) + len(shared) > WIDE_COLUMNS else (),
+        explanation=tuple((str(line).startswith(" "), str(line).strip()) for line in cex.get("explanation") or ()),
+        forever=str((cex.get("loop") or {}).get("forever") or ""),
+        minimal=str((cex.get("minimal") or {}).get("note") or ""),
     )
 
 
@@ -485,21 +491,6 @@ def _step_row(n: int, config: Mapping[str, Any], step: Mapping[str, Any] | None,
     return StepRow(label, str(step.get("rule", "")), f"{step.get('from', '')} → {step.get('to', '')}",
                    f"×{step.get('factor', '')}", _line_numbers(source.get("lines") or []),
                    pseudocode_lines(str(source.get("text", ""))), loc_values, shared_values, in_cycle)
-
-
-def _ending(cex: Mapping[str, Any], scheduled: int, cycled: int, configs: int) -> str:
-    """How the run ends, as the text report says it: stopped replay, cycle, or self-loop."""
-    if configs <= scheduled + cycled:
-        return f"The replay stopped after step {max(configs - 1, 0)}."
-    if cycled:
-        return (f"loop: steps marked * repeat forever (configuration {scheduled} comes back after "
-                "them: the lasso's loop)")
-    loop = cex.get("loop")
-    if loop is not None:
-        at = loop.get("at", "?")
-        return (f"loop: then {loop.get('rule', '?')}: {at} → {at} forever (configuration "
-                f"{configs - 1} repeats: the lasso's loop)")
-    return ""
 
 
 def _line_numbers(lines: Sequence[int]) -> str:

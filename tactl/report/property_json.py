@@ -12,7 +12,8 @@ into the same :class:`~tactl.engines.result.PropertyResult` and survives a comme
 from __future__ import annotations
 
 from tactl.engines.parametric import ENGINE as PARAMETRIC
-from tactl.engines.result import HOLDS_VACUOUSLY, UNSUPPORTED, Counterexample, PropertyResult
+from tactl.engines.result import (ENGINE_CHOICE, HOLDS, HOLDS_VACUOUSLY, NOT_VACUOUS, UNSUPPORTED, Counterexample,
+                                  PropertyResult)
 from tactl.ir.ta.json_form import origin_to_json
 from tactl.ir.ta.model import ThresholdAutomaton
 
@@ -37,6 +38,8 @@ def property_json(ta: ThresholdAutomaton | None, r: PropertyResult) -> dict[str,
         out["reason"] = r.reason
     if r.details:
         out["details"] = r.details
+    if property_notes(r):  # the sentences under the property's line, as check prints them
+        out["notes"] = property_notes(r)
     if r.certificate is not None:  # --certify: cvc5's answers on the queries behind the HOLDS
         out["certificate"] = r.certificate.json()
     if r.counterexample:
@@ -57,7 +60,8 @@ def counterexample_json(ta: ThresholdAutomaton, cex: Counterexample) -> dict[str
                            for c in cex.replay.configurations],
         "loop": None if cex.loop is None else {
             "rule": rule_name(ta, cex.loop), "at": ta.rules[cex.loop].source,
-            "meaning": "the last configuration repeats forever by this self-loop (a lasso)"},
+            "meaning": "the last configuration repeats forever by this self-loop (a lasso)",
+            **({"forever": forever_text(ta, cex.loop)} if forever_text(ta, cex.loop) else {})},
         **({"cycle": {"steps": [{"rule": rule_name(ta, s.rule), "from": ta.rules[s.rule].source,
                                  "to": ta.rules[s.rule].target, "factor": s.factor}
                                 for s in cex.cycle],
@@ -72,6 +76,42 @@ def counterexample_json(ta: ThresholdAutomaton, cex: Counterexample) -> dict[str
         "minimal": {"parameters": cex.parameters_minimal, "schedule": cex.schedule_shortest,
                     "note": minimality_text(cex)},
     }
+
+
+def property_notes(r: PropertyResult) -> list[str]:
+    """What ``check`` says under a property's line, sentence by sentence: what a HOLDS covers, its
+    certificate, what its vacuity question found, the reason of any other verdict, the engine
+    that decided it when it was not the one asked for, the CHC engine's invariant. The text report
+    prints them (tactl/report/check_text.py) and the JSON carries them as ``notes``, which the HTML
+    page shows: one wording for the three."""
+    out = []
+    if r.scope and r.verdict in (HOLDS, HOLDS_VACUOUSLY):
+        out.append(f"for {r.scope}")
+    if certificate_text(r):
+        out.append(f"{r.verdict.upper()}, {certificate_text(r)}")
+    if r.verdict == HOLDS and r.vacuity_witness:
+        lead = "antecedent met:" if r.vacuity == NOT_VACUOUS else f"{r.vacuity}:"
+        out.append(f"{lead} {r.vacuity_witness}")
+    if r.reason:
+        out.append(r.reason)
+    if r.details.get(ENGINE_CHOICE):  # an engine other than the one asked for decided it
+        out.append(str(r.details[ENGINE_CHOICE]))
+    if r.details.get("invariant"):  # the CHC engine's certificate (tactl/engines/chc.py)
+        out.append(f"inductive invariant: {r.details['invariant']}")
+        out.append(f"re-checked: {r.details.get('recheck', '')}")
+    return out
+
+
+def forever_text(ta: ThresholdAutomaton, loop: int) -> str:
+    """What the processes of a lasso's self-loop do forever, in the words of the pseudocode
+    (``then forever: the processes at v0 waits: no handler changes anything``); "" for an
+    automaton without source map. The text report's pseudocode steps end with it, the HTML page
+    shows it under the run."""
+    if not any(r.origin for r in ta.rules):
+        return ""
+    rule = ta.rules[loop]
+    what = rule.origin.describe() if rule.origin else "take no step (a stutter self-loop the translation added)"
+    return f"then forever: the processes at {rule.source} {what}"
 
 
 def certificate_text(r: PropertyResult) -> str:

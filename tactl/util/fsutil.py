@@ -138,6 +138,22 @@ def check_output_directory(path: str | Path) -> None:
         raise _cannot(path, e.strerror or str(e)) from None
 
 
+def output_file_problem(path: str | Path, inputs: tuple[str | Path, ...] = ()) -> str | None:
+    """Why ``path`` cannot take an output file, asked before any work so that a typo costs
+    nothing (None: it can): a directory, a directory that does not exist, one of ``inputs``."""
+    if is_special(path):
+        return None
+    p = Path(path)
+    if p.is_dir():
+        return "cannot write: it is a directory"
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        return f"cannot write: the directory '{parent}' does not exist"
+    if any(same_file(p, i) for i in inputs):
+        return "refusing to overwrite the input file"
+    return None
+
+
 def make_directory(path: str | Path) -> None:
     """``mkdir -p`` with failures reported as ``cannot write: …``."""
     try:

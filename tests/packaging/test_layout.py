@@ -14,7 +14,8 @@ The layers, lowest first; a module imports from its own layer and the layers bel
              see test_the_interpreter_reads_no_automaton)
     driver   the passes declared and chained, the cache, inputs, translation, verify, executors
     report   show's summary, verify's table, JSON and HTML page
-    cli      the commands (and the package ``tactl`` itself, which re-exports the version)
+    cli      the commands (and the package ``tactl`` itself, which re-exports the version), and the
+             language server ``tactl.lsp`` that ``tactl lsp`` starts (it reads through the driver)
     bench    ``make bench`` and what only it and the tests use
 
 The modules are read from the source folders pyproject maps into the package and parsed with
@@ -40,7 +41,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("engines", ("tactl.engines", "tactl.source")),
     ("driver", ("tactl.driver",)),
     ("report", ("tactl.report",)),
-    ("cli", ("tactl.cli", "tactl")),
+    ("cli", ("tactl.cli", "tactl.lsp", "tactl")),
     ("bench", ("tactl.bench",)),
 )
 LAZY_MARK = "# lazy:"

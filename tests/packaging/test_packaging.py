@@ -131,3 +131,12 @@ def test_the_installed_wheel_runs_every_command_outside_the_checkout(installed, 
     # A corpus name: the corpus ships inside the package.
     out = ok("verify", "strb", "--cache-dir", "cache", "--report-dir", "report2")
     assert "relay" in out
+    # Every reading command takes a corpus name, and verify takes the whole corpus, from anywhere.
+    assert "Bracha" in ok("check", "bracha", "-p", "unforgeability")
+    for command in (("show",), ("dot", "-o", "-"), ("parse",), ("translate",), ("fmt",),
+                    ("emit", "--to", "smtlib", "-p", "relay", "-o", "smt2")):
+        ok(command[0], "strb", *command[1:])
+    out = ok("verify", "corpus", "-p", "unforgeability", "--cache-dir", "cache", "--report-dir", "report3")
+    assert "bracha" in out and "strb" in out
+    refused = _run(installed, work, "check", "brcha")
+    assert refused.returncode == 2 and "did you mean 'bracha'?" in refused.stderr

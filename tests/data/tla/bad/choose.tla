@@ -1,0 +1,8 @@
+\* error: 7:18: unknown name 'CHOOSE'
+---- MODULE choose ----
+CONSTANTS Processes, NbOfCorrProc, N, T, F
+ASSUME NbOfCorrProc = N - F /\ N > 3 * T
+VARIABLES ProcessesLocations, x
+TypeOk == x \in Nat /\ ProcessesLocations \in [Processes -> {"A", "B"}]
+Init == x = 0 /\ CHOOSE
+====
