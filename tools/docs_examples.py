@@ -6,7 +6,7 @@ stale example teaches the wrong thing. So the documentation never holds pasted o
 commands, and this script runs them. Run it as ``make docs-examples``; ``make test`` runs
 ``tests/packaging/test_docs.py``, which calls ``--check`` and fails when a page is stale.
 
-The pages are README.md and every ``docs/**/*.md``. Two markers are read, each followed by a
+The pages are README.md and every ``docs/**/*.md``. Three markers are read, the first two followed by a
 fenced block:
 
 - ``<!-- file: NAME -->``: the block's text is written to NAME in the scratch folder (a relative
