@@ -119,7 +119,7 @@ docs-serve: $(STAMP)
 	$(BIN)/mkdocs serve
 
 docs-examples: $(STAMP)
-	$(BIN)/python tools/docs_examples.py
+	$(BIN)/python tools/docs_examples.py -j 2
 
 bench: $(STAMP)
 	$(BIN)/python -m tactl.bench

@@ -57,6 +57,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -330,6 +331,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true",
                         help="change nothing; exit 1 if a page's examples or the CLI reference are stale")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per command (default 120)")
+    parser.add_argument("-j", "--jobs", type=int, default=1,
+                        help="pages run at once (default 1; make docs-examples uses 2)")
     parser.add_argument("--no-cli", action="store_true",
                         help=f"leave {CLI_PAGE} alone (only the pages' examples)")
     parser.add_argument("pages", nargs="*", type=Path,
@@ -346,8 +349,11 @@ def main(argv: list[str] | None = None) -> int:
             if not args.check:
                 cli_path.parent.mkdir(parents=True, exist_ok=True)
                 cli_path.write_text(cli_text, encoding="utf-8")
-        for page in chosen:
-            result = run_page(page, args.timeout)
+        # pages are independent (each has its own scratch folder): -j runs several at once, and
+        # the results are taken in page order so that messages read the same either way
+        with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            results = list(pool.map(lambda page: run_page(page, args.timeout), chosen))
+        for page, result in zip(chosen, results):
             ran += result.ran
             skipped += result.skipped
             stale += result.stale
