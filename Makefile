@@ -4,6 +4,11 @@
 #   make check [TA=path.ta]  a verdict for every property of the automaton, all n, t, f (default: our STRB model)
 #   make show [TA=path.ta]   summary of a threshold automaton
 #   make test                the whole test suite (what CI runs)
+#   make docs                the documentation site (MkDocs, Material theme) from docs/ into site/;
+#                            make docs-serve serves it at http://127.0.0.1:8000 while you edit
+#   make docs-examples       re-run every `<!-- run: CMD -->` example of README.md and docs/*.md and
+#                            regenerate docs/reference/cli.md from the Typer app (tools/docs_examples.py;
+#                            tests/packaging/test_docs.py fails when a page is stale)
 #   make bench               reader and checker timings over the shared benchmarks and our files
 #   make bench-peers         tactl side by side with ByMC 2.4.4 per (file, property) of ISOLA'18, its
 #                            Promela-generated files and random19: both verdicts, both wall times, their
@@ -48,7 +53,7 @@ STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 ALG    ?= strb
 
-.PHONY: all verify check show test bench bench-peers fuzz random19 spin13 isola18-promela ftb-promela taco-resets taco-tla clean tools graphviz sarif-schema
+.PHONY: all verify check show test docs docs-serve docs-examples bench bench-peers fuzz random19 spin13 isola18-promela ftb-promela taco-resets taco-tla clean tools graphviz sarif-schema
 
 all: test
 
@@ -105,6 +110,16 @@ verify: $(STAMP) graphviz
 # file's module-level fixtures and its tmp files together); `pytest tests/engines/test_eltl.py` alone stays serial.
 test: $(STAMP) tools
 	$(BIN)/python -m pytest -n auto --dist loadfile
+
+# The documentation: mkdocs and mkdocs-material come with the test extra (and the docs extra).
+docs: $(STAMP)
+	$(BIN)/mkdocs build --strict -d site
+
+docs-serve: $(STAMP)
+	$(BIN)/mkdocs serve
+
+docs-examples: $(STAMP)
+	$(BIN)/python tools/docs_examples.py -j 2
 
 bench: $(STAMP)
 	$(BIN)/python -m tactl.bench
@@ -182,5 +197,5 @@ taco-tla:
 	@echo "TACO's TLA+ examples in $(BENCH_CACHE)/taco-tla ($$(ls "$(BENCH_CACHE)/taco-tla"/*.tla | wc -l) files), lmcs20 in $(BENCH_CACHE)/lmcs20"
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info .tactl-cache tactl-report
+	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info .tactl-cache tactl-report site
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -1,6 +1,6 @@
 """ELTL-FT specifications as cut-point questions: classification and the semantics, in one place.
 
-tactl decides ByMC's specification fragment (README "How `check` decides"): the specification is
+tactl decides ByMC's specification fragment (docs/check.md): the specification is
 negated and put into negation normal form (NNF, ``ir/boolean.py``); the negation ``ψ`` is built from
 state formulas, ``&&``, ``||``, ``<>`` and ``[]``. A violation is a run on which ``ψ`` holds.
 
@@ -294,7 +294,7 @@ def lasso_reason(ta: ThresholdAutomaton) -> str | None:
 
     Needs: every cycle of the rule graph is a self-loop, and no self-loop updates a shared variable
     (else a run can visit infinitely many configurations). True of every public benchmark automaton
-    (README "How `check` decides", item 6); liveness of other automata is reported unsupported.
+    (docs/check.md, "Semantics", item 6); liveness of other automata is reported unsupported.
     """
     for rule in ta.rules:
         if rule.is_self_loop and ta.increments(rule) != {}:

@@ -133,7 +133,7 @@ def _syntax(e: UnexpectedInput, path: str, text: str, shift: tuple[int, int] = (
                                          origin(_shift(Span(line, col), shift))), path, None)
     span = origin(_shift(Span(line, col), shift))
     return InputError(Diagnostic(Severity.ERROR, f"{what}: not in the Parametric Promela subset "
-                                 "tactl reads (docs: README, 'Parametric Promela')", span), path, None)
+                                 "tactl reads (docs/promela.md)", span), path, None)
 
 
 # Keywords of the extended language ByMC's bcast-byz-full.pml is written in ("The language used
@@ -146,7 +146,7 @@ def _extended(word: str) -> str:
     return (f"'{word}' belongs to ByMC's unimplemented extended Promela (const, typedef "
             "uninterpreted, input, next(x), lemma ... proof; see the header of bcast-byz-full.pml: "
             "'The language used here is not implemented yet'), which ByMC does not read either; "
-            "tactl reads Parametric Promela as ByMC does (docs: README, 'Parametric Promela')")
+            "tactl reads Parametric Promela as ByMC does (docs/promela.md)")
 
 
 def text_at(text: str, pos: int | None) -> str:

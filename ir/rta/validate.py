@@ -13,7 +13,7 @@ itself. The name is not reserved: it is ``fair`` unless the automaton declares `
 parameter or location, then ``fair_`` (``fair__``, …; :func:`ir.rta.justice_name`), so no existing
 model changes meaning and ``tactl translate`` prints the name in use. Only specifications may name
 it, only as a condition (not in a term), and synchronous automata have none (every message is
-received in its round; README "Liveness in `.rta`: the justice is derived, not written").
+received in its round; docs/faults.md, "Liveness: the justice is derived, not written").
 """
 
 from __future__ import annotations

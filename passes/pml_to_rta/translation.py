@@ -24,7 +24,7 @@ symbolically (``passes/pml_to_rta/__init__.py`` lists the stages in order):
   condition is unsatisfiable under the ``assume``s are dropped (z3); paths that change nothing
   are stutter steps and give no rule.
 * **Fault model** from the copy count, the bound and the delivery the fairness formula's
-  ``in_transit`` promises (``passes/pml_to_rta/faults.py``, table in README, 'Parametric Promela'):
+  ``in_transit`` promises (``passes/pml_to_rta/faults.py``, table in docs/promela.md):
   ``byzantine(F)``, ``symmetric(Fp, Fs)``, ``omission(Fo)`` where one of them is exactly the
   file's model, else ``bound(processes: P; receive: B; deliver: D)`` (hybrids, ByMC's clean
   crashes); ``nsnt + nsntF`` with ``N`` copies and ``some(Proc:nrcvd < nsnt)`` → ``crash(F)`` for a

@@ -1,5 +1,5 @@
 """Receive automaton with ``timing sync`` → synchronous threshold automaton (STA) for lock-step
-round semantics (README "Synchronous algorithms: lock-step rounds").
+round semantics (docs/sync.md).
 
 In a synchronous receive automaton a location is a process's state **at the start of a round**,
 and a rule ``from -> to`` is one whole round: the process sends according to its location,

@@ -1,5 +1,5 @@
-"""The environment assumption Env per fault model and timing, in one place (README "Receive
-automata (`.rta`) and `tactl translate`" shows it at work).
+"""The environment assumption Env per fault model and timing, in one place (docs/faults.md
+states it for users; docs/formats.md shows `tactl translate` at work).
 
 Env links what a correct process may have *received* (``received(M)``) to what was *sent*
 (shared variables of the TA). Each choice below is a design decision of tactl; the tests in

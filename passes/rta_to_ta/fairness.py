@@ -3,7 +3,7 @@
 Asynchronous liveness holds only under two assumptions: **every correct process
 keeps taking steps**, and **every message a correct process sent is eventually received** by
 every correct process. A user of ``.rta`` does not write them; the translation derives them and
-states them the way ByMC's specifications do (README "Liveness in `.rta`: the justice is derived,
+states them the way ByMC's specifications do (docs/faults.md, "Liveness: the justice is derived,
 not written"): a *justice* formula
 
     J  =  ⋀_{r fair}  ( ¬φ_r^fair  ∨  κ[from_r] == 0 )
@@ -70,7 +70,7 @@ A guaranteed guard false under the RC gives no atom (the rule is never forced).
 decision 1: no implicit stuttering, as in ByMC). A receive TA has none unless the user wrote them,
 so when some specification assumes J the translation adds a *stutter* self-loop (``when (true)``, no
 update) to every location that has no self-loop: any process may then wait anywhere, and progress
-comes only from J — exactly "justice is only what J says" (README "How `check` decides", item 1).
+comes only from J — exactly "justice is only what J says" (docs/check.md, "Semantics", item 1).
 Without them every run would end in a deadlock and every liveness property would hold vacuously. The
 stutter loops change no configuration, hence no safety verdict.
 

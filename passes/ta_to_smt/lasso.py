@@ -1,7 +1,7 @@
 """Encoding pass: (monotone TA, one branch of an ELTL-FT negation) → one SMT query.
 
 The steady-segment query of ``passes/ta_to_smt/steady.py`` (read its docstring first) extended
-to cut points, invariants and a loop configuration (README "How `check` decides"; the semantics
+to cut points, invariants and a loop configuration (docs/check.md; the semantics
 are in ``ir/eltl/formula.py``):
 
 * **Segments.** ``S = m + c + 1`` where ``m`` counts the rise atoms of the guards *and* of the
@@ -26,8 +26,7 @@ are in ``ir/eltl/formula.py``):
 * **Two or more re-enterable sets**: no exact query is known (``NeedsBounds``). ``bound="over"``
   checks each such set at segment starts and ends only — every real run is occupied there, so
   unsat proves that no run exists; ``bound="under"`` uses ``passes`` sorted passes with the
-  check after every batch — every model is a real run. The engine asks both (README, "How
-  check decides"); what neither decides is unknown.
+  check after every batch — every model is a real run. The engine asks both (docs/check.md); what neither decides is unknown.
 * **Loop** (liveness): σ_L satisfies the loop formulas (``<>[]J`` puts ``J`` there) and enables a
   self-loop rule that updates nothing: ``⋁_s κ_L[src s] >= 1 && guard_s(σ_L)``. Nested safety
   (finite prefixes) has no loop constraint.

@@ -1,6 +1,6 @@
 """Encoding pass: (monotone TA, reachability question) → one SMT query over steady segments.
 
-Why this encoding (README "How `check` decides", "Encoding"). Shared variables only grow, so every
+Why this encoding (docs/check.md, "Encoding"). Shared variables only grow, so every
 guard atom, oriented to *rise* (``Σ a·x ≥ b(p)`` with all shared coefficients ``a > 0``), switches
 from false to true at most once along a run; a guard's negated rise atom is a *fall* guard. With
 ``m`` such atoms a run has at most ``m + 1`` distinct contexts (vectors of atom values), so it

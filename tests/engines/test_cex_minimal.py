@@ -41,7 +41,7 @@ MUTANTS = {
     "strb-relay-t": (STRB.replace("define RELAY == t + 1;", "define RELAY == t;"), "unforgeability"),
     # ByMC's tutorial bug: n >= 3t instead of n > 3t; relay fails with a lasso
     "strb-rc": (STRB.replace("n > 3 * t;", "n >= 3 * t;"), "relay"),
-    # the README's frb_weak: the relay guard sent + sentf >= 1 lowered to >= 0
+    # docs/counterexamples.md's frb_weak: the relay guard sent + sentf >= 1 lowered to >= 0
     "frb-guard": (FRB.replace("sent + sentf >= 1", "sent + sentf >= 0"), "unforgeability"),
     # accept threshold n - t lowered to t + 1 in STRB: relay with a smaller quorum
     "strb-accept": (STRB.replace("define ACCEPT == n - t;", "define ACCEPT == t + 1;"), "relay"),

@@ -39,7 +39,7 @@ PUBLISHED = {
     "bcast-clean": {"unforg": "holds", "corr": "holds", "relay": "holds"},
 }
 # bcast-fisman-crash: test_fisman_crash_is_frb_with_any_number_of_crashes
-# Where tactl's verdict differs from the published one, and why (README, 'Parametric Promela').
+# Where tactl's verdict differs from the published one, and why (docs/promela.md).
 # None since bcast-clean is read as ByMC's model (faults bound: its Fnc crashed processes keep
 # running, nrcvd <= max(0, nsnt - Fnc)), not as tactl's clean_crash, whose crashed processes stop
 # in CR and make all(pc == IT) true after the start (tests/frontends/test_promela_faults.py).
@@ -153,7 +153,7 @@ SPIN13 = SHARED_BENCHMARKS / "bymc-promela" / "spin13-parameterized"
     ("bcast-fisman-crash", "frb", ("unforg", "relay"), {}),
     # condition-based consensus: cc.ta; the SPIN'13 file sends its 11 message from P1, which no
     # process reaches with that value (a typo ISOLA'18's cc.pml does not have), so its termination
-    # fails (README, 'Parametric Promela')
+    # fails (docs/promela.md)
     ("cond-consensus2", "cc", ("validity0", "validity1", "agreement"), {"termination": ("violated", "holds")}),
 ])
 def test_spin13_files_agree_with_isola18s_hand_written_automata(promela, hand, same, differ):

@@ -33,7 +33,7 @@ SKIP = pytest.mark.skipif(not SPIN13.is_dir(), reason=f"ByMC Promela benchmarks 
 # authors (arXiv 1210.3839, "in all cases, our experiments coincided with the theoretical
 # results"; the hybrid bound of Srikanth–Toueg broadcast n > 3ta + 2ts + 2to + tc, n > 3ta + 2to,
 # n > 3ta + 2ts): everything holds, except where the file says otherwise. The differences are
-# worked out in the tests below and in README ('Parametric Promela').
+# worked out in the tests below and in docs/promela.md.
 VERDICTS = {
     # RC n > 3ta + 2ts + 2to + tc; relay VIOLATED in the file's model: its bound nsnt + Fa + Fss
     # lets a receiver count the Fnc "clean crashes not sending" its delivery subtracts

@@ -208,7 +208,7 @@ def test_bad_input_is_exit_2_with_a_position(cli, tmp_path, model, old, new, say
 
 # --------------------------------------------------------------------------- ByMC's SPIN'13 files
 
-# Expected verdicts and where they come from (README, 'Parametric Promela'):
+# Expected verdicts and where they come from (docs/promela.md):
 # * asyn-byzagreement0 (Bracha–Toueg's echo/ready broadcast, n > 3t): agreement (relay), corr
 #   and unforg hold — the literature's theorem, and ISOLA'18's hand-written bcrb/aba automata.
 # * cond-consensus2 (condition-based consensus, Mostéfaoui et al.): validity0, validity1 and

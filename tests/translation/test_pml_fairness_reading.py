@@ -139,7 +139,7 @@ def test_bymc_counterexamples_are_the_files_reading(cli, name, prop):
 def test_cond_consensus_termination_keeps_the_derived_reading(cli):
     """cbc: a crash counter (nfaulty) makes it a crash model, whose file reading is not built; its
     verdict is the derived justice's (ByMC's counterexample there is its interval abstraction's:
-    README, 'Parametric Promela')."""
+    docs/promela.md)."""
     path = FTB / "cav15/promela/cbc-cond-consensus2.pml"
     if not path.is_file():
         pytest.skip(f"{path.name} not found under {FTB} (set TACTL_FTB)")
