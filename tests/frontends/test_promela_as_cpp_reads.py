@@ -164,9 +164,9 @@ def test_d3_too_many_paths_stop_at_once_with_the_position(cli, tmp_path):
                   ("        pc = next_pc;\n", ifs + "        pc = next_pc;\n"))
     path = tmp_path / "echo.pml"
     path.write_text(text)
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: the bound is on work done, which load does not stretch
     out = cli("check", path)
-    assert time.monotonic() - start < 20
+    assert time.process_time() - start < 20
     assert out.code == 2, out.err
     m = re.search(rf"{re.escape(str(path))}:(\d+):(\d+): too many control states \(> 3000\)", out.err)
     assert m, out.err
