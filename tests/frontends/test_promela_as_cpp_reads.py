@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, check_results, write
+from conftest import DATA, GUARD_S, check_results, write
 from tactl.ir.errors import InputError
 from tactl.ir.rta.printer import print_rta
 from tactl.ir.promela.reader import parse_promela
@@ -38,7 +38,7 @@ def reading(text: str) -> str:
 
 def verdicts(tmp_path: Path, text: str) -> dict:
     """The results on ``text`` as a .pml file, by property name."""
-    return check_results(write(tmp_path, "echo.pml", text), timeout_s=60)
+    return check_results(write(tmp_path, "echo.pml", text), timeout_s=GUARD_S)
 
 
 # --------------------------------------------------------------- A1: macros are token substitution
