@@ -251,7 +251,11 @@ def _ready(proc: subprocess.Popen, name: str = "phase_king") -> None:
 
 def test_sigint_stops_a_long_check_inside_z3(tmp_path):
     proc = _start("check", PHASE_KING)
-    time.sleep(4)  # reading and translating take about a second: the lock-step queries run now
+    limit = time.monotonic() + HANG_S
+    for line in proc.stderr:  # the lock-step queries run once the diameter search has begun
+        if "diameter search: D = " in line or time.monotonic() > limit:
+            break
+    time.sleep(1)  # inside a query (each of phase king's takes seconds)
     out, err, _ = _stopped(proc, lambda: proc.send_signal(signal.SIGINT))
     assert proc.returncode == 130, (out, err)
     assert "interrupted" in err and "Traceback" not in err
