@@ -35,13 +35,12 @@ def test_the_deadline_leaves_well_under_a_second_of_cpu(cli, tmp_path, what):
             CORPUS / "strb" / "strb.ta", "--engine", "explicit", "--param", "n=301", "--param", "t=100",
             "--param", "f=100"],
         "explicit: an .alg translated, then a large instance": [
-            CORPUS / "bracha" / "bracha.alg", "--engine", "explicit", "--param", "n=40", "--param", "t=13",
-            "--param", "f=13"],
+            CORPUS / "bracha" / "bracha.alg", "--engine", "explicit", "--param", "n=100", "--param", "t=33",
+            "--param", "f=33"],
     }[what]
     r, after = cpu_past_deadline(SECONDS, lambda: cli("check", *args, "--timeout", str(SECONDS), "--json"))
     assert r.code == 3, r.err
-    # how many properties are decided before the deadline depends on the machine's load; the
-    # deadline stopped the rest
-    assert any(p["verdict"] == "unknown" and "timeout" in p.get("reason", "")
-               for p in json.loads(r.out)["properties"])
+    # how much is decided before the deadline depends on the machine's load; the deadline
+    # stopped the rest (a property, or the vacuity question of one that holds)
+    assert "timeout: the --timeout of 1.5 s passed" in json.dumps(json.loads(r.out)["properties"])
     assert after < AFTER_CPU_S, f"{after:.2f} s of CPU after the deadline"
