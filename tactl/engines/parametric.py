@@ -26,6 +26,7 @@ from tactl.passes.emit.smtlib import emit_smtlib, smt_name
 from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_query, under_passes
 from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton
 from tactl.passes.ta_to_smt.steady import SteadyLayout, encode, usable_rules_premise
+from tactl.engines import budget
 from tactl.engines.minimal_params import OFF, QUERY_MS, enabled, minimise
 from tactl.engines.schedule import order_steady
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
@@ -89,7 +90,9 @@ def solve(ta: ThresholdAutomaton, encoding, name: str,
     cost more than the first answer on random19, e.g. 2.0 s after 1.0 s for p-rabc-cr).
     Then, on an ``exact`` encoding (its unsat proves that no run exists), the parameters are
     minimised lexicographically (``tactl.engines.minimal_params``) — with ``accept``, only when
-    the small model passes it (an over-approximation's model must replay first)."""
+    the small model passes it (an over-approximation's model must replay first). The re-queries
+    and the minimisation only make the run smaller: they stop when the property's budget
+    (``tactl.engines.budget``) is spent, keeping the model in hand."""
     import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
     text = emit_smtlib(encoding.query)
@@ -105,20 +108,33 @@ def solve(ta: ThresholdAutomaton, encoding, name: str,
             solver.set("timeout", timeout_ms)
         return solver.check(*extra)
 
+    def minimising(*extra: z3.BoolRef) -> z3.CheckSatResult:
+        """A query that only makes the run smaller: capped per query and by the budget."""
+        limit_s, by_budget = budget.wall_limit_s(QUERY_MS / 1000)
+        answer = ask(*extra, limit_s=limit_s)
+        if answer not in (z3.sat, z3.unsat) and by_budget:
+            budget.expire()
+        return answer
+
     answer = ask()
     if answer == z3.unsat:
         return Solved("unsat", queries, smtlib=text)
     if answer != z3.sat:
         why = solver.reason_unknown()
         return Solved("unknown", queries, why=f"z3 gave no answer ({why})" if why else "z3 gave no answer")
+    budget.verdict_known()
     model = solver.model()
     small = [*ta.parameters, *(encoding.layout.shared(0, v) for v in ta.shared)] if readable else []
+    stopped = None  # why the budget stopped the search for small parameters
     if small:
         total = z3.Sum([z3.Int(smt_name(p)) for p in small])
         for bound in SMALL_PARAMETER_SUMS:
+            stopped = budget.stop()
+            if stopped:
+                break
             if progress:
                 progress(f"{name}: violated; looking for small parameters (sum <= {bound})")
-            if ask(total <= bound, limit_s=QUERY_MS / 1000) == z3.sat:
+            if minimising(total <= bound) == z3.sat:
                 model = solver.model()
                 break
     if not readable:
@@ -126,15 +142,20 @@ def solve(ta: ThresholdAutomaton, encoding, name: str,
     if not enabled():
         return Solved("sat", queries, model, not_minimal=f"not minimised ({OFF} is set)")
     if not exact:
-        return Solved("sat", queries, model, not_minimal="not shown minimal: the query "
-                       "approximates the runs, so its unsat answers prove nothing smaller")
+        return Solved("sat", queries, model, not_minimal=f"not shown minimal: {stopped}" if stopped else
+                      "not shown minimal: the query approximates the runs, so its unsat answers "
+                      "prove nothing smaller")
     if accept is not None and not accept(model):
         return Solved("sat", queries, model, not_minimal="not shown minimal: the "
-                       "over-approximation's model has no run the simulator replays")
+                       "over-approximation's model has no run the simulator replays"
+                       + (f"; {stopped}" if stopped else ""))
+    stopped = stopped or budget.stop()
+    if stopped:
+        return Solved("sat", queries, model, not_minimal=f"not shown minimal: {stopped}", first=model)
     if progress:
         progress(f"{name}: violated; looking for the smallest parameters")
-    lex = minimise(solver, lambda *extra: ask(*extra, limit_s=QUERY_MS / 1000), model,
-                   [*ta.parameters, *(encoding.layout.shared(0, v) for v in ta.shared)])
+    lex = minimise(solver, minimising, model,
+                   [*ta.parameters, *(encoding.layout.shared(0, v) for v in ta.shared)], budget.stop)
     return Solved("sat", queries, lex.model, minimal=lex.proved,
                    not_minimal="" if lex.proved else f"not shown minimal: {lex.why}", first=model)
 
