@@ -126,15 +126,20 @@ def solve(ta: ThresholdAutomaton, encoding, name: str,
     model = solver.model()
     small = [*ta.parameters, *(encoding.layout.shared(0, v) for v in ta.shared)] if readable else []
     stopped = None  # why the budget stopped the search for small parameters
+    # Small parameters decide the verdict where the first model must still replay (``accept``)
+    # or an approximating query's model is searched explicitly at its parameters
+    # (tactl/engines/cycle_liveness.py): there the re-queries are not the budget's to cut.
+    budgeted = exact and accept is None
     if small:
         total = z3.Sum([z3.Int(smt_name(p)) for p in small])
         for bound in SMALL_PARAMETER_SUMS:
-            stopped = budget.stop()
+            stopped = budget.stop() if budgeted else None
             if stopped:
                 break
             if progress:
                 progress(f"{name}: violated; looking for small parameters (sum <= {bound})")
-            if minimising(total <= bound) == z3.sat:
+            answer = minimising(total <= bound) if budgeted else ask(total <= bound, limit_s=QUERY_MS / 1000)
+            if answer == z3.sat:
                 model = solver.model()
                 break
     if not readable:
@@ -142,13 +147,11 @@ def solve(ta: ThresholdAutomaton, encoding, name: str,
     if not enabled():
         return Solved("sat", queries, model, not_minimal=f"not minimised ({OFF} is set)")
     if not exact:
-        return Solved("sat", queries, model, not_minimal=f"not shown minimal: {stopped}" if stopped else
-                      "not shown minimal: the query approximates the runs, so its unsat answers "
-                      "prove nothing smaller")
+        return Solved("sat", queries, model, not_minimal="not shown minimal: the query "
+                       "approximates the runs, so its unsat answers prove nothing smaller")
     if accept is not None and not accept(model):
         return Solved("sat", queries, model, not_minimal="not shown minimal: the "
-                       "over-approximation's model has no run the simulator replays"
-                       + (f"; {stopped}" if stopped else ""))
+                       "over-approximation's model has no run the simulator replays")
     stopped = stopped or budget.stop()
     if stopped:
         return Solved("sat", queries, model, not_minimal=f"not shown minimal: {stopped}", first=model)

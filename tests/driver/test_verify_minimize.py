@@ -79,3 +79,14 @@ def test_check_text_json_and_minimize(no_budget, cli, mutant):
     assert prop["counterexample"]["parameters"] == {"n": 1, "t": 0, "f": 0}
     assert prop["counterexample"]["minimal"]["parameters"] is True
     assert "not shown" not in prop["counterexample"]["minimal"]["note"]
+
+
+def test_verify_minimize_from_the_command_line(no_budget, cli, tmp_path, mutant):
+    report = tmp_path / "report"
+    r = cli("verify", mutant, "--minimize", "--no-cache", "--report-dir", report, "-p", "unforgeability")
+    assert r.code == 1, r.err
+    doc = json.loads((report / "report.json").read_text())
+    [prop] = [p for a in doc["algorithms"] for p in a["properties"] if p["name"] == "unforgeability"]
+    assert prop["counterexample"]["parameters"] == {"n": 1, "t": 0, "f": 0}
+    assert prop["counterexample"]["minimal"] == {**prop["counterexample"]["minimal"], "parameters": True,
+                                                 "schedule": True}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import CORPUS
+from conftest import CORPUS, DATA, check_results
 from tactl.engines import budget, minimal_params
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import VIOLATED
@@ -112,3 +112,16 @@ def test_full_search_has_no_budget():
     with budget.per_property(full=True) as b:
         assert b is None and budget.stop() is None
         assert budget.wall_limit_s(20.0) == (20.0, False)
+
+
+@pytest.mark.parametrize("file", ["circulate.ta", "leave.ta", "detour.ta", "occupied.ta"])
+def test_a_spent_budget_changes_no_verdict(no_budget, file):
+    """Liveness through several configurations: the loop query approximates, its small model is
+    searched explicitly when it does not replay, so the small-parameter re-queries decide the
+    verdict there and the budget leaves them alone."""
+    budgeted = check_results(DATA / "cycles" / file, timeout_s=120)
+    full = check_results(DATA / "cycles" / file, timeout_s=120, minimize=True)
+    assert {p: r.verdict for p, r in budgeted.items()} == {p: r.verdict for p, r in full.items()}
+    for r in budgeted.values():
+        if r.verdict == VIOLATED:
+            assert r.counterexample.replayed
