@@ -22,6 +22,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 # The least budget (CPU seconds): a check that reaches its verdict quickly still gets its
@@ -94,12 +95,14 @@ class Budget:
                 "full search")
 
 
-_current: Budget | None = None
+# The budget of the property being checked, per thread of control (a context variable, so that
+# checks run side by side in threads never share one); None: the full search.
+_current: ContextVar[Budget | None] = ContextVar("minimisation_budget", default=None)
 
 
 def current() -> Budget | None:
     """The budget of the property being checked; None: the full search."""
-    return _current
+    return _current.get()
 
 
 @contextmanager
@@ -107,36 +110,38 @@ def per_property(full: bool) -> Iterator[Budget | None]:
     """A budget for one property's check (``full``: none, the full search), started now, of
     :data:`FACTOR` times the time to the verdict, at least :data:`FLOOR_S` (read here, so that a
     test can set a budget of 0)."""
-    global _current
-    before = _current
-    _current = None if full else Budget(FACTOR, FLOOR_S)
+    token = _current.set(None if full else Budget(FACTOR, FLOOR_S))
     try:
-        yield _current
+        yield _current.get()
     finally:
-        _current = before
+        _current.reset(token)
 
 
 def stop() -> str | None:
     """Why the minimisation must stop now under the current budget (None: go on)."""
-    return _current.stop() if _current is not None else None
+    budget = _current.get()
+    return budget.stop() if budget is not None else None
 
 
 def verdict_known() -> None:
-    if _current is not None:
-        _current.verdict_known()
+    budget = _current.get()
+    if budget is not None:
+        budget.verdict_known()
 
 
 def wall_limit_s(limit_s: float | None) -> tuple[float | None, bool]:
     """``limit_s`` (a query's own cap, None: none) capped by the current budget, and whether
     the budget is the tighter cap (a query that then gives no answer spent it: :meth:`Budget.expire`)."""
-    if _current is None:
+    budget = _current.get()
+    if budget is None:
         return limit_s, False
-    left = _current.wall_limit_s()
+    left = budget.wall_limit_s()
     if limit_s is not None and limit_s <= left:
         return limit_s, False
     return left, True
 
 
 def expire() -> None:
-    if _current is not None:
-        _current.expire()
+    budget = _current.get()
+    if budget is not None:
+        budget.expire()
