@@ -128,17 +128,38 @@ def validate_selection(ta: ThresholdAutomaton, properties: tuple[str, ...] | lis
                              f"declare (its parameters: {', '.join(ta.parameters) or 'none'})")
 
 
+# Decided answers of initial_configuration_exists, by everything the answer depends on.
+_INITIAL_ANSWERS: dict[tuple, tuple[bool, str]] = {}
+_INITIAL_ANSWERS_KEPT = 256
+
+
 def initial_configuration_exists(ta: ThresholdAutomaton, parameters: dict[str, int] | None,
                                  extra: tuple = ()) -> tuple[bool | None, str]:
     """Whether some initial configuration satisfies the RC, ``inits``, the fixed ``parameters``
     and the state formulas ``extra`` (counters, shared variables and parameters natural numbers),
-    asked of z3; with the reason when there is none."""
+    asked of z3; with the reason when there is none.
 
-
+    A check asks the same question several times (a property's initial condition, then again for
+    its vacuity witness, whose runs start where the property's do), so a decided answer is kept,
+    keyed by the variables, the expanded RC and inits, ``parameters`` and ``extra``."""
     try:
-        return _initial_configuration_exists(ta, parameters, extra)
+        key = (tuple(ta.parameters), tuple(ta.shared), tuple(loc.name for loc in ta.locations),
+               tuple(ta.expand(a) for a in ta.assumptions), tuple(ta.expand(e) for e in ta.inits),
+               tuple(sorted((parameters or {}).items())), tuple(extra))
+        hash(key)
+    except TypeError:  # an unhashable part: ask without keeping the answer
+        key = None
+    if key is not None and key in _INITIAL_ANSWERS:
+        return _INITIAL_ANSWERS[key]
+    try:
+        answer = _initial_configuration_exists(ta, parameters, extra)
     except (NonLinearError, TypeError, ValueError):
         return None, "not decidable here (the constraints are not linear)"
+    if key is not None and answer[0] is not None:
+        if len(_INITIAL_ANSWERS) >= _INITIAL_ANSWERS_KEPT:
+            _INITIAL_ANSWERS.clear()
+        _INITIAL_ANSWERS[key] = answer
+    return answer
 
 
 def _initial_configuration_exists(ta, parameters, extra):

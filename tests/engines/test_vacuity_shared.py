@@ -44,3 +44,22 @@ def test_properties_with_different_antecedents_share_nothing(cli):
     props = _properties(cli, CORPUS / "strb" / "strb.ta")
     assert all("vacuity_shared_with" not in p.get("details", {}) for p in props.values())
     assert all(p["vacuity"]["status"] == "not vacuous" for p in props.values())
+
+
+def test_an_initial_configuration_question_is_asked_of_z3_once(cli, monkeypatch):
+    """strb's properties ask whether their initial condition can hold, and their vacuity
+    witnesses ask it again: z3 answers each distinct question once."""
+    from tactl.engines import check
+
+    asked = []
+    real = check._initial_configuration_exists
+
+    def counting(ta, parameters, extra):
+        asked.append(extra)
+        return real(ta, parameters, extra)
+
+    monkeypatch.setattr(check, "_INITIAL_ANSWERS", {})
+    monkeypatch.setattr(check, "_initial_configuration_exists", counting)
+    props = _properties(cli, CORPUS / "strb" / "strb.ta")
+    assert [p["verdict"] for p in props.values()] == ["holds"] * 3
+    assert len(asked) == len(set(asked)) >= 2
