@@ -435,8 +435,11 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
         result.vacuity = NO_ANTECEDENT
         return result
     witness_property = Property(prop.name, question.witness)
-    # The external engines emit the automaton's own specification of that name: give them W.
-    ta = replace(ta, properties=tuple(witness_property if p.name == prop.name else p for p in ta.properties))
+    # The external engines emit the automaton's own specification of that name: give them W. The
+    # others read only the query, and keep the automaton itself (and what the check of the
+    # property computed for it, such as its reduction, tactl/engines/reduced.py).
+    if options.engine in EXTERNAL:
+        ta = replace(ta, properties=tuple(witness_property if p.name == prop.name else p for p in ta.properties))
     query = temporal_query(ta, witness_property)
     if not isinstance(query, TemporalQuery):
         result.vacuity, result.vacuity_witness = VACUITY_UNKNOWN, query.reason
