@@ -4,7 +4,7 @@ The text is what ``tactl check`` hands to its solver as well, so an emitted file
 question the checker answered. Only standard QF_LIA syntax is produced, which the z3 and cvc5
 command-line solvers both accept. It is printed by :func:`emit_smtlib` directly, not from a Jinja
 template as the other targets are: every query of ``tactl check`` passes through here, and
-importing Jinja and compiling a template cost a small check more than its solving.
+importing Jinja and compiling a template were a noticeable part of a small check.
 """
 
 from __future__ import annotations

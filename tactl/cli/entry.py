@@ -79,8 +79,8 @@ def main(argv: list[str] | None = None) -> int:
 def only_command(full: typer.Typer, args: list[str]) -> typer.Typer:
     """The app with only the command ``args`` name (global options may come first), else the whole
     app (no command, a misspelt one, shell completion). Typer turns every registered command's
-    signature into Click options before running any: for the one command a process runs, that is
-    a tenth of what it costs to start ``tactl check`` on a small automaton."""
+    signature into Click options before running any, work that only the command a process runs
+    needs."""
     name = next((a for a in args if not a.startswith("-")), None)
     chosen = [c for c in full.registered_commands
               if (c.name or c.callback.__name__.lower().replace("_", "-")) == name]

@@ -422,8 +422,8 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
     parameters; ``W`` holding means no run meets the antecedents, so the verdict becomes
     HOLDS_VACUOUSLY (exit 3). The time and queries of that check are added to the property's.
 
-    Properties with the same antecedents have the same ``W`` (a fifth of the questions on the
-    ISOLA'18 and random19 automata): ``witnesses``, kept for one automaton's check, holds the
+    Properties with the same antecedents have the same ``W`` (e.g. a validity and a completeness
+    property about the same initial value): ``witnesses``, kept for one automaton's check, holds the
     engines' decided answers by ``W``'s text, and a property whose ``W`` was decided for another
     reuses the answer instead of asking again (no queries, no time). Only for the engines that
     decide ``W`` on the automaton alone (not SPIN/NuSMV, whose models take the specification from
