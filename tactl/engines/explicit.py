@@ -15,7 +15,8 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.result import (EXPLICIT_DEFAULT_BOUND, EXPLICIT_DEFAULT_MAX_STATES, EXPLICIT_ENGINE, HOLDS,
+                                  UNKNOWN, VIOLATED, Counterexample, PropertyResult)
 from tactl.engines.simulate import Configuration, Step, replay
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import (
@@ -38,9 +39,9 @@ from tactl.ir.linear import to_z3
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.ta.model import ThresholdAutomaton
 
-ENGINE = "explicit"
-DEFAULT_BOUND = 7
-DEFAULT_MAX_STATES = 2_000_000
+ENGINE = EXPLICIT_ENGINE
+DEFAULT_BOUND = EXPLICIT_DEFAULT_BOUND
+DEFAULT_MAX_STATES = EXPLICIT_DEFAULT_MAX_STATES
 # z3 lists initial configurations one model at a time, each query with one more blocking clause:
 # quadratic, so the list is kept short; beyond it the instance is unknown.
 MAX_INITIAL = 1_000
