@@ -173,7 +173,7 @@ TimeoutOption = Annotated[Optional[float], typer.Option(
 MinimizeOption = Annotated[bool, typer.Option(
     "--minimize", help="parametric engine: make every counterexample minimal (smallest "
     "parameters, shortest schedule) however long it takes. By default that search may take at "
-    "most as long as the check took to reach its verdict (at least 0.5 s CPU) and then keeps the "
+    "most as long as the check took to reach its verdict (at least 0.25 s CPU) and then keeps the "
     "run found so far, marked 'not shown minimal' with the reason.")]
 
 
