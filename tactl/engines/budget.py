@@ -42,7 +42,8 @@ class Budget:
     floor_s: float
     started_cpu: float = field(default_factory=time.process_time)
     started_wall: float = field(default_factory=time.perf_counter)
-    allowance_s: float | None = None  # CPU seconds, set at the verdict
+    allowance_s: float | None = None  # CPU seconds, set at the verdict (cut by :meth:`expire`)
+    granted_s: float = 0.0  # the allowance as set at the verdict (what the note says)
     opened_cpu: float = 0.0
     wall_per_cpu: float = 1.0
     spent: bool = False  # some minimisation step was cut short or skipped
@@ -54,7 +55,7 @@ class Budget:
             return
         cpu = time.process_time() - self.started_cpu
         wall = time.perf_counter() - self.started_wall
-        self.allowance_s = max(self.floor_s, self.factor * cpu)
+        self.allowance_s = self.granted_s = max(self.floor_s, self.factor * cpu)
         self.opened_cpu = time.process_time()
         self.wall_per_cpu = max(1.0, wall / cpu) if cpu > 0 else 1.0
 
@@ -91,9 +92,9 @@ class Budget:
         self.spent = True
         if not first:
             return "the minimisation budget was spent"
-        return (f"the minimisation budget was spent after {self.used_s():.2f} s CPU (as long as the "
-                f"check took to reach its verdict, at least {self.floor_s:g} s); {FULL_SEARCH} for the "
-                "full search")
+        return (f"the minimisation budget was spent: stopped after {self.used_s():.2f} s CPU of "
+                f"{self.granted_s:.2f} s (as long as the check took to reach its verdict, at least "
+                f"{self.floor_s:g} s); {FULL_SEARCH} for the full search")
 
 
 # The budget of the property being checked, per thread of control (a context variable, so that

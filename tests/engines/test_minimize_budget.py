@@ -58,7 +58,7 @@ def test_a_spent_budget_keeps_a_replayed_run_marked_not_minimal(no_budget, text,
     cex = result.counterexample
     assert cex.replayed and _replays(ta, prop, cex)
     assert not cex.parameters_minimal and not cex.schedule_shortest
-    assert "not shown minimal: the minimisation budget was spent after" in cex.minimality
+    assert "not shown minimal: the minimisation budget was spent: stopped after" in cex.minimality
     assert "--minimize for the full search" in cex.minimality
     # the schedule's note says the same budget stopped it, once, without repeating the hint
     assert cex.minimality.count("--minimize") == 1
