@@ -180,14 +180,16 @@ def under_passes(sets: int) -> tuple[int, ...]:
 
 def under_segments(total: int) -> tuple[int, ...]:
     """Segment caps of the short under-approximations, tried in turn before the full one of
-    ``total`` segments: 4, 8, 16, ... below ``total``. A violation rarely needs every context
-    switch the completeness bound allows, and the query's cost grows much faster than its
-    segment count (random19's ``decide_or_flip`` runs need 4 to 8 of 13 to 19), so the first
-    short query that has a model usually costs a fraction of the full one; the unsat ones
-    before it are the smallest queries of all."""
+    ``total`` segments: 4, 8, 16, ... up to half of ``total``. A violation rarely needs every
+    context switch the completeness bound allows, and the query's cost grows much faster than
+    its segment count (random19's ``decide_or_flip`` runs need 4 to 8 of 13 to 19), so the
+    first short query that has a model usually costs a fraction of the full one. Up to half:
+    the caps then add up to fewer segments than ``total``, so that when none has a model (a
+    violation that needs more context switches) they cost less than the full query that
+    follows."""
     caps = []
     k = SHORT_SEGMENTS
-    while k < total:
+    while 2 * k <= total:
         caps.append(k)
         k *= 2
     return tuple(caps)
