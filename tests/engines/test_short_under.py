@@ -9,19 +9,16 @@ and that the engine takes the short way on the random19 automata where it pays.
 
 from __future__ import annotations
 
-import os
 import random
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
 from tactl.engines import parametric
 from tactl.engines.result import VIOLATED
 from tactl.engines.simulate import replay_run
-from tactl.ir.ta.reader import read_ta_file
 from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_branch, encode_query, under_segments
-from test_reentry_bounds import TWO, automaton, query, random_multi_set_ta
+from test_reentry_bounds import TWO, automaton, query, random19_decide_or_flip, random_multi_set_ta
 
 
 def test_caps_double_from_four_up_to_half_the_full_count():
@@ -84,16 +81,9 @@ def test_a_capped_query_with_a_model_means_the_full_one_has_one():
     assert short_sat > 0
 
 
-RANDOM19 = Path(os.environ.get("TACTL_RANDOM19", Path.home() / ".cache/tactl/benchmarks/random19"))
-
-
 @pytest.mark.parametrize("name", ["n-ben-or-nonclean", "n-rabc-cr"])
 def test_random19_violations_come_from_a_short_under_approximation(name):
-    path = RANDOM19 / f"{name}.ta"
-    if not path.exists():
-        pytest.skip(f"{path} absent (make random19 fetches the random19 automata)")
-    ta = read_ta_file(path).ta
-    q = query(ta, "decide_or_flip")
+    ta, q = random19_decide_or_flip(name)
     said: list[str] = []
     result = parametric.check_temporal(ta, q, said.append)
     assert result.verdict == VIOLATED, result.reason
