@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from tactl.util import deadline
 from tactl.util import progress as shown
 from tactl.util.suggest import did_you_mean
-from tactl.engines import minimal_params, parametric, reduced
+from tactl.engines import budget, minimal_params, parametric, reduced
 from tactl.engines.result import (ENGINE_CHOICE, EXPLICIT_DEFAULT_BOUND, EXPLICIT_DEFAULT_MAX_STATES, EXPLICIT_ENGINE,
                                   HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
                                   VACUITY_UNKNOWN, VIOLATED, PropertyResult)
@@ -66,6 +66,9 @@ class CheckOptions:
     # set by check itself when it gives a property the parametric engine cannot decide to the
     # chc engine (which then searches for a shallow violation before asking Spacer)
     chosen_engine: bool = False
+    # --minimize: a violation's counterexample made minimal however long it takes; by default
+    # that work has a budget per property (tactl/engines/budget.py)
+    minimize: bool = False
 
 
 @dataclass
@@ -385,17 +388,18 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
     def decide(small: ThresholdAutomaton) -> PropertyResult:
         return _parametric(small, query, question, options, progress, witness)
 
-    # --certify: the automaton as given, so that no z3 answer of the reduction stands behind a HOLDS
-    result = decide(ta) if options.certify else reduced.check(ta, query, options.parameters, decide)
-    if result.verdict == VIOLATED and result.counterexample is not None and not witness \
-            and minimal_params.enabled():
-        started = time.perf_counter()
-        if progress:
-            progress(f"{query.property}: violated; looking for a shortest schedule")
-        from tactl.engines import shortest  # lazy: only a counterexample is shortened
+    with budget.per_property(full=options.minimize):
+        # --certify: the automaton as given, so that no z3 answer of the reduction stands behind a HOLDS
+        result = decide(ta) if options.certify else reduced.check(ta, query, options.parameters, decide)
+        if result.verdict == VIOLATED and result.counterexample is not None and not witness \
+                and minimal_params.enabled():
+            started = time.perf_counter()
+            if progress:
+                progress(f"{query.property}: violated; looking for a shortest schedule")
+            from tactl.engines import shortest  # lazy: only a counterexample is shortened
 
-        result.counterexample = shortest.shortest(ta, query, result.counterexample)
-        result.time_s += time.perf_counter() - started
+            result.counterexample = shortest.shortest(ta, query, result.counterexample, stop=budget.stop)
+            result.time_s += time.perf_counter() - started
     return result
 
 

@@ -26,6 +26,7 @@ from tactl.passes.emit.smtlib import emit_smtlib, smt_name
 from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_query, under_passes, under_segments
 from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton
 from tactl.passes.ta_to_smt.steady import SteadyLayout, encode, usable_rules_premise
+from tactl.engines import budget
 from tactl.engines.minimal_params import OFF, QUERY_MS, enabled, minimise
 from tactl.engines.schedule import order_steady
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
@@ -93,7 +94,9 @@ def solve(ta: ThresholdAutomaton, encoding, name: str,
     minimised lexicographically (``tactl.engines.minimal_params``) — with ``accept``, only when
     the small model passes it (an over-approximation's model must replay first). ``keep_going``
     sees the first model before any re-query: False returns it at once (``stopped``), for a
-    caller with a cheaper way to a readable run than re-asking this query."""
+    caller with a cheaper way to a readable run than re-asking this query. The re-queries and the
+    minimisation only make the run smaller: they stop when the property's budget
+    (``tactl.engines.budget``) is spent, keeping the model in hand."""
     import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
     text = emit_smtlib(encoding.query)
@@ -109,6 +112,14 @@ def solve(ta: ThresholdAutomaton, encoding, name: str,
             solver.set("timeout", timeout_ms)
         return solver.check(*extra)
 
+    def minimising(*extra: z3.BoolRef) -> z3.CheckSatResult:
+        """A query that only makes the run smaller: capped per query and by the budget."""
+        limit_s, by_budget = budget.wall_limit_s(QUERY_MS / 1000)
+        answer = ask(*extra, limit_s=limit_s)
+        if answer not in (z3.sat, z3.unsat) and by_budget:
+            budget.expire()
+        return answer
+
     answer = ask()
     if answer == z3.unsat:
         return Solved("unsat", queries, smtlib=text)
@@ -118,13 +129,23 @@ def solve(ta: ThresholdAutomaton, encoding, name: str,
     model = solver.model()
     if keep_going is not None and not keep_going(model):
         return Solved("sat", queries, model, stopped=True)
+    budget.verdict_known()
     small = [*ta.parameters, *(encoding.layout.shared(0, v) for v in ta.shared)] if readable else []
+    cut = None  # why the budget stopped the search for small parameters
+    # Small parameters decide the verdict where the first model must still replay (``accept``)
+    # or an approximating query's model is searched explicitly at its parameters
+    # (tactl/engines/cycle_liveness.py): there the re-queries are not the budget's to cut.
+    budgeted = exact and accept is None
     if small:
         total = z3.Sum([z3.Int(smt_name(p)) for p in small])
         for bound in SMALL_PARAMETER_SUMS:
+            cut = budget.stop() if budgeted else None
+            if cut:
+                break
             if progress:
                 progress(f"{name}: violated; looking for small parameters (sum <= {bound})")
-            if ask(total <= bound, limit_s=QUERY_MS / 1000) == z3.sat:
+            answer = minimising(total <= bound) if budgeted else ask(total <= bound, limit_s=QUERY_MS / 1000)
+            if answer == z3.sat:
                 model = solver.model()
                 break
     if not readable:
@@ -137,10 +158,13 @@ def solve(ta: ThresholdAutomaton, encoding, name: str,
     if accept is not None and not accept(model):
         return Solved("sat", queries, model, not_minimal="not shown minimal: the "
                        "over-approximation's model has no run the simulator replays")
+    cut = cut or budget.stop()
+    if cut:
+        return Solved("sat", queries, model, not_minimal=f"not shown minimal: {cut}", first=model)
     if progress:
         progress(f"{name}: violated; looking for the smallest parameters")
-    lex = minimise(solver, lambda *extra: ask(*extra, limit_s=QUERY_MS / 1000), model,
-                   [*ta.parameters, *(encoding.layout.shared(0, v) for v in ta.shared)])
+    lex = minimise(solver, minimising, model,
+                   [*ta.parameters, *(encoding.layout.shared(0, v) for v in ta.shared)], budget.stop)
     return Solved("sat", queries, lex.model, minimal=lex.proved,
                    not_minimal="" if lex.proved else f"not shown minimal: {lex.why}", first=model)
 
