@@ -103,12 +103,13 @@ start: expr
 
 @lru_cache(maxsize=None)
 def _parser() -> Lark:
-    return Lark(_GRAMMAR, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    # Grammar analysis cached on disk, as for the .ta parser (see ir/ta/reader.py).
+    return Lark(_GRAMMAR, parser="lalr", propagate_positions=True, maybe_placeholders=False, cache=True)
 
 
 @lru_cache(maxsize=None)
 def _formula_parser() -> Lark:
-    return Lark(_FORMULA, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    return Lark(_FORMULA, parser="lalr", propagate_positions=True, maybe_placeholders=False, cache=True)
 
 
 def error(path: str, text: str, message: str, span: Span | None) -> InputError:

@@ -93,14 +93,16 @@ class NeedsBounds(UnsupportedAutomaton):
 
 def encode_branch(ta: ThresholdAutomaton, query: TemporalQuery, branch: Branch, *,
                   parameters: dict[str, int] | None = None, bound: str | None = None,
-                  passes: int | None = None,
+                  passes: int | None = None, segments: int | None = None,
                   loop: type[LassoEncoder] | None = None) -> SteadyEncoding:
     """The query that is satisfiable iff a run satisfies ``branch`` (see the module doc).
 
     With two or more re-enterable "occupied" sets (``NeedsBounds`` otherwise) ``bound`` picks a
     one-sided query (the module doc's "Two or more re-enterable sets"): ``"over"`` is unsat only
     if no run exists, ``"under"`` (with ``passes`` sorted passes per segment, default the last of
-    ``under_passes``) is sat only with a real run.
+    ``under_passes``) is sat only with a real run. ``segments`` caps the under-approximation's
+    steady segments (``under_segments``): a run with fewer context switches is still a run, so
+    the capped query stays sat only with a real one, and is much smaller.
 
     ``loop``: an encoder for a loop through several configurations
     (``passes/ta_to_smt/cycle_loop.py``); sorted passes assume that processes move along an
@@ -141,6 +143,8 @@ def encode_branch(ta: ThresholdAutomaton, query: TemporalQuery, branch: Branch, 
         # holds (no path enters its set) and so does a monotone "occupied" one (it holds at the
         # end, and the occupancy only falls). Re-enterable sets depend on the order: not there.
         count = min(count, (len(branch.cuts) + 1) * rounds)
+    if segments is not None and bound == "under":
+        count = min(count, segments)
     layout = SteadyLayout(ta, abstraction, count, passes, order, sensitive,
                           tuple(budget_atoms(abstraction, *constants).items()), bound)
     encoder = (loop or LassoEncoder)(layout, initial, parameters or {}, query=query, branch=branch,
@@ -150,17 +154,18 @@ def encode_branch(ta: ThresholdAutomaton, query: TemporalQuery, branch: Branch, 
 
 def encode_query(ta: ThresholdAutomaton, query: TemporalQuery, *,
                  parameters: dict[str, int] | None = None, bound: str | None = None,
-                 passes: int | None = None) -> list[SteadyEncoding]:
+                 passes: int | None = None, segments: int | None = None) -> list[SteadyEncoding]:
     """One encoding per branch of the negation; reachability-shaped branches of finite-prefix
-    classes get the plain reachability query (``init && <>bad``). ``bound``: see ``encode_branch``
-    (exact branches stay exact)."""
+    classes get the plain reachability query (``init && <>bad``). ``bound``, ``segments``: see
+    ``encode_branch`` (exact branches stay exact)."""
     out = []
     for branch in query.branches:
         if branch.is_reachability and not query.infinite:
             bad = branch.cuts[0].formula if branch.cuts else BoolConst(True)
             out.append(encode(ta, ReachQuery(query.property, branch.initial, bad), parameters=parameters))
         else:
-            out.append(encode_branch(ta, query, branch, parameters=parameters, bound=bound, passes=passes))
+            out.append(encode_branch(ta, query, branch, parameters=parameters, bound=bound, passes=passes,
+                                     segments=segments))
     return out
 
 
@@ -172,6 +177,25 @@ def under_passes(sets: int) -> tuple[int, ...]:
     that conjecture holds. What neither finds and the over-approximation allows is unknown."""
     return (1, 2 * sets + 1)
 
+
+def under_segments(total: int) -> tuple[int, ...]:
+    """Segment caps of the short under-approximations, tried in turn before the full one of
+    ``total`` segments: 4, 8, 16, ... up to half of ``total``. A violation rarely needs every
+    context switch the completeness bound allows, and the query's cost grows much faster than
+    its segment count (random19's ``decide_or_flip`` runs need 4 to 8 of 13 to 19), so the
+    first short query that has a model usually costs a fraction of the full one. Up to half:
+    the caps then add up to fewer segments than ``total``, so that when none has a model (a
+    violation that needs more context switches) they cost less than the full query that
+    follows."""
+    caps = []
+    k = SHORT_SEGMENTS
+    while 2 * k <= total:
+        caps.append(k)
+        k *= 2
+    return tuple(caps)
+
+
+SHORT_SEGMENTS = 4  # the first cap: fewer than four segments rarely hold a lasso that violates
 
 # Passes per segment when an "occupied" invariant can be re-entered: a run that
 # keeps X occupied throughout a steady stretch can be reordered into at most three sorted passes,

@@ -170,6 +170,12 @@ TimeoutOption = Annotated[Optional[float], typer.Option(
     help="Seconds for the whole command (reading, translating, building queries, solving, "
          "replaying); what is not decided by then is unknown, never holds.")]
 
+MinimizeOption = Annotated[bool, typer.Option(
+    "--minimize", help="parametric engine: make every counterexample minimal (smallest "
+    "parameters, shortest schedule) however long it takes. By default that search may take at "
+    "most as long as the check took to reach its verdict (at least 0.25 s CPU) and then keeps the "
+    "run found so far, marked 'not shown minimal' with the reason.")]
+
 
 def start_clock(seconds: float | None) -> None:
     deadline.start(seconds)

@@ -10,8 +10,8 @@ from typing import Annotated, Optional
 import typer
 
 from tactl import __version__
-from tactl.cli.app import (EXIT_UNKNOWN, Command, DefineOption, InputFile, ParamOption, ProgressOption,
-                           PropertyOption, QuietOption, TimeoutOption, VerboseOption, app, checked_defines,
+from tactl.cli.app import (EXIT_UNKNOWN, Command, DefineOption, InputFile, MinimizeOption, ParamOption,
+                           ProgressOption, PropertyOption, QuietOption, TimeoutOption, VerboseOption, app, checked_defines,
                            checked_parameters, info, progress_display, receive_mode, set_verbosity,
                            start_clock, suggestion, usage_error, verbosity, warn)
 from tactl.cli.ci_outputs import ItfOption, SarifOption, refuse_bad_outputs, write_check_outputs
@@ -109,6 +109,7 @@ def check(
                                           "parametric engine then checks the automaton without "
                                           "its shortcut reduction. Needs cvc5 (pip install "
                                           "cvc5).")] = False,
+    minimize: MinimizeOption = False,
     itf: ItfOption = None,
     sarif: SarifOption = None,
 ) -> None:
@@ -148,7 +149,7 @@ def check(
                            receive=receive_mode(file, receive_steps), parameters=checked_parameters(params, file),
                            defines=checked_defines(define, file), bmc=bmc, max_depth=max_depth,
                            memory_mb=memory_mb, allow_outside_rc=allow_outside_rc, bound=bound,
-                           max_states=max_states, certify=certify)
+                           max_states=max_states, certify=certify, minimize=minimize)
     set_verbosity(quiet, verbose, str(file))
     if cex_svg is not None:
         from tactl.report.spacetime import output_problem  # lazy: only with --cex-svg

@@ -49,10 +49,9 @@ def refuse_bad_outputs(inputs: Sequence[Path], itf: Path | None = None, sarif: P
 
 def write_check_outputs(file: Path, report: Any, text: str, itf: Path | None, sarif: Path | None) -> None:
     """``check``'s ``--itf`` and ``--sarif`` files, after its report is printed."""
-    # lazy: the writers load only when an output is asked for
-    from tactl.report.sarif import Checked, sarif_document
-
     if sarif is not None:
+        from tactl.report.sarif import Checked, sarif_document  # lazy: only with --sarif
+
         document = sarif_document([Checked(report.path, report.ta, report.results, text)], report.exit_code)
         write_output(sarif, json.dumps(document, indent=2) + "\n")
         info(f"tactl: wrote {sarif} (SARIF 2.1.0: {_results(document)})", err=True)

@@ -5,6 +5,7 @@ and an exit status; :func:`run`, the ``tactl`` script, ends the process with it.
 from __future__ import annotations
 
 import atexit
+import copy
 import os
 import sys
 import threading
@@ -36,7 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     debug = "--debug" in args
     try:
-        app(args=args, prog_name="tactl")  # standalone: usage errors print and exit 2 by themselves
+        # standalone: usage errors print and exit 2 by themselves
+        only_command(app, args)(args=args, prog_name="tactl")
     except SystemExit as e:
         if e.code in (EXIT_INTERRUPTED, EXIT_TERMINATED):  # Typer turns Ctrl-C into a silent exit 130
             typer.echo("tactl: interrupted", err=True)
@@ -72,6 +74,21 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         deadline.cancel()
     return EXIT_OK
+
+
+def only_command(full: typer.Typer, args: list[str]) -> typer.Typer:
+    """The app with only the command ``args`` name (global options may come first), else the whole
+    app (no command, a misspelt one, shell completion). Typer turns every registered command's
+    signature into Click options before running any, work that only the command a process runs
+    needs."""
+    name = next((a for a in args if not a.startswith("-")), None)
+    chosen = [c for c in full.registered_commands
+              if (c.name or c.callback.__name__.lower().replace("_", "-")) == name]
+    if len(chosen) != 1 or any(k.startswith("_TACTL") for k in os.environ):
+        return full
+    one = copy.copy(full)
+    one.registered_commands, one.registered_groups = chosen, []
+    return one
 
 
 def _exhausted(error: MemoryError | RecursionError, debug: bool) -> int:

@@ -10,7 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from tactl.cli.app import (EXIT_INTERNAL, EXIT_USAGE, Command, DefineOption, ParamOption, ProgressOption,
+from tactl.cli.app import (EXIT_INTERNAL, EXIT_USAGE, Command, DefineOption, MinimizeOption, ParamOption, ProgressOption,
                            PropertyOption, QuietOption, VerboseOption, app, checked_defines, checked_parameters,
                            info, parse_seconds, progress_display, set_verbosity, suggestion, usage_error,
                            verbosity)
@@ -85,6 +85,7 @@ def verify(
     certify: Annotated[bool, typer.Option("--certify", help="parametric and chc engines: every "
                                           "SMT query behind a HOLDS re-asked of cvc5 (as check "
                                           "--certify); the HTML and JSON reports say so.")] = False,
+    minimize: MinimizeOption = False,
     sarif: SarifOption = None,
     junit: JunitOption = None,
 ) -> None:
@@ -127,7 +128,7 @@ def verify(
     refuse_bad_outputs(files, sarif=sarif, junit=junit)
     options = VerifyOptions(tuple(properties or ()), engine, checked_parameters(params, Path("verify")),
                             targets, timeout, jobs, executor, cache_dir, not no_cache, report_dir,
-                            checked_defines(define, None), certify)
+                            checked_defines(define, None), certify, minimize=minimize)
     set_verbosity(quiet, verbose, "verify")
     explain = explain or verbosity["verbose"]
     shown = progress_display(progress)

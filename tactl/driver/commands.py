@@ -149,11 +149,12 @@ class CheckRequest:
     max_states: int = CHECK_DEFAULTS["max_states"]
     defines: tuple[str, ...] = ()
     certify: bool = False  # every query behind a HOLDS re-asked of cvc5 (tactl/engines/certify.py)
+    minimize: bool = False  # counterexamples minimised in full, without a budget (tactl/engines/budget.py)
 
     def options(self) -> dict[str, Any]:
         """The check pass's options (all but the property and the deadline)."""
         return {"parameters": self.parameters, **{name: getattr(self, name) for name in CHECK_DEFAULTS},
-                **({"certify": True} if self.certify else {})}
+                **({"certify": True} if self.certify else {}), **({"minimize": True} if self.minimize else {})}
 
 
 class ReadingTimedOut(deadline.DeadlineExceeded):

@@ -79,6 +79,9 @@ class VerifyOptions:
     report_dir: Path = Path("tactl-report")
     defines: tuple[str, ...] = ()  # a Promela file's -D names (other inputs ignore them)
     certify: bool = False  # every query behind a HOLDS re-asked of cvc5 (tactl/engines/certify.py)
+    # counterexamples minimised in full (tactl/engines/budget.py); part of the check's cache key,
+    # so a budgeted, possibly non-minimal cached counterexample never answers --minimize
+    minimize: bool = False
 
 
 # ------------------------------------------------------------------------------- results
@@ -286,7 +289,7 @@ def _source_options(options: VerifyOptions, prop: str) -> dict[str, Any]:
 def _check_options(options: VerifyOptions, prop: str) -> dict[str, Any]:
     return {**CHECK_DEFAULTS, "property": prop, "engine": options.engine,
             "parameters": dict(options.parameters), "timeout": options.timeout_s,
-            **({"certify": True} if options.certify else {})}
+            **({"certify": True} if options.certify else {}), **({"minimize": True} if options.minimize else {})}
 
 
 def _stale(loaded, verdict: Verdict) -> str | None:

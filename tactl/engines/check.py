@@ -13,9 +13,10 @@ from dataclasses import dataclass, field, replace
 from tactl.util import deadline
 from tactl.util import progress as shown
 from tactl.util.suggest import did_you_mean
-from tactl.engines import cycle_liveness, explain, explicit, explicit_ltl, minimal_params, parametric, reduced, shortest
-from tactl.engines.result import (ENGINE_CHOICE, HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS,
-                                  UNKNOWN, UNSUPPORTED, VACUITY_UNKNOWN, VIOLATED, PropertyResult)
+from tactl.engines import budget, minimal_params, parametric, reduced
+from tactl.engines.result import (ENGINE_CHOICE, EXPLICIT_DEFAULT_BOUND, EXPLICIT_DEFAULT_MAX_STATES, EXPLICIT_ENGINE,
+                                  HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
+                                  VACUITY_UNKNOWN, VIOLATED, PropertyResult)
 from tactl.ir.eltl.cycles import can_run_forever, cycle_reason, has_several_location_cycles
 from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, lasso_reason, reach_question, temporal_query
 from tactl.ir.eltl.justice import readings_differ
@@ -32,7 +33,7 @@ from tactl.passes.ta_to_smt.guard_abstraction import unsupported_reason
 SPIN, NUSMV = "spin", "nusmv"
 # the CHC engine (tactl/engines/chc.py) decides safety of any automaton, resets included
 CHC = "chc"
-ENGINES = (parametric.ENGINE, explicit.ENGINE, SPIN, NUSMV, CHC)
+ENGINES = (parametric.ENGINE, EXPLICIT_ENGINE, SPIN, NUSMV, CHC)
 EXTERNAL = (SPIN, NUSMV)
 SPIN_MODELS = ("counter", "process")
 
@@ -42,8 +43,8 @@ class CheckOptions:
     engine: str = parametric.ENGINE
     properties: tuple[str, ...] = ()  # empty: all
     parameters: dict[str, int] | None = None  # explicit: fixed values; parametric: restriction
-    bound: int = explicit.DEFAULT_BOUND
-    max_states: int = explicit.DEFAULT_MAX_STATES
+    bound: int = EXPLICIT_DEFAULT_BOUND
+    max_states: int = EXPLICIT_DEFAULT_MAX_STATES
     not_checkable: str | None = None  # set: every property is unsupported, for this reason
     # name -> (verdict, reason): properties not checked, e.g. liveness under an unjustified justice
     refused: dict[str, tuple[str, str]] = field(default_factory=dict)
@@ -65,6 +66,9 @@ class CheckOptions:
     # set by check itself when it gives a property the parametric engine cannot decide to the
     # chc engine (which then searches for a shallow violation before asking Spacer)
     chosen_engine: bool = False
+    # --minimize: a violation's counterexample made minimal however long it takes; by default
+    # that work has a budget per property (tactl/engines/budget.py)
+    minimize: bool = False
 
 
 @dataclass
@@ -127,17 +131,38 @@ def validate_selection(ta: ThresholdAutomaton, properties: tuple[str, ...] | lis
                              f"declare (its parameters: {', '.join(ta.parameters) or 'none'})")
 
 
+# Decided answers of initial_configuration_exists, by everything the answer depends on.
+_INITIAL_ANSWERS: dict[tuple, tuple[bool, str]] = {}
+_INITIAL_ANSWERS_KEPT = 256
+
+
 def initial_configuration_exists(ta: ThresholdAutomaton, parameters: dict[str, int] | None,
                                  extra: tuple = ()) -> tuple[bool | None, str]:
     """Whether some initial configuration satisfies the RC, ``inits``, the fixed ``parameters``
     and the state formulas ``extra`` (counters, shared variables and parameters natural numbers),
-    asked of z3; with the reason when there is none."""
+    asked of z3; with the reason when there is none.
 
-
+    A check asks the same question several times (a property's initial condition, then again for
+    its vacuity witness, whose runs start where the property's do), so a decided answer is kept,
+    keyed by the variables, the expanded RC and inits, ``parameters`` and ``extra``."""
     try:
-        return _initial_configuration_exists(ta, parameters, extra)
+        key = (tuple(ta.parameters), tuple(ta.shared), tuple(loc.name for loc in ta.locations),
+               tuple(ta.expand(a) for a in ta.assumptions), tuple(ta.expand(e) for e in ta.inits),
+               tuple(sorted((parameters or {}).items())), tuple(extra))
+        hash(key)
+    except TypeError:  # an unhashable part: ask without keeping the answer
+        key = None
+    if key is not None and key in _INITIAL_ANSWERS:
+        return _INITIAL_ANSWERS[key]
+    try:
+        answer = _initial_configuration_exists(ta, parameters, extra)
     except (NonLinearError, TypeError, ValueError):
         return None, "not decidable here (the constraints are not linear)"
+    if key is not None and answer[0] is not None:
+        if len(_INITIAL_ANSWERS) >= _INITIAL_ANSWERS_KEPT:
+            _INITIAL_ANSWERS.clear()
+        _INITIAL_ANSWERS[key] = answer
+    return answer
 
 
 def _initial_configuration_exists(ta, parameters, extra):
@@ -232,6 +257,7 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
     """The verdict of every selected property, appended to ``report.results`` one by one (so that
     an interrupt leaves the decided ones)."""
     results = report.results
+    witnesses: dict[tuple[str, str], PropertyResult] = {}  # vacuity answers, shared (_with_vacuity)
     shown.phase(progress, len(selected))
     for index, prop in enumerate(selected):
         if options.engine in EXTERNAL:
@@ -268,11 +294,13 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
             with deadline.interruptible():
                 result = _check_one(ta, query, chosen, progress)
                 if result.verdict == VIOLATED and result.counterexample is not None:
+                    from tactl.engines import explain  # lazy: only a violation is explained
+
                     result.counterexample.explanation = explain.explain(
                         ta, result.counterexample, query,
                         explain.fault_terms(options.receive_automaton, ta))
             result.formula_class = cls
-            result = _with_vacuity(ta, prop, result, chosen, progress)
+            result = _with_vacuity(ta, prop, result, chosen, progress, witnesses)
             results.append(_certified(result) if options.certify else result)
         except deadline.DeadlineExceeded:
             results.append(PropertyResult(prop.name, kind, UNKNOWN, chosen.engine, formula_class=cls,
@@ -314,7 +342,7 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
                 f"fault model's copies; " + (f"diameter {found} (found in {info['diameter_s']:.2f} s)"
                                              if found is not None else "no diameter found")
                 + (f"; phases of {info['phase']} rounds" if info.get("phase", 1) > 1 else ""))
-        elif options.engine == explicit.ENGINE:
+        elif options.engine == EXPLICIT_ENGINE:
             results = lockstep.check_explicit(rta, tuple(options.properties), options.parameters or {})
         else:
             raise SyncUnsupported(f"the {options.engine} engine interleaves single steps; "
@@ -355,7 +383,9 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
     if options.engine in EXTERNAL:
         return _external(ta, query, options)
     question = reach_question(query)
-    if options.engine == explicit.ENGINE:
+    if options.engine == EXPLICIT_ENGINE:
+        from tactl.engines import explicit, explicit_ltl  # lazy: loaded only for their engine
+
         if question is not None:
             return explicit.check(ta, question, options.parameters or {}, options.bound,
                                   options.max_states, progress)
@@ -365,15 +395,18 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
     def decide(small: ThresholdAutomaton) -> PropertyResult:
         return _parametric(small, query, question, options, progress, witness)
 
-    # --certify: the automaton as given, so that no z3 answer of the reduction stands behind a HOLDS
-    result = decide(ta) if options.certify else reduced.check(ta, query, options.parameters, decide)
-    if result.verdict == VIOLATED and result.counterexample is not None and not witness \
-            and minimal_params.enabled():
-        started = time.perf_counter()
-        if progress:
-            progress(f"{query.property}: violated; looking for a shortest schedule")
-        result.counterexample = shortest.shortest(ta, query, result.counterexample)
-        result.time_s += time.perf_counter() - started
+    with budget.per_property(full=options.minimize):
+        # --certify: the automaton as given, so that no z3 answer of the reduction stands behind a HOLDS
+        result = decide(ta) if options.certify else reduced.check(ta, query, options.parameters, decide)
+        if result.verdict == VIOLATED and result.counterexample is not None and not witness \
+                and minimal_params.enabled():
+            started = time.perf_counter()
+            if progress:
+                progress(f"{query.property}: violated; looking for a shortest schedule")
+            from tactl.engines import shortest  # lazy: only a counterexample is shortened
+
+            result.counterexample = shortest.shortest(ta, query, result.counterexample, stop=budget.stop)
+            result.time_s += time.perf_counter() - started
     return result
 
 
@@ -386,16 +419,26 @@ def _parametric(ta: ThresholdAutomaton, query: TemporalQuery, question, options:
         return result
     if query.infinite and lasso_reason(ta) is not None and cycle_reason(ta) is None:
         # a loop may pass through several configurations (ir/eltl/cycles.py)
+        from tactl.engines import cycle_liveness  # lazy: only automata with such cycles need it
+
         return cycle_liveness.check_temporal(ta, query, progress, options.parameters, readable=not witness)
     return parametric.check_temporal(ta, query, progress, options.parameters, readable=not witness)
 
 
 def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult, options: CheckOptions,
-                  progress: Callable[[str], None] | None) -> PropertyResult:
+                  progress: Callable[[str], None] | None,
+                  witnesses: dict[tuple[str, str], PropertyResult] | None = None) -> PropertyResult:
     """A HOLDS with what it says about its antecedents (``ir/eltl/vacuity.py``): the witness formula
     ``W`` (the consequent replaced by false) is decided by the same engine, at the same
     parameters; ``W`` holding means no run meets the antecedents, so the verdict becomes
-    HOLDS_VACUOUSLY (exit 3). The time and queries of that check are added to the property's."""
+    HOLDS_VACUOUSLY (exit 3). The time and queries of that check are added to the property's.
+
+    Properties with the same antecedents have the same ``W`` (e.g. a validity and a completeness
+    property about the same initial value): ``witnesses``, kept for one automaton's check, holds the
+    engines' decided answers by ``W``'s text, and a property whose ``W`` was decided for another
+    reuses the answer instead of asking again (no queries, no time). Only for the engines that
+    decide ``W`` on the automaton alone (not SPIN/NuSMV, whose models take the specification from
+    the receive automaton too), and only a decided answer (an unknown may be a timeout's)."""
     if result.verdict != HOLDS:
         return result
     question = vacuity_question(prop.formula)
@@ -403,8 +446,11 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
         result.vacuity = NO_ANTECEDENT
         return result
     witness_property = Property(prop.name, question.witness)
-    # The external engines emit the automaton's own specification of that name: give them W.
-    ta = replace(ta, properties=tuple(witness_property if p.name == prop.name else p for p in ta.properties))
+    # The external engines emit the automaton's own specification of that name: give them W. The
+    # others read only the query, and keep the automaton itself (and what the check of the
+    # property computed for it, such as its reduction, tactl/engines/reduced.py).
+    if options.engine in EXTERNAL:
+        ta = replace(ta, properties=tuple(witness_property if p.name == prop.name else p for p in ta.properties))
     query = temporal_query(ta, witness_property)
     if not isinstance(query, TemporalQuery):
         result.vacuity, result.vacuity_witness = VACUITY_UNKNOWN, query.reason
@@ -418,15 +464,22 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
     if progress:
         progress(f"checking {prop.name}: can its antecedent happen?")
     started = time.perf_counter()
+    key = (to_text(question.witness), options.engine)
+    shared = witnesses.get(key) if witnesses is not None and options.engine not in EXTERNAL else None
     try:
         with deadline.interruptible():
-            witness = _initial_witness(ta, query, options) or _check_one(ta, query, options, progress,
-                                                                         witness=True)
+            witness = shared or _initial_witness(ta, query, options) or _check_one(ta, query, options, progress,
+                                                                                   witness=True)
     except deadline.DeadlineExceeded:
         witness = PropertyResult(prop.name, query.kind, UNKNOWN, options.engine, reason=deadline.timeout_reason())
-    result.time_s += time.perf_counter() - started
-    result.queries += witness.queries
-    result.details["vacuity_s"] = round(time.perf_counter() - started, 4)
+    if shared is not None:
+        result.details["vacuity_shared_with"] = shared.name
+    else:
+        result.time_s += time.perf_counter() - started
+        result.queries += witness.queries
+        result.details["vacuity_s"] = round(time.perf_counter() - started, 4)
+        if witnesses is not None and witness.verdict in (HOLDS, HOLDS_VACUOUSLY, VIOLATED):
+            witnesses[key] = replace(witness, name=prop.name)
     if witness.verdict in (HOLDS, HOLDS_VACUOUSLY):
         result.verdict = HOLDS_VACUOUSLY
         result.reason = (f"vacuous: no {question.describe()[2:]} exists, so the consequent is never "

@@ -15,7 +15,8 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.result import (EXPLICIT_DEFAULT_BOUND, EXPLICIT_DEFAULT_MAX_STATES, EXPLICIT_ENGINE, HOLDS,
+                                  UNKNOWN, VIOLATED, Counterexample, PropertyResult)
 from tactl.engines.simulate import Configuration, Step, replay
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import (
@@ -38,9 +39,9 @@ from tactl.ir.linear import to_z3
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.ta.model import ThresholdAutomaton
 
-ENGINE = "explicit"
-DEFAULT_BOUND = 7
-DEFAULT_MAX_STATES = 2_000_000
+ENGINE = EXPLICIT_ENGINE
+DEFAULT_BOUND = EXPLICIT_DEFAULT_BOUND
+DEFAULT_MAX_STATES = EXPLICIT_DEFAULT_MAX_STATES
 # z3 lists initial configurations one model at a time, each query with one more blocking clause:
 # quadratic, so the list is kept short; beyond it the instance is unknown.
 MAX_INITIAL = 1_000
@@ -195,17 +196,18 @@ def initial_of(ta: ThresholdAutomaton, state: State) -> Configuration:
 
 
 def search_one_valuation(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int],
-                         bound: int, max_states: int) -> _Outcome:
+                         bound: int, max_states: int, stop: Callable[[], str | None] | None = None) -> _Outcome:
     """Breadth-first search for a bad configuration at one parameter valuation: the run it
     finds has the fewest single-process steps, which is why ``tactl.engines.shortest`` uses it
-    to shorten a counterexample."""
+    to shorten a counterexample (``stop()``, asked at every state: why to give up, else None)."""
     index = state_index(ta)
     bad = compile_expression(question.bad, index, params)
     moves = compile_moves(ta, index, params)
-    initials, complete, limited = initial_states(ta, question, params, index, bound, max_states)
+    interrupt = Interrupt(stop)
+    initials, complete, limited = initial_states(ta, question, params, index, bound, max_states, interrupt)
     if not complete:
-        return _Outcome(UNKNOWN, len(initials), reason=f"more than {min(MAX_INITIAL, max_states)} "
-                        "initial configurations")
+        return _Outcome(UNKNOWN, len(initials), reason=interrupt.why or f"more than "
+                        f"{min(MAX_INITIAL, max_states)} initial configurations")
     if not initials and limited:  # the cap at --bound, not the inits, may have emptied the set
         return _Outcome(UNKNOWN, 0, reason=f"no initial configuration with {', '.join(limited)} "
                         f"capped at --bound {bound} (the inits allow larger values)",
@@ -220,6 +222,8 @@ def search_one_valuation(ta: ThresholdAutomaton, question: ReachQuery, params: d
     while queue and found is None:
         if len(parent) > max_states:
             return _Outcome(UNKNOWN, len(parent), reason="the state limit (--max-states) was reached")
+        if interrupt():
+            return _Outcome(UNKNOWN, len(parent), reason=interrupt.why or "")
         s = queue.popleft()
         for i, t in successors(s, moves):
             if t in parent:
@@ -237,6 +241,20 @@ def search_one_valuation(ta: ThresholdAutomaton, question: ReachQuery, params: d
         node, rule = parent[node]  # type: ignore[misc]
         path.append(rule)
     return _Outcome(VIOLATED, len(parent), len(initials), list(reversed(path)), node, limited=tuple(limited))
+
+
+@dataclass
+class Interrupt:
+    """A search's budget (``tactl.engines.budget``): ``ask()`` says why to give up, else None;
+    the first reason is kept (``why``) for the outcome."""
+
+    ask: Callable[[], str | None] | None
+    why: str | None = None
+
+    def __call__(self) -> bool:
+        if self.why is None and self.ask is not None:
+            self.why = self.ask()
+        return self.why is not None
 
 
 def state_index(ta: ThresholdAutomaton) -> dict[str, int]:
@@ -272,11 +290,12 @@ def successors(s: State, moves) -> Iterator[tuple[int, State]]:
 
 
 def initial_states(ta: ThresholdAutomaton, question: ReachQuery, params: dict[str, int],
-                   index: dict[str, int], bound: int,
-                   max_states: int = DEFAULT_MAX_STATES) -> tuple[list[State], bool, list[str]]:
+                   index: dict[str, int], bound: int, max_states: int = DEFAULT_MAX_STATES,
+                   stopped: Callable[[], bool] | None = None) -> tuple[list[State], bool, list[str]]:
     """All initial configurations for ``params`` (z3 enumerates the solutions), whether the list
-    is complete, and the variables whose initial value the constraints leave unbounded — those
-    are limited to ``0..bound`` (and the verdict's scope says so)."""
+    is complete (not when ``stopped()`` says to stop first), and the variables whose initial value the
+    constraints leave unbounded — those are limited to ``0..bound`` (and the verdict's scope says
+    so)."""
     import z3  # lazy: importing z3 slows every start; loaded when a solver question is asked
 
     table = {name: z3.Int(name) for name in index}
@@ -294,7 +313,7 @@ def initial_states(ta: ThresholdAutomaton, question: ReachQuery, params: dict[st
         solver.add(table[name] <= bound)
     states: list[State] = []
     while solver.check() == z3.sat:
-        if len(states) >= min(MAX_INITIAL, max_states):
+        if len(states) >= min(MAX_INITIAL, max_states) or (stopped is not None and stopped()):
             return states, False, limited
         m = solver.model()
         values = tuple(m.eval(v, model_completion=True).as_long() for v in variables)

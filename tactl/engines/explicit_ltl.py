@@ -45,6 +45,7 @@ from tactl.engines.explicit import (
     DEFAULT_MAX_STATES,
     MAX_INITIAL,
     ENGINE,
+    Interrupt,
     batches,
     compile_expression,
     compile_moves,
@@ -234,9 +235,10 @@ def counterexample(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[st
 
 
 def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: dict[str, int],
-                         bound: int, max_states: int) -> _Outcome:
+                         bound: int, max_states: int, stop: Callable[[], str | None] | None = None) -> _Outcome:
     """Breadth-first search of the product at one parameter valuation for a violation of
-    ``query`` (a lasso's prefix is then shortest, which ``tactl.engines.shortest`` relies on)."""
+    ``query`` (a lasso's prefix is then shortest, which ``tactl.engines.shortest`` relies on);
+    ``stop()``, asked at every product state, says why to give up (else None)."""
     index = state_index(ta)
     cyclic = query.infinite and has_several_location_cycles(ta)
     reading = loop_reading(ta, query) if cyclic else FairReading(query.negation)
@@ -246,10 +248,11 @@ def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: d
     loops = [(i, src, guard) for i, src, _, guard, _ in moves
              if ta.rules[i].is_self_loop and ta.increments(ta.rules[i]) == {}]
     question = ReachQuery(query.property, BoolConst(True), BoolConst(True))
-    initials, complete, limited = initial_states(ta, question, params, index, bound, max_states)
+    interrupt = Interrupt(stop)
+    initials, complete, limited = initial_states(ta, question, params, index, bound, max_states, interrupt)
     if not complete:
-        return _Outcome(UNKNOWN, len(initials), reason=f"more than {min(MAX_INITIAL, max_states)} "
-                        "initial configurations")
+        return _Outcome(UNKNOWN, len(initials), reason=interrupt.why or f"more than "
+                        f"{min(MAX_INITIAL, max_states)} initial configurations")
     if not initials and limited:  # the cap at --bound, not the inits, may have emptied the set
         return _Outcome(UNKNOWN, 0, reason=f"no initial configuration with {', '.join(limited)} "
                         f"capped at --bound {bound} (the inits allow larger values)",
@@ -258,7 +261,7 @@ def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: d
     if cyclic:
         justice = [(compile_expression(p.waived, index, params), index[p.location], frozenset(exits(ta, p.location)))
                    for p in reading.pairs]
-        return _fair_lasso(formula, moves, initials, max_states, limited, justice)
+        return _fair_lasso(formula, moves, initials, max_states, limited, justice, interrupt)
 
     def enabled_loop(s: State) -> int | None:
         return next((i for i, src, guard in loops if s[src] >= 1 and guard(s)), None)
@@ -278,6 +281,9 @@ def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: d
         if len(parent) > max_states:
             return _Outcome(UNKNOWN, len(parent), len(initials),
                             reason="the state limit (--max-states) was reached", limited=tuple(limited))
+        if interrupt():
+            return _Outcome(UNKNOWN, len(parent), len(initials), reason=interrupt.why or "",
+                            limited=tuple(limited))
         node = queue.popleft()
         s, obligation = node
         if query.infinite:
@@ -313,7 +319,7 @@ def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: d
 
 
 def _fair_lasso(formula: _Formula, moves, initials: list[State], max_states: int,
-                limited: list[str], justice: list[_Pair]) -> _Outcome:
+                limited: list[str], justice: list[_Pair], interrupt: Interrupt | None = None) -> _Outcome:
     """A lasso violating the specification when loops may pass through several configurations
     (``ir/eltl/cycles.py``): the reachable product, then its strongly connected components. A
     component with an edge is a violation when, for every ``<>χ`` of ψ, one of its product
@@ -345,6 +351,9 @@ def _fair_lasso(formula: _Formula, moves, initials: list[State], max_states: int
         if len(nodes) > max_states:
             return _Outcome(UNKNOWN, len(nodes), len(initials),
                             reason="the state limit (--max-states) was reached", limited=tuple(limited))
+        if interrupt is not None and interrupt():
+            return _Outcome(UNKNOWN, len(nodes), len(initials), reason=interrupt.why or "",
+                            limited=tuple(limited))
         u = queue.popleft()
         s, obligation = nodes[u]
         following = formula.progress_all(obligation, s)

@@ -37,16 +37,19 @@ class Minimised:
     why: str = ""        # when not proved: which query gave no answer
 
 
-def minimise(solver, ask: Callable[..., object], model, names: list[str]) -> Minimised:
+def minimise(solver, ask: Callable[..., object], model, names: list[str],
+             stop: Callable[[], str | None] | None = None) -> Minimised:
     """Lexicographically minimise ``names`` (parameters, then other start values, named as in
     ``passes.emit_smtlib``) in ``model``, a model of ``solver``; ``ask(*assumptions)`` runs one
-    check."""
+    check; ``stop()``, asked before each and after one without an answer, says why to stop
+    (``tactl.engines.budget``)."""
     import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
-    return minimise_terms(solver, ask, model, [(n, z3.Int(smt_name(n))) for n in names])
+    return minimise_terms(solver, ask, model, [(n, z3.Int(smt_name(n))) for n in names], stop)
 
 
-def minimise_terms(solver, ask: Callable[..., object], model, terms: list[tuple[str, object]]) -> Minimised:
+def minimise_terms(solver, ask: Callable[..., object], model, terms: list[tuple[str, object]],
+                   stop: Callable[[], str | None] | None = None) -> Minimised:
     """:func:`minimise` over z3 integer terms given with their names."""
     import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
@@ -56,6 +59,9 @@ def minimise_terms(solver, ask: Callable[..., object], model, terms: list[tuple[
         hi = model.eval(x, model_completion=True).as_long()
         lo = 0  # the simulator refuses negative values, so no replayed run has one
         while lo < hi:
+            why = stop() if stop is not None else None
+            if why:
+                return Minimised(model, False, queries, why)
             mid = (lo + hi) // 2
             queries += 1
             answer = ask(*fixed, x >= 0, x <= mid)
@@ -65,8 +71,8 @@ def minimise_terms(solver, ask: Callable[..., object], model, terms: list[tuple[
             elif answer == z3.unsat:
                 lo = mid + 1
             else:
-                why = solver.reason_unknown() or "no answer"
-                return Minimised(model, False, queries,
-                                 f"z3 gave no answer on {name} <= {mid} ({why})")
+                why = (stop() if stop is not None else None) or \
+                    f"z3 gave no answer on {name} <= {mid} ({solver.reason_unknown() or 'no answer'})"
+                return Minimised(model, False, queries, why)
         fixed.append(x == hi)
     return Minimised(model, True, queries)

@@ -23,9 +23,10 @@ from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.expr import BoolConst
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.passes.emit.smtlib import emit_smtlib, smt_name
-from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_query, under_passes
+from tactl.passes.ta_to_smt.lasso import NeedsBounds, encode_query, under_passes, under_segments
 from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton
 from tactl.passes.ta_to_smt.steady import SteadyLayout, encode, usable_rules_premise
+from tactl.engines import budget
 from tactl.engines.minimal_params import OFF, QUERY_MS, enabled, minimise
 from tactl.engines.schedule import order_steady
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
@@ -78,18 +79,24 @@ class Solved:
     not_minimal: str = ""  # on sat, when not: why
     first: object = None   # on sat: the model before the minimisation (small parameters)
     smtlib: str = ""       # on unsat: the query's SMT-LIB text (what --certify re-asks)
+    stopped: bool = False  # on sat: ``keep_going`` refused the first model, nothing more was asked
 
 
 def solve(ta: ThresholdAutomaton, encoding, name: str,
            progress: Callable[[str], None] | None, readable: bool = True,
-           exact: bool = True, accept: Callable[[object], bool] | None = None) -> Solved:
+           exact: bool = True, accept: Callable[[object], bool] | None = None,
+           keep_going: Callable[[object], bool] | None = None) -> Solved:
     """Ask z3 (the time left before the command's deadline as its timeout); on sat ask again for
     small parameters and initial shared values: readable, and in the explicit oracle's reach.
     Not when ``readable`` is False (a vacuity witness, whose run nobody reads: the re-queries
     cost more than the first answer on random19, e.g. 2.0 s after 1.0 s for p-rabc-cr).
     Then, on an ``exact`` encoding (its unsat proves that no run exists), the parameters are
     minimised lexicographically (``tactl.engines.minimal_params``) — with ``accept``, only when
-    the small model passes it (an over-approximation's model must replay first)."""
+    the small model passes it (an over-approximation's model must replay first). ``keep_going``
+    sees the first model before any re-query: False returns it at once (``stopped``), for a
+    caller with a cheaper way to a readable run than re-asking this query. The re-queries and the
+    minimisation only make the run smaller: they stop when the property's budget
+    (``tactl.engines.budget``) is spent, keeping the model in hand."""
     import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
     text = emit_smtlib(encoding.query)
@@ -105,6 +112,14 @@ def solve(ta: ThresholdAutomaton, encoding, name: str,
             solver.set("timeout", timeout_ms)
         return solver.check(*extra)
 
+    def minimising(*extra: z3.BoolRef) -> z3.CheckSatResult:
+        """A query that only makes the run smaller: capped per query and by the budget."""
+        limit_s, by_budget = budget.wall_limit_s(QUERY_MS / 1000)
+        answer = ask(*extra, limit_s=limit_s)
+        if answer not in (z3.sat, z3.unsat) and by_budget:
+            budget.expire()
+        return answer
+
     answer = ask()
     if answer == z3.unsat:
         return Solved("unsat", queries, smtlib=text)
@@ -112,13 +127,25 @@ def solve(ta: ThresholdAutomaton, encoding, name: str,
         why = solver.reason_unknown()
         return Solved("unknown", queries, why=f"z3 gave no answer ({why})" if why else "z3 gave no answer")
     model = solver.model()
+    if keep_going is not None and not keep_going(model):
+        return Solved("sat", queries, model, stopped=True)
+    budget.verdict_known()
     small = [*ta.parameters, *(encoding.layout.shared(0, v) for v in ta.shared)] if readable else []
+    cut = None  # why the budget stopped the search for small parameters
+    # Small parameters decide the verdict where the first model must still replay (``accept``)
+    # or an approximating query's model is searched explicitly at its parameters
+    # (tactl/engines/cycle_liveness.py): there the re-queries are not the budget's to cut.
+    budgeted = exact and accept is None
     if small:
         total = z3.Sum([z3.Int(smt_name(p)) for p in small])
         for bound in SMALL_PARAMETER_SUMS:
+            cut = budget.stop() if budgeted else None
+            if cut:
+                break
             if progress:
                 progress(f"{name}: violated; looking for small parameters (sum <= {bound})")
-            if ask(total <= bound, limit_s=QUERY_MS / 1000) == z3.sat:
+            answer = minimising(total <= bound) if budgeted else ask(total <= bound, limit_s=QUERY_MS / 1000)
+            if answer == z3.sat:
                 model = solver.model()
                 break
     if not readable:
@@ -131,10 +158,13 @@ def solve(ta: ThresholdAutomaton, encoding, name: str,
     if accept is not None and not accept(model):
         return Solved("sat", queries, model, not_minimal="not shown minimal: the "
                        "over-approximation's model has no run the simulator replays")
+    cut = cut or budget.stop()
+    if cut:
+        return Solved("sat", queries, model, not_minimal=f"not shown minimal: {cut}", first=model)
     if progress:
         progress(f"{name}: violated; looking for the smallest parameters")
-    lex = minimise(solver, lambda *extra: ask(*extra, limit_s=QUERY_MS / 1000), model,
-                   [*ta.parameters, *(encoding.layout.shared(0, v) for v in ta.shared)])
+    lex = minimise(solver, minimising, model,
+                   [*ta.parameters, *(encoding.layout.shared(0, v) for v in ta.shared)], budget.stop)
     return Solved("sat", queries, lex.model, minimal=lex.proved,
                    not_minimal="" if lex.proved else f"not shown minimal: {lex.why}", first=model)
 
@@ -329,8 +359,17 @@ def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
              readable: bool) -> _Bounded:
     """A branch with two or more re-enterable "occupied" sets, between its two one-sided queries
     (``passes/ta_to_smt/lasso.py``): the over-approximation unsat means no run; its model, when the
-    simulator accepts its run, or a model of the under-approximation is a replayed violation;
-    otherwise the answer is honestly unknown."""
+    simulator accepts its run, or a model of an under-approximation is a replayed violation;
+    otherwise the answer is honestly unknown.
+
+    After the over-approximation's first model, the short under-approximations
+    (``under_segments``) are asked before anything else: the first one with a model gives a
+    replayed violation with small parameters at a fraction of the cost of re-asking the
+    over-approximation for small parameters (whose model need not replay) and of the full
+    under-approximation. Only when none has a model does the search go on as before (the
+    over-approximation's small and minimised models, then the full under-approximations). A
+    short query's run is one of the full under-approximation too (its extra segments may stay
+    empty), so the verdicts are the same either way."""
     over = encode_query(ta, query, parameters=parameters, bound="over")[0]
     sizes = [query_size(over)]
     if progress:
@@ -341,8 +380,17 @@ def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
         found = _lasso(over.layout, query, model)
         return found is not None and found.replayed
 
-    solved = solve(ta, over, query.property, progress, readable, accept=replays)
-    queries = solved.queries
+    short: list[tuple[_Bounded | None, int]] = []
+
+    def keep_going(_model) -> bool:
+        short.append(_short_under(ta, query, over.layout.segments, under_passes(why.sets)[0], progress,
+                                  parameters, readable, sizes))
+        return short[0][0] is None
+
+    solved = solve(ta, over, query.property, progress, readable, accept=replays, keep_going=keep_going)
+    queries = solved.queries + sum(n for _, n in short)
+    if solved.stopped and short[0][0] is not None:
+        return replace(short[0][0], queries=queries)
     if solved.answer == "unsat":
         return _Bounded(HOLDS, queries, sizes, smtlib=solved.smtlib)
     if solved.answer != "sat":
@@ -359,19 +407,10 @@ def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
             return _Bounded(VIOLATED, queries, sizes, counterexample)
     tried = []
     for passes in under_passes(why.sets):
-        under = encode_query(ta, query, parameters=parameters, bound="under", passes=passes)[0]
-        sizes.append(query_size(under))
-        if progress:
-            progress(f"{query.property}: under-approximation ({passes} sorted passes per segment)")
-        solved = solve(ta, under, query.property, progress, readable, exact=False)
+        solved, found = _under(ta, query, parameters, progress, readable, sizes, passes)
         queries += solved.queries
         if solved.answer == "sat":
-            counterexample = _lasso(under.layout, query, solved.model)
-            if counterexample is not None:
-                _minimality(counterexample, solved)
-            if counterexample is None or not counterexample.replayed:
-                return _Bounded(UNKNOWN, queries, sizes, counterexample, unreplayed(counterexample))
-            return _Bounded(VIOLATED, queries, sizes, counterexample)
+            return replace(found, queries=queries)
         if solved.answer != "unsat":
             return _Bounded(UNKNOWN, queries, sizes, reason=solved.why)
         tried.append(str(passes))
@@ -379,6 +418,45 @@ def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
         f"{why}; the over-approximation (each such set occupied at every segment's start and end) "
         f"has a run, the under-approximations ({' and '.join(tried)} sorted passes per segment) have "
         "none, and no exact query is known between them"))
+
+
+def _short_under(ta: ThresholdAutomaton, query: TemporalQuery, total: int, passes: int,
+                 progress: Callable[[str], None] | None, parameters: dict[str, int] | None,
+                 readable: bool, sizes: list[dict[str, object]]) -> tuple[_Bounded | None, int]:
+    """The under-approximation with ``passes`` sorted passes per segment, capped at each of
+    ``under_segments(total)`` segments in turn: the first with a model decides (VIOLATED, or
+    UNKNOWN should its run not replay, as for the full query); None when none has one (or z3
+    gave no answer), with the number of queries asked either way."""
+    queries = 0
+    for segments in under_segments(total):
+        solved, found = _under(ta, query, parameters, progress, readable, sizes, passes, segments)
+        queries += solved.queries
+        if solved.answer == "sat":
+            return found, queries
+        if solved.answer != "unsat":
+            break
+    return None, queries
+
+
+def _under(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, int] | None,
+           progress: Callable[[str], None] | None, readable: bool, sizes: list[dict[str, object]],
+           passes: int, segments: int | None = None) -> tuple[Solved, _Bounded]:
+    """One under-approximation (``passes`` sorted passes, at most ``segments`` segments) asked;
+    on sat also its verdict: VIOLATED with the replayed run, else UNKNOWN (a tactl bug)."""
+    under = encode_query(ta, query, parameters=parameters, bound="under", passes=passes, segments=segments)[0]
+    sizes.append(query_size(under))
+    if progress:
+        cap = f", at most {segments} segments" if segments is not None else ""
+        progress(f"{query.property}: under-approximation ({passes} sorted passes per segment{cap})")
+    solved = solve(ta, under, query.property, progress, readable, exact=False)
+    if solved.answer != "sat":
+        return solved, _Bounded(UNKNOWN, solved.queries, sizes)
+    counterexample = _lasso(under.layout, query, solved.model)
+    if counterexample is not None:
+        _minimality(counterexample, solved)
+    if counterexample is None or not counterexample.replayed:
+        return solved, _Bounded(UNKNOWN, solved.queries, sizes, counterexample, unreplayed(counterexample))
+    return solved, _Bounded(VIOLATED, solved.queries, sizes, counterexample)
 
 
 def _lasso(layout: SteadyLayout, query: TemporalQuery, model) -> Counterexample | None:

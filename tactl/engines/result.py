@@ -19,6 +19,11 @@ NO_LOOP = ("vacuous: the automaton has no self-loop that updates nothing, so it 
 # The key of PropertyResult.details that says why an engine other than the one asked for decided
 # the property (tactl/engines/check.py sets it; the text, JSON and HTML reports show it).
 ENGINE_CHOICE = "engine_choice"
+# The explicit engine's name and defaults, here rather than in tactl/engines/explicit.py, so that
+# the option defaults of a check do not load that engine when another one decides.
+EXPLICIT_ENGINE = "explicit"
+EXPLICIT_DEFAULT_BOUND = 7
+EXPLICIT_DEFAULT_MAX_STATES = 2_000_000
 
 
 @dataclass

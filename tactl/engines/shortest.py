@@ -6,12 +6,14 @@ parameter valuation the explicit engines' breadth-first searches (``tactl.engine
 reachability, ``tactl.engines.explicit_ltl``'s product with formula progression otherwise) find
 a run with the fewest single-process steps from any initial configuration — for a lasso, the
 shortest prefix — and stop at the first violating configuration. That run, replayed by the
-simulator, replaces the engine's. When the search exceeds its state budget the engine's own run
-is kept, cut at its first violating configuration (safety), and said not shown shortest.
+simulator, replaces the engine's. When the search exceeds its state budget, or the property's
+minimisation budget (``tactl.engines.budget``) is spent, the engine's own run is kept, cut at its
+first violating configuration (safety), and said not shown shortest.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
 from tactl.engines import explicit, explicit_ltl
@@ -28,18 +30,28 @@ MAX_STATES = 100_000
 
 
 def shortest(ta: ThresholdAutomaton, query: TemporalQuery, cex: Counterexample,
-             max_states: int = MAX_STATES) -> Counterexample:
-    """``cex`` with a shortest schedule for its parameters, and its violating step set."""
+             max_states: int = MAX_STATES, stop: Callable[[], str | None] | None = None) -> Counterexample:
+    """``cex`` with a shortest schedule for its parameters, and its violating step set;
+    ``stop()``, asked before and during the search, says why to give up (the property's
+    minimisation budget, ``tactl.engines.budget``), else None."""
     params = cex.parameters
     start = [*dict(cex.initial.counters).values(), *dict(cex.initial.shared).values()]
     bound = max([explicit.DEFAULT_BOUND, *start])  # caps unbounded initial values only
     question = reach_question(query)
     finite = question is not None and cex.loop is None and cex.cycle is None
-    if finite:
-        outcome = explicit.search_one_valuation(ta, question, params, bound, max_states)
-    else:
-        outcome = explicit_ltl.search_one_valuation(ta, query, params, bound, max_states)
-    if outcome.verdict == VIOLATED and outcome.path is not None and outcome.initial is not None:
+    stopped: list[str] = []  # why the budget stopped the search, if it did
+
+    def budget() -> str | None:
+        why = stop() if stop is not None else None
+        stopped.extend([why] if why else [])
+        return why
+
+    outcome = None
+    if not budget():
+        outcome = (explicit.search_one_valuation(ta, question, params, bound, max_states, budget) if finite
+                   else explicit_ltl.search_one_valuation(ta, query, params, bound, max_states, budget))
+    if outcome is not None and outcome.verdict == VIOLATED and outcome.path is not None \
+            and outcome.initial is not None:
         loop = getattr(outcome, "loop", None)  # explicit_ltl's outcomes carry the lasso's loop
         cycle = getattr(outcome, "cycle", None)  # or, on a cycle through several locations, its steps
         initial = explicit.initial_of(ta, outcome.initial)
@@ -53,8 +65,12 @@ def shortest(ta: ThresholdAutomaton, query: TemporalQuery, cex: Counterexample,
             return replace(cex, initial=initial, schedule=schedule, replay=again, loop=loop,
                            cycle=explicit.batches(ta, cycle) if cycle else None,
                            schedule_shortest=True, violating_step=len(schedule))
-    why = outcome.reason or "the breadth-first search found no run the simulator replays"
-    note = f"schedule not shown shortest ({why})"
+    if stopped:
+        note = f"schedule not shown shortest: {stopped[0]}"
+    else:
+        why = (outcome.reason if outcome is not None else None) or \
+            "the breadth-first search found no run the simulator replays"
+        note = f"schedule not shown shortest ({why})"
     minimality = "; ".join(x for x in (cex.minimality, note) if x)
     if finite:
         cut = cut_at_violation(ta, question, params, cex.initial, cex.schedule)

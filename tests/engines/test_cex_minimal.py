@@ -71,7 +71,7 @@ def test_counterexample_is_minimal(name: str) -> None:
     ta, prop, query = _mutant(name)
     assert any(p.name == prop for p in ta.properties)
     with deadline.clock(GUARD_S):
-        result = check_automaton(ta, f"{name}.ta", CheckOptions(properties=(prop,))).results[0]
+        result = check_automaton(ta, f"{name}.ta", CheckOptions(properties=(prop,), minimize=True)).results[0]
     assert result.verdict == VIOLATED, (result.verdict, result.reason)
     cex = result.counterexample
     assert cex.replayed, cex.replay.message

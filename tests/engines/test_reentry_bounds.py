@@ -224,13 +224,18 @@ BYMC = {  # decide_or_flip as ByMC 2.4.4 reports it (ByMC built by tools/build_b
 }
 
 
-@pytest.mark.parametrize("name", sorted(BYMC))
-def test_random19_decide_or_flip_matches_bymc(name):
+def random19_decide_or_flip(name: str):
+    """The random19 automaton ``name`` and its ``decide_or_flip`` query; skipped when absent."""
     path = RANDOM19 / f"{name}.ta"
     if not path.exists():
         pytest.skip(f"{path} absent (make random19 fetches the random19 automata)")
     ta = read_ta_file(path).ta
-    q = query(ta, "decide_or_flip")
+    return ta, query(ta, "decide_or_flip")
+
+
+@pytest.mark.parametrize("name", sorted(BYMC))
+def test_random19_decide_or_flip_matches_bymc(name):
+    ta, q = random19_decide_or_flip(name)
     assert bounded_sets(ta, q) >= 2
     result = parametric.check_temporal(ta, q)
     assert result.verdict == BYMC[name], result.reason
