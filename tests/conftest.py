@@ -15,6 +15,13 @@ CORPUS = REPO / "corpus"
 SHARED_BENCHMARKS = Path(os.environ.get("TACTL_SHARED", REPO.parent / "shared")) / "benchmarks"
 ISOLA18 = SHARED_BENCHMARKS / "bymc-isola18"
 
+# The deadline (or subprocess timeout) of a check a test runs only to stop a runaway one, never
+# one the test expects to reach: the slowest such check (ByMC's generated c1cs_case1.ta) takes
+# about 13 s of CPU, which a machine at load 14 on two cores stretches sevenfold by the clock
+# (60 s, the limit these tests had, was reached that way); ten minutes leaves room for both.
+# A test that is about the deadline itself asserts CPU time instead (tests/cpu_time.py).
+GUARD_S = 600
+
 
 # TACO's reset benchmarks (pleich/TACO): a checkout or git directory named by TACTL_TACO, else
 # the cache `make taco-resets` fills; never copied into the repository.

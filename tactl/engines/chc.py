@@ -38,6 +38,7 @@ from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.linear import NonLinearError
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.util import deadline
+from tactl.util.teardown import own_context
 
 ENGINE = "chc"
 # The name of the clause that puts initial states into Inv; rules are named by their index.
@@ -68,7 +69,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
                       + ", ".join(ta.unknowns) + "); give them values first")
     try:
         # a context of its own: Spacer's search depends on the order z3 created the terms in
-        system = counter_system(ta, question, parameters, z3.Context())
+        system = counter_system(ta, question, parameters, own_context(z3.Context()))
     except (NonLinearError, TypeError, ValueError) as e:
         return result(UNSUPPORTED, reason=f"the counter system is not linear integer arithmetic: {e}")
     fp, inv = _horn(system, limit_s)

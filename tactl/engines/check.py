@@ -216,7 +216,7 @@ def check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
             blocker = options.not_checkable or unsupported_reason(ta)
     except deadline.DeadlineExceeded:
         blocker = None  # every property below is then unknown: the deadline has passed
-    results, why = report.results, ""
+    why = ""
     if not ta.properties:
         report.warnings.append("the automaton has no specifications: nothing was checked")
     if selected and not options.not_checkable:
@@ -234,15 +234,22 @@ def check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
         stop = deadline.interruption(error)
         if stop is None:
             raise
-        report.interrupted = stop
+        _interrupted(report, selected, options.engine, stop)
     except KeyboardInterrupt as stop:
-        report.interrupted = stop
-        decided = {r.name for r in results}
-        results.extend(PropertyResult(p.name, "safety", UNKNOWN, options.engine,
-                                      reason="interrupted: the run was stopped before this "
-                                             "property was decided")
-                       for p in selected if p.name not in decided)
+        _interrupted(report, selected, options.engine, stop)
     return report
+
+
+def _interrupted(report: CheckReport, selected, engine: str, stop: KeyboardInterrupt) -> None:
+    """A stop signal ended the checks: the properties not decided yet are UNKNOWN, interrupted —
+    whether the signal surfaced as the interrupt itself or as the error of the z3 call it
+    cancelled (which can come first)."""
+    report.interrupted = stop
+    decided = {r.name for r in report.results}
+    report.results.extend(PropertyResult(p.name, "safety", UNKNOWN, engine,
+                                         reason="interrupted: the run was stopped before this "
+                                                "property was decided")
+                          for p in selected if p.name not in decided)
 
 
 def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report: CheckReport,

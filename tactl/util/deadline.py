@@ -8,7 +8,10 @@ replaying it all count against the same clock. Two mechanisms enforce it togethe
   but only inside an :func:`interruptible` region, so that the report of what was decided is
   never cut short. Past the deadline the timer keeps firing every 50 ms, and a tick that finds
   Python inside a finalizer (z3's ``__del__``, say), which would swallow the exception, waits
-  for the next one (likewise inside a garbage-collector callback);
+  for the next one (likewise inside a garbage-collector callback), as does a tick inside the
+  constructor of a z3 object: an exception between creating it and taking its reference would
+  leave an object whose finalizer fails ("Exception ignored in AstRef.__del__") or releases a
+  reference it never took;
 * solver calls, which run in C where a signal handler cannot interrupt them, get the remaining
   time as their own timeout (:func:`solver_timeout_ms`).
 
@@ -51,6 +54,7 @@ _deadline: float | None = None
 _seconds: float | None = None
 _interruptible_depth = 0
 REPEAT_S = 0.05
+RETRY_S = 0.002  # after a tick that had to wait (below)
 
 
 def _in_finalizer(frame) -> bool:
@@ -64,8 +68,37 @@ def _in_finalizer(frame) -> bool:
     return False
 
 
+_z3_folder: str | None = None
+
+
+def _in_z3_constructor(frame) -> bool:
+    """True while Python runs a constructor of z3's wrapper objects (or what it calls there):
+    an ``AstRef`` gets its context and then takes its reference, and an exception in between
+    leaves an object whose finalizer fails or releases a reference it never took. A z3 call
+    elsewhere (a solver's ``check``) is interrupted as before."""
+    global _z3_folder
+    if _z3_folder is None:
+        z3 = sys.modules.get("z3")
+        if z3 is None or not getattr(z3, "__file__", None):
+            return False
+        _z3_folder = os.path.dirname(z3.__file__) + os.sep
+    while frame is not None and frame.f_code.co_filename.startswith(_z3_folder):
+        if frame.f_code.co_name == "__init__":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _deferred(frame) -> bool:
+    """A signal that lands here is acted on at a later tick (see the module's docstring)."""
+    return _in_z3_constructor(frame) or _in_finalizer(frame)
+
+
 def _alarm(signum, frame) -> None:  # noqa: ARG001 - signal handler signature
-    if _interruptible_depth == 0 or _in_finalizer(frame):
+    if _interruptible_depth == 0:
+        return
+    if _deferred(frame):  # the next tick soon: a constructor or a finalizer takes microseconds
+        signal.setitimer(signal.ITIMER_REAL, RETRY_S, REPEAT_S)
         return
     raise DeadlineExceeded()
 
@@ -205,16 +238,17 @@ def interrupted_status(signum: int | None = None) -> int:
     return 128 + (signum or _stopped_by or signal.SIGINT)
 
 
-_OWED = 0  # written to the watcher's pipe: a stop signal landed in a finalizer, send it again
+_OWED = 0  # written to the watcher's pipe: a stop signal landed where it is deferred, send it again
 _pipe: int | None = None  # the write end of the watcher's pipe (also Python's wakeup fd)
 
 
 def _stop(signum, frame) -> None:
     """SIGINT and SIGTERM: raise in the main thread — but not inside a finalizer, which would
-    swallow it; then the watcher sends the signal again a moment later."""
+    swallow it, or inside a z3 object's constructor; then the watcher sends the signal again a
+    moment later."""
     global _stopped_by
     _stopped_by = _stopped_by or signum
-    if _in_finalizer(frame):
+    if _deferred(frame):
         if _pipe is not None:
             try:
                 os.write(_pipe, bytes([_OWED, signum]))

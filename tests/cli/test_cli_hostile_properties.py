@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
-from conftest import CORPUS
+from conftest import CORPUS, GUARD_S
 from tactl.ir import print_ta, read_ta, ta_from_json
 from tactl.ir.names import identifier_problem
 from tactl.ir.ta.json_form import ta_to_json
@@ -252,7 +252,7 @@ def _emit_and_solve(cli, d: Path, doc: dict):
     for solver in solvers.SOLVERS:
         if solvers.available(solver) is None:
             continue
-        run = solvers.run(solver, queries[0], timeout_s=60)
+        run = solvers.run(solver, queries[0], timeout_s=GUARD_S)
         answers[solver] = (run.answer, run.message)
     return answers
 

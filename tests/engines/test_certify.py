@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 import z3
 
-from conftest import CORPUS, DATA, check_results
+from conftest import CORPUS, DATA, GUARD_S, check_results
 from tactl.driver.emitters import invariant_files
 from tactl.driver.inputs import load_automaton
 from tactl.engines import certify, chc, solvers
@@ -131,5 +131,5 @@ def test_emitted_invariant_checks_are_unsat_for_z3_and_cvc5(path, tmp_path):
         file = tmp_path / name
         file.write_text(text)
         for solver in ("z3", "cvc5"):
-            run = solvers.run(solver, file, timeout_s=60)
+            run = solvers.run(solver, file, timeout_s=GUARD_S)
             assert run.answer == solvers.UNSAT, (solver, name, run.message)

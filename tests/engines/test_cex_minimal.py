@@ -15,7 +15,7 @@ import json
 import pytest
 import z3
 
-from conftest import CORPUS
+from conftest import CORPUS, GUARD_S
 from tactl.engines import explicit, explicit_ltl, lockstep
 from tactl.engines.lockstep_sim import explicit_verdict
 from tactl.engines.minimal_params import minimise_terms
@@ -70,7 +70,7 @@ def _steps(cex) -> int:
 def test_counterexample_is_minimal(name: str) -> None:
     ta, prop, query = _mutant(name)
     assert any(p.name == prop for p in ta.properties)
-    with deadline.clock(60):
+    with deadline.clock(GUARD_S):
         result = check_automaton(ta, f"{name}.ta", CheckOptions(properties=(prop,), minimize=True)).results[0]
     assert result.verdict == VIOLATED, (result.verdict, result.reason)
     cex = result.counterexample
@@ -105,7 +105,7 @@ def test_counterexample_is_minimal(name: str) -> None:
 
 def test_violating_step_in_every_output() -> None:
     ta, prop, query = _mutant("frb-guard")
-    with deadline.clock(60):
+    with deadline.clock(GUARD_S):
         report = check_automaton(ta, "frb_weak.ta", CheckOptions(properties=(prop,)))
     cex = report.results[0].counterexample
     text = report_text(report)

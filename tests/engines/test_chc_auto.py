@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import CORPUS, DATA, check_results, taco_reset_benchmarks
+from conftest import CORPUS, DATA, GUARD_S, check_results, taco_reset_benchmarks
 from tactl.engines import chc, chc_fallback, explicit, parametric
 from tactl.engines.result import ENGINE_CHOICE, HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, PropertyResult
 from tactl.ir import read_ta
@@ -20,7 +20,7 @@ EXPECTED = {"reset_safe.ta": ("never_d", HOLDS), "reset_counting.ta": ("bounded"
 
 
 def _results(path, **options) -> dict[str, PropertyResult]:
-    return check_results(read_ta_file(path).ta, str(path), timeout_s=120, **options)
+    return check_results(read_ta_file(path).ta, str(path), timeout_s=GUARD_S, **options)
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
@@ -96,7 +96,7 @@ def test_a_search_cut_short_is_unknown(monkeypatch):
 
 
 def test_a_decrement_goes_to_chc_too():
-    result = check_results(RESETS / "decrement.eta", timeout_s=120)["bounded"]
+    result = check_results(RESETS / "decrement.eta", timeout_s=GUARD_S)["bounded"]
     assert result.verdict == HOLDS and result.engine == chc.ENGINE
     assert "x' == x - 1" in result.details[ENGINE_CHOICE]
 
@@ -108,7 +108,7 @@ _TACO = taco_reset_benchmarks()
 def test_taco_phase_king_is_violated_with_a_replayed_run():
     """TACO's table: unsafe. Spacer gives no answer in minutes; the search finds a run at 4 processes."""
     ta = read_ta(_TACO["phase-king.eta"], "phase-king.eta", extended=True).ta
-    result = check_results(ta, "phase-king.eta", timeout_s=120)["reachCons"]
+    result = check_results(ta, "phase-king.eta", timeout_s=GUARD_S)["reachCons"]
     assert result.verdict == VIOLATED, result.reason
     assert result.counterexample.replayed
     assert all(holds(ta.expand(a), result.counterexample.parameters) for a in ta.assumptions)

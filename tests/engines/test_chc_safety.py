@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import CORPUS, DATA, check_results, check_ta_files
+from conftest import CORPUS, DATA, GUARD_S, check_results, check_ta_files
 from tactl.engines import chc, explicit, parametric
 from tactl.engines.chc_certificate import questions, recheck
 from tactl.engines.chc_system import counter_system
@@ -25,7 +25,7 @@ def verdicts(path, engine: str, **kw) -> dict:
 
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_reset_automata(name):
-    results = verdicts(RESETS / name, chc.ENGINE, timeout_s=60)
+    results = verdicts(RESETS / name, chc.ENGINE, timeout_s=GUARD_S)
     assert {p: r.verdict for p, r in results.items()} == EXPECTED[name]
     for r in results.values():
         if r.verdict == HOLDS:
@@ -40,7 +40,7 @@ def test_reset_automata(name):
 @pytest.mark.parametrize("n,f", [(3, 1), (4, 1), (5, 2)])
 def test_reset_automata_agree_with_explicit(name, n, f):
     fixed = {"n": n, "f": f}
-    ours = verdicts(RESETS / name, chc.ENGINE, parameters=fixed, timeout_s=60)
+    ours = verdicts(RESETS / name, chc.ENGINE, parameters=fixed, timeout_s=GUARD_S)
     theirs = verdicts(RESETS / name, explicit.ENGINE, parameters=fixed)
     assert {p: r.verdict for p, r in ours.items()} == {p: r.verdict for p, r in theirs.items()}
 
@@ -53,7 +53,7 @@ def _monotone_files():
 def test_monotone_safety_agrees_with_parametric(path):
     """On automata the steady-schema engine decides, every safety verdict it gives is the CHC
     engine's too (a CHC UNKNOWN would be a weakness, never a disagreement: none is expected here)."""
-    ours = verdicts(path, chc.ENGINE, timeout_s=60)
+    ours = verdicts(path, chc.ENGINE, timeout_s=GUARD_S)
     theirs = verdicts(path, parametric.ENGINE)
     compared = 0
     for name, r in theirs.items():
@@ -70,7 +70,7 @@ def test_monotone_safety_agrees_with_parametric(path):
 
 
 def test_liveness_is_unsupported_with_a_reason():
-    results = verdicts(CORPUS / "strb" / "strb.ta", chc.ENGINE, timeout_s=60)
+    results = verdicts(CORPUS / "strb" / "strb.ta", chc.ENGINE, timeout_s=GUARD_S)
     live = [r for r in results.values() if r.kind == "liveness"]
     assert live and all(r.verdict == UNSUPPORTED and "reachability" in r.reason for r in live)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, SHARED_BENCHMARKS, check_results, needs_spin
+from conftest import DATA, GUARD_S, SHARED_BENCHMARKS, check_results, needs_spin
 from tactl.engines import checkers
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, UNSUPPORTED, VIOLATED
 from tactl.ir.eltl.cycles import cycle_reason, cycle_structure
@@ -253,7 +253,7 @@ def test_bcast_byz_init_under_the_files_own_fairness_spin_finds_both_violated():
     corr; tactl's derived justice asks more of a run than that and no run gives it (above)."""
     from tactl.engines.spin_source import check_source
 
-    report = check_source(str(BCAST_INIT), BCAST_INIT.read_text(), {"N": 4, "T": 1, "F": 1}, timeout_s=60)
+    report = check_source(str(BCAST_INIT), BCAST_INIT.read_text(), {"N": 4, "T": 1, "F": 1}, timeout_s=GUARD_S)
     assert report.error is None, report.error
     verdicts = {r.name: r.verdict for r in report.results}
     assert verdicts["relay"] == verdicts["corr"] == VIOLATED

@@ -278,11 +278,11 @@ def test_strb_properties_hold_for_small_parameters():
     # second (a few hundred product states).
     ta = automaton(STRB.read_text())
     for prop in ("unforgeability", "correctness", "relay"):
-        started = time.perf_counter()
+        started = time.process_time()  # CPU time, which load does not stretch
         _, result = decide(ta, prop, bound=7)
         assert_holds(result)
         assert result.details["instances"] == 18
-        assert time.perf_counter() - started < 5, prop
+        assert time.process_time() - started < 5, prop
 
 
 def test_strb_with_n_geq_3t_violates_relay():

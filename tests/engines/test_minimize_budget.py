@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import CORPUS, DATA, check_results
+from conftest import CORPUS, DATA, GUARD_S, check_results
 from tactl.engines import budget, minimal_params
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import VIOLATED
@@ -36,7 +36,7 @@ def no_budget(monkeypatch):
 
 def _check(text: str, prop: str, **options):
     ta = read_ta(text, "mutant.ta").ta
-    with deadline.clock(120):
+    with deadline.clock(GUARD_S):
         [result] = check_automaton(ta, "mutant.ta", CheckOptions(properties=(prop,), **options)).results
     return ta, result
 
@@ -119,8 +119,8 @@ def test_a_spent_budget_changes_no_verdict(no_budget, file):
     """Liveness through several configurations: the loop query approximates, its small model is
     searched explicitly when it does not replay, so the small-parameter re-queries decide the
     verdict there and the budget leaves them alone."""
-    budgeted = check_results(DATA / "cycles" / file, timeout_s=120)
-    full = check_results(DATA / "cycles" / file, timeout_s=120, minimize=True)
+    budgeted = check_results(DATA / "cycles" / file, timeout_s=GUARD_S)
+    full = check_results(DATA / "cycles" / file, timeout_s=GUARD_S, minimize=True)
     assert {p: r.verdict for p, r in budgeted.items()} == {p: r.verdict for p, r in full.items()}
     for r in budgeted.values():
         if r.verdict == VIOLATED:

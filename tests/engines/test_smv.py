@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, DATA, isola18_files
+from conftest import CORPUS, DATA, GUARD_S, isola18_files
 from tactl.engines import checkers
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.checkers import CheckerMissing
@@ -264,7 +264,7 @@ def cross_check(ta, path: str, cap: int | None = None, fixed: dict[str, int] | N
                  for r in report.results]
         pairs = [(r, q) for r, q in pairs if isinstance(q, TemporalQuery)]
         # one NuSMV run for all of them (check_many); check() itself is what the other tests use
-        answers = nusmv.check_many(ta, [q for _, q in pairs], params, initial_cap=cap, timeout_s=120)
+        answers = nusmv.check_many(ta, [q for _, q in pairs], params, initial_cap=cap, timeout_s=GUARD_S)
         for (explicit, q), ours in zip(pairs, answers):
             rows.append((path, params, explicit.name, explicit.verdict, ours.verdict, ours.time_s))
             # tactl check adds the vacuity question to a HOLDS; the engine alone says HOLDS

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, SHARED_BENCHMARKS, needs_spin
+from conftest import DATA, GUARD_S, SHARED_BENCHMARKS, needs_spin
 from tactl.driver.inputs import load_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.spin_source import c_tokens, check_source, cpp_tokens
@@ -66,13 +66,13 @@ def test_cpp_and_tactl_expand_every_file_alike(path):
 
 def _parametric(path: Path, params: dict[str, int]) -> dict[str, str]:
     loaded = load_automaton(path)
-    with deadline.clock(60):
+    with deadline.clock(GUARD_S):
         results = check_automaton(loaded.ta, str(path), CheckOptions(parameters=params)).results
     return {r.name: r.verdict.replace("holds vacuously", "holds") for r in results}
 
 
 def _source(path: Path, params: dict[str, int]) -> dict[str, str]:
-    report = check_source(str(path), path.read_text(), params, timeout_s=60)
+    report = check_source(str(path), path.read_text(), params, timeout_s=GUARD_S)
     assert report.error is None, report.error
     return {r.name: r.verdict for r in report.results}
 
@@ -83,7 +83,7 @@ def test_source_engine_finds_a1_as_spin_reads_it(tmp_path):
     text = (PROMELA / "echo.pml").read_text().replace("next_nrcvd >= T + 1", "next_nrcvd >= T + 2 - ONE")
     path = tmp_path / "echo.pml"
     path.write_text("#define ONE 2 - 1\n" + text)
-    report = check_source(str(path), path.read_text(), {"N": 4, "T": 1, "F": 0}, timeout_s=60)
+    report = check_source(str(path), path.read_text(), {"N": 4, "T": 1, "F": 0}, timeout_s=GUARD_S)
     result = {r.name: r for r in report.results}["unforg"]
     assert result.verdict == "violated" and any("assertion violated" in t for t in result.trail)
     assert report.exit_code == 1

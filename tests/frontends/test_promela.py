@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import CORPUS, ISOLA18, SHARED_BENCHMARKS
+from conftest import CORPUS, GUARD_S, ISOLA18, SHARED_BENCHMARKS
 from tactl.driver.inputs import load_automaton, read_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.errors import InputError
@@ -48,7 +48,7 @@ KNOWN_DIFFERENCES: dict[tuple[str, str], str] = {}
 
 def check(path: Path):
     loaded = load_automaton(path)
-    with deadline.clock(60):
+    with deadline.clock(GUARD_S):
         return {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions()).results}
 
 
@@ -97,7 +97,7 @@ def test_fisman_crash_is_frb_with_any_number_of_crashes():
     n = corr.counterexample.parameters["N"]
     assert corr.counterexample.parameters["F"] == n  # every process crashes
     fewer = dataclasses.replace(rta, assumptions=rta.assumptions + (Compare("<", Name("F"), Name("N")),))
-    with deadline.clock(60):
+    with deadline.clock(GUARD_S):
         again = check_automaton(translate(fewer).ta, str(path), CheckOptions()).results
     assert {r.name: r.verdict for r in again}["corr"] == "holds"
     frb_results = check(CORPUS / "frb" / "frb.rta")
@@ -419,9 +419,9 @@ def assert_engines_agree(path: Path, bound: int) -> dict:
     """The differential check of the test above for every parameter value up to ``bound``;
     returns the explicit results."""
     loaded = load_automaton(path)
-    with deadline.clock(60):
+    with deadline.clock(GUARD_S):
         parametric = {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions()).results}
-    with deadline.clock(60):
+    with deadline.clock(GUARD_S):
         small = {r.name: r for r in check_automaton(loaded.ta, str(path),
                                                     CheckOptions(engine="explicit", bound=bound)).results}
     for name, r in small.items():
@@ -431,7 +431,7 @@ def assert_engines_agree(path: Path, bound: int) -> dict:
             assert r.verdict != "violated", name
     for name, r in parametric.items():
         if r.verdict == "violated":
-            with deadline.clock(60):
+            with deadline.clock(GUARD_S):
                 at = check_automaton(loaded.ta, str(path), CheckOptions(
                     engine="explicit", properties=(name,), parameters=dict(r.counterexample.parameters))).results
             assert at[0].verdict == "violated", (name, r.counterexample.parameters)

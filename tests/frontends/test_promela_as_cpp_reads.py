@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DATA, check_results, write
+from conftest import DATA, GUARD_S, check_results, write
 from tactl.ir.errors import InputError
 from tactl.ir.rta.printer import print_rta
 from tactl.ir.promela.reader import parse_promela
@@ -38,7 +38,7 @@ def reading(text: str) -> str:
 
 def verdicts(tmp_path: Path, text: str) -> dict:
     """The results on ``text`` as a .pml file, by property name."""
-    return check_results(write(tmp_path, "echo.pml", text), timeout_s=60)
+    return check_results(write(tmp_path, "echo.pml", text), timeout_s=GUARD_S)
 
 
 # --------------------------------------------------------------- A1: macros are token substitution
@@ -164,9 +164,9 @@ def test_d3_too_many_paths_stop_at_once_with_the_position(cli, tmp_path):
                   ("        pc = next_pc;\n", ifs + "        pc = next_pc;\n"))
     path = tmp_path / "echo.pml"
     path.write_text(text)
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: the bound is on work done, which load does not stretch
     out = cli("check", path)
-    assert time.monotonic() - start < 20
+    assert time.process_time() - start < 20
     assert out.code == 2, out.err
     m = re.search(rf"{re.escape(str(path))}:(\d+):(\d+): too many control states \(> 3000\)", out.err)
     assert m, out.err

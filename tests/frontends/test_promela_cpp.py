@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from conftest import SHARED_BENCHMARKS
+from conftest import GUARD_S, SHARED_BENCHMARKS
 from tactl.driver.inputs import load_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.ir.errors import InputError
@@ -95,7 +95,7 @@ def test_the_branch_decides_the_model(tmp_path, flag, relay):
     path = tmp_path / "byz.pml"
     path.write_text(text)
     loaded = load_automaton(path)
-    with deadline.clock(60):
+    with deadline.clock(GUARD_S):
         result = {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions()).results}
     assert result["relay"].verdict == relay
     if relay == "violated":

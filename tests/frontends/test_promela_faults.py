@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SHARED_BENCHMARKS
+from conftest import GUARD_S, SHARED_BENCHMARKS
 from test_promela import assert_engines_agree
 from tactl.driver.inputs import load_automaton, read_automaton
 from tactl.engines.check import CheckOptions, check_automaton
@@ -55,7 +55,7 @@ VERDICTS = {
 
 def check(path: Path, **options):
     loaded = load_automaton(path)
-    with deadline.clock(60):
+    with deadline.clock(GUARD_S):
         return {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions(**options)).results}
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ISOLA18, SHARED_BENCHMARKS
+from conftest import GUARD_S, ISOLA18, SHARED_BENCHMARKS
 from test_promela import assert_engines_agree
 from test_promela_faults import assert_refused
 from tactl.driver.inputs import load_automaton
@@ -37,7 +37,7 @@ SKIP = pytest.mark.skipif(not (SOURCES / "strb.pml").exists(),
 
 def check(path: Path) -> dict:
     loaded = load_automaton(path)
-    with deadline.clock(60):
+    with deadline.clock(GUARD_S):
         return {r.name: r for r in check_automaton(loaded.ta, str(path), CheckOptions()).results}
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ISOLA18, SHARED_BENCHMARKS, check_results, write
+from conftest import GUARD_S, ISOLA18, SHARED_BENCHMARKS, check_results, write
 from tactl.driver.inputs import load_automaton, read_automaton
 from tactl.ir.errors import InputError
 from tactl.ir.rta.printer import print_rta
@@ -111,7 +111,7 @@ def _write(tmp_path: Path, text: str, name: str = "m.pml") -> Path:
 
 
 def _verdicts(path: Path, **options) -> dict:
-    return check_results(path, timeout_s=60, **options)
+    return check_results(path, timeout_s=GUARD_S, **options)
 
 
 def _rules(rta) -> set[str]:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import needs_spin
+from conftest import GUARD_S, needs_spin
 from tactl.driver.inputs import load_automaton, read_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.spin_source import check_source
@@ -208,7 +208,7 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
 
 def parametric(path: Path, params: dict[str, int] | None = None) -> dict[str, str]:
     loaded = load_automaton(path)
-    with deadline.clock(60):
+    with deadline.clock(GUARD_S):
         results = check_automaton(loaded.ta, str(path), CheckOptions(parameters=params or {})).results
     for r in results:
         if r.verdict == "violated":
@@ -217,7 +217,7 @@ def parametric(path: Path, params: dict[str, int] | None = None) -> dict[str, st
 
 
 def spin(path: Path, params: dict[str, int]) -> dict[str, str]:
-    report = check_source(str(path), path.read_text(), params, timeout_s=60)
+    report = check_source(str(path), path.read_text(), params, timeout_s=GUARD_S)
     assert report.error is None, report.error
     return {r.name: r.verdict for r in report.results}
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SHARED_BENCHMARKS, check_results, needs_spin, report_verdicts, verdicts, write
+from conftest import GUARD_S, SHARED_BENCHMARKS, check_results, needs_spin, report_verdicts, verdicts, write
 from tactl.driver.inputs import load_automaton
 from tactl.ir.errors import InputError
 from tactl.ir.promela.reader import parse_promela
@@ -301,7 +301,7 @@ def test_every_nbac_file_is_read_with_its_crash_reading_and_safety_decided(name)
         assert [loc.name for loc in t.rta.crash_locations] == ["CR_some_fail0", "CR_some_fail1"]
         moves = [r for r in t.rta.crash_rules if r.source.startswith("CR_")]
         assert bool(moves) == (kind == "left")
-    results = check_results(path, timeout_s=120, properties=tuple(SAFETY))
+    results = check_results(path, timeout_s=GUARD_S, properties=tuple(SAFETY))
     assert {p: r.verdict for p, r in results.items()} == SAFETY
     assert all(r.counterexample.replayed for r in results.values() if r.verdict == "violated")
 
