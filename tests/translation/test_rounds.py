@@ -132,7 +132,10 @@ def test_weakened_rabc_resilience_violates_unanimity_and_withholds_termination(c
     assert verdicts["unanimity_0"] == verdicts["unanimity_1"] == "VIOLATED"
     assert verdicts["agreement_0"] == verdicts["round_termination"] == "HOLDS"
     assert "counterexample lasso" in r.out and "replayed by the simulator" in r.out
-    assert re.search(r'line \d+ "decide w"', r.out)
+    # The lasso passes the third wait in the pseudocode: whether some processes decide there
+    # first depends on which run the schedule search keeps (its budget, tactl/engines/budget.py);
+    # in every such run the processes that stop have counted only n - t (C, *) messages.
+    assert re.search(r'line \d+ "wait until received \(C, \*\) from n - t processes"', r.out)
     assert ("termination with probability 1: NOT CONCLUDED: unanimity_0 VIOLATED; "
             "unanimity_1 VIOLATED") in r.out
     assert "agreement in every round: CONCLUDED" in r.out
