@@ -273,10 +273,19 @@ class SteadyEncoder:
     question: ReachQuery
     fixed: dict[str, int]
     blocks: list[Block] = field(default_factory=list)
+    # configuration -> its name table, built once: one per formula would make an automaton with
+    # one initial constraint per location cost locations² to encode
+    names_at: dict[int, dict[str, Expr]] = field(default_factory=dict, repr=False)
 
     @property
     def ta(self) -> ThresholdAutomaton:
         return self.layout.ta
+
+    def _names(self, c: int) -> dict[str, Expr]:
+        table = self.names_at.get(c)
+        if table is None:
+            table = self.names_at[c] = self.layout.config_names(c)
+        return table
 
     def query(self) -> SmtQuery:
         ta, lay = self.ta, self.layout
@@ -305,10 +314,10 @@ class SteadyEncoder:
     # -- helpers
 
     def at(self, c: int, e: Expr) -> Expr:
-        return substitute(e, self.layout.config_names(c))
+        return substitute(e, self._names(c))
 
     def atom_at(self, c: int, atom: RiseAtom) -> Expr:
-        names = self.layout.config_names(c)
+        names = self._names(c)
         return Compare(">=", linear_expr(atom.coeffs, rename=lambda x: names.get(x, Name(x))),
                        _int(atom.bound))
 
