@@ -13,6 +13,7 @@ these questions without loading an encoder.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from tactl.ir.boolean import simplify
@@ -272,7 +273,10 @@ def rounds_bound(ta: ThresholdAutomaton, abstraction: GuardAbstraction) -> int |
     raises: dict[int, list[int]] = {}
     for a, atom in enumerate(abstraction.atoms):
         raises[a] = [i for i in active if sum(c * abstraction.increments[i].get(x, 0) for x, c in atom.coeffs) > 0]
-    before = {i: [k for k in active if ta.rules[k].target == ta.rules[i].source] for i in active}
+    into: dict[str, list[int]] = defaultdict(list)   # location -> the active rules entering it
+    for k in active:
+        into[ta.rules[k].target].append(k)
+    before = {i: into[ta.rules[i].source] for i in active}
     fire = dict.fromkeys(active, 0)
     limit = len(abstraction.atoms)
     while True:
