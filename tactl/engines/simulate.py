@@ -197,6 +197,7 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
     """
     configs = [initial]
     trace = [initial]  # configs plus the samples inside batches
+    moved: list[set[str]] = [set()]   # per trace entry: the names that may differ from the entry before
     state_parts = _comparisons(negation)
     try:
         _check_start(ta, ReachQuery("", BoolConst(True), BoolConst(True)), parameters, initial)
@@ -206,10 +207,14 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
             for n, step in enumerate(steps, first):
                 if not 0 <= step.rule < len(ta.rules) or step.factor < 1:
                     raise ReplayFailure(f"step {n}: no rule #{step.rule} or factor {step.factor} < 1")
-                trace.extend(samples_inside_batch(ta, parameters, current, step.rule, step.factor, state_parts))
+                rule = ta.rules[step.rule]
+                names = {rule.source, rule.target, *(u.var for u in rule.updates)}
+                inside = samples_inside_batch(ta, parameters, current, step.rule, step.factor, state_parts)
+                trace.extend(inside)
                 current = fire_many(ta, parameters, current, step.rule, step.factor, n)
                 configs.append(current)
                 trace.append(current)
+                moved.extend([names] * (len(inside) + 1))
             return current
 
         current = advance(initial, schedule, 1)
@@ -221,12 +226,14 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
             if current != start:
                 raise ReplayFailure("the loop does not return to the configuration where it began")
             trace.pop()  # the loop's end is its start
+            moved.pop()
             _check_justice(ta, parameters, configs[len(schedule):], cycle, justice)
         elif infinite:
             if loop is None:
                 raise ReplayFailure("a liveness counterexample needs a loop: no self-loop rule given")
             _check_loop(ta, parameters, current, loop)
-        if not lasso_holds(negation, [c.env(parameters) for c in trace], infinite, loop_start):
+        envs = [c.env(parameters) for c in trace]
+        if not lasso_holds(negation, envs, infinite, loop_start, _changes_among(envs, moved)):
             raise ReplayFailure("the negated specification does not hold on this "
                                 + ("lasso" if infinite else "run"))
     except ReplayFailure as e:
@@ -350,14 +357,15 @@ def samples_inside_batch(ta: ThresholdAutomaton, parameters: dict[str, int], con
         points.update(k for k in range(root - 1, root + 3) if 0 < k < factor)
     out = []
     for k in sorted(points):
-        env = after(k)
-        out.append(Configuration.of({loc.name: env[loc.name] for loc in ta.locations},
-                                    {v: env[v] for v in ta.shared}))
+        c = dict(counters)   # the configuration's own order of locations and variables
+        c[rule.source] -= k
+        c[rule.target] += k
+        out.append(Configuration.of(c, {v: x + k * increments.get(v, 0) for v, x in shared.items()}))
     return out
 
 
 def lasso_holds(formula, envs: list[dict[str, int]], infinite: bool,
-                loop_start: int | None = None) -> bool:
+                loop_start: int | None = None, changes: dict[str, list[int]] | None = None) -> bool:
     """Whether ``formula`` (NNF: state formulas, ``&&``, ``||``, ``<>``, ``[]``) holds at position 0
     of ``envs``, read as the lasso ``envs[:-1]·envs[-1]^ω`` when ``infinite`` and as a finite
     sequence otherwise (``<>``: some position up to the end; ``[]``: every position up to the end).
@@ -367,13 +375,17 @@ def lasso_holds(formula, envs: list[dict[str, int]], infinite: bool,
 
     ``loop_start`` (with ``infinite``) reads ``envs`` as the lasso ``envs[:ℓ]·envs[ℓ:]^ω`` with a
     loop of several positions — what SPIN and NuSMV report: from position i the run reaches
-    positions i..end, and from a position inside the loop every position of the loop."""
+    positions i..end, and from a position inside the loop every position of the loop.
+
+    ``changes`` (name → the ascending positions where its value differs from the position
+    before, :func:`_changes_among`) spares comparing whole environments when the caller knows
+    which names each step can move."""
     size = len(envs)
     if not size:
         return False
     # a finite reading, and a lasso whose loop is the last position, range over i..end alike
     start = loop_start if infinite and loop_start is not None else size - 1
-    return _lasso_with_loop(formula, envs, start)
+    return _lasso_with_loop(formula, envs, start, changes)
 
 
 def _change_positions(envs: list[dict[str, int]]) -> dict[str, list[int]]:
@@ -382,6 +394,19 @@ def _change_positions(envs: list[dict[str, int]]) -> dict[str, list[int]]:
     for i in range(1, len(envs)):
         for name, _ in envs[i].items() - envs[i - 1].items():
             at[name].append(i)
+    return at
+
+
+def _changes_among(envs: list[dict[str, int]], moved: list[set[str]]) -> dict[str, list[int]]:
+    """:func:`_change_positions` when only the names in ``moved[i]`` can differ between positions
+    ``i - 1`` and ``i`` (a step's source, target and updated variables): a few comparisons per
+    position instead of the whole environment."""
+    at: dict[str, list[int]] = defaultdict(list)
+    for i in range(1, len(envs)):
+        before, now = envs[i - 1], envs[i]
+        for name in sorted(moved[i]):
+            if now[name] != before[name]:
+                at[name].append(i)
     return at
 
 
@@ -434,9 +459,11 @@ def _dense(runs: list[tuple[int, bool]], size: int) -> list[bool]:
     return out
 
 
-def _lasso_with_loop(formula, envs: list[dict[str, int]], start: int) -> bool:
+def _lasso_with_loop(formula, envs: list[dict[str, int]], start: int,
+                     changes: dict[str, list[int]] | None = None) -> bool:
     size = len(envs)
-    changes = _change_positions(envs)
+    if changes is None:
+        changes = _change_positions(envs)
 
     def values(e) -> list[bool]:
         if not is_temporal(e):
