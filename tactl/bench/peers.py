@@ -1,13 +1,17 @@
 """``python -m tactl.bench --only peers`` (``make bench-peers``): tactl side by side with ByMC 2.4.4.
 
 Per (file, property) of the ISOLA'18 automata, the Promela-generated ISOLA'18 ones (both under
-``../shared/benchmarks``) and random19 (:func:`tactl.bench.random19.random19_dir`): a ``tactl check FILE
--p P --json`` process and a ByMC process (``bymc.native ... --spec P -a FILE`` in a fresh temporary
+``../shared/benchmarks``), random19 (:func:`tactl.bench.random19.random19_dir`) and the generated
+chain family (:func:`tactl.bench.synthetic.chain_ta`, group ``chain``): a ``tactl check FILE -p P
+--json`` process and a ByMC process (``bymc.native ... --spec P -a FILE`` in a fresh temporary
 working directory, where it writes its files), each with the same wall-clock limit (killed with its
 process group when it passes), run one after the other in alternating order. The table gives both
-verdicts, both wall times with process start, and their ratio tactl/ByMC where both decide; the
-summary gives the median and geometric mean of those ratios, the worst ones, and how many pairs were
-decided by both, only tactl, only ByMC, neither. A verdict disagreement makes the table fail.
+verdicts, both wall and CPU times (user + system of the process and the children it waited for:
+ByMC's z3 processes, tactl's workers) with process start, and both ratios tactl/ByMC where both
+decide; the summary gives the median, geometric mean and maximum of the CPU ratios (the fair figure
+on a loaded machine, where wall time is mostly waiting), the median and geometric mean of the wall
+ratios, the extremes, how many pairs were decided by both, only tactl, only ByMC, neither, and which
+pairs one tool alone decides. A verdict disagreement makes the table fail.
 
 ByMC is built by ``tools/build_bymc.sh`` (``make bench-peers`` runs it); ``$TACTL_BYMC`` names another
 binary. Why a separate table: ByMC is the reference parametric checker for threshold automata, and
