@@ -481,9 +481,10 @@ def _cyclic_components(ta: ThresholdAutomaton, counts: dict[int, Name]) -> dict[
             succ[rule.source].append(rule.target)
     cyclic = {name: members for members in strongly_connected(succ) if len(members) > 1 for name in members}
     component: dict[str, int] = {}
+    found = 0
     for loc in ta.locations:
         if loc.name in cyclic and loc.name not in component:
-            ident = len(set(component.values()))
             for other in cyclic[loc.name]:
-                component[other] = ident
+                component[other] = found
+            found += 1
     return component
