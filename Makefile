@@ -11,9 +11,10 @@
 #                            tests/packaging/test_docs.py fails when a page is stale)
 #   make bench               reader and checker timings over the shared benchmarks and our files
 #   make bench-peers         tactl side by side with ByMC 2.4.4 per (file, property) of ISOLA'18, its
-#                            Promela-generated files and random19: both verdicts, both wall times, their
-#                            ratio; builds ByMC first (tools/build_bymc.sh: Debian OCaml packages, the
-#                            source at a pinned commit, our tools/bymc/*.patch) into ~/.cache/tactl/bymc.
+#                            Promela-generated files, random19 and the generated chain family: both
+#                            verdicts, both wall and CPU times, both ratios; builds ByMC first
+#                            (tools/build_bymc.sh: Debian OCaml packages, the source at a pinned
+#                            commit, our tools/bymc/*.patch) into ~/.cache/tactl/bymc.
 #                            PEERS_TIMEOUT=300 (s, each tool), PEERS_FILTER=regex (GROUP/FILE:PROPERTY),
 #                            BYMC_SRC=local clone of konnov/bymc. Not part of make test (it takes hours).
 #   make fuzz                differential fuzzing of the front ends: random well-formed .alg programs (every

@@ -13,6 +13,7 @@ these questions without loading an encoder.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
 from tactl.ir.boolean import simplify
@@ -272,14 +273,42 @@ def rounds_bound(ta: ThresholdAutomaton, abstraction: GuardAbstraction) -> int |
     raises: dict[int, list[int]] = {}
     for a, atom in enumerate(abstraction.atoms):
         raises[a] = [i for i in active if sum(c * abstraction.increments[i].get(x, 0) for x, c in atom.coeffs) > 0]
-    before = {i: [k for k in active if ta.rules[k].target == ta.rules[i].source] for i in active}
+    into: dict[str, list[int]] = defaultdict(list)   # location -> the active rules entering it
+    for k in active:
+        into[ta.rules[k].target].append(k)
+    before = {i: into[ta.rules[i].source] for i in active}
+    # The least solution of the equations above, by a worklist: a rule is recomputed only when
+    # a rule before it or one raising an atom of its guard has grown (one pass over a long chain,
+    # where recomputing every rule until nothing changes took a pass per link). Values only grow
+    # and stay below the least solution, so one above ``limit`` means the least solution is too
+    # (or there is none): a cycle through a guard, each round unlocking the next.
+    after: dict[int, set[int]] = defaultdict(set)   # rule -> the rules whose equation reads it
+    for i in active:
+        for k in before[i]:
+            after[k].add(i)
+    guarded: dict[int, set[int]] = defaultdict(set)  # atom -> the rules with it in their guard
+    for i in active:
+        for a in positive[i]:
+            guarded[a].add(i)
+    raised_by: dict[int, list[int]] = defaultdict(list)  # rule -> the atoms it raises
+    for a, rs in raises.items():
+        for i in rs:
+            raised_by[i].append(a)
     fire = dict.fromkeys(active, 0)
+    rise = dict.fromkeys(raises, 0)
     limit = len(abstraction.atoms)
-    while True:
-        rise = {a: max((fire[i] for i in rs), default=0) for a, rs in raises.items()}
-        new = {i: max([1 + rise[a] for a in positive[i]] + [fire[k] for k in before[i]] + [0]) for i in active}
-        if new == fire:
-            return 1 + max(fire.values(), default=0)
-        if max(new.values()) > limit:
-            return None  # a cycle through a guard: each round can unlock the next
-        fire = new
+    pending = set(active)
+    while pending:
+        i = pending.pop()
+        new = max([1 + rise[a] for a in positive[i]] + [fire[k] for k in before[i]] + [0])
+        if new <= fire[i]:
+            continue
+        if new > limit:
+            return None
+        fire[i] = new
+        pending |= after[i]
+        for a in raised_by[i]:
+            if new > rise[a]:
+                rise[a] = new
+                pending |= guarded[a]
+    return 1 + max(fire.values(), default=0)

@@ -66,6 +66,7 @@ from tactl.ir.linear import term_expr as linear_expr
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.smt import BOOL, INT, Block, Declaration, SmtQuery
 from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.ir.ta.validate import strongly_connected
 from tactl.passes.ta_to_smt.guard_abstraction import (
     GuardAbstraction,
     RiseAtom,
@@ -273,10 +274,19 @@ class SteadyEncoder:
     question: ReachQuery
     fixed: dict[str, int]
     blocks: list[Block] = field(default_factory=list)
+    # configuration -> its name table, built once: one per formula would make an automaton with
+    # one initial constraint per location cost locations² to encode
+    names_at: dict[int, dict[str, Expr]] = field(default_factory=dict, repr=False)
 
     @property
     def ta(self) -> ThresholdAutomaton:
         return self.layout.ta
+
+    def _names(self, c: int) -> dict[str, Expr]:
+        table = self.names_at.get(c)
+        if table is None:
+            table = self.names_at[c] = self.layout.config_names(c)
+        return table
 
     def query(self) -> SmtQuery:
         ta, lay = self.ta, self.layout
@@ -305,10 +315,10 @@ class SteadyEncoder:
     # -- helpers
 
     def at(self, c: int, e: Expr) -> Expr:
-        return substitute(e, self.layout.config_names(c))
+        return substitute(e, self._names(c))
 
     def atom_at(self, c: int, atom: RiseAtom) -> Expr:
-        names = self.layout.config_names(c)
+        names = self._names(c)
         return Compare(">=", linear_expr(atom.coeffs, rename=lambda x: names.get(x, Name(x))),
                        _int(atom.bound))
 
@@ -460,28 +470,21 @@ def _loc_order(ta: ThresholdAutomaton):
 
 def _cyclic_components(ta: ThresholdAutomaton, counts: dict[int, Name]) -> dict[str, int]:
     """Locations on a cycle of non-self-loop rules, mapped to an id of their strongly connected
-    component; locations on no such cycle need no rank (the rule graph is acyclic there)."""
-    succ: dict[str, set[str]] = defaultdict(set)
+    component; locations on no such cycle need no rank (the rule graph is acyclic there). Ids
+    are numbered in the order of each component's first location in the file (Tarjan's
+    components: linear in the rule graph, where reachability from every location was quadratic
+    on a long chain)."""
+    succ: dict[str, list[str]] = {loc.name: [] for loc in ta.locations}
     for i in counts:
         rule = ta.rules[i]
         if not rule.is_self_loop:
-            succ[rule.source].add(rule.target)
-
-    def reach(start: str) -> set[str]:
-        seen, stack = set(), [start]
-        while stack:
-            for nxt in succ[stack.pop()]:
-                if nxt not in seen:
-                    seen.add(nxt)
-                    stack.append(nxt)
-        return seen
-
-    reachable = {loc.name: reach(loc.name) for loc in ta.locations}
+            succ[rule.source].append(rule.target)
+    cyclic = {name: members for members in strongly_connected(succ) if len(members) > 1 for name in members}
     component: dict[str, int] = {}
+    found = 0
     for loc in ta.locations:
-        if loc.name in reachable[loc.name] and loc.name not in component:
-            ident = len(set(component.values()))
-            for other in reachable[loc.name]:
-                if loc.name in reachable[other]:
-                    component[other] = ident
+        if loc.name in cyclic and loc.name not in component:
+            for other in cyclic[loc.name]:
+                component[other] = found
+            found += 1
     return component

@@ -1,13 +1,17 @@
 """``python -m tactl.bench --only peers`` (``make bench-peers``): tactl side by side with ByMC 2.4.4.
 
 Per (file, property) of the ISOLA'18 automata, the Promela-generated ISOLA'18 ones (both under
-``../shared/benchmarks``) and random19 (:func:`tactl.bench.random19.random19_dir`): a ``tactl check FILE
--p P --json`` process and a ByMC process (``bymc.native ... --spec P -a FILE`` in a fresh temporary
+``../shared/benchmarks``), random19 (:func:`tactl.bench.random19.random19_dir`) and the generated
+chain family (:func:`tactl.bench.synthetic.chain_ta`, group ``chain``): a ``tactl check FILE -p P
+--json`` process and a ByMC process (``bymc.native ... --spec P -a FILE`` in a fresh temporary
 working directory, where it writes its files), each with the same wall-clock limit (killed with its
 process group when it passes), run one after the other in alternating order. The table gives both
-verdicts, both wall times with process start, and their ratio tactl/ByMC where both decide; the
-summary gives the median and geometric mean of those ratios, the worst ones, and how many pairs were
-decided by both, only tactl, only ByMC, neither. A verdict disagreement makes the table fail.
+verdicts, both wall and CPU times (user + system of the process and the children it waited for:
+ByMC's z3 processes, tactl's workers) with process start, and both ratios tactl/ByMC where both
+decide; the summary gives the median, geometric mean and maximum of the CPU ratios (the fair figure
+on a loaded machine, where wall time is mostly waiting), the median and geometric mean of the wall
+ratios, the extremes, how many pairs were decided by both, only tactl, only ByMC, neither, and which
+pairs one tool alone decides. A verdict disagreement makes the table fail.
 
 ByMC is built by ``tools/build_bymc.sh`` (``make bench-peers`` runs it); ``$TACTL_BYMC`` names another
 binary. Why a separate table: ByMC is the reference parametric checker for threshold automata, and
@@ -34,6 +38,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tactl.bench.synthetic import CHAIN_SIZES, chain_ta
 from tactl.driver.inputs import load_automaton
 from tactl.engines import checkers
 from tactl.engines.result import HOLDS_VACUOUSLY
@@ -113,6 +118,8 @@ class Run:
     wall_s: float
     peak_mb: float | None = None
     note: str = ""
+    cpu_s: float | None = None   # user + system of the process and every child it waited for
+
 
     @property
     def decided(self) -> bool:
@@ -139,6 +146,16 @@ class PeerRow:
         return None
 
     @property
+    def cpu_ratio(self) -> float | None:
+        """tactl CPU / ByMC CPU, where both decide and both CPU times are known. On a loaded machine
+        this is the fair figure: wall time there is mostly waiting, and waiting differs by tool
+        (ByMC talks to z3 through pipes, two processes to schedule)."""
+        t, b = self.tactl.cpu_s, self.bymc.cpu_s
+        if self.tactl.decided and self.bymc.decided and t is not None and b:
+            return t / b
+        return None
+
+    @property
     def disagree(self) -> bool:
         return self.tactl.decided and self.bymc.decided and self.tactl.verdict != self.bymc.verdict
 
@@ -155,13 +172,25 @@ class Summary:
     worst: list[PeerRow] = field(default_factory=list)   # the highest ratios, highest first
     best: list[PeerRow] = field(default_factory=list)    # the lowest ratios, lowest first
     disagreements: list[PeerRow] = field(default_factory=list)
+    cpu_median: float | None = None
+    cpu_geomean: float | None = None
+    cpu_max: float | None = None
+    cpu_worst: list[PeerRow] = field(default_factory=list)   # the highest CPU ratios, highest first
+    only_one: list[PeerRow] = field(default_factory=list)    # pairs exactly one tool decides
+
+
+def _geomean(values: list[float]) -> float | None:
+    return math.exp(statistics.fmean(math.log(x) for x in values)) if values else None
 
 
 def summarize(rows: list[PeerRow], extremes: int = 3) -> Summary:
-    """Counts by who decides, and the median and geometric mean of tactl/ByMC over pairs both decide."""
+    """Counts by who decides, and the median and geometric mean of tactl/ByMC (wall and CPU) over
+    pairs both decide; the largest CPU ratio; the pairs only one tool decides."""
     both = [r for r in rows if r.ratio is not None]
     ratios = [r.ratio for r in both]
     ranked = sorted(both, key=lambda r: r.ratio)
+    by_cpu = sorted((r for r in rows if r.cpu_ratio is not None), key=lambda r: r.cpu_ratio, reverse=True)
+    cpu = [r.cpu_ratio for r in by_cpu]
     return Summary(
         pairs=len(rows),
         both=sum(1 for r in rows if r.tactl.decided and r.bymc.decided),
@@ -169,10 +198,15 @@ def summarize(rows: list[PeerRow], extremes: int = 3) -> Summary:
         only_bymc=sum(1 for r in rows if r.bymc.decided and not r.tactl.decided),
         neither=sum(1 for r in rows if not r.tactl.decided and not r.bymc.decided),
         median=statistics.median(ratios) if ratios else None,
-        geomean=math.exp(statistics.fmean(math.log(x) for x in ratios)) if ratios else None,
+        geomean=_geomean(ratios),
         worst=ranked[::-1][:extremes],
         best=ranked[:extremes],
-        disagreements=[r for r in rows if r.disagree])
+        disagreements=[r for r in rows if r.disagree],
+        cpu_median=statistics.median(cpu) if cpu else None,
+        cpu_geomean=_geomean(cpu),
+        cpu_max=cpu[0] if cpu else None,
+        cpu_worst=by_cpu[:extremes],
+        only_one=[r for r in rows if r.tactl.decided != r.bymc.decided])
 
 
 # ------------------------------------------------------------------------------------ running
@@ -185,6 +219,7 @@ class Finished:
     wall_s: float
     peak_mb: float | None
     timed_out: bool
+    cpu_s: float = 0.0   # user + system of the child and the children it waited for (wait4)
 
 
 # GNU time reports its child's peak RSS. Our own wait4 figure would not do: a child spawned from this
@@ -196,7 +231,10 @@ def run_limited(args: list[str], cwd: Path, timeout_s: float) -> Finished:
     """Run ``args`` in ``cwd`` in its own process group; kill the group at ``timeout_s`` wall seconds.
     Wall time from just before the fork to the exit (process start included); output goes to files
     (ByMC's can be long) so that no pipe blocks the child. Peak RSS through GNU time when it is
-    installed (None otherwise, and for a killed run)."""
+    installed (None otherwise, and for a killed run). CPU time from ``wait4``: the child's user +
+    system time and that of every descendant it waited for (GNU time waits for the tool, tactl for
+    its workers, ByMC for its z3 processes); for a killed run, what the group had used by then
+    and was waited for, a lower bound."""
     out_path, err_path, rss_path = cwd / ".peers-stdout", cwd / ".peers-stderr", cwd / ".peers-rss"
     if _GNU_TIME.is_file() and os.access(_GNU_TIME, os.X_OK):
         args = [str(_GNU_TIME), "-f", "%M", "-o", str(rss_path), *args]
@@ -213,7 +251,7 @@ def run_limited(args: list[str], cwd: Path, timeout_s: float) -> Finished:
         timer = threading.Timer(timeout_s, kill)
         timer.start()
         try:
-            _, status = os.waitpid(proc.pid, 0)
+            _, status, rusage = os.wait4(proc.pid, 0)
         except BaseException:   # Ctrl-C or SIGTERM (see peers_table): leave no ByMC or z3 behind
             _kill_group(proc.pid)
             raise
@@ -227,7 +265,7 @@ def run_limited(args: list[str], cwd: Path, timeout_s: float) -> Finished:
     except (OSError, ValueError, IndexError):
         peak = None
     return Finished(proc.returncode, out_path.read_text(errors="replace"), err_path.read_text(errors="replace"),
-                    wall, peak, killed.is_set())
+                    wall, peak, killed.is_set(), rusage.ru_utime + rusage.ru_stime)
 
 
 def _kill_group(pid: int) -> None:
@@ -255,7 +293,7 @@ def run_tactl(path: Path, prop: str, timeout_s: float) -> Run:
         done = run_limited([str(exe), "check", str(path.resolve()), "-p", prop, "--json",
                             "--timeout", f"{timeout_s:g}"], Path(tmp), timeout_s)
     verdict, note = parse_tactl(done.code, done.stdout, done.timed_out)
-    return Run(verdict, done.wall_s, done.peak_mb, note)
+    return Run(verdict, done.wall_s, done.peak_mb, note, done.cpu_s)
 
 
 def run_bymc(binary: Path, path: Path, prop: str, timeout_s: float) -> Run:
@@ -263,15 +301,28 @@ def run_bymc(binary: Path, path: Path, prop: str, timeout_s: float) -> Run:
         done = run_limited([str(binary), *BYMC_ARGS, "--spec", prop, "-a", str(path.resolve())],
                            Path(tmp), timeout_s)
     verdict, note = parse_bymc(done.stdout, done.stderr, prop, done.timed_out)
-    return Run(verdict, done.wall_s, done.peak_mb, note)
+    return Run(verdict, done.wall_s, done.peak_mb, note, done.cpu_s)
 
 
-def peer_inputs(shared: Path, random19: Path) -> list[tuple[str, Path]]:
-    """(group, path) of every file the table compares on; absent folders contribute nothing."""
+def peer_inputs(shared: Path, random19: Path, chain: Path | None = None) -> list[tuple[str, Path]]:
+    """(group, path) of every file the table compares on; absent folders contribute nothing.
+    ``chain``: a folder to write the chain family into (:func:`chain_files`), or None for none."""
     groups = (("isola18", shared / "benchmarks" / "bymc-isola18"),
               ("generated", shared / "benchmarks" / "bymc-isola18-generated"),
               ("random19", random19))
-    return [(g, p) for g, d in groups if d.is_dir() for p in sorted(d.glob("*.ta"))]
+    found = [(g, p) for g, d in groups if d.is_dir() for p in sorted(d.glob("*.ta"))]
+    return found + ([("chain", p) for p in chain_files(chain)] if chain is not None else [])
+
+
+def chain_files(folder: Path, sizes: tuple[int, ...] = CHAIN_SIZES) -> list[Path]:
+    """The chain family (:func:`tactl.bench.synthetic.chain_ta`) written into ``folder``, shortest first."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for k in sizes:
+        path = folder / f"chain{k:03d}.ta"
+        path.write_text(chain_ta(k))
+        paths.append(path)
+    return paths
 
 
 def _properties(path: Path) -> tuple[list[str], str] | str:
@@ -285,7 +336,32 @@ def _properties(path: Path) -> tuple[list[str], str] | str:
 
 def _fmt_run(r: Run) -> str:
     peak = f"{r.peak_mb:>5.0f}" if r.peak_mb is not None else f"{'-':>5}"
-    return f"{r.verdict:<11} {r.wall_s:>7.2f} {peak}"
+    cpu = f"{r.cpu_s:>7.2f}" if r.cpu_s is not None else f"{'-':>7}"
+    return f"{r.verdict:<11} {r.wall_s:>7.2f} {cpu} {peak}"
+
+
+def _fmt_ratio(x: float | None) -> str:
+    return f"{x:>7.2f}" if x is not None else f"{'-':>7}"
+
+
+def print_summary(s: Summary) -> None:
+    """The summary lines under the table (what who decides, the wall and CPU ratios)."""
+    print(f"\npeers summary over {s.pairs} (file, property) pairs: decided by both {s.both}, only tactl "
+          f"{s.only_tactl}, only ByMC {s.only_bymc}, neither {s.neither}")
+    if s.cpu_median is not None:
+        print(f"  CPU ratio tactl/ByMC over the pairs both decide: median {s.cpu_median:.2f}, "
+              f"geometric mean {s.cpu_geomean:.2f}, max {s.cpu_max:.2f}")
+        print("  tactl's highest CPU ratios: " + ", ".join(f"{r.label} {r.cpu_ratio:.2f}" for r in s.cpu_worst))
+    if s.median is not None:
+        print(f"  wall ratio tactl/ByMC over the {s.both} pairs both decide: median {s.median:.2f}, "
+              f"geometric mean {s.geomean:.2f}")
+        print("  tactl slowest against ByMC (wall): " + ", ".join(f"{r.label} {r.ratio:.2f}" for r in s.worst))
+        print("  tactl fastest against ByMC (wall): " + ", ".join(f"{r.label} {r.ratio:.3f}" for r in s.best))
+    if s.only_one:
+        print("  decided by one tool only: " + ", ".join(
+            f"{r.label} ({'tactl' if r.tactl.decided else 'ByMC'} {(r.tactl if r.tactl.decided else r.bymc).verdict}, "
+            f"{'ByMC' if r.tactl.decided else 'tactl'} {(r.bymc if r.tactl.decided else r.tactl).verdict})"
+            for r in s.only_one))
 
 
 def peers_table(shared: Path, random19: Path, timeout_s: float, pattern: str | None = None) -> bool:
@@ -311,8 +387,8 @@ def peers_table(shared: Path, random19: Path, timeout_s: float, pattern: str | N
         if not folder.is_dir():
             hint = "make random19 fetches them, or set TACTL_RANDOM19" if group == "random19" else "--shared"
             print(f"peers: no {group} files: {folder} is absent ({hint})")
-    header = f"{'file':<32} {'L/R':>9} {'property':<20} {'tactl':<11} {'wall s':>7} {'MB':>5} " \
-             f"{'ByMC':<11} {'wall s':>7} {'MB':>5} {'T/B':>7}  note"
+    header = f"{'file':<32} {'L/R':>9} {'property':<20} {'tactl':<11} {'wall s':>7} {'CPU s':>7} {'MB':>5} " \
+             f"{'ByMC':<11} {'wall s':>7} {'CPU s':>7} {'MB':>5} {'T/B wall':>8} {'T/B CPU':>7}  note"
     print(header)
     print("-" * len(header))
     rows: list[PeerRow] = []
@@ -320,7 +396,7 @@ def peers_table(shared: Path, random19: Path, timeout_s: float, pattern: str | N
     unreadable: list[str] = []
     ok = True
     with tempfile.TemporaryDirectory(prefix="tactl-peers-inputs-") as tmp:
-        for group, path in peer_inputs(shared, random19):
+        for group, path in peer_inputs(shared, random19, Path(tmp) / "chain"):
             props = _properties(path)
             if isinstance(props, str):
                 if wanted is None or wanted.search(f"{group}/{path.name}:"):
@@ -349,7 +425,7 @@ def peers_table(shared: Path, random19: Path, timeout_s: float, pattern: str | N
                 row = PeerRow(group, path.name, prop, t, b)
                 rows.append(row)
                 ok &= t.verdict != ERROR
-                ratio = f"{row.ratio:>7.2f}" if row.ratio is not None else f"{'-':>7}"
+                ratio = f"{_fmt_ratio(row.ratio):>8} {_fmt_ratio(row.cpu_ratio)}"
                 notes = "; ".join(n for n in (f"tactl: {t.note}" if t.note else "",
                                               f"ByMC: {b.note}" if b.note else "") if n)
                 flag = "  <<< VERDICTS DISAGREE" if row.disagree else ""
@@ -360,15 +436,11 @@ def peers_table(shared: Path, random19: Path, timeout_s: float, pattern: str | N
               f"{shared / 'benchmarks'} and the random19 folder)")
         return False
     s = summarize(rows)
-    print(f"\npeers summary over {s.pairs} (file, property) pairs: decided by both {s.both}, only tactl "
-          f"{s.only_tactl}, only ByMC {s.only_bymc}, neither {s.neither}")
-    if s.median is not None:
-        print(f"  wall ratio tactl/ByMC over the {s.both} pairs both decide: median {s.median:.2f}, "
-              f"geometric mean {s.geomean:.2f}")
-        print("  tactl slowest against ByMC: " + ", ".join(f"{r.label} {r.ratio:.2f}" for r in s.worst))
-        print("  tactl fastest against ByMC: " + ", ".join(f"{r.label} {r.ratio:.3f}" for r in s.best))
+    print_summary(s)
     print("  notes: L/R locations/rules; MB peak RSS by GNU time (ByMC's: its own or its largest z3's); wall times "
-          "include process start (tactl's Python and z3 import; ByMC's z3 -smt2 pipes); ByMC runs with "
+          "include process start (tactl's Python and z3 import; ByMC's z3 -smt2 pipes); CPU s user + system "
+          "of the process and the children it waited for (ByMC's z3 processes included; a killed run's is a "
+          "lower bound); chain/chainK.ta: STRB with K relay stages, generated; ByMC runs with "
           + " ".join(BYMC_ARGS) + " --spec P in a fresh temporary folder; same limit for both; a killed "
           "run is a timeout")
     if stripped:

@@ -67,3 +67,45 @@ def scaled_ta(n_locations: int, n_rules: int, seed: int = 11) -> str:
     lines += ["  }", "  specifications (1) {",
               f"    safe: ({locs[0]} == 0) -> [](({locs[-1]} == 0) || (x >= THR));", "  }", "}"]
     return "\n".join(lines) + "\n"
+
+
+#: The chain lengths ``make bench`` (``--only chain``) and ``make bench-peers`` measure.
+CHAIN_SIZES = (8, 16, 32, 64, 128, 256)
+
+
+def chain_ta(k: int) -> str:
+    """ISOLA'18's STRB (Srikanth & Toueg's reliable broadcast, ``skel Proc`` style, so that ByMC reads
+    it too) with ``k`` relay stages ``locR1 … locRk`` between having the value and sending ECHO.
+
+    A process that starts with 1, or has seen ``T + 1 - F`` ECHOs, enters the first stage; every
+    stage passes to the next unguarded and, once ``N - T - F`` ECHOs are there, may accept at once
+    (sending its ECHO); the last stage sends ECHO. No stage has a self-loop, so the justice of
+    ``corr`` asks every stage to empty. The guards stay STRB's two while the automaton grows by one
+    location and two rules per stage: how a checker's time grows with the automaton rather than
+    with its thresholds. ``unforg`` (safety) and ``corr`` (liveness) hold for every ``k >= 1``."""
+    if k < 1:
+        raise ValueError("a chain needs at least one relay stage")
+    stages = [f"locR{i}" for i in range(1, k + 1)]
+    locs = ["loc0", "loc1", *stages, "locSE", "locAC"]
+    accept = "nsnt >= THRESH2 - F"
+    rules = [("loc1", stages[0], "true", False), ("loc0", stages[0], "nsnt >= THRESH1 - F", False)]
+    rules += [(a, b, "true", False) for a, b in zip(stages, stages[1:])]
+    rules += [(stages[-1], "locSE", "true", True)]
+    rules += [(src, "locAC", accept, True) for src in ("loc0", "loc1", *stages)]
+    rules += [("locSE", "locAC", accept, False)] + [(loc, loc, "true", False) for loc in ("loc0", "locSE", "locAC")]
+    inits = ["(loc0 + loc1) == N - F;", *(f"{loc} == 0;" for loc in locs[2:]), "nsnt == 0;"]
+    justice = ["(nsnt < THRESH1 || loc0 == 0)", "(nsnt < THRESH2 || loc0 == 0)",
+               "(nsnt < THRESH2 || locSE == 0)", "(loc1 == 0)", *(f"({s} == 0)" for s in stages)]
+    lines = [f"/* STRB with {k} relay stages (tactl.bench.synthetic.chain_ta) */", f"skel Chain{k} {{",
+             "  local pc;", "  shared nsnt;", "  parameters N, T, F;",
+             "  define THRESH1 == T + 1;", "  define THRESH2 == N - T;",
+             "  assumptions (3) {", "    N > 3 * T;", "    T >= F;", "    T >= 1;", "  }",
+             f"  locations ({len(locs)}) {{", *(f"    {loc}: [{i}];" for i, loc in enumerate(locs)), "  }",
+             f"  inits ({len(inits)}) {{", *(f"    {x}" for x in inits), "  }",
+             f"  rules ({len(rules)}) {{"]
+    for i, (src, dst, guard, send) in enumerate(rules):
+        lines.append(f"  {i}: {src} -> {dst} when ({guard}) do {{ nsnt' == nsnt{' + 1' if send else ''}; }};")
+    lines += ["  }", "  specifications (2) {", "    unforg: (loc1 == 0) -> [](locAC == 0);",
+              "    corr: <>[](" + "\n        && ".join(justice) + ")\n        -> ((loc0 == 0) -> <>(locAC != 0));",
+              "  }", "}"]
+    return "\n".join(lines) + "\n"

@@ -20,6 +20,8 @@ family is its own module, whose docstring says what it measures:
   (``tactl/bench/tla.py``);
 * ``spin13``, ``promela``, ``promela-sets``, ``large``, ``scaling`` — ``tactl/bench/spin13.py``,
   ``promela.py``, ``promela_sets.py``, ``large.py``, ``reader.py``;
+* ``chain`` — CPU against the length of a generated chain of relay stages, safety and liveness,
+  tactl and ByMC where built (``tactl/bench/chain.py``);
 * ``bymc-promela`` — ByMC's cached verdicts on the Parametric Promela sets beside tactl's
   (``tactl/bench/bymc_promela.py``);
 * ``peers`` (never in the default set; ``make bench-peers`` builds ByMC first) — tactl and ByMC
@@ -39,6 +41,7 @@ from pathlib import Path
 from tactl.bench import REPO
 from tactl.bench.bymc_promela import bymc_promela_table
 from tactl.bench.certify import certify_table
+from tactl.bench.chain import chain_table
 from tactl.bench.checker import checker_table
 from tactl.bench.external import external_table
 from tactl.bench.large import large_table
@@ -108,6 +111,8 @@ TABLES: tuple[Table, ...] = (
     # the Promela-generated TAs and the large .alg models, with and without the reductions
     Table("large", lambda a, w: large_table(a.shared, min(a.timeout, RANDOM19_TIMEOUT_S), timed_process)),
     Table("scaling", _scaling),
+    # the chain family: CPU against the number of relay stages, safety and liveness, ByMC beside
+    Table("chain", lambda a, w: chain_table(a.timeout)),
     # ByMC side by side (make bench-peers builds ByMC first); long, so never in the default run
     Table("peers", lambda a, w: peers_table(a.shared, random19_dir(), a.timeout, a.peers_filter), default=False),
 )

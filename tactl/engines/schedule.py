@@ -25,9 +25,12 @@ def order_steady(ta: ThresholdAutomaton, counters: dict[str, int],
     steps: list[Step] = []
     if not _executable(ta, kappa, remaining):
         return None
+    # the order rules are tried in never changes, so it is sorted once and filtered at each step
+    order = sorted(remaining, key=lambda i: (rank[ta.rules[i].source], not ta.rules[i].is_self_loop, i))
     while remaining:
-        for i in sorted(remaining, key=lambda i: (rank[ta.rules[i].source],
-                                                  not ta.rules[i].is_self_loop, i)):
+        for i in order:
+            if i not in remaining:
+                continue
             rule = ta.rules[i]
             if kappa[rule.source] < 1:
                 continue

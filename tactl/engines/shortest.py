@@ -18,7 +18,8 @@ from dataclasses import replace
 
 from tactl.engines import explicit, explicit_ltl
 from tactl.engines.result import VIOLATED, Counterexample
-from tactl.engines.simulate import Configuration, Step, fire_many, replay, replay_query, samples_inside_batch
+from tactl.engines.simulate import (Comparisons, Configuration, Step, fire_many, replay, replay_query,
+                                    samples_inside_batch)
 from tactl.ir.eltl.formula import TemporalQuery, reach_question
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import Compare, walk
@@ -87,7 +88,7 @@ def cut_at_violation(ta: ThresholdAutomaton, question, params: dict[str, int],
     its first firing that reaches one (checked where a comparison of the bad condition may change
     along the batch, ``simulate.samples_inside_batch``). Unchanged when no earlier configuration
     violates."""
-    comparisons = [n for n in walk(question.bad) if isinstance(n, Compare)]
+    comparisons = Comparisons.of(n for n in walk(question.bad) if isinstance(n, Compare))
 
     def bad(c: Configuration) -> bool:
         return holds(question.bad, c.env(params))

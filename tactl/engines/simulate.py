@@ -17,10 +17,12 @@ change point checks all δ steps exactly. Other rules are fired one step at a ti
 
 from __future__ import annotations
 
+import heapq
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from tactl.ir.evaluate import EvaluationError, evaluate, holds
-from tactl.ir.expr import Always, And, BoolConst, Compare, Eventually, Or, is_temporal, to_text, walk
+from tactl.ir.expr import Always, And, BoolConst, Compare, Eventually, Not, Or, is_temporal, names, to_text, walk
 from tactl.ir.eltl.justice import FairReading, JusticePair, loop_reading
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.ta.model import ThresholdAutomaton
@@ -195,6 +197,7 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
     """
     configs = [initial]
     trace = [initial]  # configs plus the samples inside batches
+    moved: list[set[str]] = [set()]   # per trace entry: the names that may differ from the entry before
     state_parts = _comparisons(negation)
     try:
         _check_start(ta, ReachQuery("", BoolConst(True), BoolConst(True)), parameters, initial)
@@ -204,10 +207,14 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
             for n, step in enumerate(steps, first):
                 if not 0 <= step.rule < len(ta.rules) or step.factor < 1:
                     raise ReplayFailure(f"step {n}: no rule #{step.rule} or factor {step.factor} < 1")
-                trace.extend(samples_inside_batch(ta, parameters, current, step.rule, step.factor, state_parts))
+                rule = ta.rules[step.rule]
+                names = {rule.source, rule.target, *(u.var for u in rule.updates)}
+                inside = samples_inside_batch(ta, parameters, current, step.rule, step.factor, state_parts)
+                trace.extend(inside)
                 current = fire_many(ta, parameters, current, step.rule, step.factor, n)
                 configs.append(current)
                 trace.append(current)
+                moved.extend([names] * (len(inside) + 1))
             return current
 
         current = advance(initial, schedule, 1)
@@ -219,12 +226,14 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
             if current != start:
                 raise ReplayFailure("the loop does not return to the configuration where it began")
             trace.pop()  # the loop's end is its start
+            moved.pop()
             _check_justice(ta, parameters, configs[len(schedule):], cycle, justice)
         elif infinite:
             if loop is None:
                 raise ReplayFailure("a liveness counterexample needs a loop: no self-loop rule given")
             _check_loop(ta, parameters, current, loop)
-        if not lasso_holds(negation, [c.env(parameters) for c in trace], infinite, loop_start):
+        envs = [c.env(parameters) for c in trace]
+        if not lasso_holds(negation, envs, infinite, loop_start, _changes_among(envs, moved)):
             raise ReplayFailure("the negated specification does not hold on this "
                                 + ("lasso" if infinite else "run"))
     except ReplayFailure as e:
@@ -282,8 +291,32 @@ def enabled_loops(ta: ThresholdAutomaton, parameters: dict[str, int], config: Co
     return out
 
 
-def _comparisons(formula):
-    return [n for n in walk(formula) if isinstance(n, Compare)]
+@dataclass(frozen=True)
+class Comparisons:
+    """The comparisons of a formula, indexed by the names they read. Along a batch of one rule only
+    the comparisons that read its source, its target or a variable it changes can move, so a
+    batch looks at those alone: a long justice formula (one comparison per location) then costs
+    each step a few comparisons rather than all of them."""
+
+    all: tuple[Compare, ...]
+    by_name: dict[str, tuple[int, ...]]
+
+    @staticmethod
+    def of(items) -> Comparisons:
+        found = tuple(items)
+        index: dict[str, list[int]] = defaultdict(list)
+        for i, node in enumerate(found):
+            for name in {n.name for n in names(node)}:
+                index[name].append(i)
+        return Comparisons(found, {k: tuple(v) for k, v in index.items()})
+
+    def touching(self, changed) -> list[Compare]:
+        hit = sorted({i for name in changed for i in self.by_name.get(name, ())})
+        return [self.all[i] for i in hit]
+
+
+def _comparisons(formula) -> Comparisons:
+    return Comparisons.of(n for n in walk(formula) if isinstance(n, Compare))
 
 
 def samples_inside_batch(ta: ThresholdAutomaton, parameters: dict[str, int], config: Configuration,
@@ -291,8 +324,10 @@ def samples_inside_batch(ta: ThresholdAutomaton, parameters: dict[str, int], con
     """Configurations strictly inside the batch of ``factor`` firings of rule ``index`` at which
     some comparison may change its truth value (the batch's end is added by the caller). Along a
     batch of increments every linear term moves linearly in the number of firings; other rules
-    are sampled at every firing."""
-    if factor <= 1 or not comparisons:
+    are sampled at every firing. ``comparisons``: a :class:`Comparisons` or a list of them."""
+    if not isinstance(comparisons, Comparisons):
+        comparisons = Comparisons.of(comparisons)
+    if factor <= 1 or not comparisons.all:
         return []
     rule = ta.rules[index]
     increments = ta.increments(rule)
@@ -312,7 +347,8 @@ def samples_inside_batch(ta: ThresholdAutomaton, parameters: dict[str, int], con
 
     points: set[int] = set()
     first, second = after(0), after(1)
-    for node in comparisons:
+    moved = {rule.source, rule.target, *(v for v, d in increments.items() if d)}
+    for node in comparisons.touching(moved):  # the others have the same value all along (d = 0)
         v0 = evaluate(node.left, first) - evaluate(node.right, first)
         d = evaluate(node.left, second) - evaluate(node.right, second) - v0
         if d == 0:
@@ -321,14 +357,15 @@ def samples_inside_batch(ta: ThresholdAutomaton, parameters: dict[str, int], con
         points.update(k for k in range(root - 1, root + 3) if 0 < k < factor)
     out = []
     for k in sorted(points):
-        env = after(k)
-        out.append(Configuration.of({loc.name: env[loc.name] for loc in ta.locations},
-                                    {v: env[v] for v in ta.shared}))
+        c = dict(counters)   # the configuration's own order of locations and variables
+        c[rule.source] -= k
+        c[rule.target] += k
+        out.append(Configuration.of(c, {v: x + k * increments.get(v, 0) for v, x in shared.items()}))
     return out
 
 
 def lasso_holds(formula, envs: list[dict[str, int]], infinite: bool,
-                loop_start: int | None = None) -> bool:
+                loop_start: int | None = None, changes: dict[str, list[int]] | None = None) -> bool:
     """Whether ``formula`` (NNF: state formulas, ``&&``, ``||``, ``<>``, ``[]``) holds at position 0
     of ``envs``, read as the lasso ``envs[:-1]·envs[-1]^ω`` when ``infinite`` and as a finite
     sequence otherwise (``<>``: some position up to the end; ``[]``: every position up to the end).
@@ -338,21 +375,99 @@ def lasso_holds(formula, envs: list[dict[str, int]], infinite: bool,
 
     ``loop_start`` (with ``infinite``) reads ``envs`` as the lasso ``envs[:ℓ]·envs[ℓ:]^ω`` with a
     loop of several positions — what SPIN and NuSMV report: from position i the run reaches
-    positions i..end, and from a position inside the loop every position of the loop."""
+    positions i..end, and from a position inside the loop every position of the loop.
+
+    ``changes`` (name → the ascending positions where its value differs from the position
+    before, :func:`_changes_among`) spares comparing whole environments when the caller knows
+    which names each step can move."""
     size = len(envs)
     if not size:
         return False
     # a finite reading, and a lasso whose loop is the last position, range over i..end alike
     start = loop_start if infinite and loop_start is not None else size - 1
-    return _lasso_with_loop(formula, envs, start)
+    return _lasso_with_loop(formula, envs, start, changes)
 
 
-def _lasso_with_loop(formula, envs: list[dict[str, int]], start: int) -> bool:
+def _change_positions(envs: list[dict[str, int]]) -> dict[str, list[int]]:
+    """For each name, the positions ``i >= 1`` where its value differs from position ``i - 1``."""
+    at: dict[str, list[int]] = defaultdict(list)
+    for i in range(1, len(envs)):
+        for name, _ in envs[i].items() - envs[i - 1].items():
+            at[name].append(i)
+    return at
+
+
+def _changes_among(envs: list[dict[str, int]], moved: list[set[str]]) -> dict[str, list[int]]:
+    """:func:`_change_positions` when only the names in ``moved[i]`` can differ between positions
+    ``i - 1`` and ``i`` (a step's source, target and updated variables): a few comparisons per
+    position instead of the whole environment."""
+    at: dict[str, list[int]] = defaultdict(list)
+    for i in range(1, len(envs)):
+        before, now = envs[i - 1], envs[i]
+        for name in sorted(moved[i]):
+            if now[name] != before[name]:
+                at[name].append(i)
+    return at
+
+
+def _runs(e, envs: list[dict[str, int]], changes: dict[str, list[int]]) -> list[tuple[int, bool]]:
+    """The truth of the state formula ``e`` along ``envs`` as runs ``(first position, value)``,
+    ascending, each value different from the one before. A subformula other than ``&&``, ``||``
+    and ``!`` is evaluated at position 0 and where a name it reads changes, nowhere else (its value
+    cannot differ where none did); ``&&`` and ``||`` follow how many of their parts are decisive.
+    So a formula with one comparison per location costs a run of n steps about n evaluations,
+    not n times the formula's size."""
+    if isinstance(e, Not):
+        return [(i, not v) for i, v in _runs(e.arg, envs, changes)]
+    if isinstance(e, (And, Or)) and e.args:
+        decisive = isinstance(e, Or)   # one true part makes || true, one false part makes && false
+        parts = [_runs(a, envs, changes) for a in e.args]
+        current = [r[0][1] for r in parts]
+        count = sum(1 for v in current if v == decisive)
+        value = decisive if count else not decisive
+        out = [(0, value)]
+        events = heapq.merge(*([(i, j, v) for i, v in r[1:]] for j, r in enumerate(parts)))
+        pending = next(events, None)
+        while pending is not None:
+            position = pending[0]
+            while pending is not None and pending[0] == position:
+                _, j, v = pending
+                count += (v == decisive) - (current[j] == decisive)
+                current[j] = v
+                pending = next(events, None)
+            now = decisive if count else not decisive
+            if now != value:
+                value = now
+                out.append((position, value))
+        return out
+    read = {n.name for n in names(e)}
+    positions = sorted({i for name in read for i in changes.get(name, ())})
+    value = holds(e, envs[0])
+    out = [(0, value)]
+    for i in positions:
+        now = holds(e, envs[i])
+        if now != value:
+            value = now
+            out.append((i, value))
+    return out
+
+
+def _dense(runs: list[tuple[int, bool]], size: int) -> list[bool]:
+    out: list[bool] = []
+    for (first, value), end in zip(runs, [i for i, _ in runs[1:]] + [size]):
+        out.extend([value] * (end - first))
+    return out
+
+
+def _lasso_with_loop(formula, envs: list[dict[str, int]], start: int,
+                     changes: dict[str, list[int]] | None = None) -> bool:
     size = len(envs)
+    if changes is None:
+        changes = _change_positions(envs)
 
     def values(e) -> list[bool]:
         if not is_temporal(e):
-            return [holds(e, env) for env in envs]
+            return _dense(_runs(e, envs, changes), size)
         if isinstance(e, And):
             parts = [values(a) for a in e.args]
             return [all(p[i] for p in parts) for i in range(size)]
