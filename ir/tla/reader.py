@@ -11,6 +11,7 @@ syntax is an :class:`~tactl.ir.errors.InputError` at ``file:line:col``.
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from importlib import resources
 from typing import Iterator
@@ -350,7 +351,30 @@ def _syntax_error(e: UnexpectedInput, text: str) -> Diagnostic:
         return Diagnostic(Severity.ERROR, "'/\\' and '\\/' mixed without parentheses: TLA+ gives "
                           "them the same precedence; write parentheses or a bulleted list",
                           _span(tok))
+    outside = _outside_word(text, tok)
+    if outside is not None:
+        word, span = outside
+        return Diagnostic(Severity.ERROR, f"'{word}' is TLA+ outside the fragment tactl reads (docs/tla.md "
+                          "lists what it reads: a threshold automaton's locations, counters and rules)", span)
     return Diagnostic(Severity.ERROR, f"unexpected '{tok.value}'; expected {_expected(expected)}", _span(tok))
+
+
+#: TLA+ operators the fragment has no reading for; the grammar reads each as a plain name, so a
+#: parse error just after one would otherwise name the token that follows it.
+OUTSIDE_FRAGMENT = ("CHOOSE", "LAMBDA", "RECURSIVE", "INSTANCE", "SUBSET", "UNION", "DOMAIN",
+                    "ENABLED", "CASE", "OTHER", "THEOREM")
+_OUTSIDE_WORD = re.compile(r"\b(" + "|".join(OUTSIDE_FRAGMENT) + r")\b")
+
+
+def _outside_word(text: str, tok: Token) -> tuple[str, Span] | None:
+    """The last operator outside the fragment on ``tok``'s line up to and including ``tok``, with
+    its place: the reason the parse failed there, rather than the token the parser stopped at."""
+    line = text.split("\n")[tok.line - 1] if 0 < tok.line <= text.count("\n") + 1 else ""
+    found = list(_OUTSIDE_WORD.finditer(line[:max(tok.end_column - 1, tok.column)]))
+    if not found:
+        return None
+    m = found[-1]
+    return m.group(1), Span(tok.line, m.start() + 1, tok.line, m.end() + 1)
 
 
 def _mixes_junctions(text: str, tok: Token) -> bool:
