@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from tactl.cli.app import Command, app, usage_error
+from tactl.cli.app import EXIT_USAGE, Command, app, usage_error
 
 
 @app.command(cls=Command, short_help="Run the language server (editors start it).",
@@ -40,8 +40,11 @@ def lsp(
     from tactl.lsp.hover import hover_at
     from tactl.lsp.symbols import symbols_of
 
+    problems = []
+
     def analysed(path: Path):
         analysis = analyse(str(path), read_text(path))
+        problems.extend(analysis.problems)
         for problem in analysis.problems:  # what the editor underlines, as check prints it
             typer.echo(problem.rendered, err=True)
         return analysis
@@ -58,3 +61,7 @@ def lsp(
         # the hover's Markdown as a terminal shows it: without the code fences
         typer.echo("\n".join(line for line in shown.markdown.split("\n") if not line.startswith("```"))
                    if shown else "(nothing to show here)")
+    # As every command on bad input: the answer above is what an editor shows, the status says
+    # the file has errors (printed above, as the editor underlines them).
+    if any(p.is_error for p in problems):
+        raise typer.Exit(EXIT_USAGE)

@@ -92,6 +92,8 @@ def test_the_command_answers_one_hover_and_the_outline(cli, tmp_path):
     broken.write_text(strb.read_text(encoding="utf-8").replace("to all", "to al"), encoding="utf-8")
     shown = cli("lsp", "--hover", f"{broken}:11:3")
     assert shown.out == "(nothing to show here)\n" and f"{broken}:16:18: unexpected 'al'" in shown.err
+    assert shown.code == 2  # a file with errors is bad input, as for every command
+    assert cli("lsp", "--symbols", broken).code == 2
     assert cli("lsp", "--hover", "strb.alg:17").code == 2
 
 
