@@ -27,7 +27,7 @@ from functools import partial
 from typing import Any, Callable, Iterator
 
 from tactl.util import deadline
-from tactl.util.deadline import worker_signals
+from tactl.util.deadline import forking_blocked, worker_signals
 
 
 class ExecutorError(ValueError):
@@ -162,7 +162,8 @@ class LocalPool:
                                         initargs=(os.getpid(),))
 
     def run(self, fn, payloads: list[Any], started: Started | None = None) -> Iterator[tuple[int, Any, float]]:
-        futures = {self.pool.submit(_timed, fn, p): i for i, p in enumerate(payloads)}
+        with forking_blocked():  # submit forks the workers
+            futures = {self.pool.submit(_timed, fn, p): i for i, p in enumerate(payloads)}
         # the processes, kept: a broken pool forgets them, and their exit codes name the signal
         workers = list((getattr(self.pool, "_processes", None) or {}).values())
         begun = min(self.jobs, len(payloads))

@@ -323,12 +323,32 @@ def stop_on_signals() -> None:
     _pipe = write_end
 
 
+STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextmanager
+def forking_blocked():
+    """Around the calls that fork the pool's workers: SIGINT and SIGTERM blocked in this thread,
+    so a worker starts with them blocked and cannot run the parent's handlers (inherited by
+    fork) before :func:`worker_signals` has set its own — a pool ending a just-forked worker
+    would print a traceback from inside multiprocessing. The parent's own signals arriving
+    meanwhile stay pending and are delivered when the block ends."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def worker_signals(parent: int) -> None:
     """In a worker process of the driver's pool: the parent decides when to stop (it ends its
     workers itself), so SIGINT is ignored, SIGTERM ends the worker at once, and the worker dies
     with its parent (Linux), never running on as an orphan."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # forked with both blocked (forking_blocked): a SIGTERM sent before this point, when the
+    # pool ends its workers, is delivered now and ends the worker quietly
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
     signal.set_wakeup_fd(-1)  # the parent's watcher pipe is not this process's
     try:
         libc = ctypes.CDLL(None, use_errno=True)
