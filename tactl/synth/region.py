@@ -125,6 +125,8 @@ def sym_expr(s: object) -> Expr:
     if isinstance(s, bool):
         return BoolConst(s)
     if isinstance(s, LinearAtom):
+        if s.op == GE and all(a < 0 for _, a in s.coeffs):  # `b2 <= 0` reads better than `-b2 >= 0`
+            return Compare("<=", term_expr(tuple((x, -a) for x, a in s.coeffs)), const(-s.bound))
         return Compare(s.op, term_expr(s.coeffs), const(s.bound))
     parts = sorted((sym_expr(a) for a in s.args), key=to_text)
     return (conj if s.kind == "and" else disj)(*parts)
