@@ -132,8 +132,8 @@ def _monomial_key(poly: sympy.Poly, monomial: tuple[int, ...]) -> str | None:
     if len(names) == 1:
         return names[0]
     unknowns = [x for x in names if is_unknown(x)]
-    if len(names) == 2 and len(unknowns) == 2:
-        raise ThresholdError(f"two unknowns multiplied ('{names[0]} * {names[1]}'): an unknown "
+    if len(unknowns) >= 2:
+        raise ThresholdError(f"two unknowns multiplied ('{unknowns[0]} * {unknowns[1]}'): an unknown "
                              "coefficient multiplies a parameter or a constant, so that the "
                              "threshold is linear once the unknowns are fixed")
     if len(names) == 2 and len(unknowns) == 1:
