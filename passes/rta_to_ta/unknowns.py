@@ -32,8 +32,8 @@ from dataclasses import dataclass, replace
 
 from tactl.ir.expr import Compare, Expr, IntConst, Mul, Name, transform, walk
 from tactl.ir.linear import LinearTerm, term_expr
-from tactl.ir.rta.model import ReceiveTA, ReceiveRule
-from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.ir.rta.model import ReceiveRule, ReceiveTA, received_message
+from tactl.ir.ta.model import Define, ThresholdAutomaton
 from tactl.ir.unknowns import Unknown, is_unknown, linear_form, product_key, range_constraints, split_product
 
 
@@ -48,6 +48,9 @@ class Coding:
     unknowns: tuple[Unknown, ...]
     meaning: dict[str, LinearTerm]  # encoded name → its value over ``?a``, ``?a*n`` and parameters
     added: tuple[Expr, ...]  # the bounds encode added to the assumptions (left out when decoding)
+    # the thresholds the receive guards compare counts with, where they name unknowns
+    # (``?a1 * n + ?b1 * t + ?c1``): the TA names each by a define (:func:`decode_ta`)
+    thresholds: tuple[LinearTerm, ...] = ()
 
     @property
     def names(self) -> set[str]:
@@ -77,7 +80,22 @@ def _coding(rta: ReceiveTA) -> Coding:
         name = product_key(_shifted(known[u]), x)
         meaning[name] = LinearTerm.of({key: 1, x: -low})
         added.append(Compare("<=", Name(name), term_expr([(x, high - low)]) if high > low else IntConst(0)))
-    return Coding(tuple(rta.unknowns), meaning, tuple(added))
+    return Coding(tuple(rta.unknowns), meaning, tuple(added), _thresholds(rta))
+
+
+def _thresholds(rta: ReceiveTA) -> tuple[LinearTerm, ...]:
+    """Each side of a receive guard's comparison that names unknowns and no receive variable,
+    once, in order of appearance."""
+    out: dict[LinearTerm, None] = {}
+    for r in (*rta.rules, *rta.crash_rules):
+        for node in walk(r.guard):
+            if isinstance(node, Compare) and _mentions_unknown(node):
+                for side in (node.left, node.right):
+                    form = linear_form(side)
+                    if any(is_unknown(x) for x in form.variables()) and \
+                            not any(received_message(x) for x in form.variables()):
+                        out.setdefault(form, None)
+    return tuple(out)
 
 
 def _mentions_unknown(e: Expr) -> bool:
@@ -132,11 +150,14 @@ def encode(rta: ReceiveTA) -> tuple[ReceiveTA, Coding]:
     return encoded, coding
 
 
-def decode_expr(e: Expr, coding: Coding, order: dict[str, int] | None = None) -> Expr:
+def decode_expr(e: Expr, coding: Coding, order: dict[str, int] | None = None,
+                names: dict[LinearTerm, str] | None = None) -> Expr:
     """``e`` of the encoded translation over the unknowns again (``?a`` renamed ``a``): every
-    comparison with an encoded name is put in linear form, each side on its own."""
+    comparison with an encoded name is put in linear form, each side on its own; with ``names``
+    (threshold → define name), a side that adds or subtracts whole thresholds names them."""
     order = order or {}
     renamed = {u.name: u.bare for u in coding.unknowns}
+    names = names or {}
 
     def decoded(t: Expr) -> LinearTerm:
         form = linear_form(t)
@@ -155,8 +176,8 @@ def decode_expr(e: Expr, coding: Coding, order: dict[str, int] | None = None) ->
         rhs = LinearTerm(tuple((x, -a) for x, a in diff.coeffs if x not in on_left), -diff.const)
         if not lhs:
             lhs, rhs = list(diff.coeffs), LinearTerm((), -diff.const)
-        return Compare(node.op, _render(LinearTerm(tuple(lhs)), renamed, order),
-                       _render(rhs, renamed, order), span=node.span)
+        return Compare(node.op, _named(LinearTerm(tuple(lhs)), names, renamed, order),
+                       _named(rhs, names, renamed, order), span=node.span)
 
     def rewrite(node: Expr) -> Expr | None:
         if isinstance(node, Compare) and any(isinstance(n, Name) and n.name in coding.meaning
@@ -169,21 +190,67 @@ def decode_expr(e: Expr, coding: Coding, order: dict[str, int] | None = None) ->
     return transform(e, rewrite)
 
 
+def _unknown_part(term: LinearTerm) -> dict[str, int]:
+    return {x: a for x, a in term.coeffs if is_unknown(x)}
+
+
+def _named(term: LinearTerm, names: dict[LinearTerm, str], renamed: dict[str, str],
+           order: dict[str, int]) -> Expr:
+    """``term`` as ``thresh1 - f`` when its unknowns are those of whole thresholds (each added or
+    subtracted once), else written out."""
+    rest, used = term, []
+    for threshold, name in names.items():
+        part = _unknown_part(threshold)
+        for sign in (1, -1):
+            have = _unknown_part(rest)
+            if part and all(have.get(x) == sign * a for x, a in part.items()):
+                rest = rest - threshold.scale(sign)
+                used.append((name, sign))
+                break
+    if not used or _unknown_part(rest):
+        return _render(term, renamed, order)
+    used.sort(key=lambda item: item[1] < 0)  # thresh2 - thresh1, not -thresh1 + thresh2
+    defined = {name for name, _ in used}
+    return term_expr([*used, *_linear_items(rest, order)], rest.const,
+                     rename=lambda x: Name(x) if x in defined else _name(x, renamed))
+
+
+def _linear_items(term: LinearTerm, order: dict[str, int]) -> list[tuple[str, int]]:
+    return sorted(term.coeffs, key=lambda item: _order_key(item, order))
+
+
+def _order_key(item: tuple[str, int], order: dict[str, int]) -> tuple:
+    x, a = item
+    parts = split_product(x)
+    base = parts[1] if parts else x
+    return (a < 0, order.get(base, len(order)), 0 if parts else 1, x)
+
+
+def _name(x: str, renamed: dict[str, str]) -> Expr:
+    parts = split_product(x)
+    if parts is not None:
+        return Mul(Name(renamed[parts[0]]), Name(parts[1]))
+    return Name(renamed.get(x, x))
+
+
 def _render(term: LinearTerm, renamed: dict[str, str], order: dict[str, int]) -> Expr:
     """Positive terms first, in the order of ``order`` (a product ``a * n`` just before ``n``)."""
-    def key(item: tuple[str, int]) -> tuple:
-        x, a = item
-        parts = split_product(x)
-        base = parts[1] if parts else x
-        return (a < 0, order.get(base, len(order)), 0 if parts else 1, x)
+    return term_expr(_linear_items(term, order), term.const, rename=lambda x: _name(x, renamed))
 
-    def name(x: str) -> Expr:
-        parts = split_product(x)
-        if parts is not None:
-            return Mul(Name(renamed[parts[0]]), Name(parts[1]))
-        return Name(renamed.get(x, x))
 
-    return term_expr(sorted(term.coeffs, key=key), term.const, rename=name)
+THRESHOLD_NAME = "thresh"
+
+
+def threshold_names(coding: Coding, taken: set[str]) -> dict[LinearTerm, str]:
+    """``thresh1``, ``thresh2``, … for the thresholds with unknowns, in order (``thresh1_`` …
+    if the automaton has the name): what ``tactl synthesize`` prints instantiated."""
+    out = {}
+    for i, t in enumerate(coding.thresholds, start=1):
+        name = f"{THRESHOLD_NAME}{i}"
+        while name in taken:
+            name += "_"
+        out[t] = name
+    return out
 
 
 def decode_ta(ta: ThresholdAutomaton, rta: ReceiveTA, coding: Coding) -> ThresholdAutomaton:
@@ -198,9 +265,11 @@ def decode_ta(ta: ThresholdAutomaton, rta: ReceiveTA, coding: Coding) -> Thresho
                                f"threshold automaton, which already has a '{clash[0].bare}': "
                                "rename the unknown")
     order = {x: i for i, x in enumerate((*ta.shared, *parameters, *renamed.values()))}
+    names = threshold_names(coding, taken | set(renamed.values()))
+    defines = tuple(Define(name, _render(t, renamed, order)) for t, name in names.items())
 
     def dec(e: Expr) -> Expr:
-        return decode_expr(e, coding, order)
+        return decode_expr(e, coding, order, names)
 
     def original(e: Expr) -> Expr:
         return transform(e, lambda n: Name(renamed[n.name], span=n.span)
@@ -213,6 +282,7 @@ def decode_ta(ta: ThresholdAutomaton, rta: ReceiveTA, coding: Coding) -> Thresho
                    *map(dec, generated))
     return replace(
         ta, parameters=parameters, unknowns=tuple(renamed.values()), assumptions=assumptions,
+        defines=(*ta.defines, *defines),
         inits=tuple(map(dec, ta.inits)),
         rules=tuple(replace(r, guard=dec(r.guard)) for r in ta.rules),
         properties=tuple(replace(p, formula=dec(p.formula)) for p in ta.properties))

@@ -27,8 +27,9 @@ def synthesize(cli, name: str) -> dict:
 
 def test_strb_thresholds_give_back_t_plus_1_and_n_minus_t(cli):
     doc = synthesize(cli, "strb-thresholds.alg")
-    solutions = [s["values"] for s in doc["solutions"]]
-    assert dict(a1=0, b1=1, c1=1, a2=1, b2=-1, c2=0) in solutions
+    paper = next(s for s in doc["solutions"] if s["values"] == dict(a1=0, b1=1, c1=1, a2=1, b2=-1, c2=0))
+    # the thresholds in order of appearance in the code, instantiated
+    assert paper["thresholds"] == {"thresh1": "t + 1", "thresh2": "n - t"}
     # relay at t: f Byzantine ECHOs suffice, so the region of that candidate names unforgeability
     refuted = {e["property"] for e in doc["excluded"]}
     assert "unforgeability" in refuted and "relay" in refuted

@@ -62,7 +62,8 @@ def reachable(ta: ThresholdAutomaton) -> ThresholdAutomaton:
     solver = z3.Solver()
     solver.add(*(to_z3(e, sym) for e in ta.assumptions), *(sym(p) >= 0 for p in ta.parameters),
                *(sym(s) >= 0 for s in ta.shared))
-    feasible = [r for r in ta.rules if solver.check(to_z3(r.guard, sym)) != z3.unsat]
+    feasible = [replace(r, guard=ta.expand(r.guard)) for r in ta.rules
+                if solver.check(to_z3(ta.expand(r.guard), sym)) != z3.unsat]
     seen = set(ta.initial_locations())
     grew = True
     while grew:
@@ -71,7 +72,7 @@ def reachable(ta: ThresholdAutomaton) -> ThresholdAutomaton:
             if r.source in seen and r.target not in seen:
                 seen.add(r.target)
                 grew = True
-    return replace(ta, rules=tuple(r for r in feasible if r.source in seen))
+    return replace(ta, rules=tuple(r for r in feasible if r.source in seen), defines=())
 
 
 def points(path, space) -> list[dict[str, int]]:
