@@ -115,3 +115,20 @@ def test_instantiating_after_translation_agrees_with_instantiating_the_pseudocod
 def test_instantiated_text_replaces_negative_values_in_parentheses():
     text = "unknowns ?a in -2..2\nresilience n > ?a * t\n"
     assert instantiated_text(text, {"a": -2}) == "resilience n > (-2) * t\n"
+
+
+def test_the_comparison_tells_different_thresholds_apart():
+    """The oracle above is not vacuous: the automaton instantiated at one point differs from the
+    pseudocode instantiated at another (relay at t + 1 against relay at t + 2)."""
+    path = CORPUS / "synthesis" / "strb-thresholds.alg"
+    text = path.read_text()
+    result = parsed(text, str(path))
+    ta = translate(result.rta).ta
+    paper = dict(a1=0, b1=1, c1=1, a2=1, b2=-1, c2=0)
+    after = reachable(instantiate(ta, paper))
+    first = parsed(instantiated_text(text, {**paper, "c1": 2}))
+    meanings = {name: instantiated_text(m, paper) for name, m in meaning_names(result).items()}
+    # the same locations, whose meaning quotes the other threshold
+    other = {name: m.replace("1 * t + 2", "1 * t + 1") for name, m in meaning_names(first).items()}
+    assert set(meanings.values()) >= set(other.values())
+    assert compare(after, reachable(translate(first.rta).ta), meanings, other)
