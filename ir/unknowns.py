@@ -160,6 +160,11 @@ def product_bounds(key: str, unknowns: dict[str, Unknown]) -> tuple[Expr, Expr]:
             Compare("<=", p, term_expr([(x, known.high)]) if known.high else IntConst(0)))
 
 
+def unknowns_reason(names) -> str:
+    """Why an automaton with unknowns gets no verdict: every engine says it alike."""
+    return f"the automaton has synthesis unknowns ({', '.join(names)}); give them values first"
+
+
 def bound_value(e: Expr) -> int | None:
     """The integer a range bound folds to (``-2``, ``1``), or None."""
     return constant_value(e)
@@ -167,4 +172,4 @@ def bound_value(e: Expr) -> int | None:
 
 __all__ = ["PREFIX", "Unknown", "NonLinearError", "bound_value", "is_unknown", "linear_form",
            "product_expr", "product_key", "range_constraints", "render", "split_product",
-           "unknown_names"]
+           "unknown_names", "unknowns_reason"]

@@ -103,3 +103,14 @@ def test_lsp_hover_on_an_unknown_gives_its_range(cli):
     r = cli("lsp", "--hover", f"{path}:{line}:{col}")
     assert r.code == 0, r.err
     assert "unknown, in 0..5" in r.out
+
+
+def test_check_of_a_synchronous_algorithm_with_unknowns_is_unsupported_alike(cli, tmp_path):
+    text = (CORPUS / "rb_sync" / "rb_sync.alg").read_text()
+    text = text.replace("\ntiming sync\n", "\ntiming sync\nunknowns ?c in 0..2\n")
+    text = text.replace("if received ECHO from t + 1 distinct", "if received ECHO from t + ?c distinct")
+    path = tmp_path / "sync.alg"
+    path.write_text(text)
+    r = cli("check", str(path))
+    assert r.code == 3, r.err
+    assert "UNSUPPORTED" in r.out and "the automaton has synthesis unknowns (c)" in r.out
