@@ -117,8 +117,9 @@ def _poly(e: sympy.Expr) -> sympy.Poly:
     except sympy.PolynomialError:
         raise ThresholdError("the threshold is not a linear term (only +, -, multiplication "
                              "and division by constants)") from None
-    for monomial in poly.monoms():
-        _monomial_key(poly, monomial)  # refuses what is not linear once the unknowns are fixed
+    if poly.total_degree() > 1:
+        for monomial in poly.monoms():
+            _monomial_key(poly, monomial)  # refuses what is not linear once the unknowns are fixed
     return poly
 
 
@@ -150,14 +151,17 @@ def _monomial_key(poly: sympy.Poly, monomial: tuple[int, ...]) -> str | None:
 def _linear(diff: sympy.Expr, op: str, is_count, order: dict[str, int]) -> Expr:
     """``diff op 0`` with rational coefficients → integer coefficients, counts on the left."""
     poly = _poly(diff)
-    coeffs: dict[str, sympy.Rational] = {}
-    const = sympy.Rational(0)
-    for monomial, c in poly.terms():
-        key = _monomial_key(poly, monomial)
-        if key is None:
-            const = sympy.Rational(c)
-        else:
-            coeffs[key] = sympy.Rational(c)
+    if poly.total_degree() <= 1:
+        coeffs = {s.name: sympy.Rational(poly.coeff_monomial(s)) for s in diff.free_symbols}
+        const = sympy.Rational(poly.coeff_monomial(1))
+    else:  # products of an unknown with a parameter (ir/unknowns.py)
+        coeffs, const = {}, sympy.Rational(0)
+        for monomial, c in poly.terms():
+            key = _monomial_key(poly, monomial)
+            if key is None:
+                const = sympy.Rational(c)
+            else:
+                coeffs[key] = sympy.Rational(c)
     scale = reduce(lcm, [int(c.q) for c in [*coeffs.values(), const]], 1)
     ints = {n: int(c * scale) for n, c in coeffs.items() if c != 0}
     k = int(const * scale)
