@@ -89,6 +89,12 @@ def available_names(corpus: Path) -> list[str]:
         if corpus.is_dir() else []
 
 
+# corpus/synthesis: algorithms of the corpus with thresholds left unknown, for ``tactl synthesize``
+# (docs/synthesize.md); ``check`` answers unsupported on them, so ``tactl verify corpus`` leaves
+# them out (``tactl verify synthesis`` names them)
+SYNTHESIS_EXAMPLES = "synthesis"
+
+
 def corpus_algorithms(name: str, corpus: Path | None = None) -> list[Path]:
     """The corpus files ``name`` means (none: it names nothing there): ``corpus`` is all of them,
     a folder's name its algorithms, a stem its file; ``corpus/strb/strb.alg`` is that file of the
@@ -97,8 +103,8 @@ def corpus_algorithms(name: str, corpus: Path | None = None) -> list[Path]:
     if not corpus.is_dir() or not name:
         return []
     parts = Path(name).parts
-    if name == CORPUS:
-        return algorithms_in(corpus)
+    if name == CORPUS:  # every algorithm to verify: the synthesis examples have no verdicts
+        return [p for p in algorithms_in(corpus) if p.parent.name != SYNTHESIS_EXAMPLES]
     if parts and parts[0] == CORPUS and len(parts) > 1:
         inside = corpus.joinpath(*parts[1:])
         return [inside] if inside.is_file() else algorithms_in(inside) if inside.is_dir() else []

@@ -52,3 +52,11 @@ def test_strb_resilience_is_n_greater_than_3t_with_a_run_at_n_equal_3t(cli):
 def test_crash_and_byzantine_broadcast_thresholds(cli, name, expected):
     doc = synthesize(cli, name)
     assert [s["values"] for s in doc["solutions"]] == expected
+
+
+def test_verify_corpus_leaves_the_synthesis_examples_out_and_names_find_them():
+    from tactl.driver.inputs import corpus_algorithms, resolve_input
+
+    assert not [p for p in corpus_algorithms("corpus") if p.parent.name == "synthesis"]
+    assert len(corpus_algorithms("synthesis")) == len(list(SYNTHESIS.glob("*.alg"))) >= 4
+    assert resolve_input("strb-resilience").name == "strb-resilience.alg"
