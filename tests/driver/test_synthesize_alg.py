@@ -11,6 +11,7 @@ import json
 import pytest
 
 from conftest import CORPUS
+from tactl.driver.inputs import corpus_algorithms, resolve_input
 
 SYNTHESIS = CORPUS / "synthesis"
 
@@ -55,8 +56,6 @@ def test_crash_and_byzantine_broadcast_thresholds(cli, name, expected):
 
 
 def test_verify_corpus_leaves_the_synthesis_examples_out_and_names_find_them():
-    from tactl.driver.inputs import corpus_algorithms, resolve_input
-
     assert not [p for p in corpus_algorithms("corpus") if p.parent.name == "synthesis"]
     assert len(corpus_algorithms("synthesis")) == len(list(SYNTHESIS.glob("*.alg"))) >= 4
     assert resolve_input("strb-resilience").name == "strb-resilience.alg"
