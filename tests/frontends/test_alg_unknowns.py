@@ -114,3 +114,13 @@ def test_check_of_a_synchronous_algorithm_with_unknowns_is_unsupported_alike(cli
     r = cli("check", str(path))
     assert r.code == 3, r.err
     assert "UNSUPPORTED" in r.out and "the automaton has synthesis unknowns (c)" in r.out
+
+
+def test_a_hand_written_rta_with_unknowns_translates_to_a_synthesis_ta(cli, tmp_path):
+    text = (REPO / "tests" / "data" / "unknowns" / "rta_undeclared.rta").read_text()
+    path = tmp_path / "ok.rta"
+    path.write_text(text.replace("unknowns ?a in 0..1;", "unknowns ?a in 0..1, ?c in -1..1;"))
+    r = cli("translate", str(path), "-o", "-")
+    assert r.code == 0, r.err
+    assert "unknowns a, c;" in r.out and "-1 <= c;" in r.out
+    assert "define thresh1 == a * t + c;" in r.out
