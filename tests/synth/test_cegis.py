@@ -17,6 +17,7 @@ from tactl.ir.ta.reader import read_ta_file
 from tactl.passes.ta_to_ta.instantiate import instantiate
 from tactl.passes.ta_to_ta.lower_division import lower_division
 from tactl.synth.cegis import SynthesisOptions, space_points, synthesize
+from tactl.synth.result import EMPTY_RC
 from tactl.synth.space import candidate_space
 
 
@@ -115,3 +116,10 @@ def test_region_sizes_are_counted_in_a_small_space():
     points = space_points(result.space)
     covered = {_key(p) for p in points if any(holds(e.region, p) for e in result.excluded)}
     assert covered | {_key(s.values) for s in result.solutions} == {_key(p) for p in points}
+
+
+def test_an_empty_resilience_condition_is_no_solution():
+    result = synthesize(read_ta_file(DATA / "empty_rc.ta").ta, SynthesisOptions())
+    assert sorted(s.values["k"] for s in result.solutions) == [0, 1]
+    empty = sorted(e.candidate["k"] for e in result.excluded if e.kind == EMPTY_RC)
+    assert empty == [2, 3]
