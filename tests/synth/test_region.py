@@ -65,12 +65,12 @@ def _assert_regions_sound(path, limit: int | None = None) -> int:
     return checked
 
 
-@pytest.mark.parametrize("name", ["strb_thresholds", "strb_resilience"])
+@pytest.mark.parametrize("name", ["strb_thresholds", "strb_resilience", "circulate"])
 def test_regions_of_the_hand_written_files(name):
     assert _assert_regions_sound(DATA / f"{name}.ta") > 0
 
 
-@pytest.mark.parametrize("name", ["strb_thresholds", "strb_resilience"])
+@pytest.mark.parametrize("name", ["strb_thresholds", "strb_resilience", "circulate"])
 def test_the_explicit_engine_agrees_inside_regions(name):
     """A second, independent witness: the explicit engine at the run's parameters finds the
     property violated under sampled candidates of each region."""
