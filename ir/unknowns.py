@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tactl.ir.errors import Span
-from tactl.ir.expr import Compare, Div, Expr, IntConst, Mul, Name, Neg, Sum, constant_value, transform, walk
+from tactl.ir.expr import Compare, Div, Expr, IntConst, Mul, Name, Neg, Sum, transform, walk
 from tactl.ir.linear import LinearTerm, NonLinearError, linearize, term_expr
 
 PREFIX = "?"
@@ -41,9 +41,6 @@ class Unknown:
 
     def text(self) -> str:
         return f"{self.name} in {self.low}..{self.high}"
-
-    def size(self) -> int:
-        return self.high - self.low + 1
 
 
 def is_unknown(name: str) -> bool:
@@ -165,11 +162,6 @@ def unknowns_reason(names) -> str:
     return f"the automaton has synthesis unknowns ({', '.join(names)}); give them values first"
 
 
-def bound_value(e: Expr) -> int | None:
-    """The integer a range bound folds to (``-2``, ``1``), or None."""
-    return constant_value(e)
-
-
-__all__ = ["PREFIX", "Unknown", "NonLinearError", "bound_value", "is_unknown", "linear_form",
-           "product_expr", "product_key", "range_constraints", "render", "split_product",
+__all__ = ["PREFIX", "Unknown", "NonLinearError", "abstract_products", "is_unknown", "linear_form",
+           "product_bounds", "product_expr", "product_key", "range_constraints", "render", "split_product",
            "unknown_names", "unknowns_reason"]

@@ -217,8 +217,8 @@ class _Build:
                 raise _Refused(f"the unknown '{name}' is declared twice{at}", _tok_span(tok))
             if not bounds:
                 raise _Refused(f"the unknown '{name}' has no range: write '{name} in LOW..HIGH' "
-                               "(e.g. '{name} in 0..3'; the candidates must be finitely many)"
-                               .replace("{name}", name), _tok_span(tok))
+                               f"(e.g. '{name} in 0..3'; the candidates must be finitely many)",
+                               _tok_span(tok))
             low, high = (self.constant(b) for b in bounds)
             if low > high:
                 raise _Refused(f"the range {low}..{high} of '{name}' is empty (its low end is "

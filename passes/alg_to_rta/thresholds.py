@@ -13,7 +13,9 @@ multiple of its denominators:
 becomes ``2 * received(R0) > n + t`` — no rounding convention is needed, because the exact
 rational comparison is what the paper says. What has no linear form — a product of two
 parameters, a rounding term with a coefficient other than ±1 or nested in another — is refused
-with :class:`ThresholdError`, never approximated. ``tests/translation/test_thresholds.py`` checks the identities
+with :class:`ThresholdError`, never approximated. A product of an unknown coefficient with a
+parameter (``?a * n``, ir/unknowns.py) is one term of the linear form: it is linear once the
+unknown has a value; two unknowns multiplied, or an unknown times a receive count, is refused. ``tests/translation/test_thresholds.py`` checks the identities
 against z3 on random terms.
 
 Why sympy and not ``ir/linear.py``: a ``LinearTerm`` there has integer coefficients and no
