@@ -1,0 +1,253 @@
+"""TA → the same TA with the integer coefficients of its thresholds made unknowns: what ``tactl
+check --repair`` hands to the synthesis loop (tactl/synth/repair.py) to find the nearest
+thresholds under which every property holds.
+
+What is a threshold. A comparison in a guard between shared variables and a linear term of
+parameters (``nsnt >= T + 1 - F``), after macro expansion. Each such term gets one unknown per
+parameter (its coefficient, written value ± ``parameter_radius``) and one for its constant
+(written value ± ``constant_radius``), all declared with their ranges as assumptions over unknowns
+alone — the candidate space of a synthesis file (tactl/synth/space.py).
+
+Where the unknowns go, and why there. A ByMC-style automaton names its thresholds once, in
+defines (``define THRESH1 == T + 1;``), and uses them in the guards and in the justice of its
+liveness specifications alike; lifting the define's body lifts every use at once, so the
+justice keeps describing the rules. A threshold written straight into guards is lifted per
+distinct term (every guard comparing shared variables with ``T + 1 - F`` shares its unknowns),
+and a specification comparing shared variables with the very same term gets the same unknowns.
+A specification that compares shared variables with another term keeps it as written and the
+result says so (:attr:`Lifted.notes`): a liveness verdict under a justice that no longer matches
+its rules is not a repair to trust blindly. Comparisons between parameters alone in guards are
+left as written.
+
+The resilience condition (``resilience=True``): in each assumption comparing two or more
+parameters, every integer written in a product with a parameter (the 3 of ``n > 3 * t``) becomes
+an unknown (± ``parameter_radius``), and a constant term (written or 0) is added as an unknown
+(± ``constant_radius``), so that ``n >= 3 * t`` can become ``n >= 3 * t + 1``. Assumptions over a
+single parameter (``f >= 0``) and those without a written integer (``t >= f``) stay.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+
+from tactl.ir.expr import (Compare, Expr, IntConst, Mul, Name, Sum, const, names, summation, to_text,
+                           transform, walk)
+from tactl.ir.linear import LinearTerm, NonLinearError, linearize, term_expr
+from tactl.ir.ta.model import ThresholdAutomaton
+
+
+@dataclass(frozen=True)
+class LiftOptions:
+    parameter_radius: int = 1  # a parameter's coefficient ranges over written ± this
+    constant_radius: int = 2  # a constant over written ± this
+    resilience: bool = False  # also the resilience condition's written coefficients
+
+
+@dataclass(frozen=True)
+class Site:
+    """One lifted threshold: where it is (``THRESH1``, ``rule 3's guard``, ``the resilience
+    condition``), its written text, and its unknowns (parameter or ``1`` for the constant -> the
+    unknown's name)."""
+
+    where: str
+    written: str
+    unknowns: dict[str, str]
+    lifted: Expr  # the term (or, for the resilience condition, the comparison) with unknowns
+
+
+@dataclass(frozen=True)
+class Lifted:
+    ta: ThresholdAutomaton  # with unknowns and their ranges
+    written: dict[str, int]  # each unknown's value in the input: the distance is measured from it
+    sites: tuple[Site, ...]
+    notes: tuple[str, ...] = field(default=())
+
+
+class _Names:
+    """Fresh unknown names that clash with no declared name (nor each other)."""
+
+    def __init__(self, ta: ThresholdAutomaton) -> None:
+        self.taken = set(ta.symbols) | set(ta.unknowns)
+
+    def fresh(self, base: str) -> str:
+        name = base
+        while name in self.taken:
+            name += "_"
+        self.taken.add(name)
+        return name
+
+
+class _Builder:
+    def __init__(self, ta: ThresholdAutomaton, options: LiftOptions) -> None:
+        self.ta, self.options = ta, options
+        self.names = _Names(ta)
+        self.written: dict[str, int] = {}
+        self.ranges: list[Expr] = []
+        self.sites: list[Site] = []
+
+    def unknown(self, base: str, value: int, radius: int) -> Name:
+        u = self.names.fresh(base)
+        self.written[u] = value
+        self.ranges += [Compare("<=", const(value - radius), Name(u)), Compare("<=", Name(u), const(value + radius))]
+        return Name(u)
+
+    def term(self, where: str, prefix: str, written: LinearTerm) -> Expr:
+        """``Σ u_p * p + u_1`` with each ``u`` ranging around ``written``'s coefficient."""
+        coeffs = written.coeff_map
+        made: dict[str, str] = {}
+        args: list[Expr] = []
+        for p in self.ta.parameters:
+            u = self.unknown(f"{prefix}_{p}", coeffs.get(p, 0), self.options.parameter_radius)
+            made[p] = u.name
+            args.append(Mul(u, Name(p)))
+        c = self.unknown(f"{prefix}_1", written.const, self.options.constant_radius)
+        made["1"] = c.name
+        args.append(c)
+        lifted = summation(args[0], (("+", a) for a in args[1:]))
+        self.sites.append(Site(where, str(written), made, lifted))
+        return lifted
+
+
+def lift_thresholds(ta: ThresholdAutomaton, options: LiftOptions = LiftOptions()) -> Lifted:
+    """``ta`` (without unknowns) with its thresholds' coefficients made unknowns (module doc)."""
+    if ta.unknowns:
+        raise ValueError("the automaton already has unknowns: synthesize it instead of repairing it")
+    b = _Builder(ta, options)
+    params, shared = set(ta.parameters), set(ta.shared)
+    lifted_defines = _guard_defines(ta, params)
+    defines = []
+    for index, d in enumerate(ta.defines):
+        if d.name in lifted_defines:
+            written = linearize(ta.macro_bodies[d.name])
+            defines.append(replace(d, expr=b.term(d.name, f"k{len(b.sites) + 1}", written)))
+        else:
+            defines.append(d)
+    by_term: dict[LinearTerm, Expr] = {}
+    rules = []
+    for r in ta.rules:
+        def lift(node: Expr, rule=r) -> Expr | None:
+            split = _threshold(ta, node, shared, params, lifted_defines)
+            if split is None:
+                return None
+            left, threshold = split
+            if threshold not in by_term:
+                by_term[threshold] = b.term(f"rule {rule.id}'s guard", f"k{len(b.sites) + 1}", threshold)
+            return Compare(node.op, left, by_term[threshold], span=node.span)
+        rules.append(replace(r, guard=transform(r.guard, lift)))
+    notes: list[str] = []
+    properties = []
+    for p in ta.properties:
+        def lift_spec(node: Expr, prop=p) -> Expr | None:
+            split = _threshold(ta, node, shared, params, lifted_defines)
+            if split is None:
+                return None
+            left, threshold = split
+            if threshold in by_term:
+                return Compare(node.op, left, by_term[threshold], span=node.span)
+            notes.append(f"property {prop.name} compares {to_text(left)} with {threshold}, which no "
+                         "guard uses as written: it keeps its written value")
+            return None
+        properties.append(replace(p, formula=transform(p.formula, lift_spec)))
+    assumptions = list(ta.assumptions)
+    if options.resilience:
+        assumptions = [_lift_assumption(b, a, params) for a in assumptions]
+    unknowns = tuple(b.written)
+    lifted = replace(ta, unknowns=unknowns, defines=tuple(defines), rules=tuple(rules),
+                     properties=tuple(properties), assumptions=(*assumptions, *b.ranges),
+                     declared_at=(*ta.declared_at, *((u, None) for u in unknowns)))
+    return Lifted(lifted, dict(b.written), tuple(b.sites), tuple(dict.fromkeys(notes)))
+
+
+def _guard_defines(ta: ThresholdAutomaton, params: set[str]) -> set[str]:
+    """The defines named in a guard comparison with shared variables whose expansion is a linear
+    term over parameters alone (the ByMC-style threshold)."""
+    found: set[str] = set()
+    shared = set(ta.shared)
+    for r in ta.rules:
+        for node in walk(r.guard):
+            if not isinstance(node, Compare):
+                continue
+            if not any(n.name in shared for n in names(ta.expand(node))):
+                continue
+            for n in names(node):
+                body = ta.macro_bodies.get(n.name)
+                if body is not None and _parameter_term(body, params) is not None:
+                    found.add(n.name)
+    return found
+
+
+def _parameter_term(e: Expr, params: set[str]) -> LinearTerm | None:
+    try:
+        term = linearize(e)
+    except (NonLinearError, TypeError):
+        return None
+    return term if set(term.variables()) <= params else None
+
+
+def _threshold(ta: ThresholdAutomaton, node: Expr, shared: set[str], params: set[str],
+               skip: set[str]) -> tuple[Expr, LinearTerm] | None:
+    """A comparison between shared variables and a parameter term, not through a lifted define,
+    as (the shared side, the threshold); None for anything else."""
+    if not isinstance(node, Compare) or any(n.name in skip for n in names(node)):
+        return None
+    try:
+        diff = linearize(ta.expand(node.left)) - linearize(ta.expand(node.right))
+    except (NonLinearError, TypeError):
+        return None
+    variables = set(diff.variables())
+    if not variables & shared or not variables <= shared | params:
+        return None
+    left = LinearTerm.of({x: a for x, a in diff.coeffs if x in shared})
+    threshold = LinearTerm.of({x: -a for x, a in diff.coeffs if x in params}, -diff.const)
+    return term_expr(left.coeffs), threshold
+
+
+def _lift_assumption(b: _Builder, a: Expr, params: set[str]) -> Expr:
+    """An assumption comparing two or more parameters with its written coefficients and a
+    constant made unknowns (module doc); any other assumption as written."""
+    if not isinstance(a, Compare):
+        return a
+    mentioned = {n.name for n in names(b.ta.expand(a))}
+    if len(mentioned & params) < 2 or not mentioned <= params:
+        return a
+    if not any(isinstance(n, IntConst) for n in walk(a)):  # `t >= f`: nothing written to vary
+        return a
+    made: dict[str, str] = {}
+    prefix = f"r{len(b.sites) + 1}"
+
+    def coefficient(node: Expr) -> Expr | None:
+        if isinstance(node, Mul):
+            for k, other in ((node.left, node.right), (node.right, node.left)):
+                if isinstance(k, IntConst) and isinstance(other, Name) and other.name in params:
+                    u = b.unknown(f"{prefix}_{other.name}", k.value, b.options.parameter_radius)
+                    made[other.name] = u.name
+                    return Mul(u, other, span=node.span)
+        return None
+
+    right = transform(a.right, coefficient)
+    left = transform(a.left, coefficient)
+    constant, right = _split_constant(right)
+    c = b.unknown(f"{prefix}_1", constant, b.options.constant_radius)
+    made["1"] = c.name
+    lifted = Compare(a.op, left, summation(right, [("+", c)]) if right is not None else c, span=a.span)
+    b.sites.append(Site("the resilience condition", to_text(a), made, lifted))
+    return lifted
+
+
+def _split_constant(e: Expr) -> tuple[int, Expr | None]:
+    """The written integer added at the end of ``e`` (``3 * t + 1`` -> 1, ``3 * t``) and the rest."""
+    if isinstance(e, IntConst):
+        return e.value, None
+    if isinstance(e, Sum) and isinstance(e.args[-1], IntConst):
+        value = e.args[-1].value * (1 if e.ops[-1] == "+" else -1)
+        rest = summation(e.args[0], zip(e.ops[:-1], e.args[1:-1]))
+        return value, rest
+    return 0, e
+
+
+def unknown_sites(lifted: Lifted) -> Iterator[tuple[Site, str, str]]:
+    """Each (site, what the unknown is the coefficient of, its name)."""
+    for site in lifted.sites:
+        for of, name in site.unknowns.items():
+            yield site, of, name
