@@ -92,8 +92,9 @@ class _Builder:
         self.ranges += [Compare("<=", const(value - radius), Name(u)), Compare("<=", Name(u), const(value + radius))]
         return Name(u)
 
-    def term(self, where: str, prefix: str, written: LinearTerm) -> Expr:
-        """``Σ u_p * p + u_1`` with each ``u`` ranging around ``written``'s coefficient."""
+    def term(self, where: str, prefix: str, written: LinearTerm, shown: tuple[Expr, str] | None = None) -> Expr:
+        """``Σ u_p * p + u_1`` with each ``u`` ranging around ``written``'s coefficient; the site
+        shows the comparison ``shown`` (its shared side and operator) when given."""
         coeffs = written.coeff_map
         made: dict[str, str] = {}
         args: list[Expr] = []
@@ -105,7 +106,12 @@ class _Builder:
         made["1"] = c.name
         args.append(c)
         lifted = summation(args[0], (("+", a) for a in args[1:]))
-        self.sites.append(Site(where, str(written), made, lifted))
+        if shown is None:
+            self.sites.append(Site(where, term_text(written, self.ta.parameters), made, lifted))
+        else:
+            left, op = shown
+            self.sites.append(Site(where, f"{to_text(left)} {op} {term_text(written, self.ta.parameters)}", made,
+                                   Compare(op, left, lifted)))
         return lifted
 
 
@@ -120,10 +126,12 @@ def lift_thresholds(ta: ThresholdAutomaton, options: LiftOptions = LiftOptions()
     for index, d in enumerate(ta.defines):
         if d.name in lifted_defines:
             written = linearize(ta.macro_bodies[d.name])
-            defines.append(replace(d, expr=b.term(d.name, f"k{len(b.sites) + 1}", written)))
+            defines.append(replace(d, expr=b.term(f"define {d.name}", f"k{len(b.sites) + 1}", written)))
         else:
             defines.append(d)
     by_term: dict[LinearTerm, Expr] = {}
+    side: dict[LinearTerm, Expr] = {}  # each inline threshold's shared side, as first written
+    users: dict[LinearTerm, list[int]] = {}  # the rules whose guards use each inline threshold
     rules = []
     for r in ta.rules:
         def lift(node: Expr, rule=r) -> Expr | None:
@@ -132,9 +140,16 @@ def lift_thresholds(ta: ThresholdAutomaton, options: LiftOptions = LiftOptions()
                 return None
             left, threshold = split
             if threshold not in by_term:
-                by_term[threshold] = b.term(f"rule {rule.id}'s guard", f"k{len(b.sites) + 1}", threshold)
+                side[threshold] = left
+                by_term[threshold] = b.term("", f"k{len(b.sites) + 1}", threshold, (left, node.op))
+            users.setdefault(threshold, [])
+            if rule.id not in users[threshold]:
+                users[threshold].append(rule.id)
             return Compare(node.op, left, by_term[threshold], span=node.span)
         rules.append(replace(r, guard=transform(r.guard, lift)))
+    where = {id(by_term[t]): _rules_text(ids) for t, ids in users.items()}
+    b.sites = [replace(site, where=where[id(site.lifted.right)]) if isinstance(site.lifted, Compare)
+               and id(site.lifted.right) in where else site for site in b.sites]
     notes: list[str] = []
     properties = []
     for p in ta.properties:
@@ -145,9 +160,17 @@ def lift_thresholds(ta: ThresholdAutomaton, options: LiftOptions = LiftOptions()
             left, threshold = split
             if threshold in by_term:
                 return Compare(node.op, left, by_term[threshold], span=node.span)
-            notes.append(f"property {prop.name} compares {to_text(left)} with {threshold}, which no "
-                         "guard uses as written: it keeps its written value")
-            return None
+            nearest = _nearest_guard(threshold, [t for t in by_term if side[t] == left])
+            if nearest is None:
+                notes.append(f"property {prop.name} compares {to_text(left)} with {term_text(threshold, ta.parameters)}, "
+                             "which follows no lifted guard threshold: it keeps its written value")
+                return None
+            offset = threshold - nearest
+            notes.append(f"property {prop.name}'s {to_text(left)} vs {term_text(threshold, ta.parameters)} follows "
+                         f"the guard threshold {term_text(nearest, ta.parameters)} (offset "
+                         f"{term_text(offset, ta.parameters)})")
+            moved = summation(by_term[nearest], [("+", term_expr(offset.coeffs, offset.const))])
+            return Compare(node.op, left, moved, span=node.span)
         properties.append(replace(p, formula=transform(p.formula, lift_spec)))
     assumptions = list(ta.assumptions)
     if options.resilience:
@@ -157,6 +180,41 @@ def lift_thresholds(ta: ThresholdAutomaton, options: LiftOptions = LiftOptions()
                      properties=tuple(properties), assumptions=(*assumptions, *b.ranges),
                      declared_at=(*ta.declared_at, *((u, None) for u in unknowns)))
     return Lifted(lifted, dict(b.written), tuple(b.sites), tuple(dict.fromkeys(notes)))
+
+
+def _nearest_guard(threshold: LinearTerm, guards: list[LinearTerm]) -> LinearTerm | None:
+    """The guard threshold (on the same shared side) a specification's threshold differs from
+    least — a Byzantine automaton's justice names the receive threshold ``t + 1`` where its guard
+    reads ``t + 1 - f`` — or None when there is none or two are equally near."""
+    def size(t: LinearTerm) -> int:
+        return sum(abs(a) for _, a in t.coeffs) + abs(t.const)
+
+    ranked = sorted(guards, key=lambda g: size(threshold - g))
+    if not ranked or (len(ranked) > 1 and size(threshold - ranked[0]) == size(threshold - ranked[1])):
+        return None
+    return ranked[0]
+
+
+def term_text(term: LinearTerm, order: tuple[str, ...]) -> str:
+    """``term`` as a person writes a threshold: positive coefficients first, in the declared order
+    of the parameters, then the negative ones, then the constant (``t - f + 1``)."""
+    rank = {p: i for i, p in enumerate(order)}
+    ordered = sorted(term.coeffs, key=lambda xa: (xa[1] < 0, rank.get(xa[0], len(rank)), xa[0]))
+    out = ""
+    for x, a in ordered:
+        word = x if abs(a) == 1 else f"{abs(a)} * {x}"
+        out = ("-" + word if a < 0 else word) if not out else f"{out} {'-' if a < 0 else '+'} {word}"
+    if not out:
+        return str(term.const)
+    if term.const:
+        out += f" {'-' if term.const < 0 else '+'} {abs(term.const)}"
+    return out
+
+
+def _rules_text(ids: list[int]) -> str:
+    if len(ids) == 1:
+        return f"rule {ids[0]}'s guard"
+    return f"the guards of rules {', '.join(map(str, ids))}"
 
 
 def _guard_defines(ta: ThresholdAutomaton, params: set[str]) -> set[str]:

@@ -20,10 +20,9 @@ from typing import Any
 from tactl.ir.expr import Compare, Expr, const, substitute, to_text
 from tactl.ir.linear import NonLinearError, linearize
 from tactl.ir.ta.model import ThresholdAutomaton
-from tactl.passes.ta_to_ta.lift_thresholds import LiftOptions, Lifted, Site, lift_thresholds
+from tactl.passes.ta_to_ta.lift_thresholds import LiftOptions, Site, lift_thresholds, term_text
 from tactl.synth.cegis import SynthesisOptions, synthesize
 from tactl.synth.nearest import distance
-from tactl.synth.result import Solution, SynthesisResult
 
 
 @dataclass(frozen=True)
@@ -40,42 +39,58 @@ class Change:
 
 @dataclass
 class Repair:
-    solution: Solution
+    values: dict[str, int]
     distance: int
     changes: list[Change]
+    recheck: dict[str, str] = field(default_factory=dict)  # property -> verdict, checked again
 
     def json(self) -> dict[str, Any]:
-        return {"distance": self.distance, "values": self.solution.values,
+        return {"distance": self.distance, "values": self.values,
                 "changes": [{"where": c.where, "written": c.written, "repaired": c.repaired}
                             for c in self.changes],
-                "recheck": self.solution.recheck}
+                "recheck": self.recheck}
 
 
 @dataclass
 class RepairResult:
-    lifted: Lifted
-    synthesis: SynthesisResult
+    """What a repair search found, whichever way it searched (``method``): the lifted sites and
+    the unknowns' ranges, the nearest repairs, and how much of the space was covered."""
+
+    sites: tuple[Site, ...]
+    ranges: dict[str, tuple[int, int]]
+    method: str
     repairs: list[Repair] = field(default_factory=list)
+    complete: bool = False  # every ring up to the nearest repair (or the whole space) covered
+    stopped: str = ""
+    candidates_tried: int = 0
+    regions_excluded: int = 0
+    time_s: float = 0.0
     vacuous: int = 0  # solutions passed over because a property held only vacuously under them
+    notes: tuple[str, ...] = ()
+    problems: list[str] = field(default_factory=list)
 
     @property
     def distance(self) -> int | None:
         return self.repairs[0].distance if self.repairs else None
 
-    def json(self, render=None) -> dict[str, Any]:
-        s = self.synthesis
+    def json(self) -> dict[str, Any]:
         return {
+            "method": self.method,
             "lifted": [{"where": site.where, "written": site.written, "unknowns": site.unknowns}
-                       for site in self.lifted.sites],
-            "ranges": {u: list(b) for u, b in s.space.bounds.items()},
-            "complete": s.complete, **({"stopped": s.stopped} if s.stopped else {}),
+                       for site in self.sites],
+            "ranges": {u: list(b) for u, b in self.ranges.items()},
+            "complete": self.complete, **({"stopped": self.stopped} if self.stopped else {}),
             "distance": self.distance,
             "repairs": [r.json() for r in self.repairs],
-            "candidates_tried": s.candidates_tried, "regions_excluded": len(s.excluded),
-            "time_s": round(s.time_s, 3),
-            **({"notes": list(self.lifted.notes)} if self.lifted.notes else {}),
-            **({"problems": s.problems} if s.problems else {}),
+            "candidates_tried": self.candidates_tried, "regions_excluded": self.regions_excluded,
+            "time_s": round(self.time_s, 3),
+            **({"vacuous_solutions_passed_over": self.vacuous} if self.vacuous else {}),
+            **({"notes": list(self.notes)} if self.notes else {}),
+            **({"problems": self.problems} if self.problems else {}),
         }
+
+
+REGIONS = "synthesis loop over the lifted automaton (each refuted candidate excludes its region)"
 
 
 def repair(ta: ThresholdAutomaton, lift: LiftOptions = LiftOptions(), properties: tuple[str, ...] = (),
@@ -88,36 +103,47 @@ def repair(ta: ThresholdAutomaton, lift: LiftOptions = LiftOptions(), properties
                          "linear term of parameters")
     result = synthesize(lifted.ta, SynthesisOptions(properties=properties, path=path,
                                                     nearest=dict(lifted.written)), progress)
-    out = RepairResult(lifted, result)
+    out = RepairResult(lifted.sites, dict(result.space.bounds), REGIONS, complete=result.complete,
+                       stopped=result.stopped, candidates_tried=result.candidates_tried,
+                       regions_excluded=len(result.excluded), time_s=result.time_s,
+                       notes=lifted.notes, problems=list(result.problems))
     for s in result.solutions:
         if s.vacuous:
             out.vacuous += 1
             continue
-        out.repairs.append(Repair(s, distance(s.values, lifted.written), changes(lifted, s.values)))
-    nearest = min((r.distance for r in out.repairs), default=None)
-    out.repairs = [r for r in out.repairs if r.distance == nearest]
+        out.repairs.append(Repair(s.values, distance(s.values, lifted.written),
+                                  changes(lifted.sites, lifted.written, s.values, ta.parameters), dict(s.recheck)))
+    return nearest_only(out)
+
+
+def nearest_only(out: RepairResult) -> RepairResult:
+    """``out`` with only the repairs at the least distance (a ring search may have found others)."""
+    least = min((r.distance for r in out.repairs), default=None)
+    out.repairs = [r for r in out.repairs if r.distance == least]
     return out
 
 
-def changes(lifted: Lifted, values: Mapping[str, int]) -> list[Change]:
+def changes(sites: tuple[Site, ...], written: Mapping[str, int], values: Mapping[str, int],
+            order: tuple[str, ...] = ()) -> list[Change]:
     """The sites whose unknowns differ from their written values, each with its repaired text."""
     out = []
-    for site in lifted.sites:
-        if all(values[u] == lifted.written[u] for u in site.unknowns.values()):
+    for site in sites:
+        if all(values[u] == written[u] for u in site.unknowns.values()):
             continue
-        out.append(Change(site.where, site.written, repaired_text(site, values)))
+        out.append(Change(site.where, site.written, repaired_text(site, values, order)))
     return out
 
 
-def repaired_text(site: Site, values: Mapping[str, int]) -> str:
+def repaired_text(site: Site, values: Mapping[str, int], order: tuple[str, ...] = ()) -> str:
+    """The site's threshold (or comparison) with the repair's values put in, as a person writes it."""
     e = substitute(site.lifted, {u: const(values[u]) for u in site.unknowns.values()})
     if isinstance(e, Compare):
-        return f"{_linear(e.left)} {e.op} {_linear(e.right)}"
-    return _linear(e)
+        return f"{_linear(e.left, order)} {e.op} {_linear(e.right, order)}"
+    return _linear(e, order)
 
 
-def _linear(e: Expr) -> str:
+def _linear(e: Expr, order: tuple[str, ...]) -> str:
     try:
-        return str(linearize(e))
+        return term_text(linearize(e), order)
     except (NonLinearError, TypeError):
         return to_text(e)
