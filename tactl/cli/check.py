@@ -112,6 +112,21 @@ def check(
     minimize: MinimizeOption = False,
     itf: ItfOption = None,
     sarif: SarifOption = None,
+    repair: Annotated[bool, typer.Option("--repair", help="When a property is VIOLATED, search "
+                                         "the nearest thresholds under which every property "
+                                         "holds: each threshold's coefficients become unknowns "
+                                         "around their written values, searched by growing "
+                                         "distance (the synthesis loop of 'tactl synthesize'; "
+                                         "an .alg program candidate by candidate through its "
+                                         "translation). The verdicts and exit status stay the "
+                                         "check's.")] = False,
+    repair_resilience: Annotated[bool, typer.Option("--repair-resilience", help="With --repair: "
+                                                    "the resilience condition's written "
+                                                    "coefficients (the 3 of n > 3t) and a constant "
+                                                    "may change too.")] = False,
+    repair_range: Annotated[str, typer.Option("--repair-range", metavar="P,C", help="With --repair: "
+                                              "each parameter's coefficient ranges over its "
+                                              "written value ± P, each constant ± C.")] = "1,2",
 ) -> None:
     from tactl.driver.commands import CheckRequest  # lazy: the driver's check
     from tactl.driver.pipeline import SOURCE_ENGINE
@@ -158,10 +173,12 @@ def check(
         if problem:
             raise usage_error(cex_svg, problem)
     refuse_bad_outputs((file,), itf=itf, sarif=sarif)
+    lift = _repair_options(file, repair or repair_resilience, repair_resilience, repair_range)
     deadline.stop_on_signals()
     start_clock(timeout)
     outcome = _check_file(request, progress, as_json)
     report = outcome.report
+    repaired = _repair(file, report, lift, tuple(properties or ()), progress) if lift is not None else None
     rounds = None
     if outcome.rounds is not None:
         from tactl.report.rounds import MultiRound  # lazy: only for `rounds carrying`
@@ -173,6 +190,8 @@ def check(
             from tactl.report.rounds import conclusion_json  # lazy: only for `rounds carrying`
 
             data["multi_round"] = conclusion_json(rounds, report.results)
+        if repaired is not None:
+            data["repair"] = repaired.json()
         typer.echo(json.dumps(data, indent=2))
     else:
         typer.echo(report_text(report, full=verbosity["verbose"]))
@@ -180,12 +199,48 @@ def check(
             from tactl.report.rounds import conclusion_lines  # lazy: only for `rounds carrying`
 
             typer.echo("\n".join(conclusion_lines(rounds, report.results)))
+        if repaired is not None:
+            from tactl.report.repair_text import repair_lines  # lazy: only with --repair
+
+            typer.echo("\n".join(repair_lines(repaired)))
     if cex_svg is not None:
         _write_cex_svg(cex_svg, report, file.suffix.lower().lstrip("."))
     write_check_outputs(file, report, outcome.source, itf, sarif)
     if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
         raise report.interrupted
     raise typer.Exit(report.exit_code)
+
+
+def _repair_options(file: Path, wanted: bool, resilience: bool, ranges: str):
+    """``--repair``'s lifting options, checked before anything runs; None without --repair."""
+    if not wanted:
+        return None
+    from tactl.driver.repair import repair_problem  # lazy: only with --repair
+    from tactl.passes.ta_to_ta.lift_thresholds import LiftOptions
+
+    why = repair_problem(file)
+    if why:
+        raise usage_error(file, why)
+    try:
+        coefficient, constant = (int(x) for x in ranges.split(","))
+    except ValueError:
+        raise usage_error(file, f"--repair-range {ranges!r}: write two natural numbers, P,C "
+                                "(e.g. 1,2)") from None
+    if coefficient < 0 or constant < 0:
+        raise usage_error(file, f"--repair-range {ranges!r}: the radii are natural numbers")
+    return LiftOptions(coefficient, constant, resilience)
+
+
+def _repair(file: Path, report, lift, properties: tuple[str, ...], progress: bool | None):
+    """The nearest repairs when a property is violated (None when none is, or on an interrupt)."""
+    from tactl.engines.result import VIOLATED  # lazy: only with --repair
+
+    if report.interrupted is not None or not any(r.verdict == VIOLATED for r in report.results):
+        return None
+    from tactl.driver.repair import repair_file  # lazy: only with --repair
+
+    show = (not verbosity["quiet"]) if progress is None else progress
+    return repair_file(file, report.ta, lift, properties, (lambda line: info(line)) if show else None)
 
 
 def _certify_problem(file: Path, engine: str) -> None:
