@@ -4,9 +4,9 @@ ByMC's synthesis files (``unknowns a1, b1;``) leave coefficients of the threshol
 each has a value the automaton is an ordinary one that every engine decides. The unknowns are
 replaced by their constants everywhere they may occur (defines, assumptions, inits, guards,
 updates, specifications); an assumption that mentions unknowns alone (``0 <= a1; a1 <= 1;``)
-describes the range searched, not the algorithm, and is dropped. A product whose factor was an
-unknown folds to ``k * N`` (or ``N``, or ``0``) so that the instantiated file reads as a person
-would write it; nothing else is rewritten.
+describes the range searched, not the algorithm, and is dropped. Every term that named an
+unknown is written in its linear normal form (``N - T``, not ``1 * N + -1 * T + 0``) so that the
+instantiated file reads as a person would write it; nothing else is rewritten.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from tactl.ir.expr import Expr, IntConst, Mul, Name, const, constant_value, names, transform
+from tactl.ir.expr import ARITH_NODES, Compare, Expr, const, names, substitute, transform
+from tactl.ir.linear import NonLinearError, linearize, term_expr
 from tactl.ir.ta.model import Rule, ThresholdAutomaton, Update
 
 
@@ -49,11 +50,11 @@ def instantiate(ta: ThresholdAutomaton, values: Mapping[str, int]) -> ThresholdA
     if not ta.unknowns:
         return ta
     mapping = {u: const(int(values[u])) for u in ta.unknowns}
+    unknown_set = set(ta.unknowns)
 
     def put(e: Expr) -> Expr:
-        return _fold(transform(e, lambda n: mapping.get(n.name) if isinstance(n, Name) else None))
+        return _canonical(e, unknown_set, mapping)
 
-    unknown_set = set(ta.unknowns)
     return replace(
         ta,
         unknowns=(),
@@ -71,22 +72,26 @@ def _rule(r: Rule, put) -> Rule:
                                                         for u in r.updates))
 
 
-def _fold(e: Expr) -> Expr:
-    """Products with a constant factor 1 become their other factor; with 0, the constant 0."""
+def _canonical(e: Expr, unknowns: set[str], mapping: dict[str, Expr]) -> Expr:
+    """``e`` with the unknowns replaced; every arithmetic term that named an unknown is printed
+    in its linear normal form (``a1 * N + b1 * T + c1`` at 1, -1, 0 is ``N - T``), as a person
+    would write the threshold; a term that is not linear once substituted keeps its shape."""
+
+    def linear(term: Expr) -> Expr:
+        if not any(n.name in unknowns for n in names(term)):
+            return term
+        put = substitute(term, mapping)
+        try:
+            lin = linearize(put)
+        except (NonLinearError, TypeError):
+            return put
+        return term_expr(lin.coeffs, lin.const)
 
     def rewrite(node: Expr) -> Expr | None:
-        if not isinstance(node, Mul):
-            return None
-        left, right = _fold(node.left), _fold(node.right)
-        for k, other in ((constant_value(left), right), (constant_value(right), left)):
-            if k == 1:
-                return other
-            if k == 0:
-                return IntConst(0)
-        if left is node.left and right is node.right:
-            return node
-        return Mul(left, right, span=node.span)
+        if isinstance(node, Compare):
+            return Compare(node.op, linear(node.left), linear(node.right), span=node.span)
+        if isinstance(node, ARITH_NODES):
+            return linear(node)
+        return None
 
     return transform(e, rewrite)
-
-
