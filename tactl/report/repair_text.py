@@ -20,7 +20,8 @@ def repair_lines(result: RepairResult) -> list[str]:
         out.append(head)
         for r in result.repairs[:SHOWN]:
             rechecked = ", ".join(f"{p}: {v}" for p, v in r.recheck.items())
-            out.append("  " + "; ".join(c.text() for c in r.changes)
+            mark = {True: "weakest: ", False: "", None: ""}[r.weakest]
+            out.append(f"  {mark}" + "; ".join(c.text() for c in r.changes)
                        + f"; every property then holds (re-checked: {rechecked})")
         if len(result.repairs) > SHOWN:
             out.append(f"  … and {len(result.repairs) - SHOWN} more at the same distance (--json lists them all)")

@@ -22,7 +22,7 @@ from tactl.report.html import CounterexampleView, _environment, counterexample_v
 from tactl.report.property_json import counterexample_json
 from tactl.report.tightness_text import neighbour_text
 from tactl.synth.result import EMPTY_RC, SynthesisResult
-from tactl.synth.tightness import KILLED, SOLUTION
+from tactl.synth.tightness import KILLED
 from tactl.util.version import __version__
 
 TEMPLATE = "html/synthesis.html.j2"
@@ -123,7 +123,7 @@ def synthesis_page(result: SynthesisResult) -> SynthesisPage:
             _values(s.values), tuple(s.thresholds.items()), s.resilience,
             ", ".join(f"{k}: {v}" for k, v in (s.recheck or s.verdicts).items()),
             ", ".join(s.vacuous),
-            None if neighbours is None else not any(n.status == SOLUTION for n in neighbours),
+            None if neighbours is None else not any(n.weaker for n in neighbours),
             tuple(rows)))
     space = result.space
     figures = (("candidates checked", f"{result.candidates_tried:,}"),

@@ -29,7 +29,8 @@ def neighbour_text(n: Neighbour) -> str:
         where = f", the run of excluded region {n.region + 1}" if n.region is not None else ""
         return f"{step}: {n.prop} violated with {_params(n.parameters)}{where}"
     if n.status == SOLUTION:
-        return f"{step}: also a solution" + (f" ({n.reason})" if n.reason else "")
+        return (f"{step}: also a solution" + (f" ({n.reason})" if n.reason else "")
+                + (", and weaker" if n.weaker else ", not weaker"))
     if n.status == EMPTY:
         return f"{step}: no parameter values satisfy the resilience condition"
     if n.status == UNDECIDED:
@@ -38,10 +39,10 @@ def neighbour_text(n: Neighbour) -> str:
 
 
 def tightness_lines(neighbours: Sequence[Neighbour]) -> list[str]:
-    """Indented under a solution: "cannot be weakened by one step" when no neighbour is a
+    """Indented under a solution: "cannot be weakened by one step" when no neighbour is a weaker
     solution, else "one step away"."""
     if not neighbours:
         return []
-    tight = not any(n.status == SOLUTION for n in neighbours)
+    tight = not any(n.weaker for n in neighbours)
     head = "cannot be weakened by one step:" if tight else "one step away:"
     return [f"      {head}"] + [f"        {neighbour_text(n)}" for n in neighbours]

@@ -191,6 +191,25 @@ def weakest(ta: ThresholdAutomaton, solutions: Sequence[Mapping[str, int]]) -> W
     return Weakest(tuple(chosen), len(reps), why, {i: to_text(rcs[i]) for i in chosen})
 
 
+def dominates(ta: ThresholdAutomaton, a: Mapping[str, int], b: Mapping[str, int],
+              order: _Order | None = None) -> bool:
+    """``a`` is strictly below ``b`` in the order of the module docstring: its resilience
+    condition is weaker, or equivalent with thresholds no higher for every valuation and lower
+    for some."""
+    order = order or _Order(ta)
+    rc_a, rc_b = resilience(ta, a), resilience(ta, b)
+    if not order.implies(rc_b, rc_a):
+        return False
+    if not order.implies(rc_a, rc_b):
+        return True
+    terms = threshold_terms(ta)
+
+    def le(x: Mapping[str, int], y: Mapping[str, int]) -> bool:
+        return all(order.at_most(rc_a, name, instantiated(t, x), instantiated(t, y)) for name, t in terms.items())
+
+    return le(a, b) and not le(b, a)
+
+
 def _least(order: _Order, rc: Expr, thresholds: Mapping[str, Expr], solutions: Sequence[Mapping[str, int]],
            members: list[int]) -> list[int]:
     """The members whose threshold vectors no other member's is strictly below, for every

@@ -8,7 +8,9 @@ every candidate it checks is decided by the checker of ``tactl check``, a refute
 its whole region, and the first ring that holds a solution holds every nearest repair. A
 solution under which some property holds only vacuously is not a repair (it makes the property
 true by making its premise impossible), so the search goes on past it. Each repair is re-checked
-as ``synthesize`` re-checks its solutions: printed, read back, checked again.
+as ``synthesize`` re-checks its solutions: printed, read back, checked again. Several repairs at
+the same distance are ordered as ``synthesize --weakest`` orders solutions (tactl/synth/order.py):
+the minimal ones first, marked.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.passes.ta_to_ta.lift_thresholds import LiftOptions, Site, lift_thresholds, term_text
 from tactl.synth.cegis import SynthesisOptions, synthesize
 from tactl.synth.nearest import distance
+from tactl.synth.order import weakest
 
 
 @dataclass(frozen=True)
@@ -43,9 +46,11 @@ class Repair:
     distance: int
     changes: list[Change]
     recheck: dict[str, str] = field(default_factory=dict)  # property -> verdict, checked again
+    weakest: bool | None = None  # among the nearest, minimal in the order of tactl/synth/order.py
 
     def json(self) -> dict[str, Any]:
         return {"distance": self.distance, "values": self.values,
+                **({"weakest": self.weakest} if self.weakest is not None else {}),
                 "changes": [{"where": c.where, "written": c.written, "repaired": c.repaired}
                             for c in self.changes],
                 "recheck": self.recheck}
@@ -113,7 +118,16 @@ def repair(ta: ThresholdAutomaton, lift: LiftOptions = LiftOptions(), properties
             continue
         out.repairs.append(Repair(s.values, distance(s.values, lifted.written),
                                   changes(lifted.sites, lifted.written, s.values, ta.parameters), dict(s.recheck)))
-    return nearest_only(out)
+    nearest_only(out)
+    if len(out.repairs) > 1:  # the weakest resilience condition, then the least thresholds, first
+        order = weakest(lifted.ta, [r.values for r in out.repairs])
+        if len(order.chosen) < len(out.repairs):
+            for i, r in enumerate(out.repairs):
+                r.weakest = i in order.chosen
+            out.repairs.sort(key=lambda r: not r.weakest)
+        else:
+            out.notes = (*out.notes, f"the nearest repairs are incomparable: {order.why}")
+    return out
 
 
 def nearest_only(out: RepairResult) -> RepairResult:

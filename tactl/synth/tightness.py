@@ -25,6 +25,7 @@ from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.passes.ta_to_ta.instantiate import instantiate
 from tactl.passes.ta_to_ta.lower_division import lower_division
 from tactl.synth.cegis import resilience, thresholds
+from tactl.synth.order import dominates
 from tactl.synth.result import EMPTY_RC, SynthesisResult
 from tactl.synth.space import CandidateSpace
 from tactl.util import deadline
@@ -46,6 +47,7 @@ class Neighbour:
     region: int | None = None  # index of the excluded region that contains it
     reason: str = ""  # undecided / not checked: why
     shows: str = ""  # what changes from the solution: its thresholds or resilience condition
+    weaker: bool = False  # a solution below the solution in the order of tactl/synth/order.py
 
 
     @property
@@ -60,6 +62,8 @@ class Neighbour:
             out["region"] = self.region
         if self.shows:
             out["changes"] = self.shows
+        if self.status == SOLUTION:
+            out["weaker"] = self.weaker
         if self.reason:
             out["reason"] = self.reason
         if self.counterexample is not None:
@@ -91,8 +95,9 @@ def neighbours(space: CandidateSpace, values: Mapping[str, int]) -> list[tuple[s
 
 def tightness(ta: ThresholdAutomaton, result: SynthesisResult, chosen: Sequence[int] | None = None,
               properties: Sequence[str] = (), check_uncovered: bool = True) -> dict[int, list[Neighbour]]:
-    """For each solution (index into ``result.solutions``; ``chosen``, default all), every
-    neighbour that is not a solution, with what kills it (module docstring). ``check_uncovered``:
+    """For each solution (index into ``result.solutions``; ``chosen``, default all), its
+    neighbours: a solution (``weaker`` when below it in the order of tactl/synth/order.py), or
+    what kills it (module docstring). ``check_uncovered``:
     check a neighbour no region covers (else it is ``not checked``)."""
     solutions = {tuple(sorted(s.values.items())) for s in result.solutions}
     undecided = {tuple(sorted(c.items())): why for c, why in result.undecided}
@@ -108,8 +113,11 @@ def tightness(ta: ThresholdAutomaton, result: SynthesisResult, chosen: Sequence[
                 found.append(Neighbour(u, other[u], UNDECIDED, reason=undecided[key]))
                 continue
             found.append(_killer(ta, result, u, other, properties, check_uncovered))
+        values = result.solutions[index].values
         for n in found:
-            n.shows = _changed(ta, result.solutions[index].values, {**result.solutions[index].values, n.unknown: n.value})
+            other = {**values, n.unknown: n.value}
+            n.shows = _changed(ta, values, other)
+            n.weaker = n.status == SOLUTION and dominates(ta, other, values)
         out[index] = found
     return out
 
