@@ -36,8 +36,8 @@ def synthesis_text(result: SynthesisResult, full: bool = False) -> str:
         lines.append(f"{len(result.solutions)} solution{'s' if len(result.solutions) != 1 else ''}:")
     for index in result.reported():
         s = result.solutions[index]
-        thresholds = ", ".join(f"{k} = {v}" for k, v in s.thresholds.items()) or "(no define names an unknown)"
-        lines.append(f"  {_values(s.values)}: {thresholds}")
+        thresholds = ", ".join(f"{k} = {v}" for k, v in s.thresholds.items())
+        lines.append(f"  {_values(s.values)}" + (f": {thresholds}" if thresholds else ""))
         lines.append(f"      resilience condition: {s.resilience}")
         checked = ", ".join(f"{k} {v}" for k, v in (s.recheck or s.verdicts).items())
         lines.append(f"      {'re-checked on the printed automaton' if s.recheck else 'checked'}: {checked}")
