@@ -4,6 +4,7 @@ the reference interpreter) and ``run`` (one random run of an .alg program)."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -114,7 +115,7 @@ def check(
     sarif: SarifOption = None,
     repair: Annotated[bool, typer.Option("--repair", help="When a property is VIOLATED, search "
                                          "the nearest thresholds under which every property "
-                                         "holds: each threshold's coefficients become unknowns "
+                                         "(not only those of -p) holds: each threshold's coefficients become unknowns "
                                          "around their written values, searched by growing "
                                          "distance (the synthesis loop of 'tactl synthesize'; "
                                          "an .alg program candidate by candidate through its "
@@ -178,7 +179,7 @@ def check(
     start_clock(timeout)
     outcome = _check_file(request, progress, as_json)
     report = outcome.report
-    repaired = _repair(file, report, lift, tuple(properties or ()), progress) if lift is not None else None
+    repaired = _repair(file, report, lift, progress) if lift is not None else None
     rounds = None
     if outcome.rounds is not None:
         from tactl.report.rounds import MultiRound  # lazy: only for `rounds carrying`
@@ -231,16 +232,19 @@ def _repair_options(file: Path, wanted: bool, resilience: bool, ranges: str):
     return LiftOptions(coefficient, constant, resilience)
 
 
-def _repair(file: Path, report, lift, properties: tuple[str, ...], progress: bool | None):
-    """The nearest repairs when a property is violated (None when none is, or on an interrupt)."""
+def _repair(file: Path, report, lift, progress: bool | None):
+    """The nearest repairs when a property is violated (None when none is, or on an interrupt).
+    A repair must make every property of the file hold, not only those -p selected: one that
+    breaks another property repairs nothing. Progress as synthesize shows it: on a terminal or
+    with --progress."""
     from tactl.engines.result import VIOLATED  # lazy: only with --repair
 
     if report.interrupted is not None or not any(r.verdict == VIOLATED for r in report.results):
         return None
     from tactl.driver.repair import repair_file  # lazy: only with --repair
 
-    show = (not verbosity["quiet"]) if progress is None else progress
-    return repair_file(file, report.ta, lift, properties, (lambda line: info(line)) if show else None)
+    show = (not verbosity["quiet"] and sys.stderr.isatty()) if progress is None else progress
+    return repair_file(file, report.ta, lift, (), (lambda line: info(f"tactl: {line}")) if show else None)
 
 
 def _certify_problem(file: Path, engine: str) -> None:

@@ -10,9 +10,11 @@ SHOWN = 10
 
 
 def repair_lines(result: RepairResult) -> list[str]:
-    out = ["", "repair: " + "; ".join(f"{s.where} `{s.written}`" for s in result.sites)
-           + f" lifted into {len(result.ranges)} unknowns "
-           f"({', '.join(f'{u} in [{lo}, {hi}]' for u, (lo, hi) in result.ranges.items())})"]
+    n = len(result.sites)
+    out = ["", f"repair: {n} threshold{'s' if n != 1 else ''} lifted into {len(result.ranges)} unknowns:"]
+    for site in result.sites:
+        ranges = ", ".join(f"{u} in [{result.ranges[u][0]}, {result.ranges[u][1]}]" for u in site.unknowns.values())
+        out.append(f"  {site.where} `{site.written}`: {ranges}")
     out += [f"  note: {n}" for n in result.notes]
     if result.repairs:
         head = (f"nearest repairs (distance {result.distance}): {len(result.repairs)}"

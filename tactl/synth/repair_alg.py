@@ -220,7 +220,7 @@ def rings(written: Mapping[str, int], ranges: Mapping[str, tuple[int, int]], d: 
 def repair_source(lift: SourceLift, check: Check, progress: Callable[[str], None] | None = None) -> RepairResult:
     """Candidates ring by ring (module docstring); each checked by ``check`` on its text."""
     out = RepairResult(tuple(lift.sites), dict(lift.ranges), POINT_BY_POINT)
-    started = time.perf_counter()
+    started = shown = time.perf_counter()
     widest = sum(max(abs(lo - lift.written[u]), abs(hi - lift.written[u])) for u, (lo, hi) in lift.ranges.items())
     try:
         for d in range(1, widest + 1):
@@ -232,7 +232,8 @@ def repair_source(lift: SourceLift, check: Check, progress: Callable[[str], None
                 if verdicts and all(v == HOLDS for v in verdicts.values()):
                     out.repairs.append(Repair(values, distance(values, lift.written),
                                               changes(out.sites, lift.written, values, lift.parameters), verdicts))
-                if progress is not None:
+                if progress is not None and time.perf_counter() - shown >= 1.0:
+                    shown = time.perf_counter()
                     progress(f"repair: ring {d}, {out.candidates_tried} candidates checked, "
                              f"{len(out.repairs)} repairs, {time.perf_counter() - started:.1f} s elapsed")
             if out.repairs:
