@@ -120,58 +120,22 @@ def lift_thresholds(ta: ThresholdAutomaton, options: LiftOptions = LiftOptions()
     if ta.unknowns:
         raise ValueError("the automaton already has unknowns: synthesize it instead of repairing it")
     b = _Builder(ta, options)
-    params, shared = set(ta.parameters), set(ta.shared)
+    params = set(ta.parameters)
     lifted_defines = _guard_defines(ta, params)
     defines = []
-    for index, d in enumerate(ta.defines):
+    for d in ta.defines:
         if d.name in lifted_defines:
             written = linearize(ta.macro_bodies[d.name])
             defines.append(replace(d, expr=b.term(f"define {d.name}", f"k{len(b.sites) + 1}", written)))
         else:
             defines.append(d)
-    by_term: dict[LinearTerm, Expr] = {}
-    side: dict[LinearTerm, Expr] = {}  # each inline threshold's shared side, as first written
-    users: dict[LinearTerm, list[int]] = {}  # the rules whose guards use each inline threshold
-    rules = []
-    for r in ta.rules:
-        def lift(node: Expr, rule=r) -> Expr | None:
-            split = _threshold(ta, node, shared, params, lifted_defines)
-            if split is None:
-                return None
-            left, threshold = split
-            if threshold not in by_term:
-                side[threshold] = left
-                by_term[threshold] = b.term("", f"k{len(b.sites) + 1}", threshold, (left, node.op))
-            users.setdefault(threshold, [])
-            if rule.id not in users[threshold]:
-                users[threshold].append(rule.id)
-            return Compare(node.op, left, by_term[threshold], span=node.span)
-        rules.append(replace(r, guard=transform(r.guard, lift)))
-    where = {id(by_term[t]): _rules_text(ids) for t, ids in users.items()}
-    b.sites = [replace(site, where=where[id(site.lifted.right)]) if isinstance(site.lifted, Compare)
-               and id(site.lifted.right) in where else site for site in b.sites]
-    notes: list[str] = []
-    properties = []
-    for p in ta.properties:
-        def lift_spec(node: Expr, prop=p) -> Expr | None:
-            split = _threshold(ta, node, shared, params, lifted_defines)
-            if split is None:
-                return None
-            left, threshold = split
-            if threshold in by_term:
-                return Compare(node.op, left, by_term[threshold], span=node.span)
-            nearest = _nearest_guard(threshold, [t for t in by_term if side[t] == left])
-            if nearest is None:
-                notes.append(f"property {prop.name} compares {to_text(left)} with {term_text(threshold, ta.parameters)}, "
-                             "which follows no lifted guard threshold: it keeps its written value")
-                return None
-            offset = threshold - nearest
-            notes.append(f"property {prop.name}'s {to_text(left)} vs {term_text(threshold, ta.parameters)} follows "
-                         f"the guard threshold {term_text(nearest, ta.parameters)} (offset "
-                         f"{term_text(offset, ta.parameters)})")
-            moved = summation(by_term[nearest], [("+", term_expr(offset.coeffs, offset.const))])
-            return Compare(node.op, left, moved, span=node.span)
-        properties.append(replace(p, formula=transform(p.formula, lift_spec)))
+    inline = _Inline(b, ta, lifted_defines)
+    rules = [replace(r, guard=transform(r.guard, lambda node, rule=r: inline.guard(node, rule.id)))
+             for r in ta.rules]
+    inline.name_sites()
+    properties = [replace(p, formula=transform(p.formula, lambda node, prop=p: inline.spec(node, prop.name)))
+                  for p in ta.properties]
+    notes = inline.notes
     assumptions = list(ta.assumptions)
     if options.resilience:
         assumptions = [_lift_assumption(b, a, params) for a in assumptions]
@@ -209,6 +173,60 @@ def term_text(term: LinearTerm, order: tuple[str, ...]) -> str:
     if term.const:
         out += f" {'-' if term.const < 0 else '+'} {abs(term.const)}"
     return out
+
+
+class _Inline:
+    """Thresholds written into guards, lifted once per distinct term, and the specifications'
+    comparisons that follow them (module docstring)."""
+
+    def __init__(self, b: _Builder, ta: ThresholdAutomaton, skip: set[str]) -> None:
+        self.b, self.ta, self.skip = b, ta, skip
+        self.by_term: dict[LinearTerm, Expr] = {}
+        self.side: dict[LinearTerm, Expr] = {}  # each threshold's shared side, as first written
+        self.users: dict[LinearTerm, list[int]] = {}  # the rules whose guards use each threshold
+        self.notes: list[str] = []
+
+    def _split(self, node: Expr) -> tuple[Expr, LinearTerm] | None:
+        return _threshold(self.ta, node, set(self.ta.shared), set(self.ta.parameters), self.skip)
+
+    def guard(self, node: Expr, rule: int) -> Expr | None:
+        split = self._split(node)
+        if split is None:
+            return None
+        left, threshold = split
+        if threshold not in self.by_term:
+            self.side[threshold] = left
+            self.by_term[threshold] = self.b.term("", f"k{len(self.b.sites) + 1}", threshold, (left, node.op))
+        users = self.users.setdefault(threshold, [])
+        if rule not in users:
+            users.append(rule)
+        return Compare(node.op, left, self.by_term[threshold], span=node.span)
+
+    def name_sites(self) -> None:
+        """Each inline site named after the rules whose guards use it."""
+        where = {id(self.by_term[t]): _rules_text(ids) for t, ids in self.users.items()}
+        self.b.sites = [replace(site, where=where[id(site.lifted.right)])
+                        if isinstance(site.lifted, Compare) and id(site.lifted.right) in where else site
+                        for site in self.b.sites]
+
+    def spec(self, node: Expr, prop: str) -> Expr | None:
+        split = self._split(node)
+        if split is None:
+            return None
+        left, threshold = split
+        if threshold in self.by_term:
+            return Compare(node.op, left, self.by_term[threshold], span=node.span)
+        order = self.ta.parameters
+        nearest = _nearest_guard(threshold, [t for t in self.by_term if self.side[t] == left])
+        if nearest is None:
+            self.notes.append(f"property {prop} compares {to_text(left)} with {term_text(threshold, order)}, "
+                              "which follows no lifted guard threshold: it keeps its written value")
+            return None
+        offset = threshold - nearest
+        self.notes.append(f"property {prop}'s {to_text(left)} vs {term_text(threshold, order)} follows "
+                          f"the guard threshold {term_text(nearest, order)} (offset {term_text(offset, order)})")
+        moved = summation(self.by_term[nearest], [("+", term_expr(offset.coeffs, offset.const))])
+        return Compare(node.op, left, moved, span=node.span)
 
 
 def _rules_text(ids: list[int]) -> str:

@@ -1,29 +1,29 @@
-"""Tightness (tactl/synth/tightness.py) on Srikanth-Toueg with its resilience condition unknown,
-``n > k * t`` with k in 0..5, whose solutions are k = 3, 4, 5: k = 3 cannot be weakened by one
-step (k = 2 lets relay fail at n = 3t), k = 4 can (k = 3 is a weaker solution)."""
+"""Tightness (tactl/synth/tightness.py) on Srikanth-Toueg with its resilience condition unknown
+(tests/data/synth/strb_resilience.ta: ``n > k * t`` with k in 1..4), whose solutions are k = 3
+and 4: k = 3 cannot be weakened by one step (k = 2 lets relay fail at n = 3t), k = 4 can (k = 3
+is a weaker solution)."""
 
 from __future__ import annotations
 
 import re
 
-from conftest import CORPUS
-from tactl.ir.ta.printer import print_ta
+from synth_files import DATA
 from tactl.ir.ta.reader import parse_ta
 from tactl.synth.cegis import SynthesisOptions, synthesize
 from tactl.synth.tightness import KILLED, SOLUTION, neighbours, tightness
 
 
+STRB_K = DATA / "strb_resilience.ta"
+
+
 def strb_k():
-    text = (CORPUS / "strb" / "strb.ta").read_text()
-    text = text.replace("  parameters n, t, f;", "  parameters n, t, f;\n  unknowns k;")
-    text = text.replace("    n > 3 * t;", "    n > k * t;\n    0 <= k; k <= 5;")
-    return parse_ta(text)
+    return parse_ta(STRB_K.read_text())
 
 
 def test_the_weakest_resilience_condition_cannot_be_weakened_by_one_step():
     ta = strb_k()
     result = synthesize(ta, SynthesisOptions())
-    assert sorted(s.values["k"] for s in result.solutions) == [3, 4, 5]
+    assert sorted(s.values["k"] for s in result.solutions) == [3, 4]
     by_k = {s.values["k"]: i for i, s in enumerate(result.solutions)}
     found = tightness(ta, result)
     below, above = sorted(found[by_k[3]], key=lambda n: n.value)
@@ -50,15 +50,13 @@ def test_a_neighbour_no_region_covers_is_checked_on_its_own():
 
 def test_neighbours_stay_inside_the_space():
     result = synthesize(strb_k(), SynthesisOptions())
-    assert [other["k"] for _, other in neighbours(result.space, {"k": 5})] == [4]
-    assert [other["k"] for _, other in neighbours(result.space, {"k": 0})] == [1]
+    assert [other["k"] for _, other in neighbours(result.space, {"k": 4})] == [3]
+    assert [other["k"] for _, other in neighbours(result.space, {"k": 1})] == [2]
 
 
-def test_the_text_says_it_cannot_be_weakened(cli, tmp_path):
-    path = tmp_path / "strb_k.ta"
-    path.write_text(print_ta(strb_k()))
-    out = cli("synthesize", path, "--weakest")
+def test_the_text_says_it_cannot_be_weakened(cli):
+    out = cli("synthesize", STRB_K, "--weakest")
     assert out.code == 0, out.err
-    assert "1 of 3 solutions is weakest" in out.out
+    assert "1 of 2 solutions is weakest" in out.out
     block = out.out.split("cannot be weakened by one step:")[1]
     assert re.search(r"k = 2 \(resilience n > 2 \* t.*\): relay violated with n=\d+, t=\d+", block)
