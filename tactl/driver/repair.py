@@ -15,7 +15,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from tactl.driver.commands import load, usage_error
+from tactl.driver.commands import load
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS
 from tactl.ir.errors import InputError
@@ -44,8 +44,8 @@ def repair_file(file: Path, checked_ta, options: LiftOptions, properties: tuple[
         return _repair_alg(file, options, properties, progress)
     try:
         return repair(checked_ta, options, properties, str(file), progress)
-    except ValueError as e:  # nothing to lift
-        raise usage_error(file, str(e)) from None
+    except ValueError as e:  # nothing to lift: said after the check's report
+        return RepairResult((), {}, "", complete=True, notes=(str(e),))
 
 
 def _repair_alg(file: Path, options: LiftOptions, properties: tuple[str, ...], progress: Progress) -> RepairResult:
@@ -54,8 +54,8 @@ def _repair_alg(file: Path, options: LiftOptions, properties: tuple[str, ...], p
     alg, text = read_alg(file)
     lift = lift_source(alg, text, options)
     if not lift.sites:
-        raise usage_error(file, "no threshold to repair: no `received … from K` with K a linear "
-                                "term of parameters")
+        return RepairResult((), {}, "", complete=True, notes=(
+            "no threshold to repair: no `received … from K` with K a linear term of parameters",))
     order = list(properties)
     with tempfile.TemporaryDirectory(prefix="tactl-repair-") as folder:
         candidate = Path(folder) / file.name

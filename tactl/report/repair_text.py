@@ -10,6 +10,8 @@ SHOWN = 10
 
 
 def repair_lines(result: RepairResult) -> list[str]:
+    if not result.sites:
+        return ["", f"repair: {'; '.join(result.notes)}"]
     n = len(result.sites)
     out = ["", f"repair: {n} threshold{'s' if n != 1 else ''} lifted into {len(result.ranges)} unknowns:"]
     for site in result.sites:

@@ -110,3 +110,22 @@ def test_bad_repair_options_are_refused(cli, args, message):
 def test_a_receive_automaton_is_refused_with_the_reason(cli):
     out = cli("check", CORPUS / "strb" / "strb.rta", "--repair")
     assert out.code == 2 and "pass through a translation" in out.err
+
+
+def test_an_automaton_without_thresholds_gets_its_report_and_a_line_saying_so(cli, tmp_path):
+    path = tmp_path / "no_threshold.ta"
+    path.write_text("""thresholdAutomaton N {
+  local pc;
+  shared x;
+  parameters n;
+  assumptions (1) { n >= 1; }
+  locations (2) { A: [0]; B: [1]; }
+  inits (3) { A == n; B == 0; x == 0; }
+  rules (1) { 0: A -> B when (true) do { x' == x + 1; }; }
+  specifications (1) { safe: [](B == 0); }
+}
+""")
+    out = cli("check", path, "--repair", "--no-progress")
+    assert out.code == 1  # the check's status: safe is violated
+    assert "safe" in out.out and "VIOLATED" in out.out
+    assert "repair: no threshold to repair" in out.out
