@@ -209,6 +209,8 @@ def check(
     write_check_outputs(file, report, outcome.source, itf, sarif)
     if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
         raise report.interrupted
+    if repaired is not None and repaired.interrupted is not None:  # the same for the repair's search
+        raise repaired.interrupted
     raise typer.Exit(report.exit_code)
 
 

@@ -73,6 +73,7 @@ class RepairResult:
     vacuous: int = 0  # solutions passed over because a property held only vacuously under them
     notes: tuple[str, ...] = ()
     problems: list[str] = field(default_factory=list)
+    interrupted: KeyboardInterrupt | None = field(default=None, repr=False)  # re-raised after printing
 
     @property
     def distance(self) -> int | None:
@@ -111,7 +112,7 @@ def repair(ta: ThresholdAutomaton, lift: LiftOptions = LiftOptions(), properties
     out = RepairResult(lifted.sites, dict(result.space.bounds), REGIONS, complete=result.complete,
                        stopped=result.stopped, candidates_tried=result.candidates_tried,
                        regions_excluded=len(result.excluded), time_s=result.time_s,
-                       notes=lifted.notes, problems=list(result.problems))
+                       notes=lifted.notes, problems=list(result.problems), interrupted=result.interrupted)
     for s in result.solutions:
         if s.vacuous:
             out.vacuous += 1

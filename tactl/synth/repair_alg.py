@@ -241,7 +241,8 @@ def repair_source(lift: SourceLift, check: Check, progress: Callable[[str], None
         out.complete = True
     except deadline.DeadlineExceeded:
         out.stopped = deadline.timeout_reason()
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         out.stopped = "interrupted"
+        out.interrupted = stop
     out.time_s = time.perf_counter() - started
     return nearest_only(out)

@@ -129,3 +129,23 @@ def test_an_automaton_without_thresholds_gets_its_report_and_a_line_saying_so(cl
     assert out.code == 1  # the check's status: safe is violated
     assert "safe" in out.out and "VIOLATED" in out.out
     assert "repair: no threshold to repair" in out.out
+
+
+def test_an_interrupted_alg_search_keeps_what_it_found_and_the_interrupt():
+    from tactl.ir.alg.reader import parse_alg
+    from tactl.synth.repair_alg import lift_source, repair_source
+
+    text = STRB_ALG.replace("from t + 1 distinct", "from t distinct")
+    lift = lift_source(parse_alg(text, "strb_t.alg"), text, LiftOptions())
+    seen = []
+
+    def check(program: str) -> dict[str, str]:
+        seen.append(program)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+        return {"unforgeability": "violated"}
+
+    result = repair_source(lift, check)
+    assert len(seen) == 3 and not result.complete and not result.repairs
+    assert result.stopped == "interrupted" and isinstance(result.interrupted, KeyboardInterrupt)
+    assert len(set(seen)) == 3 and text not in seen  # three distinct candidates, none the written program
