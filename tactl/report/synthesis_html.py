@@ -18,7 +18,7 @@ from typing import Any
 from tactl.engines.result import Counterexample
 from tactl.ir.expr import to_text
 from tactl.ir.ta.model import ThresholdAutomaton
-from tactl.report.html import CounterexampleView, _environment, counterexample_view
+from tactl.report.html import CounterexampleView, counterexample_view, page_environment
 from tactl.report.property_json import counterexample_json
 from tactl.report.tightness_text import neighbour_text
 from tactl.synth.result import EMPTY_RC, SynthesisResult
@@ -81,7 +81,7 @@ class SynthesisPage:
 
 def render_synthesis_html(result: SynthesisResult) -> str:
     """The whole page for one synthesis result."""
-    return _environment().get_template(TEMPLATE).render(page=synthesis_page(result))
+    return page_environment().get_template(TEMPLATE).render(page=synthesis_page(result))
 
 
 def _values(values: dict[str, int]) -> str:

@@ -12,7 +12,8 @@ from tactl.synth.tightness import EMPTY, KILLED, SOLUTION, UNDECIDED, Neighbour
 def weakest_lines(result: SynthesisResult) -> list[str]:
     w = result.weakest
     n = len(w.chosen)
-    head = (f"{n} of {len(result.solutions)} solutions {'are' if n != 1 else 'is'} weakest "
+    total = len(result.solutions)
+    head = (f"{n} of {total} solution{'s' if total != 1 else ''} {'are' if n != 1 else 'is'} weakest "
             f"({w.classes} inequivalent resilience condition{'s' if w.classes != 1 else ''} among "
             "the solutions; weakest condition first, then the least thresholds for every parameter "
             "value):")
