@@ -46,9 +46,6 @@
 #                            ~/.cache/tactl/benchmarks/taco-tla, and lmcs20/ of konnov/fault-tolerant-benchmarks
 #                            (Tendermint_1round_safety.tla and its .ta twin) into .../lmcs20, for the TLA+
 #                            tests and make bench's tla table (TACO_URL, LMCS20_URL=a local clone or mirror)
-#   make opodis17            fetch the OPODIS'17 synthesis files (opodis17/ta/*.ta of
-#                            konnov/fault-tolerant-benchmarks) into ~/.cache/tactl/benchmarks/opodis17,
-#                            for the tests of tactl synthesize (OPODIS17_URL=a local clone or mirror)
 
 PYTHON ?= python3
 VENV   := .venv
@@ -57,7 +54,7 @@ STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 ALG    ?= strb
 
-.PHONY: all verify check show test docs docs-serve docs-examples bench bench-peers fuzz random19 spin13 isola18-promela ftb-promela taco-resets taco-tla opodis17 clean tools graphviz sarif-schema
+.PHONY: all verify check show test docs docs-serve docs-examples bench bench-peers fuzz random19 spin13 isola18-promela ftb-promela taco-resets taco-tla clean tools graphviz sarif-schema
 
 all: test
 
@@ -159,8 +156,6 @@ TACO_URL       ?= https://github.com/pleich/TACO
 LMCS20_URL     ?= $(RANDOM19_URL)
 # The Parametric Promela files of the six sets of the same repository (tactl/bench/promela_sets.py).
 FTB_PROMELA_URL ?= $(RANDOM19_URL)
-# The 14 synthesis files of OPODIS'17 (opodis17/ta/: unknown threshold coefficients), same repository.
-OPODIS17_URL   ?= $(RANDOM19_URL)
 FTB_PROMELA_SETS := fmcad13 spin13/parameterized concur14 cav15/promela popl17-fmsd17/promela isola18/promela
 # ($(4), when given, is the clone's folder to copy; else FOLDER itself. $(5), when given, is a list
 # of the clone's folders, each copied under its own path, and MUST_EXIST may list several.)
@@ -201,10 +196,6 @@ taco-tla:
 	$(call fetch_folder,taco-tla,$(TACO_URL),examples/tla,examples/tla)
 	$(call fetch_folder,lmcs20,$(LMCS20_URL),lmcs20,lmcs20)
 	@echo "TACO's TLA+ examples in $(BENCH_CACHE)/taco-tla ($$(ls "$(BENCH_CACHE)/taco-tla"/*.tla | wc -l) files), lmcs20 in $(BENCH_CACHE)/lmcs20"
-
-opodis17:
-	$(call fetch_folder,opodis17,$(OPODIS17_URL),opodis17/ta,opodis17/ta)
-	@echo "OPODIS'17 synthesis files in $(BENCH_CACHE)/opodis17 ($$(ls "$(BENCH_CACHE)/opodis17"/*.ta | wc -l) files)"
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info .tactl-cache tactl-report site

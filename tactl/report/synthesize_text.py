@@ -69,9 +69,10 @@ def synthesis_text(result: SynthesisResult, full: bool = False) -> str:
 
 def _region_lines(e: ExcludedRegion, full: bool) -> list[str]:
     if e.kind == EMPTY_RC:
-        return [f"  {_values(e.candidate)}: the resilience condition has no parameter values"
+        return [f"  {_values(e.candidate)}: no initial configuration"
                 + (f" ({e.note})" if e.note else "") + ": every property would hold vacuously"]
-    out = [f"  {e.property} violated from {_values(e.candidate)}: excludes {to_text(e.region)}"]
+    size = "" if e.size is None else f" ({e.size} candidate{'s' if e.size != 1 else ''})"
+    out = [f"  {e.property} violated from {_values(e.candidate)}: excludes {to_text(e.region)}{size}"]
     if e.note:
         out.append(f"      ({e.note})")
     cex = e.counterexample

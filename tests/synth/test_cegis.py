@@ -16,7 +16,8 @@ from tactl.ir.evaluate import holds
 from tactl.ir.ta.reader import read_ta_file
 from tactl.passes.ta_to_ta.instantiate import instantiate
 from tactl.passes.ta_to_ta.lower_division import lower_division
-from tactl.synth.cegis import SynthesisOptions, synthesize
+from tactl.synth.cegis import SynthesisOptions, space_points, synthesize
+from tactl.synth.result import EMPTY_RC
 from tactl.synth.space import candidate_space
 
 
@@ -100,3 +101,25 @@ def test_opodis17_example():
     assert result.complete and not result.problems
     assert sorted(tuple(s.thresholds.values()) for s in result.solutions) == sorted(
         [("T + 1", "N - T"), ("N - 2 * T", "N - T"), ("T + 1", "2 * T + 1")])
+
+
+def test_timeout_stops_the_search_incomplete(cli):
+    result = cli("synthesize", DATA / "strb_thresholds.ta", "--timeout", "0.01")
+    assert result.code == 3
+    assert "the solution set may be incomplete" in result.out or "timeout" in result.err
+
+
+def test_region_sizes_are_counted_in_a_small_space():
+    result = synthesize(read_ta_file(DATA / "strb_thresholds.ta").ta, SynthesisOptions(recheck=False))
+    assert all(e.size is not None and e.size >= 1 for e in result.excluded)
+    # the regions and the solutions cover the space
+    points = space_points(result.space)
+    covered = {_key(p) for p in points if any(holds(e.region, p) for e in result.excluded)}
+    assert covered | {_key(s.values) for s in result.solutions} == {_key(p) for p in points}
+
+
+def test_an_empty_resilience_condition_is_no_solution():
+    result = synthesize(read_ta_file(DATA / "empty_rc.ta").ta, SynthesisOptions())
+    assert sorted(s.values["k"] for s in result.solutions) == [0, 1]
+    empty = sorted(e.candidate["k"] for e in result.excluded if e.kind == EMPTY_RC)
+    assert empty == [2, 3]
