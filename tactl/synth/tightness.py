@@ -22,7 +22,8 @@ from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, VIOLATED, Counterexample
 from tactl.ir.evaluate import EvaluationError, holds
 from tactl.ir.ta.model import ThresholdAutomaton
-from tactl.passes.ta_to_ta.instantiate import instantiate
+from tactl.ir.expr import names
+from tactl.passes.ta_to_ta.instantiate import instantiate, only_unknowns
 from tactl.passes.ta_to_ta.lower_division import lower_division
 from tactl.synth.cegis import resilience, thresholds
 from tactl.synth.order import dominates
@@ -43,12 +44,21 @@ class Neighbour:
     status: str
     prop: str = ""  # the property that fails
     counterexample: Counterexample | None = None
-    automaton: ThresholdAutomaton | None = field(default=None, repr=False)  # the neighbour's, instantiated
+    checked: ThresholdAutomaton | None = field(default=None, repr=False)  # the neighbour's, when checked
     region: int | None = None  # index of the excluded region that contains it
     reason: str = ""  # undecided / not checked: why
     shows: str = ""  # what changes from the solution: its thresholds or resilience condition
     weaker: bool = False  # a solution below the solution in the order of tactl/synth/order.py
+    of: ThresholdAutomaton | None = field(default=None, repr=False)  # the automaton with unknowns
+    values: dict[str, int] = field(default_factory=dict, repr=False)  # the neighbour itself
 
+    @property
+    def automaton(self) -> ThresholdAutomaton | None:
+        """The neighbour's instantiated automaton, which its run is a run of (instantiated when
+        first asked: only a page or JSON that draws the run needs it)."""
+        if self.checked is None and self.counterexample is not None and self.of is not None:
+            self.checked = lower_division(instantiate(self.of, self.values))
+        return self.checked
 
     @property
     def parameters(self) -> dict[str, int] | None:
@@ -116,19 +126,22 @@ def tightness(ta: ThresholdAutomaton, result: SynthesisResult, chosen: Sequence[
         values = result.solutions[index].values
         for n in found:
             other = {**values, n.unknown: n.value}
-            n.shows = _changed(ta, values, other)
+            n.shows = _changed(ta, values, other, n.unknown)
             n.weaker = n.status == SOLUTION and dominates(ta, other, values)
         out[index] = found
     return out
 
 
-def _changed(ta: ThresholdAutomaton, values: Mapping[str, int], other: Mapping[str, int]) -> str:
-    """The thresholds and resilience condition of ``other`` that differ from those of ``values``."""
+def _changed(ta: ThresholdAutomaton, values: Mapping[str, int], other: Mapping[str, int], unknown: str) -> str:
+    """The thresholds and resilience condition of ``other`` that differ from those of ``values``
+    (the condition is instantiated only when ``unknown`` occurs in it)."""
     before, after = thresholds(ta, dict(values)), thresholds(ta, dict(other))
     parts = [f"{k} = {v}" for k, v in after.items() if before.get(k) != v]
-    rc = resilience(ta, dict(other))
-    if rc != resilience(ta, dict(values)):
-        parts.append(f"resilience {rc}")
+    in_rc = any(n.name == unknown for a in ta.assumptions if not only_unknowns(ta, a) for n in names(ta.expand(a)))
+    if in_rc:
+        rc = resilience(ta, dict(other))
+        if rc != resilience(ta, dict(values)):
+            parts.append(f"resilience {rc}")
     return ", ".join(parts)
 
 
@@ -145,8 +158,7 @@ def _killer(ta: ThresholdAutomaton, result: SynthesisResult, u: str, other: dict
             continue
         if e.kind == EMPTY_RC:
             return Neighbour(u, other[u], EMPTY, region=i, reason=e.note)
-        automaton = lower_division(instantiate(ta, other))
-        return Neighbour(u, other[u], KILLED, e.property, e.counterexample, automaton, region=i)
+        return Neighbour(u, other[u], KILLED, e.property, e.counterexample, region=i, of=ta, values=other)
     if not check_uncovered or deadline.remaining() == 0:
         return Neighbour(u, other[u], UNCHECKED, reason="no excluded region contains it and it was not checked")
     automaton = lower_division(instantiate(ta, other))
