@@ -149,3 +149,11 @@ def test_an_interrupted_alg_search_keeps_what_it_found_and_the_interrupt():
     assert len(seen) == 3 and not result.complete and not result.repairs
     assert result.stopped == "interrupted" and isinstance(result.interrupted, KeyboardInterrupt)
     assert len(set(seen)) == 3 and text not in seen  # three distinct candidates, none the written program
+
+
+def test_an_alg_resilience_condition_is_repaired_in_place(cli, tmp_path):
+    path = tmp_path / "strb_w.alg"
+    path.write_text(STRB_ALG.replace("resilience n > 3t", "resilience n >= 3t"))
+    out = cli("check", path, "--repair-resilience", "--no-progress")
+    assert out.code == 1
+    assert "the resilience condition `n >= 3 * t` becomes `n >= 3 * t + 1`" in out.out
