@@ -21,10 +21,12 @@ def repair_lines(result: RepairResult) -> list[str]:
     if result.repairs:
         head = (f"nearest repairs (distance {result.distance}): {len(result.repairs)}"
                 if len(result.repairs) > 1 else f"nearest repair (distance {result.distance}):")
+        if any(r.weakest for r in result.repairs):
+            head += ", the best first (the weakest resilience condition, then the least thresholds)"
         out.append(head)
         for r in result.repairs[:SHOWN]:
             rechecked = ", ".join(f"{p}: {v}" for p, v in r.recheck.items())
-            mark = {True: "weakest: ", False: "", None: ""}[r.weakest]
+            mark = {True: "best: ", False: "", None: ""}[r.weakest]
             out.append(f"  {mark}" + "; ".join(c.text() for c in r.changes)
                        + f"; every property then holds (re-checked: {rechecked})")
         if len(result.repairs) > SHOWN:

@@ -119,9 +119,15 @@ def repair(ta: ThresholdAutomaton, lift: LiftOptions = LiftOptions(), properties
             continue
         out.repairs.append(Repair(s.values, distance(s.values, lifted.written),
                                   changes(lifted.sites, lifted.written, s.values, ta.parameters), dict(s.recheck)))
-    nearest_only(out)
-    if len(out.repairs) > 1:  # the weakest resilience condition, then the least thresholds, first
-        order = weakest(lifted.ta, [r.values for r in out.repairs])
+    return order_repairs(nearest_only(out), lifted.ta)
+
+
+def order_repairs(out: RepairResult, lifted: ThresholdAutomaton) -> RepairResult:
+    """Several nearest repairs: the weakest resilience condition, then the least thresholds,
+    first and marked (the order of ``synthesize --weakest``, over ``lifted``, the automaton
+    whose unknowns the repairs assign), or a note when none is below another."""
+    if len(out.repairs) > 1:
+        order = weakest(lifted, [r.values for r in out.repairs])
         if len(order.chosen) < len(out.repairs):
             for i, r in enumerate(out.repairs):
                 r.weakest = i in order.chosen

@@ -5,8 +5,9 @@ Why not on the translated automaton. The translation of an ``.alg`` program is n
 thresholds: quantifier elimination adds guards over parameters alone that come from comparing
 two thresholds (``n - 2 * t >= 2`` from ``t + 1 < n - t``), and the justice of the liveness
 properties is derived from the receive guards. Lifting the coefficients of the translated guards
-would leave those stale. So each threshold of a ``received … from K`` condition (and, on
-request, each written coefficient of the resilience condition) is lifted in the program itself,
+would leave those stale. So the threshold of each ``received … from K`` condition (each
+occurrence on its own: each is its own statement, where a ``.ta`` shares one define) and, on
+request, each written coefficient of the resilience condition are lifted in the program itself,
 and every candidate is a program text with the values put in, read, translated and checked by
 the same chain as ``tactl check`` (the ``check`` callback): nothing is reused between candidates,
 so no region is excluded — candidates are tried one by one in rings of growing L1 distance from
@@ -23,11 +24,12 @@ from dataclasses import dataclass
 from tactl.engines.result import HOLDS
 from tactl.ir.alg.syntax import Algorithm, Arith, Compare as AlgCompare, Num, Received, Ref
 from tactl.ir.errors import Span
+from tactl.ir.ta.model import Define, ThresholdAutomaton
 from tactl.ir.expr import Compare, Expr, Mul, Name, const, summation
 from tactl.ir.linear import LinearTerm, term_expr
 from tactl.passes.ta_to_ta.lift_thresholds import LiftOptions, Site, term_text
 from tactl.synth.nearest import distance
-from tactl.synth.repair import Repair, RepairResult, changes, nearest_only, repaired_text
+from tactl.synth.repair import Repair, RepairResult, changes, nearest_only, order_repairs, repaired_text
 from tactl.util import deadline
 
 POINT_BY_POINT = "each candidate program read, translated and checked (no regions: see tactl/synth/repair_alg.py)"
@@ -53,6 +55,17 @@ class SourceLift:
     places: list[_Place]
     text: str
     parameters: tuple[str, ...]
+    resilience: tuple[Expr, ...] = ()  # the conjuncts of the resilience condition not lifted
+
+    def automaton(self) -> ThresholdAutomaton:
+        """A threshold automaton that holds only what the order of the repairs reads
+        (tactl/synth/order.py): the parameters, the unknowns, each threshold as a define and the
+        resilience condition, lifted where it is."""
+        lifted_rc = [site.lifted for site in self.sites if isinstance(site.lifted, Compare)]
+        thresholds = [Define(f"T{i + 1}", site.lifted) for i, site in enumerate(self.sites)
+                      if not isinstance(site.lifted, Compare)]
+        return ThresholdAutomaton("repairs", parameters=self.parameters, unknowns=tuple(self.written),
+                                  defines=tuple(thresholds), assumptions=(*self.resilience, *lifted_rc))
 
     def program(self, values: Mapping[str, int]) -> str:
         """The program text with ``values`` put into every lifted place."""
@@ -151,32 +164,31 @@ def lift_source(alg: Algorithm, text: str, options: LiftOptions) -> SourceLift:
     params = set(alg.parameters)
     sites: list[Site] = []
     places: list[_Place] = []
-    by_term: dict[LinearTerm, int] = {}
-    lines_of: dict[int, list[int]] = {}
-    for r in _received(alg.program):
-        if r.from_coordinator or r.amount.span is None:
-            continue
-        written = _linear(r.amount, params)
-        if written is None:
-            continue
-        if written not in by_term:
-            lifted, made = lifter.term(f"k{len(sites) + 1}", written)
-            by_term[written] = len(sites)
-            sites.append(Site("", term_text(written, alg.parameters), made, lifted))
-        index = by_term[written]
-        lines_of.setdefault(index, []).append(r.amount.span.line)
-        places.append(_Place(r.amount.span, index, "term"))
-    for index, lines in lines_of.items():
-        where = (f"the threshold on line {lines[0]}" if len(lines) == 1
-                 else f"the threshold on lines {', '.join(map(str, sorted(set(lines))))}")
-        sites[index] = Site(where, sites[index].written, sites[index].unknowns, sites[index].lifted)
-    if options.resilience:
-        for c in alg.resilience:
-            site = _resilience_site(lifter, c, params, len(sites))
-            if site is not None:
-                places.append(_Place(c.span, len(sites), "compare"))
-                sites.append(site)
-    return SourceLift(sites, lifter.written, lifter.ranges, places, text, tuple(alg.parameters))
+    found = [r for r in _received(alg.program) if not r.from_coordinator and r.amount.span is not None]
+    lifted_terms = [(r, _linear(r.amount, params)) for r in found]
+    lifted_terms = [(r, w) for r, w in lifted_terms if w is not None]
+    per_line: dict[int, int] = {}
+    for r, _ in lifted_terms:
+        per_line[r.amount.span.line] = per_line.get(r.amount.span.line, 0) + 1
+    seen_on: dict[int, int] = {}
+    for r, written in lifted_terms:  # each occurrence its own unknowns: each is its own statement
+        line = r.amount.span.line
+        seen_on[line] = seen_on.get(line, 0) + 1
+        where = (f"the threshold on line {line}" if per_line[line] == 1
+                 else f"threshold {seen_on[line]} on line {line}")
+        lifted, made = lifter.term(f"k{len(sites) + 1}", written)
+        places.append(_Place(r.amount.span, len(sites), "term"))
+        sites.append(Site(where, term_text(written, alg.parameters), made, lifted))
+    kept: list[Expr] = []
+    for c in alg.resilience:
+        site = _resilience_site(lifter, c, params, len(sites)) if options.resilience else None
+        if site is not None:
+            places.append(_Place(c.span, len(sites), "compare"))
+            sites.append(site)
+        elif len(c.ops) == 1 and None not in (sides := [_linear(t, params) for t in c.terms]):
+            kept.append(Compare(c.ops[0], term_expr(sides[0].coeffs, sides[0].const),
+                                term_expr(sides[1].coeffs, sides[1].const)))
+    return SourceLift(sites, lifter.written, lifter.ranges, places, text, tuple(alg.parameters), tuple(kept))
 
 
 def _resilience_site(lifter: _Lifter, c: AlgCompare, params: set[str], index: int) -> Site | None:
@@ -245,4 +257,4 @@ def repair_source(lift: SourceLift, check: Check, progress: Callable[[str], None
         out.stopped = "interrupted"
         out.interrupted = stop
     out.time_s = time.perf_counter() - started
-    return nearest_only(out)
+    return order_repairs(nearest_only(out), lift.automaton())

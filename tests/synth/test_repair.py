@@ -157,3 +157,20 @@ def test_an_alg_resilience_condition_is_repaired_in_place(cli, tmp_path):
     out = cli("check", path, "--repair-resilience", "--no-progress")
     assert out.code == 1
     assert "the resilience condition `n >= 3 * t` becomes `n >= 3 * t + 1`" in out.out
+
+
+def test_each_alg_threshold_is_lifted_on_its_own_and_the_least_comes_first(cli, tmp_path):
+    # Bracha's READY amplification lowered to t + 1 on one line: the same text elsewhere must stay
+    text = (CORPUS / "bracha" / "bracha.alg").read_text()
+    assert text.count("received READY from 2t + 1 processes") == 1
+    path = tmp_path / "bracha_w.alg"
+    path.write_text(text.replace("received READY from 2t + 1 processes", "received READY from t + 1 processes"))
+    line = next(n for n, t in enumerate(path.read_text().splitlines(), 1) if "READY from t + 1 processes" in t
+                and "wait until received READY" in t)
+    out = cli("check", path, "--repair", "--json", "--no-progress")
+    assert out.code == 1
+    repairs = json.loads(out.out)["repair"]["repairs"]
+    assert {r["changes"][0]["where"] for r in repairs} == {f"the threshold on line {line}"}
+    repaired = [r["changes"][0]["repaired"] for r in repairs]
+    assert "2 * t + 1" in repaired
+    assert repaired[0] == "t + f + 1" and repairs[0]["weakest"]  # t + f + 1 <= 2t + 1 since f <= t
