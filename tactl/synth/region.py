@@ -128,8 +128,16 @@ def sym_expr(s: object) -> Expr:
     if isinstance(s, LinearAtom):
         if s.op == GE and all(a < 0 for _, a in s.coeffs):  # `b2 <= 0` reads better than `-b2 >= 0`
             return Compare("<=", term_expr(tuple((x, -a) for x, a in s.coeffs)), const(-s.bound))
-        return Compare(s.op, term_expr(s.coeffs), const(s.bound))
-    parts = sorted((sym_expr(a) for a in s.args), key=to_text)
+        # positive terms first: `a1 - a0`, not `-a0 + a1`
+        return Compare(s.op, term_expr(sorted(s.coeffs, key=lambda term: term[1] < 0)), const(s.bound))
+    args = list(s.args)
+    if s.kind == "and":  # `c >= b && -c >= -b` reads `c == b`
+        atoms = {a.coeffs: a for a in args if isinstance(a, LinearAtom) and a.op == GE}
+        for coeffs, a in list(atoms.items()):
+            other = atoms.get(tuple((x, -k) for x, k in coeffs))
+            if other is not None and other.bound == -a.bound and a.bound >= 0 and a in args:
+                args = [b for b in args if b is not a and b is not other] + [LinearAtom(coeffs, "==", a.bound)]
+    parts = sorted((sym_expr(a) for a in args), key=to_text)
     return (conj if s.kind == "and" else disj)(*parts)
 
 

@@ -42,7 +42,7 @@ def _key(values: dict[str, int]) -> tuple:
     return tuple(sorted(values.items()))
 
 
-@pytest.mark.parametrize("name", ["strb_thresholds", "strb_resilience"])
+@pytest.mark.parametrize("name", ["strb_thresholds", "strb_resilience", "circulate"])
 def test_the_solutions_are_those_of_the_brute_force_oracle(name):
     ta = read_ta_file(DATA / f"{name}.ta").ta
     result = synthesize(ta, SynthesisOptions())
