@@ -135,8 +135,8 @@ def synthesis_page(result: SynthesisResult) -> SynthesisPage:
     if result.weakest is not None:
         w = result.weakest
         weakest = (f"--weakest: {len(w.chosen)} of {len(result.solutions)} solutions shown, those with the weakest "
-                   f"resilience condition and then the least thresholds ({w.classes} inequivalent conditions "
-                   "among the solutions)" + (f"; incomparable: {w.why}" if w.why else ""))
+                   f"resilience condition and then the least thresholds ({w.classes} inequivalent "
+                   f"condition{'s' if w.classes != 1 else ''} among the solutions)" + (f"; incomparable: {w.why}" if w.why else ""))
     return SynthesisPage(
         title=f"tactl synthesize: {result.path}", version=__version__, file=result.path,
         unknowns=tuple((u, lo, hi) for u, (lo, hi) in space.bounds.items()),
