@@ -27,7 +27,8 @@ def _params(values: dict[str, int] | None) -> str:
 def neighbour_text(n: Neighbour) -> str:
     step = f"{n.unknown} = {n.value}" + (f" ({n.shows})" if n.shows else "")
     if n.status == KILLED:
-        where = f", the run of excluded region {n.region + 1}" if n.region is not None else ""
+        where = (f" (the run of the region found for {_params(n.found_for)})" if n.found_for
+                 else " (a check of this candidate)")
         return f"{step}: {n.prop} violated with {_params(n.parameters)}{where}"
     if n.status == SOLUTION:
         return (f"{step}: also a solution" + (f" ({n.reason})" if n.reason else "")

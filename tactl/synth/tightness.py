@@ -51,6 +51,7 @@ class Neighbour:
     weaker: bool = False  # a solution below the solution in the order of tactl/synth/order.py
     of: ThresholdAutomaton | None = field(default=None, repr=False)  # the automaton with unknowns
     values: dict[str, int] = field(default_factory=dict, repr=False)  # the neighbour itself
+    found_for: dict[str, int] = field(default_factory=dict)  # the candidate its region's run was found for
 
     @property
     def automaton(self) -> ThresholdAutomaton | None:
@@ -158,7 +159,8 @@ def _killer(ta: ThresholdAutomaton, result: SynthesisResult, u: str, other: dict
             continue
         if e.kind == EMPTY_RC:
             return Neighbour(u, other[u], EMPTY, region=i, reason=e.note)
-        return Neighbour(u, other[u], KILLED, e.property, e.counterexample, region=i, of=ta, values=other)
+        return Neighbour(u, other[u], KILLED, e.property, e.counterexample, region=i, of=ta, values=other,
+                         found_for=dict(e.candidate))
     if not check_uncovered or deadline.remaining() == 0:
         return Neighbour(u, other[u], UNCHECKED, reason="no excluded region contains it and it was not checked")
     automaton = lower_division(instantiate(ta, other))
