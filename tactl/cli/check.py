@@ -239,14 +239,15 @@ def _repair(file: Path, report, lift, progress: bool | None):
     A repair must make every property of the file hold, not only those -p selected: one that
     breaks another property repairs nothing. Progress as synthesize shows it: on a terminal or
     with --progress."""
-    from tactl.engines.result import VIOLATED  # lazy: only with --repair
+    from tactl.engines.result import HOLDS_VACUOUSLY, VIOLATED  # lazy: only with --repair
 
     if report.interrupted is not None or not any(r.verdict == VIOLATED for r in report.results):
         return None
     from tactl.driver.repair import repair_file  # lazy: only with --repair
 
     show = (not verbosity["quiet"] and sys.stderr.isatty()) if progress is None else progress
-    return repair_file(file, report.ta, lift, (), (lambda line: info(f"tactl: {line}")) if show else None)
+    vacuous = tuple(r.name for r in report.results if r.verdict == HOLDS_VACUOUSLY)
+    return repair_file(file, report.ta, lift, (), (lambda line: info(f"tactl: {line}")) if show else None, vacuous)
 
 
 def _certify_problem(file: Path, engine: str) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from tactl.driver.commands import load
 from tactl.engines.check import CheckOptions, check_automaton
-from tactl.engines.result import HOLDS
+from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY
 from tactl.ir.errors import InputError
 from tactl.passes.ta_to_ta.lift_thresholds import LiftOptions
 from tactl.synth.repair import RepairResult, repair
@@ -38,17 +38,19 @@ def repair_problem(file: Path) -> str:
 
 
 def repair_file(file: Path, checked_ta, options: LiftOptions, properties: tuple[str, ...],
-                progress: Progress = None) -> RepairResult:
-    """The nearest repairs of ``file`` whose automaton, as checked, is ``checked_ta``."""
+                progress: Progress = None, vacuous: tuple[str, ...] = ()) -> RepairResult:
+    """The nearest repairs of ``file`` whose automaton, as checked, is ``checked_ta``;
+    ``vacuous``: the properties the check found holding vacuously, which a repair may leave so."""
     if file.suffix.lower() == ".alg":
-        return _repair_alg(file, options, properties, progress)
+        return _repair_alg(file, options, properties, progress, vacuous)
     try:
-        return repair(checked_ta, options, properties, str(file), progress)
+        return repair(checked_ta, options, properties, str(file), progress, vacuous)
     except ValueError as e:  # nothing to lift: said after the check's report
         return RepairResult((), {}, "", complete=True, notes=(str(e),))
 
 
-def _repair_alg(file: Path, options: LiftOptions, properties: tuple[str, ...], progress: Progress) -> RepairResult:
+def _repair_alg(file: Path, options: LiftOptions, properties: tuple[str, ...], progress: Progress,
+                vacuous: tuple[str, ...]) -> RepairResult:
     from tactl.driver.commands import read_alg  # lazy: the pseudocode reader, only for an .alg
 
     alg, text = read_alg(file)
@@ -78,10 +80,10 @@ def _repair_alg(file: Path, options: LiftOptions, properties: tuple[str, ...], p
                 if report.interrupted is not None:
                     raise report.interrupted
                 verdicts[name] = report.results[0].verdict
-                if verdicts[name] != HOLDS:
+                if verdicts[name] != HOLDS and not (verdicts[name] == HOLDS_VACUOUSLY and name in vacuous):
                     order.remove(name)
                     order.insert(0, name)
                     break
             return verdicts
 
-        return repair_source(lift, check, progress)
+        return repair_source(lift, check, progress, vacuous)

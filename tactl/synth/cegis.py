@@ -43,8 +43,10 @@ class SynthesisOptions:
     recheck: bool = True  # every solution printed, read back and checked again
     max_unit_steps: int = 200_000  # a longer run excludes its candidate alone (tactl/synth/region.py)
     # repair: candidates by growing L1 distance from these values, stopping after the nearest
-    # ring with a solution none of whose properties holds vacuously (tactl/synth/nearest.py)
+    # ring with a solution none of whose properties holds vacuously, but for those of
+    # `vacuous_allowed` (vacuous in the written automaton already) (tactl/synth/nearest.py)
     nearest: dict[str, int] | None = None
+    vacuous_allowed: tuple[str, ...] = ()
     count_below: int = 5_000  # a space with fewer points in its box: each region's candidates counted
 
 
@@ -90,7 +92,8 @@ def synthesize(ta: ThresholdAutomaton, options: SynthesisOptions,
             with deadline.interruptible():
                 answer = generator.check(*(rings.assumptions() if rings else ()))
             if answer == z3.unsat:
-                if rings is not None and not any(not s.vacuous for s in result.solutions) and rings.widen():
+                if rings is not None and not any(set(s.vacuous) <= set(options.vacuous_allowed)
+                                                 for s in result.solutions) and rings.widen():
                     continue
                 result.complete = True
                 break

@@ -7,7 +7,8 @@ that space in rings of growing L1 distance from the written values (tactl/synth/
 every candidate it checks is decided by the checker of ``tactl check``, a refuted one excludes
 its whole region, and the first ring that holds a solution holds every nearest repair. A
 solution under which some property holds only vacuously is not a repair (it makes the property
-true by making its premise impossible), so the search goes on past it. Each repair is re-checked
+true by making its premise impossible), so the search goes on past it — unless that property
+held vacuously in the written automaton already. Each repair is re-checked
 as ``synthesize`` re-checks its solutions: printed, read back, checked again. Several repairs at
 the same distance are ordered as ``synthesize --weakest`` orders solutions (tactl/synth/order.py):
 the minimal ones first, marked.
@@ -100,21 +101,23 @@ REGIONS = "synthesis loop over the lifted automaton (each refuted candidate excl
 
 
 def repair(ta: ThresholdAutomaton, lift: LiftOptions = LiftOptions(), properties: tuple[str, ...] = (),
-           path: str = "<input>", progress: Callable[[str], None] | None = None) -> RepairResult:
+           path: str = "<input>", progress: Callable[[str], None] | None = None,
+           vacuous_allowed: tuple[str, ...] = ()) -> RepairResult:
     """The nearest repairs of ``ta`` (module docstring); ``properties``: those that must hold
-    (empty: every property)."""
+    (empty: every property); ``vacuous_allowed``: those that held vacuously in ``ta`` already,
+    which a repair may leave so."""
     lifted = lift_thresholds(ta, lift)
     if not lifted.sites:
         raise ValueError("no threshold to repair: no guard compares shared variables with a "
                          "linear term of parameters")
-    result = synthesize(lifted.ta, SynthesisOptions(properties=properties, path=path,
-                                                    nearest=dict(lifted.written)), progress)
+    result = synthesize(lifted.ta, SynthesisOptions(properties=properties, path=path, nearest=dict(lifted.written),
+                                                    vacuous_allowed=vacuous_allowed), progress)
     out = RepairResult(lifted.sites, dict(result.space.bounds), REGIONS, complete=result.complete,
                        stopped=result.stopped, candidates_tried=result.candidates_tried,
                        regions_excluded=len(result.excluded), time_s=result.time_s,
                        notes=lifted.notes, problems=list(result.problems), interrupted=result.interrupted)
     for s in result.solutions:
-        if s.vacuous:
+        if not set(s.vacuous) <= set(vacuous_allowed):
             out.vacuous += 1
             continue
         out.repairs.append(Repair(s.values, distance(s.values, lifted.written),

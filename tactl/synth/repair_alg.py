@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
-from tactl.engines.result import HOLDS
+from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY
 from tactl.ir.alg.syntax import Algorithm, Arith, Compare as AlgCompare, Num, Received, Ref
 from tactl.ir.errors import Span
 from tactl.ir.ta.model import Define, ThresholdAutomaton
@@ -229,8 +229,11 @@ def rings(written: Mapping[str, int], ranges: Mapping[str, tuple[int, int]], d: 
     yield from go(0, d, {})
 
 
-def repair_source(lift: SourceLift, check: Check, progress: Callable[[str], None] | None = None) -> RepairResult:
-    """Candidates ring by ring (module docstring); each checked by ``check`` on its text."""
+def repair_source(lift: SourceLift, check: Check, progress: Callable[[str], None] | None = None,
+                  vacuous_allowed: tuple[str, ...] = ()) -> RepairResult:
+    """Candidates ring by ring (module docstring); each checked by ``check`` on its text. A
+    repair makes every property HOLD, but for those of ``vacuous_allowed`` (vacuous in the
+    written program already), which may hold vacuously."""
     out = RepairResult(tuple(lift.sites), dict(lift.ranges), POINT_BY_POINT)
     started = shown = time.perf_counter()
     widest = sum(max(abs(lo - lift.written[u]), abs(hi - lift.written[u])) for u, (lo, hi) in lift.ranges.items())
@@ -241,7 +244,8 @@ def repair_source(lift: SourceLift, check: Check, progress: Callable[[str], None
                     raise deadline.DeadlineExceeded(deadline.timeout_reason())
                 out.candidates_tried += 1
                 verdicts = check(lift.program(values))
-                if verdicts and all(v == HOLDS for v in verdicts.values()):
+                if verdicts and all(v == HOLDS or (v == HOLDS_VACUOUSLY and p in vacuous_allowed)
+                                    for p, v in verdicts.items()):
                     out.repairs.append(Repair(values, distance(values, lift.written),
                                               changes(out.sites, lift.written, values, lift.parameters), verdicts))
                 if progress is not None and time.perf_counter() - shown >= 1.0:

@@ -174,3 +174,18 @@ def test_each_alg_threshold_is_lifted_on_its_own_and_the_least_comes_first(cli, 
     repaired = [r["changes"][0]["repaired"] for r in repairs]
     assert "2 * t + 1" in repaired
     assert repaired[0] == "t + f + 1" and repairs[0]["weakest"]  # t + f + 1 <= 2t + 1 since f <= t
+
+
+def test_a_property_vacuous_in_the_written_automaton_may_stay_vacuous(cli, tmp_path):
+    text = STRB_TA.replace("define RELAY == t + 1;", "define RELAY == t;")
+    text = text.replace("  specifications (3) {", "  specifications (4) {\n    never: V0 > n -> [](AC == 0);")
+    path = tmp_path / "strb_vac.ta"
+    path.write_text(text)
+    out = cli("check", path, "--repair", "--json", "--no-progress")
+    doc = json.loads(out.out)
+    verdicts = {p["name"]: p["verdict"] for p in doc["properties"]}
+    assert verdicts["never"] == "holds vacuously" and verdicts["unforgeability"] == "violated"
+    repairs = doc["repair"]["repairs"]
+    assert doc["repair"]["distance"] == 1
+    assert repairs[0]["changes"] == [{"where": "define RELAY", "written": "t", "repaired": "t + 1"}]
+    assert repairs[0]["recheck"]["never"] == "holds vacuously"
