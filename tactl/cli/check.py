@@ -4,6 +4,7 @@ the reference interpreter) and ``run`` (one random run of an .alg program)."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -112,6 +113,21 @@ def check(
     minimize: MinimizeOption = False,
     itf: ItfOption = None,
     sarif: SarifOption = None,
+    repair: Annotated[bool, typer.Option("--repair", help="When a property is VIOLATED, search "
+                                         "the nearest thresholds under which every property "
+                                         "(not only those of -p) holds: each threshold's coefficients become unknowns "
+                                         "around their written values, searched by growing "
+                                         "distance (the synthesis loop of 'tactl synthesize'; "
+                                         "an .alg program candidate by candidate through its "
+                                         "translation). The verdicts and exit status stay the "
+                                         "check's.")] = False,
+    repair_resilience: Annotated[bool, typer.Option("--repair-resilience", help="With --repair: "
+                                                    "the resilience condition's written "
+                                                    "coefficients (the 3 of n > 3t) and a constant "
+                                                    "may change too.")] = False,
+    repair_range: Annotated[str, typer.Option("--repair-range", metavar="P,C", help="With --repair: "
+                                              "each parameter's coefficient ranges over its "
+                                              "written value ± P, each constant ± C.")] = "1,2",
 ) -> None:
     from tactl.driver.commands import CheckRequest  # lazy: the driver's check
     from tactl.driver.pipeline import SOURCE_ENGINE
@@ -158,10 +174,12 @@ def check(
         if problem:
             raise usage_error(cex_svg, problem)
     refuse_bad_outputs((file,), itf=itf, sarif=sarif)
+    lift = _repair_options(file, repair or repair_resilience, repair_resilience, repair_range)
     deadline.stop_on_signals()
     start_clock(timeout)
     outcome = _check_file(request, progress, as_json)
     report = outcome.report
+    repaired = _repair(file, report, lift, progress) if lift is not None else None
     rounds = None
     if outcome.rounds is not None:
         from tactl.report.rounds import MultiRound  # lazy: only for `rounds carrying`
@@ -173,6 +191,8 @@ def check(
             from tactl.report.rounds import conclusion_json  # lazy: only for `rounds carrying`
 
             data["multi_round"] = conclusion_json(rounds, report.results)
+        if repaired is not None:
+            data["repair"] = repaired.json()
         typer.echo(json.dumps(data, indent=2))
     else:
         typer.echo(report_text(report, full=verbosity["verbose"]))
@@ -180,12 +200,54 @@ def check(
             from tactl.report.rounds import conclusion_lines  # lazy: only for `rounds carrying`
 
             typer.echo("\n".join(conclusion_lines(rounds, report.results)))
+        if repaired is not None:
+            from tactl.report.repair_text import repair_lines  # lazy: only with --repair
+
+            typer.echo("\n".join(repair_lines(repaired)))
     if cex_svg is not None:
         _write_cex_svg(cex_svg, report, file.suffix.lower().lstrip("."))
     write_check_outputs(file, report, outcome.source, itf, sarif)
     if report.interrupted is not None:  # what was decided is printed; the exit says interrupted
         raise report.interrupted
+    if repaired is not None and repaired.interrupted is not None:  # the same for the repair's search
+        raise repaired.interrupted
     raise typer.Exit(report.exit_code)
+
+
+def _repair_options(file: Path, wanted: bool, resilience: bool, ranges: str):
+    """``--repair``'s lifting options, checked before anything runs; None without --repair."""
+    if not wanted:
+        return None
+    from tactl.driver.repair import repair_problem  # lazy: only with --repair
+    from tactl.passes.ta_to_ta.lift_thresholds import LiftOptions
+
+    why = repair_problem(file)
+    if why:
+        raise usage_error(file, why)
+    try:
+        coefficient, constant = (int(x) for x in ranges.split(","))
+    except ValueError:
+        raise usage_error(file, f"--repair-range {ranges!r}: write two natural numbers, P,C "
+                                "(e.g. 1,2)") from None
+    if coefficient < 0 or constant < 0:
+        raise usage_error(file, f"--repair-range {ranges!r}: the radii are natural numbers")
+    return LiftOptions(coefficient, constant, resilience)
+
+
+def _repair(file: Path, report, lift, progress: bool | None):
+    """The nearest repairs when a property is violated (None when none is, or on an interrupt).
+    A repair must make every property of the file hold, not only those -p selected: one that
+    breaks another property repairs nothing. Progress as synthesize shows it: on a terminal or
+    with --progress."""
+    from tactl.engines.result import HOLDS_VACUOUSLY, VIOLATED  # lazy: only with --repair
+
+    if report.interrupted is not None or not any(r.verdict == VIOLATED for r in report.results):
+        return None
+    from tactl.driver.repair import repair_file  # lazy: only with --repair
+
+    show = (not verbosity["quiet"] and sys.stderr.isatty()) if progress is None else progress
+    vacuous = tuple(r.name for r in report.results if r.verdict == HOLDS_VACUOUSLY)
+    return repair_file(file, report.ta, lift, (), (lambda line: info(f"tactl: {line}")) if show else None, vacuous)
 
 
 def _certify_problem(file: Path, engine: str) -> None:

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from tactl.cli.app import (Command, InputFile, ProgressOption, PropertyOption, QuietOption, TimeoutOption,
-                           VerboseOption, app, set_verbosity, start_clock, verbosity)
+                           VerboseOption, app, info, set_verbosity, start_clock, usage_error, verbosity)
 from tactl.util import deadline
 
 
@@ -30,6 +31,16 @@ def synthesize(
     max_solutions: Annotated[Optional[int], typer.Option(
         "--max-solutions", min=1, metavar="N", help="Stop after N solutions (the search is then "
         "incomplete: exit 3).")] = None,
+    weakest: Annotated[bool, typer.Option("--weakest", help="Report only the solutions with the "
+                                          "weakest resilience condition (every parameter valuation "
+                                          "another's allows, this one allows: z3 on the "
+                                          "instantiated conditions) and, among those, the least "
+                                          "thresholds (no more for any parameter value); several "
+                                          "incomparable ones are all reported, saying why.")] = False,
+    html: Annotated[Optional[Path], typer.Option("--html", metavar="FILE", help="Also write the "
+                                                 "result as a self-contained HTML page: the space, "
+                                                 "the solutions with their neighbours one step "
+                                                 "away, the excluded regions with their runs.")] = None,
     timeout: TimeoutOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as one JSON object.")] = False,
     progress: ProgressOption = None,
@@ -46,11 +57,23 @@ def synthesize(
     def note(message: str) -> None:
         typer.echo(f"tactl: {message}", err=True)
 
+    if html is not None:
+        from tactl.util.fsutil import output_file_problem  # lazy: only with --html
+
+        problem = output_file_problem(html, (file,))
+        if problem:
+            raise usage_error(html, f"--html: {problem}")
     deadline.stop_on_signals()
     start_clock(timeout)
-    outcome = synthesize_file(SynthesisRequest(file, tuple(properties or ()), max_solutions),
+    outcome = synthesize_file(SynthesisRequest(file, tuple(properties or ()), max_solutions, weakest),
                               note if show else None)
     result = outcome.result
+    if html is not None:
+        from tactl.report.synthesis_html import render_synthesis_html  # lazy: only with --html
+        from tactl.util.fsutil import write_output
+
+        write_output(html, render_synthesis_html(result))
+        info(f"tactl: wrote {html}", err=True)
     if as_json:
         typer.echo(json.dumps(synthesis_json(result), indent=2))
     else:

@@ -12,8 +12,10 @@ from tactl.driver.inputs import load_automaton
 from tactl.engines.check import SelectionError, validate_selection
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.synth.cegis import SynthesisOptions, synthesize
+from tactl.synth.order import weakest
 from tactl.synth.result import SynthesisResult
 from tactl.synth.space import candidate_space
+from tactl.synth.tightness import tightness
 from tactl.util import deadline
 
 
@@ -22,6 +24,7 @@ class SynthesisRequest:
     file: Path
     properties: tuple[str, ...] = ()
     max_solutions: int | None = None
+    weakest: bool = False  # only the solutions with the weakest RC, then the least thresholds
 
 
 @dataclass
@@ -48,4 +51,21 @@ def synthesize_file(request: SynthesisRequest, progress: Callable[[str], None] |
     space = candidate_space(ta, loaded.path, loaded.source)
     options = SynthesisOptions(properties=request.properties, max_solutions=request.max_solutions,
                                path=loaded.path)
-    return SynthesisOutcome(synthesize(ta, options, progress, space), ta, loaded.source or "")
+    result = synthesize(ta, options, progress, space)
+    _order_and_tightness(ta, result, request)
+    return SynthesisOutcome(result, ta, loaded.source or "")
+
+
+def _order_and_tightness(ta: ThresholdAutomaton, result: SynthesisResult, request: SynthesisRequest) -> None:
+    """``--weakest``'s choice among the solutions (tactl/synth/order.py), and the neighbours one
+    step away of every solution reported (tactl/synth/tightness.py); a neighbour no region
+    covers is checked only while the command's clock allows."""
+    if not result.solutions or result.interrupted is not None:
+        return
+    try:
+        with deadline.interruptible():
+            if request.weakest:
+                result.weakest = weakest(ta, [s.values for s in result.solutions])
+            result.tightness = tightness(ta, result, result.reported(), request.properties)
+    except (deadline.DeadlineExceeded, KeyboardInterrupt):
+        pass  # what was found is reported; the neighbours are left out

@@ -59,11 +59,11 @@ DASHES = ("", "6 3", "2 3", "8 3 2 3")
 
 def render_html(report: Mapping[str, Any]) -> str:
     """The whole page for one ``tactl verify`` report (a dict as in the module docstring)."""
-    return _environment().get_template(TEMPLATE).render(page=page_view(report))
+    return page_environment().get_template(TEMPLATE).render(page=page_view(report))
 
 
 @cache
-def _environment() -> jinja2.Environment:
+def page_environment() -> jinja2.Environment:
     """The emitters' template environment (same loader, StrictUndefined, whitespace control)
     with HTML autoescape on: an overlay shares the loader instead of writing another one. Its
     filters are a copy: the emitters register theirs on the shared environment at render time,

@@ -11,6 +11,7 @@ from typing import Any
 from tactl.ir.expr import to_text
 from tactl.report.property_json import counterexample_json
 from tactl.report.run_steps import change_lines, ending
+from tactl.report.tightness_text import tightness_lines, weakest_lines
 from tactl.synth.result import EMPTY_RC, ExcludedRegion, SynthesisResult
 
 SHORT_STEPS = 6  # steps of a region's run shown by default (the first ones and the last ones)
@@ -29,14 +30,18 @@ def _values(values: dict[str, int]) -> str:
 def synthesis_text(result: SynthesisResult, full: bool = False) -> str:
     space = result.space
     lines = [f"{result.path}: unknowns {space.describe()} ({space.size():,} points in the box)"]
-    if result.solutions:
+    if result.solutions and result.weakest is not None:
+        lines.extend(weakest_lines(result))
+    elif result.solutions:
         lines.append(f"{len(result.solutions)} solution{'s' if len(result.solutions) != 1 else ''}:")
-    for s in result.solutions:
+    for index in result.reported():
+        s = result.solutions[index]
         thresholds = ", ".join(f"{k} = {v}" for k, v in s.thresholds.items())
         lines.append(f"  {_values(s.values)}" + (f": {thresholds}" if thresholds else ""))
         lines.append(f"      resilience condition: {s.resilience}")
         checked = ", ".join(f"{k} {v}" for k, v in (s.recheck or s.verdicts).items())
         lines.append(f"      {'re-checked on the printed automaton' if s.recheck else 'checked'}: {checked}")
+        lines.extend(tightness_lines(result.tightness.get(index, ())))
     if result.excluded:
         lines.append(f"{len(result.excluded)} region{'s' if len(result.excluded) != 1 else ''} excluded:")
         shown = result.excluded if full else result.excluded[:REGIONS_SHOWN]

@@ -28,6 +28,7 @@ from tactl.ir.ta.printer import print_ta
 from tactl.ir.ta.reader import read_ta
 from tactl.passes.ta_to_ta.instantiate import instantiate
 from tactl.passes.ta_to_ta.lower_division import lower_division
+from tactl.synth.nearest import DistanceRings
 from tactl.synth.region import RegionError, point_region, run_region
 from tactl.synth.result import EMPTY_RC, ExcludedRegion, Solution, SynthesisResult
 from tactl.synth.space import CandidateSpace, candidate_space
@@ -41,6 +42,11 @@ class SynthesisOptions:
     path: str = "<input>"
     recheck: bool = True  # every solution printed, read back and checked again
     max_unit_steps: int = 200_000  # a longer run excludes its candidate alone (tactl/synth/region.py)
+    # repair: candidates by growing L1 distance from these values, stopping after the nearest
+    # ring with a solution none of whose properties holds vacuously, but for those of
+    # `vacuous_allowed` (vacuous in the written automaton already) (tactl/synth/nearest.py)
+    nearest: dict[str, int] | None = None
+    vacuous_allowed: tuple[str, ...] = ()
     count_below: int = 5_000  # a space with fewer points in its box: each region's candidates counted
 
 
@@ -62,6 +68,9 @@ def synthesize(ta: ThresholdAutomaton, options: SynthesisOptions,
         generator.add(sym(u) >= lo, sym(u) <= hi)
     selected = [p.name for p in ta.properties if not options.properties or p.name in options.properties]
     order = list(selected)  # most recently refuting property first
+    rings = DistanceRings(options.nearest, space.bounds, sym) if options.nearest is not None else None
+    if rings is not None:
+        generator.add(rings.definition)
     points = space_points(space) if space.size() < options.count_below else None
     last_note = [0.0]
 
@@ -81,8 +90,11 @@ def synthesize(ta: ThresholdAutomaton, options: SynthesisOptions,
                 result.stopped = deadline.timeout_reason()
                 break
             with deadline.interruptible():
-                answer = generator.check()
+                answer = generator.check(*(rings.assumptions() if rings else ()))
             if answer == z3.unsat:
+                if rings is not None and not any(set(s.vacuous) <= set(options.vacuous_allowed)
+                                                 for s in result.solutions) and rings.widen():
+                    continue
                 result.complete = True
                 break
             if answer != z3.sat:

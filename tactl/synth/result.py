@@ -87,6 +87,14 @@ class SynthesisResult:
     problems: list[str] = field(default_factory=list)  # bugs found on the way (re-check disagreements)
     path: str = ""
     interrupted: KeyboardInterrupt | None = field(default=None, repr=False)
+    # Set after the loop by the driver: ``--weakest``'s choice (tactl/synth/order.py ``Weakest``)
+    # and each reported solution's neighbours one step away (tactl/synth/tightness.py).
+    weakest: Any = field(default=None, repr=False)
+    tightness: dict[int, list] = field(default_factory=dict, repr=False)
+
+    def reported(self) -> list[int]:
+        """The indices of the solutions to show: ``--weakest``'s choice, else every one."""
+        return list(self.weakest.chosen) if self.weakest is not None else list(range(len(self.solutions)))
 
     @property
     def exit_code(self) -> int:
@@ -106,7 +114,11 @@ class SynthesisResult:
             **({"stopped": self.stopped} if self.stopped else {}),
             "candidates_tried": self.candidates_tried,
             "time_s": round(self.time_s, 3),
-            "solutions": [s.json() for s in self.solutions],
+            "solutions": [{**self.solutions[i].json(),
+                           **({"tightness": [n.json(render) for n in self.tightness[i]]}
+                              if i in self.tightness else {})} for i in self.reported()],
+            **({"weakest": {"of": len(self.solutions), "conditions": self.weakest.classes,
+                            "incomparable": self.weakest.why}} if self.weakest is not None else {}),
             "excluded": [e.json(render) for e in self.excluded],
             "undecided": [{"candidate": c, "reason": why} for c, why in self.undecided],
             **({"problems": self.problems} if self.problems else {}),
