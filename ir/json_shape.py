@@ -150,7 +150,9 @@ class Obj:
 # ------------------------------------------------------------------------------- expressions
 
 
-def _expression_name(value: Any, path: str, receive: bool) -> None:
+def _expression_name(value: Any, path: str, receive: bool, unknowns: bool = False) -> None:
+    if unknowns and isinstance(value, str) and value.startswith("?") and IDENTIFIER.fullmatch(value[1:]):
+        return  # an unknown coefficient (ir/unknowns.py)
     if receive and isinstance(value, str) and value.startswith("received(") and value.endswith(")"):
         inner = value[len("received("):-1]
         if IDENTIFIER.fullmatch(inner):
@@ -158,9 +160,10 @@ def _expression_name(value: Any, path: str, receive: bool) -> None:
     name(value, path)
 
 
-def expression(sort: str, receive: bool = False, division: bool = False) -> Shape:
+def expression(sort: str, receive: bool = False, division: bool = False, unknowns: bool = False) -> Shape:
     """An expression of ``sort`` (term or formula); ``receive`` admits ``received(M)`` names,
-    ``division`` the term operator ``"/"`` (whose divisor the validator checks, as for text)."""
+    ``unknowns`` the names ``?a`` of unknown coefficients, ``division`` the term operator ``"/"``
+    (whose divisor the validator checks, as for text)."""
     term_ops = {**_TERM_OPS, **_DIVISION_OPS} if division else _TERM_OPS
 
     def shape(value: Any, path: str) -> None:
@@ -180,7 +183,7 @@ def expression(sort: str, receive: bool = False, division: bool = False) -> Shap
             if not isinstance(node, dict):
                 raise ShapeError(where, f"expected an expression, found {_found(node)}")
             if "name" in node:
-                Obj({"name": lambda v, p: _expression_name(v, p, receive)})(node, where)
+                Obj({"name": lambda v, p: _expression_name(v, p, receive, unknowns)})(node, where)
                 if want != TERM:
                     raise ShapeError(where, f"expected a formula, found the name '{node['name']}' "
                                      "(compare it with something)")

@@ -24,6 +24,7 @@ from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.alg.hypothesis import Hypothesis
 from tactl.ir.limits import MAX_DIGITS
 from tactl.ir.names import MAX_LENGTH
+from tactl.ir.unknowns import Unknown
 
 
 class _AlgIndenter(Indenter):
@@ -132,12 +133,12 @@ class _Build:
         seen: dict[str, Span | None] = {}
         out: dict = {"algorithm": None, "parameters": (), "resilience": (), "faults": None,
                      "timing": "async", "messages": [], "domains": {}, "variables": [],
-                     "properties": [], "program": []}
+                     "properties": [], "program": [], "unknowns": (), "unknown_constraints": ()}
         spans: dict[str, Span] = {}
         for item in tree.children:
             kind = item.data if isinstance(item, Tree) else None
             if kind in ("algorithm", "parameters", "resilience", "faults", "timing", "variables",
-                        "properties"):
+                        "properties", "unknowns"):
                 if kind in seen:
                     where = seen[kind]
                     at = f" (first at line {where.line})" if where else ""
@@ -153,6 +154,8 @@ class _Build:
             elif kind == "resilience":
                 out["resilience"] = tuple(self.chain(c) for c in item.children
                                           if isinstance(c, Tree))
+            elif kind == "unknowns":
+                out["unknowns"], out["unknown_constraints"] = self.unknowns(item)
             elif kind == "faults":
                 model, *params = item.children
                 out["faults"] = (str(model), tuple(str(p) for p in params))
@@ -198,7 +201,42 @@ class _Build:
             fault_model=out["faults"][0], fault_parameters=out["faults"][1],
             timing=out["timing"], messages=tuple(out["messages"]), domains=out["domains"],
             variables=tuple(out["variables"]), program=tuple(out["program"]),
-            properties=tuple(out["properties"]), source=self.text, spans=spans)
+            properties=tuple(out["properties"]), source=self.text, spans=spans,
+            unknowns=out["unknowns"], unknown_constraints=out["unknown_constraints"])
+
+    def unknowns(self, item: Tree) -> tuple[tuple[Unknown, ...], tuple[A.Compare, ...]]:
+        """``unknowns ?a in 0..1, ?b in -2..2 where ?a + ?b >= 0``: each unknown once, with a
+        non-empty range of integer constants (the candidates are finitely many)."""
+        declared: list[Unknown] = []
+        for decl in (c for c in item.children if isinstance(c, Tree) and c.data == "unknown_decl"):
+            tok, *bounds = decl.children
+            name = str(tok)
+            first = next((u for u in declared if u.name == name), None)
+            if first is not None:
+                at = f" (first at line {first.span.line})" if first.span else ""
+                raise _Refused(f"the unknown '{name}' is declared twice{at}", _tok_span(tok))
+            if not bounds:
+                raise _Refused(f"the unknown '{name}' has no range: write '{name} in LOW..HIGH' "
+                               f"(e.g. '{name} in 0..3'; the candidates must be finitely many)",
+                               _tok_span(tok))
+            low, high = (self.constant(b) for b in bounds)
+            if low > high:
+                raise _Refused(f"the range {low}..{high} of '{name}' is empty (its low end is "
+                               f"above its high end): write '{name} in {high}..{low}'", _span(decl))
+            declared.append(Unknown(name, low, high, span=_tok_span(tok)))
+        where = tuple(self.chain(c) for c in item.children
+                      if isinstance(c, Tree) and c.data == "chain")
+        return tuple(declared), where
+
+    def constant(self, tree) -> int:
+        """An integer written with digits and signs (a range bound: ``-2``, ``3``)."""
+        t = self.term(tree)
+        sign = 1
+        while isinstance(t, A.Arith) and t.op == "neg":
+            sign, t = -sign, t.args[0]
+        if not isinstance(t, A.Num):
+            raise _Refused("a range bound is an integer constant (e.g. '-2', '3')", _span(tree))
+        return sign * t.value
 
     # ---- declarations ----
     def domain_set(self, tree: Tree) -> tuple[str, ...]:
@@ -497,6 +535,8 @@ class _Build:
             return A.Const(A.FALSE, span=s)
         if d in ("coin_atom", "v_coin"):
             return A.Coin(span=s)
+        if d in ("unknown_", "v_unknown"):
+            return A.UnknownRef(str(kids[0]), span=s)
         if d == "v_oracle":
             return A.Oracle(span=s)
         if d == "v_not":
@@ -658,7 +698,7 @@ def parse_alg(text: str, path: str = "<input>") -> A.Algorithm:
 
 KEYWORDS = {"algorithm", "parameters", "resilience", "faults", "timing", "messages", "domain",
             "variables", "properties", "send", "decide", "wait", "next", "skip", "if", "elif",
-            "else", "upon", "loop", "round", "rounds", "for", "while"}
+            "else", "upon", "loop", "round", "rounds", "for", "while", "unknowns"}
 
 
 def _unsupported_statement(text: str, line: int) -> Diagnostic | None:
@@ -681,7 +721,7 @@ _WHAT = {"_NL": "end of line", "_INDENT": "indented block", "_DEDENT": "end of b
          "CMP_OP": "a comparison (<, <=, ==, !=, >=, >)", "SUM_OP": "'+' or '-'",
          "MUL_OP": "'*' or '/'", "AND": "'&&'", "OR": "'||'", "NOT": "'!'", "BOT": "'⊥'",
          "ALWAYS_KW": "'always'", "EVENTUALLY_KW": "'eventually'", "IMPLIES": "'->'",
-         "ASSUMING": "'assuming'", "SETOP": "'∪' or '∩'", "MINMAX": "'min' or 'max'"}
+         "ASSUMING": "'assuming'", "UNKNOWN": "an unknown ('?a')", "WHERE": "'where'", "SETOP": "'∪' or '∩'", "MINMAX": "'min' or 'max'"}
 
 
 def _expected_word(terminal: str) -> str:

@@ -15,6 +15,7 @@ from itertools import combinations
 
 from tactl.ir.errors import Span
 from tactl.ir.alg.hypothesis import Hypothesis
+from tactl.ir.unknowns import Unknown
 
 BOTTOM = "⊥"
 TRUE = "true"
@@ -44,6 +45,15 @@ class Ref:
     """A name: parameter, variable, placeholder, or a symbolic constant of a domain (``yes``)."""
 
     name: str
+    span: Span | None = _span()
+
+
+@dataclass(frozen=True)
+class UnknownRef:
+    """``?a``: an unknown coefficient (ir/unknowns.py), declared by ``unknowns ?a in 0..1``; it
+    may stand in thresholds and in the resilience condition only."""
+
+    name: str  # with the prefix: ``?a``
     span: Span | None = _span()
 
 
@@ -167,7 +177,7 @@ class Member:
     span: Span | None = _span()
 
 
-Term = (Num | Ref | Const | Coin | Oracle | NotValue | Count | CountPred | Arith | Rounding | SetLit
+Term = (Num | Ref | UnknownRef | Const | Coin | Oracle | NotValue | Count | CountPred | Arith | Rounding | SetLit
         | SetOp | SetBuilder | Card | MinMax)
 
 WILDCARD = "*"
@@ -396,6 +406,9 @@ class Algorithm:
     source: str = field(default="", compare=False, repr=False)
     path: str = field(default="<input>", compare=False, repr=False)
     spans: dict[str, Span] = field(default_factory=dict, compare=False, repr=False)
+    # `unknowns ?a in 0..1, … where C1, C2`: coefficients to synthesise and constraints among them
+    unknowns: tuple[Unknown, ...] = ()
+    unknown_constraints: tuple[Compare, ...] = ()
 
     def variable(self, name: str) -> Variable | None:
         return next((v for v in self.variables if v.name == name), None)

@@ -13,6 +13,7 @@ from typing import Any
 
 from tactl.ir.rta.model import CHOICE_MARKS, JUSTICE_SPELLING, FaultModel, Faults, Message, ReceiveRule, ReceiveTA, Timing
 from tactl.ir.alg.hypothesis import Hypothesis
+from tactl.ir.unknowns import Unknown
 from tactl.ir.ta.model import Location, Property
 from tactl.ir import json_shape as js
 from tactl.ir.ta.json_form import (ORIGIN, expect_int, expect_str, expr_from_json, expr_to_json, origin_from_json,
@@ -40,6 +41,10 @@ def _rta_to_json(rta: ReceiveTA) -> Json:
         "name": rta.name,
         "parameters": list(rta.parameters),
         "assumptions": [expr_to_json(e) for e in rta.assumptions],
+        **({"unknowns": [{"name": u.name, "low": u.low, "high": u.high} for u in rta.unknowns]}
+           if rta.unknowns else {}),
+        **({"unknown_constraints": [expr_to_json(e) for e in rta.unknown_constraints]}
+           if rta.unknown_constraints else {}),
         "faults": {"model": rta.faults.model.value, "parameters": list(rta.faults.parameters),
                    **({"terms": [expr_to_json(e) for e in rta.faults.terms]} if rta.faults.terms else {})},
         "timing": rta.timing.value,
@@ -70,7 +75,7 @@ def _rule_from_json(r: Json) -> ReceiveRule:
 
 
 _NAMES = js.list_of(js.name)
-_FORMULA = js.expression(js.FORMULA)
+_FORMULA = js.expression(js.FORMULA, unknowns=True)
 _CONNECTIVES = ("!", "[]", "<>", "&&", "||", "->")
 
 
@@ -100,7 +105,7 @@ def _specification(value: Any, path: str) -> None:
 
 
 _RULES = js.list_of(js.Obj({"id": js.natural, "from": js.name, "to": js.name,
-                            "guard": js.expression(js.FORMULA, receive=True), "sends": _NAMES},
+                            "guard": js.expression(js.FORMULA, receive=True, unknowns=True), "sends": _NAMES},
                            {"origin": ORIGIN, "choice": js.one_of(*CHOICE_MARKS)}))
 
 SHAPE = js.Obj(
@@ -116,7 +121,9 @@ SHAPE = js.Obj(
     },
     optional={"crash_locations": _NAMES, "crash_rules": _RULES,"properties": js.list_of(js.Obj({"name": js.name, "formula": _specification},
                                               {"origin": ORIGIN, "hypothesis": js.string})),
-              "location_origins": js.values_of(ORIGIN), "coordinator": js.list_of(js.name)})
+              "location_origins": js.values_of(ORIGIN), "coordinator": js.list_of(js.name),
+              "unknowns": js.list_of(js.Obj({"name": js.string, "low": js.integer, "high": js.integer})),
+              "unknown_constraints": js.list_of(_FORMULA)})
 
 
 def rta_from_json(doc: Any, path: str = "<json>") -> ReceiveTA:
@@ -145,6 +152,8 @@ def _rta_from_json(doc: Json) -> ReceiveTA:
         crash_locations=tuple(Location(expect_str(name), origin=origin_from_json(
             doc.get("location_origins", {}).get(name))) for name in doc.get("crash_locations", [])),
         crash_rules=tuple(map(_rule_from_json, doc.get("crash_rules", []))),
+        unknowns=tuple(Unknown(expect_str(u["name"]), expect_int(u["low"]), expect_int(u["high"])) for u in doc.get("unknowns", [])),
+        unknown_constraints=tuple(map(expr_from_json, doc.get("unknown_constraints", []))),
         properties=tuple(Property(expect_str(p["name"]), expr_from_json(p["formula"]),
                                   None if p.get("hypothesis") is None else
                                   Hypothesis.read(expect_str(p["hypothesis"])),

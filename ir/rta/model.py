@@ -24,6 +24,7 @@ from enum import Enum
 from tactl.ir.errors import Span
 from tactl.ir.expr import Always, And, Eventually, Expr, Implies, Name, Not, Or, names
 from tactl.ir.ta.model import Location, Origin, Property
+from tactl.ir.unknowns import Unknown
 
 
 def _span() -> Span | None:
@@ -186,6 +187,11 @@ class ReceiveTA:
     # ``.rta``: their properties name locations, CR among them).
     crash_locations: tuple[Location, ...] = field(default=(), kw_only=True)
     crash_rules: tuple[ReceiveRule, ...] = field(default=(), kw_only=True)
+    # `unknowns ?a in 0..1, ?k in 0..5 where ?a + ?k >= 1;`: coefficients to synthesise that
+    # guards and the resilience condition may use (ir/unknowns.py), and the `where` constraints
+    # among them; the translation carries both into the TA (passes/rta_to_ta/unknowns.py)
+    unknowns: tuple[Unknown, ...] = field(default=(), kw_only=True)
+    unknown_constraints: tuple[Expr, ...] = field(default=(), kw_only=True)
 
     def message(self, name: str) -> Message | None:
         return next((m for m in self.messages if m.name == name), None)

@@ -1,6 +1,6 @@
 """Canonical ``.rta`` text of a receive threshold automaton; it re-reads to an equal IR.
 
-Sections come in a fixed order (parameters, assumptions, faults, timing, messages, locations,
+Sections come in a fixed order (parameters, unknowns, assumptions, faults, timing, messages, locations,
 initial, rules, crash locations and crash rules, specifications). Message types are printed in IR order, one statement per run of
 types with the same kind (``messages A, B;`` or ``kind P: C, D;``), so that the order survives a
 round trip. A guard ``true`` is left out, as is an empty ``send``. The output has no comments, except the source map
@@ -27,6 +27,8 @@ def print_rta(rta: ReceiveTA, source_map: bool = False) -> str:
     out: list[str] = [f"rta {rta.name} {{"]
     if rta.parameters:
         out.append(f"{_INDENT}parameters {', '.join(rta.parameters)};")
+    if rta.unknowns:
+        out.append(f"{_INDENT}{unknowns_text(rta)};")
     if rta.assumptions:
         out.extend(_block("assumptions", [to_text(e) + ";" for e in rta.assumptions]))
     out.append(f"{_INDENT}faults {faults_text(rta.faults)};")
@@ -96,6 +98,14 @@ def _rule(r: ReceiveRule) -> str:
     if r.choice:
         text += f" {r.choice}"
     return text + ";"
+
+
+def unknowns_text(rta: ReceiveTA) -> str:
+    """``unknowns ?a in 0..1, ?b in -2..2 where ?a + ?b >= 0``."""
+    text = "unknowns " + ", ".join(u.text() for u in rta.unknowns)
+    if rta.unknown_constraints:
+        text += " where " + ", ".join(to_text(e) for e in rta.unknown_constraints)
+    return text
 
 
 def faults_text(faults: Faults) -> str:

@@ -26,6 +26,7 @@ from tactl.ir.rta.validate import missing_section_message, validate_rta
 from tactl.ir.source import label
 from tactl.ir.alg.hypothesis import Hypothesis
 from tactl.ir.ta.model import Location, Property
+from tactl.ir.unknowns import Unknown
 from tactl.ir.ta.reader import (
     ExprBuild,
     SortError,
@@ -100,7 +101,22 @@ class _Build(ExprBuild):
         message = _RECEIVED_TOKEN.fullmatch(str(tok)).group(1)  # type: ignore[union-attr]
         return Name(f"received({message})", span=token_span(tok))
 
+    def unknown(self, ch):
+        return Name(str(ch[0]), span=token_span(ch[0]))
+
     # ------------------------------------------------------------------ sections
+    def bound(self, ch):
+        value = int(ch[-1])
+        return (-value if len(ch) == 2 else value), token_span(ch[0])
+
+    def unknown_decl(self, ch):
+        return ("unknown", str(ch[0]), token_span(ch[0]), [b for b, _ in ch[1:]])
+
+    def unknowns(self, ch):
+        decls = [c for c in ch if isinstance(c, tuple)]
+        where = [as_formula(e) for e in ch if isinstance(e, Expr)]
+        return ("unknowns", [(decls, where)])
+
     def parameters(self, ch):
         return ("parameters", [(str(t), token_span(t)) for t in ch])
 
@@ -184,7 +200,7 @@ class _Build(ExprBuild):
         head = token_span(name_tok)
         parts: dict[str, list] = {k: [] for k in (
             "parameters", "assumptions", "messages", "locations", "initial", "rules", "properties",
-            "coordinator", "crash_locations", "crash_rules")}
+            "coordinator", "crash_locations", "crash_rules", "unknowns")}
         problems: list[Diagnostic] = []
         faults: Faults | None = None
         timing: Timing | None = None
@@ -244,6 +260,9 @@ class _Build(ExprBuild):
                     error(missing_section_message(section), head)
             raise _Problems(problems)
         assert faults is not None and timing is not None
+        unknowns, where = _unknowns(parts["unknowns"], error)
+        if problems:
+            raise _Problems(problems)
         declared = [("parameters", n, s) for n, s in parts["parameters"]]
         declared += [("initial", n, s) for n, s in parts["initial"]]
         return ReceiveTA(
@@ -253,7 +272,34 @@ class _Build(ExprBuild):
             initial=tuple(n for n, _ in parts["initial"]), rules=tuple(parts["rules"]),
             properties=tuple(parts["properties"]), span=head, declared_at=tuple(declared),
             coordinator=tuple(parts["coordinator"]),
-            crash_locations=tuple(parts["crash_locations"]), crash_rules=tuple(parts["crash_rules"]))
+            crash_locations=tuple(parts["crash_locations"]), crash_rules=tuple(parts["crash_rules"]),
+            unknowns=unknowns, unknown_constraints=where)
+
+
+def _unknowns(sections: list, error) -> tuple[tuple[Unknown, ...], tuple[Expr, ...]]:
+    """The ``unknowns`` section (once): each unknown declared once, with a non-empty range."""
+    if len(sections) > 1:
+        first = sections[1][0][0][2] if sections[1][0] else None
+        error("a second 'unknowns' section: declare every unknown in one", first)
+    declared: list[Unknown] = []
+    where: list[Expr] = []
+    for decls, constraints in sections[:1]:
+        where.extend(constraints)
+        for _, name, span, bounds in decls:
+            first = next((u for u in declared if u.name == name), None)
+            if first is not None:
+                error(f"the unknown '{name}' is declared twice (first at {first.span.line}:"
+                      f"{first.span.col})" if first.span else f"the unknown '{name}' is declared twice",
+                      span)
+            elif not bounds:
+                error(f"the unknown '{name}' has no range: write '{name} in LOW..HIGH' (the "
+                      "candidates must be finitely many)", span)
+            elif bounds[0] > bounds[1]:
+                error(f"the range {bounds[0]}..{bounds[1]} of '{name}' is empty (its low end is "
+                      "above its high end)", span)
+            else:
+                declared.append(Unknown(name, bounds[0], bounds[1], span=span))
+    return tuple(declared), tuple(where)
 
 
 # ------------------------------------------------------------------------------------ entry points
@@ -261,6 +307,7 @@ class _Build(ExprBuild):
 
 def rta_expressions(rta: ReceiveTA):
     yield from rta.assumptions
+    yield from rta.unknown_constraints
     yield from (r.guard for r in (*rta.rules, *rta.crash_rules))
     yield from (p.formula for p in rta.properties)
 

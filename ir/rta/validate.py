@@ -22,7 +22,7 @@ import difflib
 from collections.abc import Iterable
 
 from tactl.ir.errors import Diagnostic, DiagnosticSink, Span
-from tactl.ir.expr import Expr, Mul, Name
+from tactl.ir.expr import Expr, Mul, Name, to_text, walk
 from tactl.ir.linear import NonLinearError, linearize
 from tactl.ir.names import MAX_LENGTH, identifier_problem
 from tactl.ir.rta.model import (
@@ -44,6 +44,7 @@ from tactl.ir.rta.coordinator import is_async_coordinator, shape_problems
 from tactl.ir.alg.hypothesis import CLEAN_ROUND, CORRECT_COORDINATOR, FEW_CRASHES
 from tactl.ir.ta.model import Property
 from tactl.ir.ta.validate import ExpressionChecks
+from tactl.ir.unknowns import is_unknown, linear_form, split_product, unknown_names
 
 # A required section the file does not have (the reader says it too, with the same words).
 _MISSING = {
@@ -128,7 +129,8 @@ class _Checker(ExpressionChecks):
         self.declarations()
         self.faults()
         for e in self.rta.assumptions:
-            self.expression(e, {"parameter"}, "the resilience condition")
+            self.expression(e, {"parameter", "unknown"}, "the resilience condition")
+        self.unknowns()
         self.initial()
         self.rules()
         self.crash_rules()
@@ -278,7 +280,7 @@ class _Checker(ExpressionChecks):
                 first_with_id[r.id] = r
             self.location_ref(r.source, r.source_span or r.span)
             self.location_ref(r.target, r.target_span or r.span)
-            self.expression(r.guard, {"parameter", "received"}, "a rule guard")
+            self.expression(r.guard, {"parameter", "received", "unknown"}, "a rule guard")
             self.sends(r)
 
     def crash_rules(self) -> None:
@@ -308,7 +310,7 @@ class _Checker(ExpressionChecks):
             if r.target not in self.crashed:
                 self.sink.error(f"a crash rule enters a crash location, not '{r.target}'"
                                 + suggest(r.target, self.crashed), r.target_span or r.span)
-            self.expression(r.guard, {"parameter", "received"}, "a rule guard")
+            self.expression(r.guard, {"parameter", "received", "unknown"}, "a rule guard")
             self.sends(r)
             if r.sends and model is FaultModel.CLEAN_CRASH:
                 self.sink.error("a clean crash falls between steps: a crash rule sends nothing",
@@ -384,6 +386,16 @@ class _Checker(ExpressionChecks):
         if id(n) in self.bare:
             self.condition(n, context)
             return
+        if is_unknown(n.name):
+            declared = {u.name for u in self.rta.unknowns}
+            if n.name not in declared:
+                self.sink.error(f"the unknown '{n.name}' is not declared: add it to 'unknowns' with "
+                                f"its range, e.g. 'unknowns {n.name} in 0..3;'"
+                                + suggest(n.name, declared), n.span)
+            elif "unknown" not in allowed:
+                self.sink.error(f"the unknown '{n.name}' cannot appear in {context}: unknowns are "
+                                "coefficients of rule guards and of the resilience condition", n.span)
+            return
         message = received_message(n.name)
         if message is not None:
             if "received" not in allowed:
@@ -413,12 +425,67 @@ class _Checker(ExpressionChecks):
             self.sink.error(f"the {kind} '{n.name}' cannot appear in {context}{why}", n.span)
 
     def product(self, node: Mul) -> None:
+        if unknown_names(node):
+            self.unknown_product(node)
+            return
         try:
             left, right = linearize(node.left), linearize(node.right)
         except (NonLinearError, TypeError):
             return  # a nested product is reported on its own
         if not (left.is_constant or right.is_constant):
             self.sink.error(str(NonLinearError(node)), node.span)
+
+
+    def unknown_product(self, node: Mul) -> None:
+        """An unknown times a parameter (``?a * n``, ``?a * (n + t)``) is linear once the unknown
+        is fixed; two unknowns multiplied, or an unknown times a receive variable, is not."""
+        try:
+            form = linear_form(node)
+        except NonLinearError:
+            names = unknown_names(node)
+            what = ("two unknowns multiplied" if len(names) > 1 else
+                    f"the unknown '{names[0]}' multiplies a non-constant term that is not linear")
+            self.sink.error(f"{what} in '{to_text(node)}': an unknown coefficient multiplies a "
+                            "parameter or a constant", node.span)
+            return
+        for key in form.variables():
+            parts = split_product(key)
+            if parts and received_message(parts[1]) is not None:
+                self.sink.error(f"the unknown '{parts[0]}' multiplies the receive variable "
+                                f"'{parts[1]}': an unknown coefficient multiplies a parameter or a "
+                                "constant", node.span)
+                return
+
+    def unknowns(self) -> None:
+        """Unknowns (ir/unknowns.py): their names in the TA (without ``?``) are free, their
+        ``where`` constraints relate unknowns only, and each is used somewhere (a warning)."""
+        taken = {*self.parameters, *self.locations, *self.crashed, CRASH_LOCATION, CRASH_COUNTER,
+                 *(f"{p}_{m}" for m in self.messages for p in ("ns", "nsf"))}
+        for u in self.rta.unknowns:
+            problem = identifier_problem(u.bare)
+            if problem:
+                self.sink.error(problem, u.span)
+            elif u.bare in taken:
+                self.sink.error(f"the unknown '{u.name}' is written '{u.bare}' in the threshold "
+                                f"automaton, which already has a '{u.bare}' (a parameter, location "
+                                "or counter): rename the unknown", u.span)
+        declared = {u.name for u in self.rta.unknowns}
+        for e in self.rta.unknown_constraints:
+            for n in walk(e):
+                if isinstance(n, Name) and n.name not in declared:
+                    what = "undeclared unknown" if is_unknown(n.name) else "name"
+                    self.sink.error(f"the {what} '{n.name}' in a 'where' constraint: it relates "
+                                    "declared unknowns only", n.span)
+                elif isinstance(n, Mul):
+                    self.unknown_product(n)
+        used = {x for e in (*self.rta.assumptions, *(r.guard for r in (*self.rta.rules,
+                                                                          *self.rta.crash_rules)))
+                for x in unknown_names(e)}
+        for u in self.rta.unknowns:
+            if u.name not in used:
+                self.sink.warning(f"the unknown '{u.name}' is declared but no threshold or "
+                                  "resilience condition uses it: every value of its range is a "
+                                  "solution alike", u.span)
 
 
 def suggest(name: str, pool: Iterable[str]) -> str:

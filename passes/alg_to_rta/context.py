@@ -11,6 +11,7 @@ from typing import Iterable
 from tactl.ir.alg import syntax as A
 from tactl.ir.errors import InputError, Span
 from tactl.ir.expr import Expr
+from tactl.ir.unknowns import Unknown
 
 from tactl.passes.alg_to_rta.phases import Layout
 
@@ -50,6 +51,9 @@ class Context:
     rc: tuple[Expr, ...]
     # the rounds of a phase and the coordinator (passes/alg_to_rta/phases.py); set by extract.py
     layout: Layout = field(default_factory=lambda: Layout((), None, ()))
+    # `unknowns ?a in 0..1`: the declared unknowns by name (ir/unknowns.py)
+    unknowns: dict[str, Unknown] = field(default_factory=dict)
+    unknown_constraints: tuple[Expr, ...] = ()  # the `where` constraints among them
 
     def order(self) -> dict[str, int]:
         return {p: i for i, p in enumerate(self.parameters)}

@@ -13,7 +13,8 @@ from tactl.ir.errors import Diagnostic, Severity, Span
 from tactl.ir.expr import BoolConst
 from tactl.ir.rta.model import FaultModel, fault_arities, fault_arity_text
 
-from tactl.passes.alg_to_rta.context import Context, MessageType, ParseError, all_statements, fail, span_of
+from tactl.passes.alg_to_rta.context import (Context, MessageType, ParseError, all_statements, cond_names,
+                                             fail, span_of)
 from tactl.passes.alg_to_rta.evaluate import chain_exprs
 
 
@@ -100,16 +101,36 @@ def read_declarations(alg: A.Algorithm) -> Context:
                                 None)
         raise fail(f"'{name}' is both a value of a domain and a parameter or variable name", where)
     decides = any(isinstance(s, A.Decide) for s in all_statements(alg.program))
-    ctx = Context(alg, params, types, kinds, variables, symbols, decides, ())
+    ctx = Context(alg, params, types, kinds, variables, symbols, decides, (),
+                  unknowns={u.name: u for u in alg.unknowns})
     rc = []
     for chain in alg.resilience:
-        for e in chain_exprs(ctx, chain, {}):
+        for e in chain_exprs(ctx, chain, {}, unknowns=True):
             if not isinstance(e, BoolConst):
                 rc.append(e)
             elif not e.value:
                 raise fail("this resilience condition is always false", chain.span)
     ctx.rc = tuple(rc)
+    ctx.unknown_constraints = unknown_constraints(ctx)
     return ctx
+
+
+def unknown_constraints(ctx: Context) -> tuple:
+    """The ``where`` constraints of the ``unknowns`` line: linear comparisons among unknowns
+    only (the candidate space); one that no candidate satisfies is refused."""
+    out = []
+    for chain in ctx.alg.unknown_constraints:
+        names = cond_names(chain)
+        if names:
+            raise fail(f"'{sorted(names)[0]}' in a 'where' constraint: it relates unknowns only "
+                       "(a condition on parameters belongs to the resilience condition)", chain.span)
+        for e in chain_exprs(ctx, chain, {}, unknowns=True):
+            if isinstance(e, BoolConst):
+                if not e.value:
+                    raise fail("this constraint on the unknowns is always false", chain.span)
+                continue
+            out.append(e)
+    return tuple(out)
 
 
 def _is_number(x: str) -> bool:

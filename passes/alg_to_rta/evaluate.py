@@ -19,6 +19,7 @@ from tactl.ir.alg import syntax as A
 from tactl.ir.errors import Span
 from tactl.ir.expr import BoolConst, Expr, conj, disj
 from tactl.ir.rta.model import received
+from tactl.ir.unknowns import is_unknown
 from tactl.util.suggest import did_you_mean
 
 from tactl.passes.alg_to_rta import sets as S
@@ -101,8 +102,9 @@ class Thread:
 
 
 class Evaluator:
-    def __init__(self, ctx: Context) -> None:
+    def __init__(self, ctx: Context, allow_unknowns: bool = True) -> None:
         self.ctx = ctx
+        self.allow_unknowns = allow_unknowns  # False: a property's parameter condition
         # message name -> where the code first counts several of its instances as one sum
         # (``received (AUX, vals)``, ``(AUX, *)``): checked against the kinds once the rules are
         # known (``check_sums_count_processes``)
@@ -138,6 +140,11 @@ class Evaluator:
             raise fail(f"unknown name '{t.name}' (variables: "
                        f"{', '.join(self.ctx.variables) or 'none'})"
                        + did_you_mean(t.name, [*self.ctx.variables, *self.ctx.parameters]), t.span)
+        if isinstance(t, A.UnknownRef):
+            raise fail(f"the unknown '{t.name}' stands here outside a threshold: unknowns are "
+                       "coefficients of thresholds ('received M from ?a * n processes') and of "
+                       "the resilience condition only, not values of variables or messages",
+                       t.span)
         if isinstance(t, A.NotValue):
             v = self.value(t.arg, th)
             if v not in A.BOOL:
@@ -167,6 +174,8 @@ class Evaluator:
                        + did_you_mean(t.name, self.ctx.parameters), t.span)
         if isinstance(t, A.Count):
             return self.counted(t.pattern, th, t.span)
+        if isinstance(t, A.UnknownRef):
+            return self.unknown(t)
         if isinstance(t, A.Arith):
             args = [self.arith(a, th) for a in t.args]
             if t.op == "neg":
@@ -178,6 +187,10 @@ class Evaluator:
             if t.op == "*":
                 return args[0] * args[1]
             if t.op == "/":
+                if any(is_unknown(x.name) for x in args[1].free_symbols):
+                    raise fail("an unknown cannot divide: write the unknown as a coefficient "
+                               "(e.g. '?a * n'), so that the threshold is linear once it is "
+                               "fixed", span_of(t.args[1]) or t.span)
                 if not args[1].is_number:
                     raise fail("division by a non-constant: thresholds are linear", t.span)
                 if args[1] == 0:
@@ -187,6 +200,20 @@ class Evaluator:
             inner = self.arith(t.arg, th)
             return sympy.ceiling(inner) if t.kind == "ceil" else sympy.floor(inner)
         raise fail("a number, parameter or received count must stand here", span_of(t))
+
+    def unknown(self, t: A.UnknownRef) -> sympy.Expr:
+        """An unknown coefficient: declared by ``unknowns``, allowed where the caller reads a
+        threshold or the resilience condition (``allow_unknowns``)."""
+        if t.name not in self.ctx.unknowns:
+            declared = ", ".join(self.ctx.unknowns) or "none"
+            raise fail(f"the unknown '{t.name}' is not declared: add it to the 'unknowns' line "
+                       f"with its range, e.g. 'unknowns {t.name} in 0..3' (declared: {declared})"
+                       + did_you_mean(t.name, self.ctx.unknowns), t.span)
+        if not self.allow_unknowns:
+            raise fail(f"the unknown '{t.name}' stands here outside a threshold: unknowns are "
+                       "coefficients of thresholds ('received M from ?a * n processes') and of the "
+                       "resilience condition only", t.span)
+        return symbol(t.name)
 
     def compare(self, left: sympy.Expr, op: str, right: sympy.Expr, span) -> Expr:
         try:
@@ -278,10 +305,11 @@ def _shape_text(s: A.MessageShape) -> str:
 
 
 def chain_exprs(ctx: Context, chain: A.Compare, bindings, count=None,
-                locations: set[str] = frozenset()) -> list[Expr]:
+                locations: set[str] = frozenset(), unknowns: bool = False) -> list[Expr]:
     """A comparison chain over parameters (the resilience condition, a property's parameter
-    condition) and, in properties, ``count (P)`` terms: sums of location counters (``count``)."""
-    ev = Evaluator(ctx)
+    condition) and, in properties, ``count (P)`` terms: sums of location counters (``count``).
+    ``unknowns``: the chain may use unknown coefficients (the resilience condition)."""
+    ev = Evaluator(ctx, allow_unknowns=unknowns)
     th = Thread(0, {}, dict(bindings))
 
     def arith(t) -> sympy.Expr:

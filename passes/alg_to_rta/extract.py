@@ -139,5 +139,6 @@ def _parse(alg: A.Algorithm) -> ParseResult:
         messages=tuple(Message(t.name, t.base if t.base in kinds else None) for t in ctx.types),
         locations=locations, initial=tuple(names[k] for k in initial), rules=rules,
         properties=properties, coordinator=ctx.layout.coordinator_types,
-        crash_locations=crash.locations, crash_rules=crash.rules)
+        crash_locations=crash.locations, crash_rules=crash.rules,
+        unknowns=alg.unknowns, unknown_constraints=ctx.unknown_constraints)
     return ParseResult(rta, (*(infos[k] for k in keys), *crash.infos))

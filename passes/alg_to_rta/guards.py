@@ -10,6 +10,7 @@ from typing import Iterable
 from tactl.ir.expr import BoolConst, Compare, Expr, conj, disj, to_text
 from tactl.ir.linear import int_symbols, to_z3
 from tactl.ir.rta.model import received
+from tactl.ir.unknowns import abstract_products, product_bounds, range_constraints
 
 from tactl.passes.alg_to_rta.context import Context
 from tactl.passes.alg_to_rta.thresholds import negate
@@ -23,8 +24,12 @@ class Solver:
 
         self.z3 = z3
         self.sym = int_symbols()
-        self.to_z3 = lambda e: to_z3(e, self.sym)
+        self.unknowns = ctx.unknowns
+        self.products: set[str] = set()
+        self.solver = z3.Solver()
         base = [self.to_z3(e) for e in ctx.rc]
+        base += [self.to_z3(e) for e in ctx.unknown_constraints]
+        base += [self.to_z3(e) for u in ctx.unknowns.values() for e in range_constraints(u)]
         base += [self.sym(p) >= 0 for p in ctx.parameters]
         base += [self.sym(received(t.name).name) >= 0 for t in ctx.types]
         if len(ctx.layout.coordinator_types) > 1:  # one coordinator: one of its messages at most
@@ -35,9 +40,20 @@ class Solver:
         self.terms: dict[str, object] = {}  # text → z3 formula: paths share their literals
         self.texts: dict[int, tuple[Expr, str]] = {}
         # one solver holds the resilience condition; each query is pushed on it and popped
-        self.solver = z3.Solver()
         self.solver.set("timeout", 5000)
         self.solver.add(*base)
+
+    def to_z3(self, e: Expr):
+        """The z3 formula of ``e``; a product of an unknown with a parameter is one variable
+        whose range the solver learns when it first appears (ir/unknowns.py): a path is pruned
+        only if it is infeasible for every value of the unknowns."""
+        if self.unknowns:
+            e, keys = abstract_products(e)
+            for key in keys:
+                if key not in self.products:
+                    self.products.add(key)
+                    self.solver.add(*(to_z3(b, self.sym) for b in product_bounds(key, self.unknowns)))
+        return to_z3(e, self.sym)
 
     def text(self, e: Expr) -> str:
         """``to_text(e)``, remembered for the large formulas a guard's simplification asks about

@@ -13,7 +13,9 @@ multiple of its denominators:
 becomes ``2 * received(R0) > n + t`` — no rounding convention is needed, because the exact
 rational comparison is what the paper says. What has no linear form — a product of two
 parameters, a rounding term with a coefficient other than ±1 or nested in another — is refused
-with :class:`ThresholdError`, never approximated. ``tests/translation/test_thresholds.py`` checks the identities
+with :class:`ThresholdError`, never approximated. A product of an unknown coefficient with a
+parameter (``?a * n``, ir/unknowns.py) is one term of the linear form: it is linear once the
+unknown has a value; two unknowns multiplied, or an unknown times a receive count, is refused. ``tests/translation/test_thresholds.py`` checks the identities
 against z3 on random terms.
 
 Why sympy and not ``ir/linear.py``: a ``LinearTerm`` there has integer coefficients and no
@@ -31,7 +33,7 @@ from math import lcm
 import sympy
 
 from tactl.ir.expr import And, BoolConst, Compare, Expr, Not, Or, conj, disj
-from tactl.ir.linear import term_expr
+from tactl.ir.unknowns import is_unknown, product_key, render, split_product
 
 FLIP = {">=": "<=", "<=": ">=", ">": "<", "<": ">", "==": "==", "!=": "!="}
 NEGATE = {">=": "<", "<": ">=", ">": "<=", "<=": ">", "==": "!=", "!=": "=="}
@@ -118,25 +120,61 @@ def _poly(e: sympy.Expr) -> sympy.Poly:
         raise ThresholdError("the threshold is not a linear term (only +, -, multiplication "
                              "and division by constants)") from None
     if poly.total_degree() > 1:
-        raise ThresholdError("the threshold is not linear: a product of two names (such as "
-                             "'n * t') has no linear form; thresholds must be linear in the "
-                             "parameters")
+        for monomial in poly.monoms():
+            _monomial_key(poly, monomial)  # refuses what is not linear once the unknowns are fixed
     return poly
+
+
+def _monomial_key(poly: sympy.Poly, monomial: tuple[int, ...]) -> str | None:
+    """The name a monomial of degree at most 2 stands for: ``None`` for the constant, the
+    symbol's name, or for an unknown times a parameter the product's key (ir/unknowns.py:
+    linear once the unknowns are fixed, and constant along a run)."""
+    names = [g.name for g, k in zip(poly.gens, monomial) for _ in range(k)]
+    if not names:
+        return None
+    if len(names) == 1:
+        return names[0]
+    unknowns = [x for x in names if is_unknown(x)]
+    if len(unknowns) >= 2:
+        raise ThresholdError(f"two unknowns multiplied ('{unknowns[0]} * {unknowns[1]}'): an unknown "
+                             "coefficient multiplies a parameter or a constant, so that the "
+                             "threshold is linear once the unknowns are fixed")
+    if len(names) == 2 and len(unknowns) == 1:
+        other = next(x for x in names if not is_unknown(x))
+        if other.startswith("received("):
+            raise ThresholdError(f"the unknown '{unknowns[0]}' multiplies a receive count: an "
+                                 "unknown coefficient multiplies a parameter or a constant")
+        return product_key(unknowns[0], other)
+    raise ThresholdError("the threshold is not linear: a product of two names (such as "
+                         "'n * t') has no linear form; thresholds must be linear in the "
+                         "parameters")
 
 
 def _linear(diff: sympy.Expr, op: str, is_count, order: dict[str, int]) -> Expr:
     """``diff op 0`` with rational coefficients → integer coefficients, counts on the left."""
     poly = _poly(diff)
-    coeffs = {s.name: sympy.Rational(poly.coeff_monomial(s)) for s in diff.free_symbols}
-    const = sympy.Rational(poly.coeff_monomial(1))
+    if poly.total_degree() <= 1:
+        coeffs = {s.name: sympy.Rational(poly.coeff_monomial(s)) for s in diff.free_symbols}
+        const = sympy.Rational(poly.coeff_monomial(1))
+    else:  # products of an unknown with a parameter (ir/unknowns.py)
+        coeffs, const = {}, sympy.Rational(0)
+        for monomial, c in poly.terms():
+            key = _monomial_key(poly, monomial)
+            if key is None:
+                const = sympy.Rational(c)
+            else:
+                coeffs[key] = sympy.Rational(c)
     scale = reduce(lcm, [int(c.q) for c in [*coeffs.values(), const]], 1)
     ints = {n: int(c * scale) for n, c in coeffs.items() if c != 0}
     k = int(const * scale)
     if not ints:
         return BoolConst({">=": k >= 0, ">": k > 0, "<=": k <= 0, "<": k < 0, "==": k == 0,
                           "!=": k != 0}[op])
-    def key(name: str) -> tuple[int, str]:
-        return (order.get(name, len(order)), name)
+    def key(name: str) -> tuple[int, int, str]:
+        # a product ?a * n stands where n does, just before it; a bare unknown after the parameters
+        parts = split_product(name)
+        base = parts[1] if parts else name
+        return (order.get(base, len(order)), 0 if parts else 1, name)
 
     left = sorted((n for n in ints if is_count(n)), key=key)
     right = sorted((n for n in ints if not is_count(n)), key=key)
@@ -152,5 +190,5 @@ def _linear(diff: sympy.Expr, op: str, is_count, order: dict[str, int]) -> Expr:
         if ints[left[0]] < 0:
             ints = {n: -a for n, a in ints.items()}
             k, op = -k, FLIP[op]
-    return Compare(op, term_expr([(n, ints[n]) for n in left]),
-                   term_expr([(n, -ints[n]) for n in right], -k))
+    return Compare(op, render([(n, ints[n]) for n in left]),
+                   render([(n, -ints[n]) for n in right], -k))

@@ -121,6 +121,8 @@ def _quantified(quantifier, variables: list, body):
 def certify(rta: ReceiveTA, translation: Translation, timeout_s: float = 30.0) -> list[Certificate]:
     import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
+    if translation.encoded is not None:  # unknowns: the encoded automaton is what was translated
+        rta, translation = translation.encoded
     valid, sym = _validity(rta, translation, timeout_s)
     env = [to_z3(e, sym) for e in translation.environment.constraints]
     all_received = [sym(received(m.name).name) for m in rta.messages]
@@ -143,6 +145,8 @@ def certify_justice(rta: ReceiveTA, translation: Translation,
     """exact, admissible, justified for every fair rule of ``translation.justice`` ([] if none)."""
     import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
+    if translation.encoded is not None:  # unknowns: the encoded automaton is what was translated
+        rta, translation = translation.encoded
     justice, environment = translation.justice, translation.environment
     if justice is None:
         return []

@@ -42,6 +42,7 @@ from tactl.passes.rta_to_ta.env import (
 from tactl.passes.rta_to_ta.fairness import Justice, derive_justice, under_justice, with_stutter
 from tactl.passes.rta_to_ta.guards import GuardContext, guard_dnf
 from tactl.passes.rta_to_ta.qe import ProjectionTooLarge, project
+from tactl.passes.rta_to_ta.unknowns import decode_expr, decode_ta, encode
 
 # Most linear atoms one projection may hold at any step. Guards over sums of a kind need a
 # handful; a guard that needs a bound for every subset of k types of a kind (``received(M) >= 1``
@@ -65,10 +66,15 @@ class Translation:
     environment: Environment
     justice: Justice | None = None  # None: no fairness (synchronous timing)
     crash_guards: tuple[GuardTranslation, ...] = ()  # of the RTA's crash rules, in their order
+    # an automaton with unknowns (passes/rta_to_ta/unknowns.py): the encoded automaton and its
+    # translation, which the certificates check (this translation is their decoding)
+    encoded: "tuple[ReceiveTA, Translation] | None" = None
 
 
 def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
     """The TA of ``rta``; ``env`` replaces the Env of ``passes/rta_to_ta/env.py`` (tests compare Envs)."""
+    if rta.unknowns:
+        return _translate_unknowns(rta, env)
     env = environment(rta) if env is None else env
     # the parameters the fault model adds (symmetric's fs) join the automaton's, their
     # constraints its resilience condition (passes/rta_to_ta/env.py)
@@ -93,6 +99,29 @@ def translate(rta: ReceiveTA, env: Environment | None = None) -> Translation:
         ta, stutter = with_stutter(ta)
         justice = replace(justice, stutter=stutter)
     return Translation(ta, tuple(guards), env, justice, tuple(crash_guards))
+
+
+def _translate_unknowns(rta: ReceiveTA, env: Environment | None) -> Translation:
+    """Translate the encoded automaton, then decode what is shown and checked
+    (passes/rta_to_ta/unknowns.py)."""
+    encoded, coding = encode(rta)
+    inner = translate(encoded, env)
+    ta = decode_ta(inner.ta, rta, coding)
+    order = {x: i for i, x in enumerate((*ta.shared, *ta.parameters))}
+
+    def dec(e: Expr) -> Expr:
+        return decode_expr(e, coding, order)
+
+    def guards(gs: tuple[GuardTranslation, ...]) -> tuple[GuardTranslation, ...]:
+        return tuple(replace(g, receive_guard=dec(g.receive_guard),
+                             send_guards=tuple(map(dec, g.send_guards))) for g in gs)
+
+    justice = inner.justice
+    if justice is not None:
+        justice = replace(justice, formula=dec(justice.formula), rules=tuple(
+            replace(r, premise=dec(r.premise), atom=dec(r.atom)) for r in justice.rules))
+    return replace(inner, ta=ta, guards=guards(inner.guards), crash_guards=guards(inner.crash_guards),
+                   justice=justice, encoded=(encoded, inner))
 
 
 def eliminate_guard(rta: ReceiveTA, env: Environment, context: GuardContext, rule: ReceiveRule,

@@ -71,21 +71,30 @@ def corpus_directory() -> Path:
     return Path.cwd() / "corpus"
 
 
+# corpus/synthesis: algorithms of the corpus with thresholds left unknown, for ``tactl synthesize``
+# (docs/synthesize.md); ``check`` answers unsupported on them, so ``tactl verify corpus`` leaves
+# them out (``tactl verify synthesis`` names them)
+SYNTHESIS_EXAMPLES = "synthesis"
+
+
 def algorithms_in(directory: Path) -> list[Path]:
     """Every algorithm in ``directory``: one file per stem (``.alg`` before ``.pml`` before ``.rta`` before
-    ``.ta`` before ``.eta`` before ``.tla``); a directory without any holds algorithms in its subdirectories."""
+    ``.ta`` before ``.eta`` before ``.tla``); a directory without any holds algorithms in its subdirectories
+    (but for the corpus's synthesis examples: :data:`SYNTHESIS_EXAMPLES`)."""
     by_stem: dict[str, Path] = {}
     for suffix in AUTOMATON_SUFFIXES:
         for path in sorted(directory.glob(f"*{suffix}")):
             by_stem.setdefault(path.stem, path)
     if by_stem:
         return [by_stem[s] for s in sorted(by_stem)]
-    return [p for sub in sorted(d for d in directory.iterdir() if d.is_dir()) for p in algorithms_in(sub)]
+    examples = corpus_directory().resolve() / SYNTHESIS_EXAMPLES
+    return [p for sub in sorted(d for d in directory.iterdir() if d.is_dir() and d.resolve() != examples)
+            for p in algorithms_in(sub)]
 
 
 def available_names(corpus: Path) -> list[str]:
     """The names the corpus answers to: each algorithm's stem and each folder's name."""
-    return sorted({p.stem for p in algorithms_in(corpus)} | {d.name for d in corpus.iterdir() if d.is_dir()}) \
+    return sorted({p.stem for p in _every_algorithm(corpus)} | {d.name for d in corpus.iterdir() if d.is_dir()}) \
         if corpus.is_dir() else []
 
 
@@ -106,7 +115,13 @@ def corpus_algorithms(name: str, corpus: Path | None = None) -> list[Path]:
         return []
     if (corpus / name).is_dir():
         return algorithms_in(corpus / name)
-    return [p for p in algorithms_in(corpus) if p.stem == name]
+    return [p for p in _every_algorithm(corpus) if p.stem == name]
+
+
+def _every_algorithm(corpus: Path) -> list[Path]:
+    """The corpus's algorithms and its synthesis examples (which a folder's listing leaves out)."""
+    examples = corpus / SYNTHESIS_EXAMPLES
+    return [*algorithms_in(corpus), *(algorithms_in(examples) if examples.is_dir() else [])]
 
 
 def shown_path(path: Path) -> Path:

@@ -37,6 +37,7 @@ from tactl.ir.eltl.formula import TemporalQuery, reach_question
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.linear import NonLinearError
 from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.ir.unknowns import unknowns_reason
 from tactl.util import deadline
 from tactl.util.teardown import own_context
 
@@ -65,8 +66,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
         return result(UNSUPPORTED, reason=f"{query.formula_class.value} property: the chc engine "
                       "decides reachability (safety of the form init -> [](good)) only, so far")
     if ta.unknowns:
-        return result(UNSUPPORTED, reason="the automaton has synthesis unknowns ("
-                      + ", ".join(ta.unknowns) + "); give them values first")
+        return result(UNSUPPORTED, reason=unknowns_reason(ta.unknowns))
     try:
         # a context of its own: Spacer's search depends on the order z3 created the terms in
         system = counter_system(ta, question, parameters, own_context(z3.Context()))

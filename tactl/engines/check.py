@@ -26,6 +26,7 @@ from tactl.ir.expr import BoolConst, Eventually, disj, to_text
 from tactl.ir.linear import NonLinearError, first_unsatisfiable, int_symbols, to_z3
 from tactl.ir.rta.model import Timing
 from tactl.ir.ta.model import Property, ThresholdAutomaton
+from tactl.ir.unknowns import unknowns_reason
 from tactl.ir.eltl.vacuity import vacuity_question
 from tactl.passes.ta_to_smt.guard_abstraction import unsupported_reason
 
@@ -331,6 +332,8 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
     report = CheckReport(path, ta, [], receive_automaton=options.receive_automaton)
     selected = [p for p in rta.properties if not options.properties or p.name in options.properties]
     try:
+        if ta.unknowns:  # as every interleaving engine answers
+            raise SyncUnsupported(unknowns_reason(ta.unknowns))
         if options.engine == parametric.ENGINE:
             # the lock-step engine reads the command's --timeout itself (tactl.util.deadline)
             results, info = lockstep.check_rta(rta, tuple(options.properties),

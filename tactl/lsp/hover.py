@@ -114,6 +114,8 @@ def _declaration_hover(analysis: Analysis, symbols: list[Symbol], line: int, col
     if word is None:
         return None
     found = declaration(symbols, word[0])
+    if found is None and word[0].startswith("?"):  # `ch?x` in Promela: the word is x
+        found = declaration(symbols, word[0][1:])
     if found is None:
         return None
     declared = (source_line(analysis.text, found.span.line) or "").strip()

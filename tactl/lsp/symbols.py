@@ -61,7 +61,8 @@ def word_at(text: str, line: int, col: int) -> tuple[str, Span] | None:
         return None
     for m in WORD.finditer(source):
         if m.start() < col <= m.end() + 1:
-            return m.group(), Span(line, m.start() + 1, line, m.end() + 1)
+            start = m.start() - (m.start() > 0 and source[m.start() - 1] == "?")  # an unknown: ?a
+            return source[start:m.end()], Span(line, start + 1, line, m.end() + 1)
     return None
 
 
@@ -111,6 +112,12 @@ def _alg_symbols(text: str, written: RtaReadResult) -> Iterator[Symbol]:
     yield from _named(text, ((m.name, "message", m.span) for m in alg.messages))
     yield from _named(text, ((v.name, "variable", v.span) for v in alg.variables))
     yield from _named(text, ((p.name, "property", p.span) for p in alg.properties))
+    yield from _unknowns(text, alg.unknowns)
+
+
+def _unknowns(text: str, unknowns) -> Iterator[Symbol]:
+    """``?a in 0..1``: an unknown coefficient, its range in its kind (what hovering shows)."""
+    yield from _named(text, ((u.name, f"unknown, in {u.low}..{u.high}", u.span) for u in unknowns))
 
 
 def _rta_symbols(text: str, written: RtaReadResult) -> Iterator[Symbol]:
@@ -120,6 +127,7 @@ def _rta_symbols(text: str, written: RtaReadResult) -> Iterator[Symbol]:
     yield from _named(text, ((m.name, "message", m.span) for m in rta.messages))
     yield from _named(text, ((loc.name, "location", loc.span)
                              for loc in (*rta.locations, *rta.crash_locations)))
+    yield from _unknowns(text, rta.unknowns)
     yield from _rules(text, rta.rules)
     yield from _rules(text, rta.crash_rules, "crash rule")
     yield from _named(text, ((p.name, "property", p.span) for p in rta.properties))

@@ -118,6 +118,10 @@ def value(env: Env, t) -> object:
         raise SourceError("a coin or an oracle stands alone on the right of ':='", t.span)
     if isinstance(t, (A.Compare, A.Received, A.BoolOp, A.NotCond, A.Member, A.SentPred)):
         return A.TRUE if truth(env, t) else A.FALSE
+    if isinstance(t, A.UnknownRef):
+        raise SourceError(f"'{t.name}' is an unknown coefficient: the interpreter runs a program "
+                          "whose numbers are all known (write a value in its place, or find the "
+                          "values with 'tactl synthesize')", t.span)
     raise SourceError(f"the interpreter cannot evaluate {type(t).__name__} here",
                       getattr(t, "span", None))
 
