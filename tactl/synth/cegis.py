@@ -117,6 +117,9 @@ def synthesize(ta: ThresholdAutomaton, options: SynthesisOptions,
         result.stopped = "interrupted"
         result.interrupted = stop
     result.time_s = time.perf_counter() - started
+    # The order z3 proposes candidates in varies from run to run; the set does not. Reported in
+    # the unknowns' order, so that two runs (and the documentation's example) print the same list.
+    result.solutions.sort(key=lambda s: tuple(s.values[u] for u in space.unknowns))
     if options.recheck:
         _recheck(ta, result, selected, options.path)
     return result
