@@ -8,3 +8,9 @@ this package."""
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]  # the checkout: tactl/bench/ is two folders down
+
+
+def checkable_corpus(extension: str) -> list[Path]:
+    """The corpus's ``*/*.EXTENSION`` files a check can decide: corpus/synthesis holds algorithms
+    with unknown thresholds, for ``tactl synthesize``, which ``check`` answers UNSUPPORTED."""
+    return sorted(p for p in (REPO / "corpus").glob(f"*/*.{extension}") if p.parent.name != "synthesis")

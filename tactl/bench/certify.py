@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tactl.bench import REPO
+from tactl.bench import REPO, checkable_corpus
 from tactl.bench.measure import timed_process
 from tactl.engines import solvers
 
@@ -46,8 +46,8 @@ class CertifyRow:
 
 
 def certify_inputs(shared: Path) -> list[tuple[str, Path]]:
-    found = [(f"corpus/{p.name}", p) for p in sorted((REPO / "corpus").glob("*/*.ta"))]
-    found += [(f"corpus/{p.name}", p) for p in sorted((REPO / "corpus").glob("*/*.alg"))]
+    found = [(f"corpus/{p.name}", p) for p in checkable_corpus("ta")]
+    found += [(f"corpus/{p.name}", p) for p in checkable_corpus("alg")]
     found += [(f"isola18/{p.name}", p) for p in sorted((shared / "benchmarks" / "bymc-isola18").glob("*.ta"))]
     return found
 

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from tactl.bench import REPO
+from tactl.bench import REPO, checkable_corpus
 from tactl.bench.measure import timed_process
 from tactl.bench.synthetic_kinds import kind_rta
 from tactl.ir.alg.reader import parse_alg
@@ -41,7 +41,7 @@ def translation_table() -> bool:
     print("\n" + header)
     print("-" * len(header))
     total, ok = 0.0, True
-    for path in sorted((REPO / "corpus").glob("*/*.rta")):
+    for path in checkable_corpus("rta"):
         rta = read_rta_file(path).rta
         tr, translate_s, certify_s, good = _translate_and_certify(rta)
         ok &= good
@@ -56,7 +56,7 @@ def alg_table(timeout_s: float) -> bool:
     """The pseudocode corpus: parse + translate + certify in this process (the target is < 10 s
     in total), then a whole ``tactl check X.alg`` process per file for verdicts, wall time
     (start-up included) and peak memory."""
-    paths = sorted((REPO / "corpus").glob("*/*.alg"))
+    paths = checkable_corpus("alg")
     width = max([28] + [len(p.parent.name + '/' + p.name) for p in paths])  # every name fits
     header = f"{'pseudocode':<{width}} {'lines':>5} {'locs':>4} {'rules':>5} {'TA rules':>8} " \
              f"{'parse s':>7} {'transl s':>8} {'cert s':>6} {'certified':<9} {'verdicts':<34} " \
