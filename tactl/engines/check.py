@@ -374,7 +374,10 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
     shown (the parametric engine then skips its search for small parameters)."""
     initial = disj(*(b.initial for b in query.branches))
     exists, why = initial_configuration_exists(ta, options.parameters, (initial,))
-    propositional = query.formula_class is FormulaClass.PROPOSITIONAL and why == _NO_INITIAL_ANTECEDENT
+    # (a property that is `false` once negated says nothing, e.g. a Promela specification whose
+    # antecedent the translation found impossible and folded away: that stays vacuous)
+    propositional = query.formula_class is FormulaClass.PROPOSITIONAL and why == _NO_INITIAL_ANTECEDENT \
+        and initial != BoolConst(False)
     if exists is False and propositional and options.engine in (parametric.ENGINE, EXPLICIT_ENGINE) \
             and not options.certify:
         # A propositional property is its own initial condition: the branch's `initial` is its
