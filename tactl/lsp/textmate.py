@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -158,5 +157,11 @@ def write(folder: Path) -> list[Path]:
 
 
 if __name__ == "__main__":
-    for written_path in write(Path(sys.argv[1] if len(sys.argv) > 1 else "editors/vscode/syntaxes")):
+    import argparse  # lazy: only the generator's command line parses arguments
+
+    parser = argparse.ArgumentParser(prog="python -m tactl.lsp.textmate",
+                                     description="Write the TextMate grammars generated from the lark grammars.")
+    parser.add_argument("folder", nargs="?", default="editors/vscode/syntaxes",
+                        help="where to write the *.tmLanguage.json files (default: %(default)s)")
+    for written_path in write(Path(parser.parse_args().folder)):
         print(f"wrote {written_path}")
