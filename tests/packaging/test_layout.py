@@ -12,6 +12,8 @@ The layers, lowest first; a module imports from its own layer and the layers bel
     engines  the checker and its engines, simulators and schedules; ``tactl.source``, the
              reference interpreter of .alg programs (which must not import what reads automata:
              see test_the_interpreter_reads_no_automaton)
+    synth    ``tactl synthesize``'s loop: candidate spaces, regions of counterexamples, the
+             search over the checker (it calls the engines; the driver calls it)
     driver   the passes declared and chained, the cache, inputs, translation, verify, executors
     report   show's summary, verify's table, JSON and HTML page
     cli      the commands (and the package ``tactl`` itself, which re-exports the version), and the
@@ -39,6 +41,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("util", ("tactl.util",)),
     ("passes", ("tactl.passes", "tactl.templates")),
     ("engines", ("tactl.engines", "tactl.source")),
+    ("synth", ("tactl.synth",)),
     ("driver", ("tactl.driver",)),
     ("report", ("tactl.report",)),
     ("cli", ("tactl.cli", "tactl.lsp", "tactl")),

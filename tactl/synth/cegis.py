@@ -1,0 +1,207 @@
+"""The counterexample-guided loop of ``tactl synthesize``: propose a candidate, check it, and
+when a property is violated exclude every candidate the same run refutes (its region,
+tactl/synth/region.py), not just the candidate itself.
+
+Why this terminates and is complete: the candidate space is finite (tactl/synth/space.py refuses
+an unbounded unknown), every iteration removes at least the candidate it checked (a region always
+contains its own candidate: asserted), and a candidate is reported a solution only when the
+checker (tactl/engines/check.py, the machinery of ``tactl check``) says every selected property
+HOLDS for every parameter valuation. A region only removes candidates under which a concrete,
+replayable run violates a property, so no solution is ever lost: when the generator's solver
+answers unsat, the solutions found are all of them.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tactl.engines.check import CheckOptions, check_automaton, initial_configuration_exists
+from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, VIOLATED
+from tactl.ir.expr import Compare, Expr, const, substitute, to_text
+from tactl.ir.linear import LinearTerm, int_symbols, linearize, to_z3
+from tactl.ir.ta.model import SymbolKind, ThresholdAutomaton
+from tactl.ir.ta.printer import print_ta
+from tactl.ir.ta.reader import read_ta
+from tactl.passes.ta_to_ta.instantiate import instantiate
+from tactl.passes.ta_to_ta.lower_division import lower_division
+from tactl.synth.region import RegionError, point_region, run_region
+from tactl.synth.result import EMPTY_RC, ExcludedRegion, Solution, SynthesisResult
+from tactl.synth.space import CandidateSpace, candidate_space
+from tactl.util import deadline
+
+
+@dataclass
+class SynthesisOptions:
+    properties: tuple[str, ...] = ()  # empty: every property
+    max_solutions: int | None = None  # stop after this many solutions (the search is then incomplete)
+    path: str = "<input>"
+    recheck: bool = True  # every solution printed, read back and checked again
+    max_unit_steps: int = 200_000  # a longer run excludes its candidate alone (tactl/synth/region.py)
+
+
+def synthesize(ta: ThresholdAutomaton, options: SynthesisOptions,
+               progress: Callable[[str], None] | None = None,
+               space: CandidateSpace | None = None) -> SynthesisResult:
+    """Every candidate of ``ta``'s space under which every selected property holds, with the
+    regions that exclude the others; stops early (``complete`` False) on the command's deadline,
+    an interrupt or ``max_solutions``."""
+    import z3  # lazy: z3 is slow to import; the loop's generator is a solver
+
+    space = space or candidate_space(ta, options.path)
+    result = SynthesisResult(space, path=options.path)
+    started = time.perf_counter()
+    sym = int_symbols()
+    generator = z3.Solver()
+    generator.add(*(to_z3(c, sym) for c in space.constraints))
+    for u, (lo, hi) in space.bounds.items():
+        generator.add(sym(u) >= lo, sym(u) <= hi)
+    selected = [p.name for p in ta.properties if not options.properties or p.name in options.properties]
+    order = list(selected)  # most recently refuting property first
+    last_note = [0.0]
+
+    def note() -> None:
+        if progress is None:
+            return
+        now = time.perf_counter()
+        if now - last_note[0] < 1.0:
+            return
+        last_note[0] = now
+        progress(f"synthesize: {result.candidates_tried} candidates tried, {len(result.excluded)} regions "
+                 f"excluded, {len(result.solutions)} solutions, {now - started:.1f} s elapsed")
+
+    try:
+        while True:
+            if deadline.remaining() == 0:
+                result.stopped = deadline.timeout_reason()
+                break
+            with deadline.interruptible():
+                answer = generator.check()
+            if answer == z3.unsat:
+                result.complete = True
+                break
+            if answer != z3.sat:
+                result.stopped = "z3 could not propose the next candidate: " + generator.reason_unknown()
+                break
+            model = generator.model()
+            candidate = {u: model.eval(sym(u), model_completion=True).as_long() for u in space.unknowns}
+            result.candidates_tried += 1
+            blocked = _check_candidate(ta, candidate, selected, order, options, result)
+            generator.add(z3.Not(to_z3(blocked, sym)))
+            note()
+            if options.max_solutions is not None and len(result.solutions) >= options.max_solutions:
+                result.stopped = f"--max-solutions {options.max_solutions} reached"
+                break
+    except deadline.DeadlineExceeded:
+        result.stopped = deadline.timeout_reason()
+    except KeyboardInterrupt as stop:
+        result.stopped = "interrupted"
+        result.interrupted = stop
+    result.time_s = time.perf_counter() - started
+    if options.recheck:
+        _recheck(ta, result, selected, options.path)
+    return result
+
+
+def _check_candidate(ta: ThresholdAutomaton, candidate: dict[str, int], selected: list[str],
+                     order: list[str], options: SynthesisOptions, result: SynthesisResult) -> Expr:
+    """Check one candidate, record what it is, and return the region the generator must leave."""
+    automaton = lower_division(instantiate(ta, candidate))
+    exists, why = initial_configuration_exists(automaton, None)
+    if exists is False:
+        region = point_region(candidate)
+        result.excluded.append(ExcludedRegion("(all)", candidate, region, None, 1, kind=EMPTY_RC,
+                                              automaton=automaton, note=why))
+        return region
+    verdicts: dict[str, str] = {}
+    vacuous: list[str] = []
+    for name in list(order):
+        with deadline.interruptible():
+            report = check_automaton(automaton, options.path,
+                                     CheckOptions(properties=(name,), minimize=False))
+        if report.interrupted is not None:
+            raise report.interrupted
+        r = report.results[0]
+        verdicts[name] = r.verdict
+        if r.verdict == VIOLATED:
+            order.remove(name)
+            order.insert(0, name)
+            region, note = point_region(candidate), ""
+            if r.counterexample is not None:
+                try:
+                    region = run_region(ta, name, r.counterexample, candidate, options.max_unit_steps)
+                except RegionError as e:
+                    note = str(e)
+                    if e.bug:
+                        result.problems.append(f"candidate {_values(candidate)}, {name}: {e}")
+            result.excluded.append(ExcludedRegion(name, candidate, region, r.counterexample,
+                                                  automaton=automaton, note=note))
+            return region
+        if r.verdict == HOLDS_VACUOUSLY:
+            vacuous.append(name)
+        elif r.verdict != HOLDS:
+            result.undecided.append((candidate, f"{name}: {r.verdict}: {r.reason or ''}".rstrip(": ")))
+            return point_region(candidate)
+    result.solutions.append(Solution(candidate, thresholds(ta, candidate),
+                                     resilience(ta, candidate), verdicts=verdicts, vacuous=tuple(vacuous)))
+    return point_region(candidate)
+
+
+def _values(candidate: dict[str, int]) -> str:
+    return ", ".join(f"{u}={v}" for u, v in candidate.items())
+
+
+def linear_text(e: Expr) -> str:
+    """``e`` in the canonical linear form (``N - T + 1``) when it is linear, else as written."""
+    try:
+        return str(linearize(e))
+    except (ValueError, TypeError):
+        return to_text(e)
+
+
+def thresholds(ta: ThresholdAutomaton, candidate: dict[str, int]) -> dict[str, str]:
+    """Every define whose expansion names an unknown, with the candidate's values put in."""
+    values = {u: const(v) for u, v in candidate.items()}
+    out = {}
+    for d in ta.defines:
+        if SymbolKind.UNKNOWN in ta.macro_names.get(d.name, {}):
+            out[d.name] = linear_text(substitute(ta.macro_bodies[d.name], values))
+    return out
+
+
+def resilience(ta: ThresholdAutomaton, candidate: dict[str, int]) -> str:
+    """The instantiated resilience condition, each conjunct in canonical linear form."""
+    inst = instantiate(ta, candidate)
+    parts = []
+    for a in inst.assumptions:
+        e = inst.expand(a)
+        if isinstance(e, Compare):
+            try:
+                diff = linearize(e.left) - linearize(e.right)
+                parts.append(_compare_text(diff, e.op))
+                continue
+            except (ValueError, TypeError):
+                pass
+        parts.append(to_text(a))
+    return " && ".join(parts) or "true"
+
+
+def _compare_text(diff, op: str) -> str:
+    """``diff op 0`` as ``positive side op negative side`` (``N > 3 * T``)."""
+    left = LinearTerm.of({x: a for x, a in diff.coeffs if a > 0}, max(diff.const, 0))
+    right = LinearTerm.of({x: -a for x, a in diff.coeffs if a < 0}, max(-diff.const, 0))
+    return f"{left} {op} {right}"
+
+
+def _recheck(ta: ThresholdAutomaton, result: SynthesisResult, selected: list[str], path: str) -> None:
+    """Each solution printed as a .ta, read back, and checked again: the verdicts must agree."""
+    for s in result.solutions:
+        text = print_ta(instantiate(ta, s.values))
+        read = read_ta(text, path)
+        automaton = lower_division(read.ta)
+        report = check_automaton(automaton, path, CheckOptions(properties=tuple(selected), minimize=False))
+        s.recheck = {r.name: r.verdict for r in report.results}
+        if any(v not in (HOLDS, HOLDS_VACUOUSLY) for v in s.recheck.values()):
+            result.problems.append(f"the solution {_values(s.values)} does not re-check: "
+                                   + ", ".join(f"{k}: {v}" for k, v in s.recheck.items()))
