@@ -28,7 +28,7 @@ from tactl.bench import peers
 from tactl.bench.opodis17 import Published, opodis17_files, published
 from tactl.bench.synthesis_bymc import COMPLETE, NO_SOLUTION, load_results
 from tactl.driver.inputs import load_automaton
-from tactl.ir.expr import Compare, Expr, IntConst, names, substitute
+from tactl.ir.expr import Compare, Expr, const, names, substitute
 from tactl.ir.linear import NonLinearError, linearize
 from tactl.ir.ta.model import ThresholdAutomaton
 
@@ -114,7 +114,7 @@ def _bound(e: Expr) -> tuple | None:
 def thresholds(ta: ThresholdAutomaton, values: Mapping[str, int]) -> dict[str, str]:
     """Each define that mentions an unknown, with ``values`` put in and simplified (``"T + 1"``)."""
     unknowns = set(ta.unknowns)
-    consts = {u: IntConst(v) for u, v in values.items()}
+    consts = {u: const(v) for u, v in values.items()}
     out = {}
     for d in ta.defines:
         body = ta.expand(d.expr)
@@ -174,9 +174,12 @@ def parse_tactl(code: int, stdout: str, timed_out: bool = False) -> TactlSynthes
         solutions = [{k: int(v) for k, v in s["values"].items()} for s in report["solutions"]]
     except (ValueError, TypeError, KeyError, AttributeError):
         return TactlSynthesis("timeout" if timed_out else "error", note=f"exit {code}, no JSON report")
-    return TactlSynthesis("complete" if report.get("complete") else "incomplete", solutions,
-                          len(report.get("excluded", [])), int(report.get("candidates_tried", 0)),
-                          len(report.get("undecided", [])))
+    problems = report.get("problems") or []
+    note = "; ".join([*(["stopped: " + report["stopped"]] if report.get("stopped") else []),
+                      *(f"PROBLEM: {p}" for p in problems)])
+    status = "error" if problems else "complete" if report.get("complete") else "incomplete"
+    return TactlSynthesis(status, solutions, len(report.get("excluded", [])),
+                          int(report.get("candidates_tried", 0)), len(report.get("undecided", [])), note=note)
 
 
 def tactl_available() -> bool:
