@@ -168,7 +168,8 @@ class TactlSynthesis:
 
 
 def parse_tactl(code: int, stdout: str, timed_out: bool = False) -> TactlSynthesis:
-    """The JSON report of ``tactl synthesize FILE --json`` (docs/synthesize.md gives its shape)."""
+    """The JSON report of ``tactl synthesize FILE --json`` (its shape: ``SynthesisResult.json`` in
+    tactl/synth/result.py)."""
     try:
         report = json.loads(stdout)
         solutions = [{k: int(v) for k, v in s["values"].items()} for s in report["solutions"]]
