@@ -26,7 +26,7 @@ from pathlib import Path
 
 from tactl.bench import peers
 from tactl.bench.opodis17 import Published, opodis17_files, published
-from tactl.bench.synthesis_bymc import COMPLETE, NO_SOLUTION, load_results
+from tactl.bench.synthesis_bymc import COMPLETE, NO_SOLUTION, TIMEOUT, load_results
 from tactl.driver.inputs import load_automaton
 from tactl.ir.expr import Compare, Expr, const, names, substitute
 from tactl.ir.linear import NonLinearError, linearize
@@ -238,12 +238,16 @@ def agreement(tactl: TactlSynthesis | None, bymc: dict | None,
     ``explainer`` (a candidate to who-is-right text), or why there is nothing to compare."""
     if tactl is None or tactl.status in ("not available", "error", "timeout"):
         return "-"
-    if bymc is None or bymc["status"] not in (COMPLETE, NO_SOLUTION):
+    if bymc is None or bymc["status"] not in (COMPLETE, NO_SOLUTION, TIMEOUT):
         return f"- (ByMC {bymc['status'] if bymc else 'not run'})"
     ours, theirs = {_key(s) for s in tactl.solutions}, {_key(s) for s in bymc["solutions"]}
+    partial = bymc["status"] == TIMEOUT   # then ByMC's solutions so far must be among tactl's
+    if partial and (tactl.status != "complete" or not theirs - ours):
+        return f"- (ByMC stopped at its limit; its {len(theirs)} solution(s) so far are among tactl's)" \
+            if tactl.status == "complete" else "- (ByMC stopped at its limit)"
     if ours == theirs:
         return "yes" if tactl.status == "complete" else "yes so far (tactl incomplete)"
-    only_ours, only_theirs = sorted(ours - theirs), sorted(theirs - ours)
+    only_ours, only_theirs = [] if partial else sorted(ours - theirs), sorted(theirs - ours)
     parts = []
     for label, keys in (("tactl only", only_ours), ("ByMC only", only_theirs)):
         if keys:
@@ -335,5 +339,9 @@ def synthesis_table(timeout_s: float) -> bool:
         print("\n".join(format_rows([row])), flush=True)
         ok &= tactl.status not in ("error", "timeout") and not row.agree.startswith("NO")
     agreeing = sum(r.agree.startswith("yes") for r in rows)
-    print(f"synthesis: {len(rows)} files; tactl and ByMC ({'--synt build'}) agree on {agreeing}")
+    both = [r for r in rows if r.agree.startswith("yes") and r.tactl and r.tactl.cpu_s and r.bymc
+            and r.bymc.get("cpu_s")]
+    cpu = (f"; CPU over the {len(both)} files both finished: tactl {sum(r.tactl.cpu_s for r in both):.1f} s, "
+           f"ByMC {sum(r.bymc['cpu_s'] for r in both):.1f} s") if both else ""
+    print(f"synthesis: {len(rows)} files; tactl and ByMC (its --synt build) agree on {agreeing}{cpu}")
     return ok

@@ -177,3 +177,13 @@ def test_nothing_to_compare_when_either_search_did_not_finish():
 def test_an_unreadable_tactl_report_is_an_error():
     assert parse_tactl(2, "Usage: tactl ...").status == "error"
     assert parse_tactl(-9, "", timed_out=True).status == "timeout"
+
+
+def test_a_search_stopped_at_its_limit_is_compared_only_by_what_it_found():
+    tactl = parse_tactl(0, _tactl_json([SOL]))
+    assert agreement(tactl, _bymc(TIMEOUT, [SOL])) == \
+        "- (ByMC stopped at its limit; its 1 solution(s) so far are among tactl's)"
+    assert agreement(tactl, _bymc(TIMEOUT, [])).startswith("- (ByMC stopped at its limit; its 0")
+    # a solution ByMC found that tactl's complete search excluded is a disagreement; tactl's extra one is not
+    assert agreement(tactl, _bymc(TIMEOUT, [OTHER]), lambda c: "safe violated") == \
+        "NO: ByMC only 1, e.g. (0,2,1,0): safe violated"
