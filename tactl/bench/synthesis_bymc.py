@@ -97,7 +97,9 @@ def run_synt(binary: Path, path: Path, timeout_s: float) -> tuple[BymcSynthesis,
     with tempfile.TemporaryDirectory(prefix="bymc-synt-") as tmp:
         done = peers.run_limited([str(binary), *BYMC_SYNT_ARGS, "-l", str(path.resolve())], Path(tmp), timeout_s)
     result = parse_synt(done.stdout, done.stderr, done.timed_out)
-    result.wall_s, result.cpu_s, result.peak_mb = round(done.wall_s, 2), round(done.cpu_s, 2), done.peak_mb
+    result.wall_s, result.peak_mb = round(done.wall_s, 2), done.peak_mb
+    # a killed run's CPU time is unknown: wait4 on the killed GNU time counts none of ByMC's
+    result.cpu_s = None if done.timed_out else round(done.cpu_s, 2)
     return result, done.stdout
 
 
@@ -143,7 +145,7 @@ def record(binary: Path, label: str, files: list[Path], timeout_s: float, out: P
             logs.mkdir(parents=True, exist_ok=True)
             (logs / f"{label}-{path.stem}.out").write_text(stdout)
         print(f"{path.name:<50} {result.status:<12} {len(result.solutions):>4} solutions "
-              f"{result.candidates:>5} candidates  {result.cpu_s:>8.1f} CPU s", flush=True)
+              f"{result.candidates:>5} candidates  {result.cpu_s or 0:>8.1f} CPU s", flush=True)
         out.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
     return data
 
