@@ -32,8 +32,8 @@ def synthesis_text(result: SynthesisResult, full: bool = False) -> str:
     if result.solutions:
         lines.append(f"{len(result.solutions)} solution{'s' if len(result.solutions) != 1 else ''}:")
     for s in result.solutions:
-        thresholds = ", ".join(f"{k} = {v}" for k, v in s.thresholds.items()) or "(no define names an unknown)"
-        lines.append(f"  {_values(s.values)}: {thresholds}")
+        thresholds = ", ".join(f"{k} = {v}" for k, v in s.thresholds.items())
+        lines.append(f"  {_values(s.values)}" + (f": {thresholds}" if thresholds else ""))
         lines.append(f"      resilience condition: {s.resilience}")
         checked = ", ".join(f"{k} {v}" for k, v in (s.recheck or s.verdicts).items())
         lines.append(f"      {'re-checked on the printed automaton' if s.recheck else 'checked'}: {checked}")
@@ -64,9 +64,10 @@ def synthesis_text(result: SynthesisResult, full: bool = False) -> str:
 
 def _region_lines(e: ExcludedRegion, full: bool) -> list[str]:
     if e.kind == EMPTY_RC:
-        return [f"  {_values(e.candidate)}: the resilience condition has no parameter values"
+        return [f"  {_values(e.candidate)}: no initial configuration"
                 + (f" ({e.note})" if e.note else "") + ": every property would hold vacuously"]
-    out = [f"  {e.property} violated from {_values(e.candidate)}: excludes {to_text(e.region)}"]
+    size = "" if e.size is None else f" ({e.size} candidate{'s' if e.size != 1 else ''})"
+    out = [f"  {e.property} violated from {_values(e.candidate)}: excludes {to_text(e.region)}{size}"]
     if e.note:
         out.append(f"      ({e.note})")
     cex = e.counterexample

@@ -13,12 +13,14 @@ answers unsat, the solutions found are all of them.
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from tactl.engines.check import CheckOptions, check_automaton, initial_configuration_exists
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, VIOLATED
+from tactl.ir.evaluate import holds
 from tactl.ir.expr import Compare, Expr, const, substitute, to_text
 from tactl.ir.linear import LinearTerm, int_symbols, linearize, to_z3
 from tactl.ir.ta.model import SymbolKind, ThresholdAutomaton
@@ -39,6 +41,7 @@ class SynthesisOptions:
     path: str = "<input>"
     recheck: bool = True  # every solution printed, read back and checked again
     max_unit_steps: int = 200_000  # a longer run excludes its candidate alone (tactl/synth/region.py)
+    count_below: int = 5_000  # a space with fewer points in its box: each region's candidates counted
 
 
 def synthesize(ta: ThresholdAutomaton, options: SynthesisOptions,
@@ -59,6 +62,7 @@ def synthesize(ta: ThresholdAutomaton, options: SynthesisOptions,
         generator.add(sym(u) >= lo, sym(u) <= hi)
     selected = [p.name for p in ta.properties if not options.properties or p.name in options.properties]
     order = list(selected)  # most recently refuting property first
+    points = space_points(space) if space.size() < options.count_below else None
     last_note = [0.0]
 
     def note() -> None:
@@ -86,8 +90,10 @@ def synthesize(ta: ThresholdAutomaton, options: SynthesisOptions,
                 break
             model = generator.model()
             candidate = {u: model.eval(sym(u), model_completion=True).as_long() for u in space.unknowns}
-            result.candidates_tried += 1
             blocked = _check_candidate(ta, candidate, selected, order, options, result)
+            if points is not None and result.excluded and result.excluded[-1].candidate == candidate:
+                result.excluded[-1].size = sum(1 for p in points if holds(blocked, p))
+            result.candidates_tried += 1  # decided (an interrupted candidate is not counted)
             generator.add(z3.Not(to_z3(blocked, sym)))
             note()
             if options.max_solutions is not None and len(result.solutions) >= options.max_solutions:
@@ -123,6 +129,8 @@ def _check_candidate(ta: ThresholdAutomaton, candidate: dict[str, int], selected
         if report.interrupted is not None:
             raise report.interrupted
         r = report.results[0]
+        if r.verdict not in (HOLDS, HOLDS_VACUOUSLY, VIOLATED) and deadline.remaining() == 0:
+            raise deadline.DeadlineExceeded()  # the command's --timeout, not this candidate's doing
         verdicts[name] = r.verdict
         if r.verdict == VIOLATED:
             order.remove(name)
@@ -130,7 +138,8 @@ def _check_candidate(ta: ThresholdAutomaton, candidate: dict[str, int], selected
             region, note = point_region(candidate), ""
             if r.counterexample is not None:
                 try:
-                    region = run_region(ta, name, r.counterexample, candidate, options.max_unit_steps)
+                    region = run_region(ta, name, r.counterexample, candidate, options.max_unit_steps,
+                                        result.space)
                 except RegionError as e:
                     note = str(e)
                     if e.bug:
@@ -146,6 +155,17 @@ def _check_candidate(ta: ThresholdAutomaton, candidate: dict[str, int], selected
     result.solutions.append(Solution(candidate, thresholds(ta, candidate),
                                      resilience(ta, candidate), verdicts=verdicts, vacuous=tuple(vacuous)))
     return point_region(candidate)
+
+
+def space_points(space: CandidateSpace) -> list[dict[str, int]]:
+    """Every candidate of a (small) space, by enumerating its box."""
+    boxes = [range(lo, hi + 1) for lo, hi in space.bounds.values()]
+    out = []
+    for point in itertools.product(*boxes):
+        values = dict(zip(space.unknowns, point))
+        if all(holds(c, values) for c in space.constraints):
+            out.append(values)
+    return out
 
 
 def _values(candidate: dict[str, int]) -> str:

@@ -37,8 +37,9 @@ from tactl.ir.eltl.formula import TemporalQuery, temporal_query
 from tactl.ir.eltl.justice import FairReading, loop_reading
 from tactl.ir.expr import (Always, And, BoolConst, Compare, Div, Eventually, Expr, Implies, IntConst, Mul, Name,
                            Neg, Not, Or, Sum, conj, const, disj, names, to_text)
-from tactl.ir.linear import GE, LinearAtom, LinearTerm, normalize, term_expr
+from tactl.ir.linear import GE, LinearAtom, LinearTerm, int_symbols, normalize, term_expr, to_z3
 from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.synth.space import CandidateSpace
 
 
 class RegionError(Exception):
@@ -264,15 +265,39 @@ def _units(ta: ThresholdAutomaton, parameters: Mapping[str, int], start: Configu
 
 
 def run_region(ta: ThresholdAutomaton, prop: str, cex: Counterexample, candidate: Mapping[str, int],
-               max_unit_steps: int = 200_000) -> Expr:
+               max_unit_steps: int = 200_000, space: CandidateSpace | None = None) -> Expr:
     """The region of ``cex`` (a violation of ``prop`` found for ``candidate``) over the unknowns of
-    ``ta`` (the automaton as written, with its unknowns); see the module docstring."""
+    ``ta`` (the automaton as written, with its unknowns); see the module docstring. With
+    ``space``, the parts that say nothing inside it are left out (:func:`within`)."""
     s = region_formula(ta, prop, cex, max_unit_steps)
     if not sym_holds(s, candidate):
         raise RegionError("the candidate is not in the region of its own counterexample "
                           f"({to_text(sym_expr(s))}): a bug in tactl/synth/region.py; the candidate "
                           "alone is excluded", bug=True)
-    return sym_expr(s)
+    return sym_expr(within(s, space) if space is not None else s)
+
+
+def within(s: object, space: CandidateSpace) -> object:
+    """``s`` restricted to ``space``: a conjunct that every candidate of the space satisfies, or a
+    disjunct that none does, is left out (one small z3 question each). The same candidates of
+    the space are in the result as in ``s``; it only reads shorter."""
+    if not isinstance(s, _Op):
+        return s
+    import z3  # lazy: z3 is slow to import; loaded when a region is simplified
+
+    sym = int_symbols()
+    solver = z3.Solver()
+    solver.add(*(to_z3(c, sym) for c in space.constraints))
+    for u, (lo, hi) in space.bounds.items():
+        solver.add(sym(u) >= lo, sym(u) <= hi)
+    kept = []
+    for part in s.args:
+        # a conjunct is dropped when its negation is impossible, a disjunct when it is
+        question = _negate(part) if s.kind == "and" else part
+        if solver.check(to_z3(sym_expr(question), sym)) == z3.unsat:
+            continue
+        kept.append(part)
+    return _combine(s.kind, kept)
 
 
 def region_formula(ta: ThresholdAutomaton, prop: str, cex: Counterexample,

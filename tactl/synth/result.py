@@ -18,8 +18,9 @@ from tactl.ir.expr import Expr, to_text
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.synth.space import CandidateSpace
 
-# Kinds of exclusion: a property's counterexample, or a candidate under which no parameter values
-# satisfy the resilience condition (every property would hold vacuously: nothing is shown).
+# Kinds of exclusion: a property's counterexample, or a candidate under which no initial
+# configuration exists (the resilience condition or the inits unsatisfiable: every property would
+# hold vacuously, which shows nothing).
 VIOLATION, EMPTY_RC = "violation", "empty resilience condition"
 
 CounterexampleJson = Callable[[ThresholdAutomaton, Counterexample], dict[str, Any]]
