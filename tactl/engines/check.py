@@ -165,6 +165,9 @@ def initial_configuration_exists(ta: ThresholdAutomaton, parameters: dict[str, i
     return answer
 
 
+_NO_INITIAL_ANTECEDENT = "no initial configuration satisfies the property's antecedent"
+
+
 def _initial_configuration_exists(ta, parameters, extra):
     import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
@@ -179,8 +182,7 @@ def _initial_configuration_exists(ta, parameters, extra):
                [to_z3(ta.expand(a), sym) for a in ta.assumptions]),
               ("no parameter values given by --param satisfy the resilience condition", fixed),
               ("no initial configuration satisfies the inits", [to_z3(ta.expand(e), sym) for e in ta.inits]),
-              ("no initial configuration satisfies the property's antecedent",
-               [to_z3(e, sym) for e in extra]))
+              (_NO_INITIAL_ANTECEDENT, [to_z3(e, sym) for e in extra]))
     solver.add(*nonneg)
     exists, why = first_unsatisfiable(solver, layers)
     return (None, "z3 could not decide whether an initial configuration exists") if exists is None \
@@ -369,7 +371,17 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
     shown (the parametric engine then skips its search for small parameters)."""
     initial = disj(*(b.initial for b in query.branches))
     exists, why = initial_configuration_exists(ta, options.parameters, (initial,))
-    if exists is False:
+    propositional = query.formula_class is FormulaClass.PROPOSITIONAL and why == _NO_INITIAL_ANTECEDENT
+    if exists is False and propositional and options.engine in (parametric.ENGINE, EXPLICIT_ENGINE) \
+            and not options.certify:
+        # A propositional property is its own initial condition: the branch's `initial` is its
+        # whole negation, so no initial configuration satisfying it is the proof that it holds
+        # (whether its own antecedent can happen is then asked like any other's). With --certify
+        # the engine answers, so that the HOLDS carries the query a second solver re-asks.
+        return PropertyResult(query.property, query.kind, HOLDS, options.engine, queries=1,
+                              scope=parametric.verdict_scope(ta, options.parameters),
+                              reason="no initial configuration violates it (z3)")
+    if exists is False and not propositional:
         return PropertyResult(query.property, query.kind, HOLDS_VACUOUSLY, options.engine,
                               reason=f"vacuous: {why}, so the property holds vacuously: nothing was checked")
     if options.engine == CHC:  # it answers safety only: a liveness property is UNSUPPORTED there
