@@ -39,6 +39,9 @@
 #   make sarif-schema        fetch the SARIF 2.1.0 JSON schema (not on PyPI) into ~/.cache/tactl/ for the
 #                            tests that validate --sarif output against it (make tools runs it;
 #                            SARIF_SCHEMA_URL=another place); offline, that validation skips loudly
+#   make opodis17            fetch the OPODIS'17 synthesis benchmarks (opodis17/ta/ of the same repository:
+#                            14 automata with unknown threshold coefficients) into
+#                            ~/.cache/tactl/benchmarks/opodis17 for make bench's synt table (OPODIS17_URL=a clone or mirror)
 #   make taco-resets         fetch TACO's reset benchmarks (benchmarks/reset-benchmarks/*.eta of pleich/TACO)
 #                            into ~/.cache/tactl/benchmarks/taco-resets for make bench's taco-resets table
 #                            (TACO_URL=a local clone or mirror; or set TACTL_TACO to a TACO checkout)
@@ -54,7 +57,7 @@ STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 ALG    ?= strb
 
-.PHONY: all verify check show test docs docs-serve docs-examples bench bench-peers fuzz random19 spin13 isola18-promela ftb-promela taco-resets taco-tla clean tools graphviz sarif-schema
+.PHONY: all verify check show test docs docs-serve docs-examples bench bench-peers fuzz random19 spin13 isola18-promela ftb-promela opodis17 taco-resets taco-tla clean tools graphviz sarif-schema
 
 all: test
 
@@ -155,6 +158,8 @@ TACO_URL       ?= https://github.com/pleich/TACO
 # The TLA+ Tendermint model and its .ta twin (lmcs20/), from the same repository as random19.
 LMCS20_URL     ?= $(RANDOM19_URL)
 # The Parametric Promela files of the six sets of the same repository (tactl/bench/promela_sets.py).
+# The OPODIS'17 synthesis benchmarks, from the same repository (tactl/bench/opodis17.py).
+OPODIS17_URL   ?= $(RANDOM19_URL)
 FTB_PROMELA_URL ?= $(RANDOM19_URL)
 FTB_PROMELA_SETS := fmcad13 spin13/parameterized concur14 cav15/promela popl17-fmsd17/promela isola18/promela
 # ($(4), when given, is the clone's folder to copy; else FOLDER itself. $(5), when given, is a list
@@ -187,6 +192,10 @@ isola18-promela:
 ftb-promela:
 	$(call fetch_folder,ftb-promela,$(FTB_PROMELA_URL),$(FTB_PROMELA_SETS),,$(FTB_PROMELA_SETS))
 	@echo "Parametric Promela sets in $(BENCH_CACHE)/ftb-promela ($$(find "$(BENCH_CACHE)/ftb-promela" -name '*.pml' | wc -l) files)"
+
+opodis17:
+	$(call fetch_folder,opodis17,$(OPODIS17_URL),opodis17/ta,opodis17/ta)
+	@echo "OPODIS'17 synthesis benchmarks in $(BENCH_CACHE)/opodis17 ($$(ls "$(BENCH_CACHE)/opodis17"/*.ta | wc -l) files)"
 
 taco-resets:
 	$(call fetch_folder,taco-resets,$(TACO_URL),benchmarks/reset-benchmarks,benchmarks/reset-benchmarks)

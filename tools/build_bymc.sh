@@ -6,7 +6,9 @@
 #
 # (TACTL_BYMC names another binary for the bench.) Does nothing when that binary is there, runs, and was
 # built from the same commit with the same patches. `--force` (or TACTL_BYMC_REBUILD=1) rebuilds anyway;
-# `--dedup` (or TACTL_BYMC_DEDUP=1) also applies the optional tools/bymc/05-dedup-declare-fun.patch.
+# `--dedup` (or TACTL_BYMC_DEDUP=1) also applies the optional tools/bymc/05-dedup-declare-fun.patch;
+# `--synt` (or TACTL_BYMC_SYNT=1) the optional tools/bymc/06-synt-first-vector.patch (ByMC's synthesis
+# loop; build it into another cache, e.g. TACTL_TOOLS=~/.cache/tactl/bymc-synt tools/build_bymc.sh --synt).
 #
 # Where the source comes from: `git clone https://github.com/konnov/bymc` at the pinned commit
 # BYMC_COMMIT below (HEAD of its master, prints ByMC-2.4.4). BYMC_SRC overrides the place to clone from
@@ -17,6 +19,7 @@
 #   03 no Z3 OCaml API: default solver `z3 -smt2 -in` through a pipe (ByMC is slower than in its papers)
 #   04 `%type <unit> for_pre for_post` in spin.mly for Menhir 20220210
 #   05 (optional, --dedup) declare each SMT name once per solver process (TACO's red-belly files)
+#   06 (optional, --synt) --chain synt starts from no candidate, not the all-zero one (docs/bench.md)
 # The three OCaml packages are not in Debian; everything else comes from Debian 12 packages.
 #
 # Needs (Debian): ocaml ocaml-findlib ocamlbuild libbatteries-ocaml-dev libocamlgraph-ocaml-dev
@@ -48,20 +51,23 @@ PATCHES="$HERE/bymc"
 
 FORCE="${TACTL_BYMC_REBUILD:-0}"
 DEDUP="${TACTL_BYMC_DEDUP:-0}"
+SYNT="${TACTL_BYMC_SYNT:-0}"
 for arg in "$@"; do
     case "$arg" in
         --force) FORCE=1 ;;
         --dedup) DEDUP=1 ;;
+        --synt) SYNT=1 ;;
         -h|--help) sed -n '2,/^$/s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"; exit 0 ;;
-        *) die "unknown argument '$arg' (only --force, --dedup)" ;;
+        *) die "unknown argument '$arg' (only --force, --dedup, --synt)" ;;
     esac
 done
 
 patch_list=("$PATCHES"/0[1-4]-*.patch)
 [ "$DEDUP" = 1 ] && patch_list+=("$PATCHES"/05-*.patch)
+[ "$SYNT" = 1 ] && patch_list+=("$PATCHES"/06-*.patch)
 for p in "${patch_list[@]}"; do [ -f "$p" ] || die "patch missing: $p"; done
 # What the installed build must match: the commit and the exact patch texts.
-RECIPE="commit $BYMC_COMMIT patches $(cat "${patch_list[@]}" | sha256sum | cut -c1-16) dedup $DEDUP"
+RECIPE="commit $BYMC_COMMIT patches $(cat "${patch_list[@]}" | sha256sum | cut -c1-16) dedup $DEDUP$([ "$SYNT" = 1 ] && echo " synt 1")"
 
 bymc_works() {
     local banner

@@ -22,6 +22,8 @@ family is its own module, whose docstring says what it measures:
   ``promela.py``, ``promela_sets.py``, ``large.py``, ``reader.py``;
 * ``chain`` — CPU against the length of a generated chain of relay stages, safety and liveness,
   tactl and ByMC where built (``tactl/bench/chain.py``);
+* ``synt`` — ``tactl synthesize`` on the OPODIS'17 synthesis benchmarks, beside ByMC's recorded
+  synthesis and the paper (``tactl/bench/synthesis.py``);
 * ``bymc-promela`` — ByMC's cached verdicts on the Parametric Promela sets beside tactl's
   (``tactl/bench/bymc_promela.py``);
 * ``peers`` (never in the default set; ``make bench-peers`` builds ByMC first) — tactl and ByMC
@@ -56,6 +58,7 @@ from tactl.bench.resets import CROSS_TIMEOUT_S, TACO_TIMEOUT_S, cross_check_tabl
 from tactl.bench.spin13 import SPIN13_TIMEOUT_S, spin13_table
 from tactl.bench.startup import startup_table
 from tactl.bench.sync import sync_table
+from tactl.bench.synthesis import SYNT_TIMEOUT_S, synthesis_table
 from tactl.bench.tla import TLA_TIMEOUT_S, tla_table
 from tactl.bench.translation import alg_table, kinds_table, translation_table
 from tactl.bench.verify import verify_table
@@ -113,6 +116,8 @@ TABLES: tuple[Table, ...] = (
     Table("scaling", _scaling),
     # the chain family: CPU against the number of relay stages, safety and liveness, ByMC beside
     Table("chain", lambda a, w: chain_table(a.timeout)),
+    # tactl synthesize on the OPODIS'17 files (make opodis17), beside ByMC's recorded synthesis and the paper
+    Table("synt", lambda a, w: synthesis_table(min(a.timeout, SYNT_TIMEOUT_S))),
     # ByMC side by side (make bench-peers builds ByMC first); long, so never in the default run
     Table("peers", lambda a, w: peers_table(a.shared, random19_dir(), a.timeout, a.peers_filter), default=False),
 )
