@@ -23,7 +23,8 @@ from tactl.util import deadline
                   "under which the same run violates the same property. Each solution is printed "
                   "as its instantiated thresholds and re-checked on the printed automaton. Exit "
                   "status: 0 complete with a solution, 1 complete without one (or a re-check "
-                  "that disagreed), 2 bad input, 3 stopped early (--timeout, --max-solutions), "
+                  "that disagreed), 2 bad input, 3 incomplete (--timeout, --max-solutions, "
+                  "undecided candidates, or a synchronous algorithm, which is not searched), "
                   "130/143 interrupted.")
 def synthesize(
     file: InputFile,

@@ -55,9 +55,13 @@ def synthesis_text(result: SynthesisResult, full: bool = False) -> str:
         lines.extend(f"  {_values(c)}: {why}" for c, why in result.undecided)
     for problem in result.problems:
         lines.append(f"BUG: {problem}")
-    if not result.complete:
+    if result.unsupported:
+        lines.append(f"nothing was searched: {result.unsupported}")
+    elif not result.complete:
         lines.append(f"the search stopped after {result.candidates_tried} candidates ({result.stopped}): "
                      "the solution set may be incomplete")
+    elif result.undecided:
+        lines.append("the undecided candidates may be solutions too: the solution set may be incomplete")
     elif not result.solutions:
         lines.append("no candidate of the space makes every property hold")
     lines.append(f"{len(result.solutions)} solution{'s' if len(result.solutions) != 1 else ''}, "

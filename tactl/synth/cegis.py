@@ -60,6 +60,13 @@ def synthesize(ta: ThresholdAutomaton, options: SynthesisOptions,
 
     space = space or candidate_space(ta, options.path)
     result = SynthesisResult(space, path=options.path)
+    if ta.timing == "sync":
+        # Lock-step checking needs each candidate's receive automaton, which the loop does not
+        # build: every candidate would come back unsupported, one point at a time.
+        result.unsupported = result.stopped = (
+            "synthesis of a synchronous (timing sync) algorithm is not supported: its lock-step "
+            "check needs each candidate's receive automaton")
+        return result
     started = time.perf_counter()
     sym = int_symbols()
     generator = z3.Solver()

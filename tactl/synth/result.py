@@ -84,6 +84,7 @@ class SynthesisResult:
     candidates_tried: int = 0
     time_s: float = 0.0
     stopped: str = ""  # why the search stopped before covering the space ("" when complete)
+    unsupported: str = ""  # why no candidate was searched at all (a kind of algorithm the loop cannot check)
     problems: list[str] = field(default_factory=list)  # bugs found on the way (re-check disagreements)
     path: str = ""
     interrupted: KeyboardInterrupt | None = field(default=None, repr=False)
@@ -98,11 +99,12 @@ class SynthesisResult:
 
     @property
     def exit_code(self) -> int:
-        """0: complete with a solution; 1: complete, no solution; 3: incomplete (as check's unknown),
-        or a re-check that disagreed (1 as well: the result cannot be trusted)."""
+        """0: complete with a solution; 1: complete, no solution; 3: incomplete (as check's unknown:
+        stopped early, or candidates no engine decided, any of which may be a solution), or a
+        re-check that disagreed (1 as well: the result cannot be trusted)."""
         if self.problems:
             return 1
-        if not self.complete:
+        if not self.complete or self.undecided:
             return 3
         return 0 if self.solutions else 1
 
@@ -121,5 +123,6 @@ class SynthesisResult:
                             "incomparable": self.weakest.why}} if self.weakest is not None else {}),
             "excluded": [e.json(render) for e in self.excluded],
             "undecided": [{"candidate": c, "reason": why} for c, why in self.undecided],
+            **({"unsupported": self.unsupported} if self.unsupported else {}),
             **({"problems": self.problems} if self.problems else {}),
         }
