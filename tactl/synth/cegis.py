@@ -30,7 +30,7 @@ from tactl.passes.ta_to_ta.instantiate import instantiate
 from tactl.passes.ta_to_ta.lower_division import lower_division
 from tactl.synth.nearest import DistanceRings
 from tactl.synth.region import RegionError, point_region, run_region
-from tactl.synth.result import EMPTY_RC, ExcludedRegion, Solution, SynthesisResult
+from tactl.synth.result import EMPTY_RC, ExcludedRegion, Solution, SynthesisResult, search_stops
 from tactl.synth.space import CandidateSpace, candidate_space
 from tactl.util import deadline
 
@@ -91,7 +91,7 @@ def synthesize(ta: ThresholdAutomaton, options: SynthesisOptions,
         progress(f"synthesize: {result.candidates_tried} candidates tried, {len(result.excluded)} regions "
                  f"excluded, {len(result.solutions)} solutions, {now - started:.1f} s elapsed")
 
-    try:
+    with search_stops(result):
         while True:
             if deadline.remaining() == 0:
                 result.stopped = deadline.timeout_reason()
@@ -118,11 +118,6 @@ def synthesize(ta: ThresholdAutomaton, options: SynthesisOptions,
             if options.max_solutions is not None and len(result.solutions) >= options.max_solutions:
                 result.stopped = f"--max-solutions {options.max_solutions} reached"
                 break
-    except deadline.DeadlineExceeded:
-        result.stopped = deadline.timeout_reason()
-    except KeyboardInterrupt as stop:
-        result.stopped = "interrupted"
-        result.interrupted = stop
     result.time_s = time.perf_counter() - started
     # The order z3 proposes candidates in varies from run to run; the set does not. Reported in
     # the unknowns' order, so that two runs (and the documentation's example) print the same list.

@@ -29,6 +29,7 @@ from tactl.ir.expr import Compare, Expr, Mul, Name, const, summation
 from tactl.ir.linear import LinearTerm, term_expr
 from tactl.passes.ta_to_ta.lift_thresholds import LiftOptions, Site, term_text
 from tactl.synth.nearest import distance
+from tactl.synth.result import search_stops
 from tactl.synth.repair import Repair, RepairResult, changes, nearest_only, order_repairs, repaired_text
 from tactl.util import deadline
 
@@ -237,7 +238,7 @@ def repair_source(lift: SourceLift, check: Check, progress: Callable[[str], None
     out = RepairResult(tuple(lift.sites), dict(lift.ranges), POINT_BY_POINT)
     started = shown = time.perf_counter()
     widest = sum(max(abs(lo - lift.written[u]), abs(hi - lift.written[u])) for u, (lo, hi) in lift.ranges.items())
-    try:
+    with search_stops(out):
         for d in range(1, widest + 1):
             for values in rings(lift.written, lift.ranges, d):
                 if deadline.remaining() == 0:
@@ -255,10 +256,5 @@ def repair_source(lift: SourceLift, check: Check, progress: Callable[[str], None
             if out.repairs:
                 break
         out.complete = True
-    except deadline.DeadlineExceeded:
-        out.stopped = deadline.timeout_reason()
-    except KeyboardInterrupt as stop:
-        out.stopped = "interrupted"
-        out.interrupted = stop
     out.time_s = time.perf_counter() - started
     return order_repairs(nearest_only(out), lift.automaton())

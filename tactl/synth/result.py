@@ -9,7 +9,8 @@ this layer).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ from tactl.engines.result import Counterexample
 from tactl.ir.expr import Expr, to_text
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.synth.space import CandidateSpace
+from tactl.util import deadline
 
 # Kinds of exclusion: a property's counterexample, or a candidate under which no initial
 # configuration exists (the resilience condition or the inits unsatisfiable: every property would
@@ -126,3 +128,17 @@ class SynthesisResult:
             **({"unsupported": self.unsupported} if self.unsupported else {}),
             **({"problems": self.problems} if self.problems else {}),
         }
+
+
+@contextmanager
+def search_stops(outcome: Any) -> Iterator[None]:
+    """The command's deadline and Ctrl-C end a search (synthesis or repair), not the command:
+    what was found stays in ``outcome``, whose ``stopped`` says why and whose ``interrupted``
+    keeps the interrupt, for the exit status of an interrupted command."""
+    try:
+        yield
+    except deadline.DeadlineExceeded:
+        outcome.stopped = deadline.timeout_reason()
+    except KeyboardInterrupt as stop:
+        outcome.stopped = "interrupted"
+        outcome.interrupted = stop
