@@ -92,8 +92,8 @@ def _violated(found: PropertyResult, bound: int, started: float) -> PropertyResu
     """The search's lasso, which the simulator replayed (else the search says UNKNOWN)."""
     assert found.counterexample is not None and found.counterexample.replayed
     sizes = ", ".join(f"{p}={v}" for p, v in found.counterexample.parameters.items())
-    note = (f"a lasso found by the explicit search at {sizes} (every parameter <= {bound} searched); "
-            "these sizes satisfy the resilience condition, so the property is violated")
+    note = (f"a lasso found at {sizes} by the explicit search of every size up to {bound}; these "
+            "sizes satisfy the resilience condition, so the property is violated")
     return replace(found, time_s=time.perf_counter() - started, reason=note, details={**found.details, RESETS: note})
 
 
