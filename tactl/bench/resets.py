@@ -88,13 +88,15 @@ def _result(report: dict | None, code: int) -> tuple[str, str, str, str]:
     return verdict, result.get("engine", "-"), result.get("kind", "?"), result.get("class", "?")
 
 
-def taco_table(timeout_s: float, directory: Path | None = None) -> bool:
+def taco_table(timeout_s: float, directory: Path | None = None, own: Path | None = None) -> bool:
     """Print the TACO reset-benchmark table; False when a verdict contradicts TACO's, a liveness
-    verdict contradicts the explicit engine's at small sizes, or a check process failed. TACO's
-    files are skipped, with the reason, when absent; our own reset automata with liveness
-    (:data:`OWN_RESETS`) follow them, without TACO figures."""
+    verdict contradicts the explicit engine's at small sizes, or a check process failed. Skipped,
+    with the reason, when TACO's files are absent; the ``.eta`` files of ``own`` (our reset
+    automata with liveness, :data:`OWN_RESETS`) follow TACO's, without TACO figures."""
     paths = cached_inputs(directory or taco_resets_dir(), "*.eta", "TACO reset benchmarks table",
                           "make taco-resets fetches them, or set TACTL_TACO to a TACO checkout")
+    if not paths:
+        return True
     published, machine = taco_published()
     print(f"\nTACO reset benchmarks (tactl here, {timeout_s:g} s per property; TACO: published, {machine}; "
           f"liveness: TACO has none, so tactl's verdict is set beside --engine explicit --bound "
@@ -104,10 +106,10 @@ def taco_table(timeout_s: float, directory: Path | None = None) -> bool:
     print(header)
     print("-" * len(header))
     ok, rows = True, []
-    own = sorted(OWN_RESETS.glob("*.eta")) if OWN_RESETS.is_dir() else []
-    for path in [*paths, *own]:
+    own_paths = sorted(own.glob("*.eta")) if own is not None and own.is_dir() else []
+    for path in [*paths, *own_paths]:
         ta = load_automaton(path).ta
-        label = path.name if path in paths else f"{OWN_RESETS.name}/{path.name}"
+        label = path.name if path in paths else f"{path.parent.name}/{path.name}"
         for prop, code, report, wall, peak in check_processes(path, timeout_s):
             verdict, engine, kind, _ = _result(report, code)
             row = ResetRow(label, len(ta.locations), len(ta.rules), prop, kind, verdict, engine,
@@ -131,7 +133,7 @@ def taco_table(timeout_s: float, directory: Path | None = None) -> bool:
     live = [r for r in rows if r.kind == "liveness"]
     decided = [r for r in live if r.verdict in ("holds", "violated", "holds vacuously")]
     print(f"TACO reset benchmarks: {len(same)} of {len(compared)} safety properties with TACO's "
-          f"published verdict; {len(rows)} properties in {len(paths)} TACO files and {len(own)} of ours; "
+          f"published verdict; {len(rows)} properties in {len(paths)} TACO files and {len(own_paths)} of ours; "
           f"liveness: {len(decided)} of {len(live)} decided for all sizes or violated")
     return ok
 
