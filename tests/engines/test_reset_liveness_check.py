@@ -105,3 +105,17 @@ def test_the_proof_for_all_sizes_is_certified_by_cvc5():
     result = verdicts(automaton("phases.eta"), certify=True)["all_counted"]
     assert result.verdict == HOLDS and result.certificate is not None and result.certificate.ok
     assert result.certificate.queries >= 1
+
+
+def test_antecedents_initial_and_justice_are_kept_and_their_runs_found():
+    text = (RESETS / "phases.eta").read_text().replace(
+        "two_sent: <>(x >= 2);",
+        "started: (V == n) -> <>(V == 0 && S == 0);\n"
+        "    fair: <>[](V == 0 && (x < n || S == 0)) -> <>(D >= 1);")
+    ta = read_ta(text, "phases.eta", extended=True).ta
+    results = verdicts(ta)
+    for name in ("started", "fair"):
+        assert results[name].verdict == HOLDS, (name, results[name].reason)
+        assert results[name].vacuity == "not vacuous", (name, results[name].vacuity_witness)
+    # the just run that makes `fair` not vacuous is a lasso of the automaton with its reset (n = 1)
+    assert "replayed" in results["fair"].vacuity_witness
