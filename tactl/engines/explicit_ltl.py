@@ -23,11 +23,14 @@ condition (semantics: ``tactl.ir.eltl.formula``, decisions 1–6).
 * Liveness (decisions 1, 2): violated iff some reachable ``(s, O)`` has a non-updating self-loop
   enabled at ``s`` and every formula of ``O`` holds on ``s^ω`` (where ``<>χ`` and ``[]χ`` are both
   ``χ``). A deadlocked configuration ends no infinite run, so it never counts.
-* Liveness on an automaton with cycles through several locations (``ir/eltl/cycles.py``): the
-  loop may pass through several configurations, so the whole product is built and searched for
-  a strongly connected component that discharges every ``<>`` (``_fair_lasso``), with the
-  justice taken out of ψ and read per process (``ir/eltl/justice.py``), Emerson–Lei style
-  (``_just_component``).
+* Liveness on an automaton with cycles through several locations (``ir/eltl/cycles.py``), or
+  with resets, decrements or self-loops that update: the loop may pass through several
+  configurations, so the whole product is built and searched for a strongly connected component
+  that discharges every ``<>`` (``_fair_lasso``), with the justice taken out of ψ and read per
+  process (``ir/eltl/justice.py``, which says how when a reset makes a guard false again),
+  Emerson–Lei style (``_just_component``). At fixed parameters the product is finite when the
+  shared variables stay bounded on the configurations it reaches; otherwise ``max_states`` cuts
+  the search and the verdict is unknown.
 
 Every violation is replayed by the simulator (``tactl.engines.simulate.replay_run``), which evaluates ψ
 on the run by plain LTL semantics; a violation it cannot confirm is reported unknown.
