@@ -24,7 +24,7 @@ condition (semantics: ``tactl.ir.eltl.formula``, decisions 1–6).
   enabled at ``s`` and every formula of ``O`` holds on ``s^ω`` (where ``<>χ`` and ``[]χ`` are both
   ``χ``). A deadlocked configuration ends no infinite run, so it never counts.
 * Liveness on an automaton with cycles through several locations (``ir/eltl/cycles.py``), or
-  with resets, decrements or self-loops that update: the loop may pass through several
+  with resets or decrements (whatever else it has): the loop may pass through several
   configurations, so the whole product is built and searched for a strongly connected component
   that discharges every ``<>`` (``_fair_lasso``), with the justice taken out of ψ and read per
   process (``ir/eltl/justice.py``, which says how when a reset makes a guard false again),
@@ -57,11 +57,12 @@ from tactl.engines.explicit import (
     state_index,
     successors,
 )
-from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
 from tactl.engines.simulate import Configuration, Step, replay_query
-from tactl.ir.eltl.cycles import has_several_location_cycles
+from tactl.ir.eltl.cycles import cycle_reason, has_several_location_cycles
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason
 from tactl.ir.eltl.justice import FairReading, exits, loop_reading
+from tactl.ir.eltl.reset_response import reset_rules
 from tactl.ir.ta.validate import strongly_connected
 from tactl.ir.expr import Always, And, BoolConst, Eventually, Expr, Or, is_temporal
 from tactl.ir.eltl.safety import ReachQuery
@@ -215,6 +216,13 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery, fixed: dict[str
         return PropertyResult(query.property, query.kind, verdict, ENGINE,  # type: ignore[arg-type]
                               time.perf_counter() - start, 0,
                               formula_class=query.formula_class.value, **kw)
+
+    if query.infinite and not reset_rules(ta):
+        # without a reset or a decrement the scope stays that of the parametric engines, which
+        # this engine cross-checks (with one, the product is searched as it is: see above)
+        why = lasso_reason(ta) and cycle_reason(ta)
+        if why is not None:
+            return result(UNSUPPORTED, reason=why)
 
     def confirm(params: dict[str, int], init: Configuration, schedule: list[Step], outcome) -> Counterexample:
         return counterexample(ta, query, params, init, schedule, outcome)
