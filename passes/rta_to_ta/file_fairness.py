@@ -33,9 +33,10 @@ to one count. So a HOLDS under ``<>[](J_file) -> spec`` holds under the file's
 fairness; a lasso under it is re-checked process by process (``tactl/engines/file_fairness.py``)
 before it is called a run of the file.
 
-Only for the fault models whose delivery is a count of correct senders (no crash model: a crashed
-process's last step is no step of the file's interleaving) and only for automata without crash
-rules; elsewhere :func:`file_justice` returns None and the derived justice alone is used.
+Only for the fault models whose delivery is a count of correct senders, and for ``crash(F)`` with
+tactl's one crash location (``passes/rta_to_ta/crash_fairness.py`` says what a crashed process is
+in the file's runs), and only for automata without crash rules; elsewhere :func:`file_justice`
+returns None and the derived justice alone is used.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Im
                            substitute, summation)
 from tactl.ir.rta.model import FaultModel, ReceiveRule, ReceiveTA, received
 from tactl.ir.ta.model import Property
+from tactl.passes.rta_to_ta.crash_fairness import crash_reading, crashed_moving
 from tactl.passes.rta_to_ta.eliminate import Translation, eliminate_guard, environment_cases
 from tactl.passes.rta_to_ta.env import sent
 from tactl.passes.rta_to_ta.guards import GuardContext, guard_dnf
@@ -102,7 +104,8 @@ def _empty(location: str) -> Expr:
 
 
 def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr],
-                 extra: Expr = BoolConst(True), one_per_step: tuple[str, ...] = ()) -> FileJustice | None:
+                 extra: Expr = BoolConst(True), one_per_step: tuple[str, ...] = (),
+                 kept: dict[int, tuple[str, ...]] | None = None, crashed_stutter: bool = False) -> FileJustice | None:
     """``J_file`` of ``rta`` (module docstring) and the specifications that assume the derived
     justice, re-stated under it; None where the file's reading is not built (module docstring).
     ``extra``: the fairness formula's other conjuncts; those of the shape ``[](ℓ != 0 -> <>(ℓ == 0))``
@@ -110,10 +113,14 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
     ``J_file``; the others are left out of it (an over-approximation still: fewer assumptions).
     ``one_per_step``: message types a step receives at most one of; a process that enters a location
     from one where its count is surely 0 (initial, never entered, every stay there needs a count of
-    0) has at most 1 of them."""
+    0) has at most 1 of them. ``kept``: per rule id, the message types no path of it receives
+    (``passes/pml_to_rta/kept_counts.py``): from such a location the count stays 0. A crash model
+    (``passes/rta_to_ta/crash_fairness.py``) adds the way ``crashed_stutter`` gives to go on forever."""
     justice, env = translation.justice, translation.environment
-    if justice is None or not justice.used or rta.faults.model not in SUPPORTED or rta.crash_rules:
+    if justice is None or not justice.used or rta.crash_rules or \
+            rta.faults.model not in SUPPORTED and not crash_reading(rta):
         return None
+    kept = kept or {}
     rta = replace(rta, parameters=(*rta.parameters, *env.parameters),
                   assumptions=(*rta.assumptions, *env.assumptions))
     context = GuardContext(rta, env.shared(tuple(m.name for m in rta.messages)))
@@ -142,8 +149,8 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
 
     def first_step(rule: ReceiveRule) -> Expr:
         """What a step from a location where the count is surely 0 may receive: one message."""
-        return conj(rule.guard, *(Compare("<=", received(m), IntConst(1)) for m in one_per_step
-                                  if zero_at(rule.source, m)))
+        return conj(rule.guard, *(Compare("<=", received(m), IntConst(0 if m in kept.get(rule.id, ()) else 1))
+                                  for m in sorted({*one_per_step, *kept.get(rule.id, ())}) if zero_at(rule.source, m)))
 
     nothing_sent = conj(*(Compare("<=", g, IntConst(0)) for _, g in env.guaranteed))
     clauses: list[Expr] = []
@@ -164,6 +171,7 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
         if BoolConst(True) in options:
             continue
         clauses.append(disj(_empty(loc.name), *options))
+    moving += crashed_moving(rta, translation.ta, crashed_stutter)
     clauses.append(disj(*moving) if moving else BoolConst(False))
     clauses += [_empty(name) for name in leaving(rta, extra)]
     formula = conj(*clauses)

@@ -92,7 +92,8 @@ def reading_of(loaded) -> FileReading | None:
     from tactl.passes.rta_to_ta.file_fairness import file_justice
 
     translation = translate(loaded.receive)
-    justice = file_justice(loaded.receive, translation, dict(fairness.stays), fairness.extra, fairness.one_per_step)
+    justice = file_justice(loaded.receive, translation, dict(fairness.stays), fairness.extra, fairness.one_per_step,
+                           dict(fairness.kept), fairness.crashed_stutter)
     loaded.file_reading = None if justice is None else FileReading(loaded.receive, translation, fairness, justice)
     return loaded.file_reading
 

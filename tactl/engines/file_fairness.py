@@ -59,7 +59,10 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
     """The automaton of the module docstring at ``values`` (every parameter), or None where it is
     not built: an Env with existential (auxiliary) variables, a self-loop rule that sends. The
     fairness formula's other conjuncts (``fairness.extra``) are assumed too; a message type the
-    file receives one at a time (``fairness.one_per_step``) grows by at most 1 per step."""
+    file receives one at a time (``fairness.one_per_step``) grows by at most 1 per step, one that
+    no path of a rule receives (``fairness.kept``) not at all in it. A crash model's instance has
+    no crash steps (``passes/rta_to_ta/crash_fairness.py``): its crash location and crash-send
+    counters stay 0."""
     stays, extra = dict(fairness.stays), fairness.extra
     one = {m.name for m in rta.messages if m.name in fairness.one_per_step}
     env = translation.environment
@@ -67,7 +70,8 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
         return None
     messages = [m.name for m in rta.messages]
     rcv = {m: received(m).name for m in messages}
-    bounds = [c for c in env.constraints if any(n.name in rcv.values() for n in names(c))]
+    crashed = {n: IntConst(0) for n in env.shared(tuple(messages)) if n not in {sent(m) for m in messages}}
+    bounds = [substitute(c, crashed) for c in env.constraints if any(n.name in rcv.values() for n in names(c))]
     processes = _value(env.processes, values)
     most_sent = {m: processes * sum(1 for r in rta.rules if m in r.sends) for m in messages}
 
@@ -90,14 +94,14 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
         at.update({p: IntConst(v) for p, v in values.items()})
         return conj(*(substitute(c, at) for c in bounds))
 
-    paths: dict[str, list[tuple[str, Expr, tuple[str, ...]]]] = {}
+    paths: dict[str, list[tuple[str, Expr, tuple[str, ...], tuple[str, ...]]]] = {}
     for loc in rta.locations:
         # the file's stutter steps are the stay conditions; a self-loop rule without sends is not
         # one of its steps (a waiting self-loop has guard true: passes/pml_to_rta/waiting.py)
-        out = [(r.target, r.guard, r.sends) for r in rta.rules
+        out = [(r.target, r.guard, r.sends, fairness.kept_by(r.id)) for r in rta.rules
                if r.source == loc.name and (r.source != r.target or r.sends)]
         if loc.name in stays:
-            out.append((loc.name, stays[loc.name], ()))
+            out.append((loc.name, stays[loc.name], (), ()))
         paths[loc.name] = out
     zero = tuple(0 for _ in messages)
     start = [(name, zero) for name in rta.initial]
@@ -122,8 +126,8 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
                                       for lo, m in zip(c, messages))):
             at = {**values, **{rcv[m]: v for m, v in zip(messages, c2)}}
             guard = BoolConst(True) if c2 == c else bound_guard(c2)
-            for target, cond, sends in paths[loc]:
-                if not holds(cond, at):
+            for target, cond, sends, kept in paths[loc]:
+                if not holds(cond, at) or any(c2[k] != c[k] for k, m in enumerate(messages) if m in kept):
                     continue
                 dst = name((target, c2))
                 if len(rules) >= MAX_RULES:
@@ -147,7 +151,7 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
             if g is not None:
                 delivered.append(disj(Compare("==", Name(n), IntConst(0)), Compare("<=", g, IntConst(count))))
     everything = conj(*delivered) if delivered else BoolConst(True)
-    empty = {loc.name: IntConst(0) for loc in rta.locations if loc.name not in total}
+    empty = {loc.name: IntConst(0) for loc in (*rta.locations, *translation.ta.locations) if loc.name not in total}
     counted = {**total, **empty}
     # [](ℓ != 0 -> <>(ℓ == 0)) for a location no rule enters is <>[](ℓ == 0): into the justice, so
     # that the formula stays in the fragment the explicit engine decides; other conjuncts as written

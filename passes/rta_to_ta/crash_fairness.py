@@ -1,0 +1,52 @@
+"""The file's own fairness for a crash model: what a crashed process is in the file's runs.
+
+ByMC reads ``fairness -> spec`` over the file's interleaved steps (``passes/rta_to_ta/file_fairness.py``).
+In the Fisman-style crash files (``frb.pml``, ``bcast-folklore-crash.pml``: a process dies by a
+step to ``pc = CR`` that counts its broadcast in ``nsntF``; tactl's ``crash(F)``,
+``passes/pml_to_rta/crash.py``) a crashed process is a process like the others for that formula:
+
+* it takes a step at CR only if the file's step has an option there: ``:: else -> next_pc = pc``
+  (CONCUR'14) lets it stutter forever, the POPL'17/ISOLA'18 version has none, so it never steps
+  again (``passes/pml_to_rta/kept_counts.py``, ``crashed_stutter``);
+* ``in_transit = some(Proc: nrcvd < nsnt)`` ranges over it too (ByMC expands the quantifier over
+  every location of its skeleton, CR included), so a fair run eventually has every crashed
+  process holding every correct message, which it can only have received before it crashed
+  unless it keeps stepping.
+
+So ``J_file`` of a crash model is ``J_file`` of the live locations (``file_justice``), with no
+conjunct for CR — leaving one out only admits more runs, and tactl's silent crashes (a crash at any
+location, which the file does not have) are no file runs anyway — and with one more way for a
+run to go on forever: a crashed process that keeps taking its stutter step, where the file lets it.
+A HOLDS under ``<>[](J_file) -> spec`` holds under the file's fairness.
+
+A VIOLATED is a run of the file without crashes (``tactl/engines/file_fairness.py``: the instance has
+no crash steps, CR stays empty): every such run is a run of the file, whose crashes are a
+nondeterministic option never forced; a violation that needs a crash is not searched for, and the
+verdict is then UNKNOWN.
+"""
+
+from __future__ import annotations
+
+from tactl.ir.expr import Compare, Expr, IntConst, Name
+from tactl.ir.rta.model import FaultModel, ReceiveTA
+from tactl.ir.ta.model import ThresholdAutomaton
+
+
+def crash_reading(rta: ReceiveTA) -> bool:
+    """The crash models whose file reading is built: ``crash(F)`` with the one crash location of
+    tactl's (no crash locations that keep the state, no crash rules of the parse pass)."""
+    return rta.faults.model is FaultModel.CRASH and not rta.crash_locations and not rta.crash_rules
+
+
+def crash_locations(rta: ReceiveTA, ta: ThresholdAutomaton) -> tuple[str, ...]:
+    """The automaton's locations the receive automaton has not: its crash location."""
+    live = {loc.name for loc in rta.locations}
+    return tuple(loc.name for loc in ta.locations if loc.name not in live)
+
+
+def crashed_moving(rta: ReceiveTA, ta: ThresholdAutomaton, crashed_stutter: bool) -> list[Expr]:
+    """The ways a crashed process keeps the run going: ``CR != 0`` where the file's step lets a
+    crashed process stutter, none elsewhere."""
+    if not crashed_stutter or not crash_reading(rta):
+        return []
+    return [Compare("!=", Name(n), IntConst(0)) for n in crash_locations(rta, ta)]
