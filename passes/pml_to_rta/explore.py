@@ -151,7 +151,7 @@ def explore(tr: TranslationState) -> None:
                 groups.setdefault(key, []).append(cond)
                 lines_of.setdefault(key, set()).update(p.lines)
                 paths_of.setdefault(key, []).append(p)
-    tr.crashed_stutter = PK.crashed_stutter(tr, stutters)
+    tr.crashed_stutter, tr.crashed_kept = PK.crashed_stutter(tr, stutters, starts, edges)
     tr.stays = stay_conditions(tr, stutters, invariant)
     tr.rules = []
     tr.kept_counts = {}

@@ -40,10 +40,12 @@ def kept(tr: TranslationState, paths: list, starts: list[tuple], edges: list) ->
     return tuple(out)
 
 
-def crashed_stutter(tr: TranslationState, stutters: list) -> bool:
-    """A process at the file's crash location may keep taking a step that changes nothing."""
+def crashed_stutter(tr: TranslationState, stutters: list, starts: list[tuple], edges: list) -> tuple[bool, tuple[str, ...]]:
+    """Whether a process at the file's crash location may keep taking a step that changes nothing,
+    and the counters no such step receives."""
     dead = {tr.dead, *tr.dead_all} - {None}
-    return any(s in dead for s, _ in stutters)
+    at = [p for s, p in stutters if s in dead]
+    return bool(at), kept(tr, at, starts, edges) if at else ()
 
 
 def crash_reading(tr: TranslationState, faults) -> bool:

@@ -27,9 +27,10 @@ verdict is then UNKNOWN.
 
 from __future__ import annotations
 
-from tactl.ir.expr import Compare, Expr, IntConst, Name
+from tactl.ir.expr import BoolConst, Compare, Expr, IntConst, Name
 from tactl.ir.rta.model import FaultModel, ReceiveTA
 from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.passes.rta_to_ta.env import CRASHED, sent_by_crashing
 
 
 def crash_reading(rta: ReceiveTA) -> bool:
@@ -50,3 +51,27 @@ def crashed_moving(rta: ReceiveTA, ta: ThresholdAutomaton, crashed_stutter: bool
     if not crashed_stutter or not crash_reading(rta):
         return []
     return [Compare("!=", Name(n), IntConst(0)) for n in crash_locations(rta, ta)]
+
+
+def crash_steps(rta: ReceiveTA, translation, crashed_stutter: bool, crashed_kept: tuple[str, ...]
+                ) -> tuple[dict[str, list[tuple[str, Expr, tuple[str, ...], tuple[str, ...]]]], tuple[str, ...]]:
+    """The file's crash steps for the instance of ``tactl/engines/file_fairness.py``, as its paths
+    ``(target, condition, counters incremented, message types not received)`` per source, and the
+    crash-send counters they increment, and the crash counter (``ncrashed``, below the instance's F). A Fisman-style file crashes exactly where a correct step
+    would broadcast, under that step's condition, counting the broadcast in ``nsntF`` instead of
+    ``nsnt`` (``passes/pml_to_rta/crash.py``: ``sending_crash_location``): one crash step per
+    sending rule, to the crash location, incrementing ``nsf_M`` (tactl's name for ``nsntF``). A
+    crashed process stutters there where the file lets it (``crashed_stutter``), receiving unless
+    no path of that step receives (``crashed_kept``). Empty for any other model."""
+    env = translation.environment
+    where = crash_locations(rta, translation.ta)
+    if not crash_reading(rta) or len(where) != 1 or not env.partial_sends:
+        return {}, ()
+    [cr] = where
+    paths: dict[str, list[tuple[str, Expr, tuple[str, ...], tuple[str, ...]]]] = {}
+    for r in rta.rules:
+        if r.sends and r.source != r.target:
+            paths.setdefault(r.source, []).append((cr, r.guard, (CRASHED, *(sent_by_crashing(m) for m in r.sends)), ()))
+    if crashed_stutter:
+        paths.setdefault(cr, []).append((cr, BoolConst(True), (), crashed_kept))
+    return paths, (*(sent_by_crashing(m.name) for m in rta.messages), CRASHED)

@@ -24,6 +24,7 @@ class FileFairness:
     # per rule id, the message types no path of it receives (passes/pml_to_rta/kept_counts.py)
     kept: tuple[tuple[int, tuple[str, ...]], ...] = ()
     crashed_stutter: bool = False  # a crashed process may keep taking a step that changes nothing
+    crashed_kept: tuple[str, ...] = ()  # the message types that step never receives
 
     def kept_by(self, rule: int) -> tuple[str, ...]:
         return dict(self.kept).get(rule, ())
@@ -33,7 +34,8 @@ class FileFairness:
 
         return {"stays": [[k, expr_to_json(v)] for k, v in self.stays], "text": self.text,
                 "extra": expr_to_json(self.extra), "one_per_step": list(self.one_per_step),
-                "kept": [[k, list(v)] for k, v in self.kept], "crashed_stutter": self.crashed_stutter}
+                "kept": [[k, list(v)] for k, v in self.kept], "crashed_stutter": self.crashed_stutter,
+                "crashed_kept": list(self.crashed_kept)}
 
     @staticmethod
     def from_json(doc: dict) -> FileFairness:
@@ -41,4 +43,5 @@ class FileFairness:
 
         return FileFairness(tuple((k, expr_from_json(v)) for k, v in doc["stays"]), doc["text"],
                             expr_from_json(doc["extra"]), tuple(doc["one_per_step"]),
-                            tuple((k, tuple(v)) for k, v in doc.get("kept", ())), doc.get("crashed_stutter", False))
+                            tuple((k, tuple(v)) for k, v in doc.get("kept", ())), doc.get("crashed_stutter", False),
+                            tuple(doc.get("crashed_kept", ())))
