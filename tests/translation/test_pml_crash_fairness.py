@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import report_properties
+from conftest import present_or_skip, report_properties
 from tactl.bench.bymc_promela import ftb_root
 from tactl.driver.file_reading import reading_of
 from tactl.driver.inputs import load_automaton
@@ -44,10 +44,7 @@ def _check_json(cli, path: Path, *args: str) -> dict:
 
 
 def _ftb(name: str) -> Path:
-    path = FTB / name
-    if not path.is_file():
-        pytest.skip(f"{name} not found under {FTB} (set TACTL_FTB)")
-    return path
+    return present_or_skip(FTB / name, f"{name} not found under {FTB} (set TACTL_FTB)")
 
 
 def test_a_process_stepping_in_place_is_the_files_run(cli):
