@@ -153,8 +153,9 @@ def explore(tr: TranslationState) -> None:
                 paths_of.setdefault(key, []).append(p)
     tr.crashed_stutter, tr.crashed_kept = PK.crashed_stutter(tr, stutters, starts, edges)
     tr.stays = stay_conditions(tr, stutters, invariant)
+    tr.stay_kept = PK.stay_kept(tr, stutters, starts, edges)
     tr.rules = []
-    tr.kept_counts = {}
+    tr.kept_counts, tr.zeroed_counts = {}, {}
     tr.reading_rules = set()
     for (s, t, sends), conds in groups.items():
         if any(received_message(n.name) for c in conds for a in c for n in expr_names(a)):
@@ -166,6 +167,7 @@ def explore(tr: TranslationState) -> None:
         lines = sorted(lines_of[(s, t, sends)])
         text = "; ".join(f'line {n} "{tr.m.line(n)}"' for n in lines)
         tr.kept_counts[len(tr.rules)] = PK.kept(tr, paths_of[(s, t, sends)], starts, edges)
+        tr.zeroed_counts[len(tr.rules)] = PK.zeroed(tr, paths_of[(s, t, sends)], starts, edges)
         tr.rules.append(ReceiveRule(len(tr.rules), tr.names[s], tr.names[t], guard, sends,
                                     origin=Origin(tr.m.path, tuple(lines), text)))
 

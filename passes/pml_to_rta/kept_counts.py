@@ -40,6 +40,29 @@ def kept(tr: TranslationState, paths: list, starts: list[tuple], edges: list) ->
     return tuple(out)
 
 
+def zeroed(tr: TranslationState, paths: list, starts: list[tuple], edges: list) -> tuple[str, ...]:
+    """The counters that every path of one rule resets to 0 (cond-consensus2's DMZ discards the
+    phase-0 messages), where the count need not have been 0 already."""
+    entered = {t for s, t, _ in edges if s != t}
+    out = []
+    for r in tr.rvars:
+        def resets(p) -> bool:
+            v = p.env.get(r.rcv)
+            return isinstance(v, int) and not isinstance(v, bool) and v == 0 and \
+                (p.env.get(SOURCE) not in starts or p.env.get(SOURCE) in entered)
+        if paths and all(resets(p) for p in paths):
+            out.append(r.counter)
+    return tuple(out)
+
+
+def stay_kept(tr: TranslationState, stutters: list, starts: list[tuple], edges: list) -> dict[str, tuple[str, ...]]:
+    """Per named location, the counters no step that changes nothing there receives."""
+    by: dict[tuple, list] = {}
+    for s, p in stutters:
+        by.setdefault(s, []).append(p)
+    return {tr.names[s]: kept(tr, ps, starts, edges) for s, ps in by.items() if s in tr.names}
+
+
 def crashed_stutter(tr: TranslationState, stutters: list, starts: list[tuple], edges: list) -> tuple[bool, tuple[str, ...]]:
     """Whether a process at the file's crash location may keep taking a step that changes nothing,
     and the counters no such step receives."""
@@ -49,8 +72,11 @@ def crashed_stutter(tr: TranslationState, stutters: list, starts: list[tuple], e
 
 
 def crash_reading(tr: TranslationState, faults) -> bool:
-    """The crash files whose own fairness is read (``passes/rta_to_ta/crash_fairness.py``): tactl's
-    ``crash(F)`` from a crash-send counter (``nsntF``) into one crash location, not the file's own
-    crash counter and no crash locations that keep the state."""
-    return faults.model is FaultModel.CRASH and tr.crash_counter is not None and tr.file_crash is None \
-        and not tr.crash_copies and tr.dead is not None and not tr.dead_all
+    """The crash files whose own fairness is read (``passes/rta_to_ta/crash_fairness.py``), with one
+    crash location (no crash locations that keep the state): tactl's ``crash(F)`` from a
+    crash-send counter (``nsntF``), and ``clean_crash(F)`` from the file's own crash counter
+    (cond-consensus2's ``nfaulty``)."""
+    one = not tr.crash_copies and tr.dead is not None and not tr.dead_all
+    fisman = faults.model is FaultModel.CRASH and tr.crash_counter is not None and tr.file_crash is None
+    counted = faults.model is FaultModel.CLEAN_CRASH and tr.file_crash is not None and tr.crash_counter is None
+    return one and (fisman or counted)

@@ -27,16 +27,35 @@ verdict is then UNKNOWN.
 
 from __future__ import annotations
 
-from tactl.ir.expr import BoolConst, Compare, Expr, IntConst, Name
+from tactl.ir.expr import BoolConst, Compare, Expr, IntConst, Name, disj, names, substitute
 from tactl.ir.rta.model import FaultModel, ReceiveTA
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.passes.rta_to_ta.env import CRASHED, sent_by_crashing
 
 
 def crash_reading(rta: ReceiveTA) -> bool:
-    """The crash models whose file reading is built: ``crash(F)`` with the one crash location of
-    tactl's (no crash locations that keep the state, no crash rules of the parse pass)."""
-    return rta.faults.model is FaultModel.CRASH and not rta.crash_locations and not rta.crash_rules
+    """The crash models whose file reading is built: ``crash(F)`` and ``clean_crash(F)`` with the
+    one crash location of tactl's (no crash locations that keep the state, no crash rules of the
+    parse pass); the front end builds the reading only for the two shapes of the module docstring
+    (``passes/pml_to_rta/kept_counts.py``, ``crash_reading``)."""
+    return rta.faults.model in (FaultModel.CRASH, FaultModel.CLEAN_CRASH) and not rta.crash_locations \
+        and not rta.crash_rules
+
+
+def budget_stays(stays: dict[str, Expr], bound: str | None) -> dict[str, Expr]:
+    """The stays with the crash counter (the front end's name for the file's, ``ncrashed``) read
+    both ways: a stay of cond-consensus2 is
+    ``else``, taken only when no crash option is enabled (``nfaulty >= F``); J_file does not track
+    the crash count, so it allows the stay with the counter at 0 or at ``F`` (either value of
+    ``nfaulty < F``): more stays, an over-approximation still."""
+    if bound is None:
+        return stays
+    out = {}
+    for loc, cond in stays.items():
+        if CRASHED in {n.name for n in names(cond)}:
+            cond = disj(substitute(cond, {CRASHED: IntConst(0)}), substitute(cond, {CRASHED: Name(bound)}))
+        out[loc] = cond
+    return out
 
 
 def crash_locations(rta: ReceiveTA, ta: ThresholdAutomaton) -> tuple[str, ...]:
@@ -53,25 +72,43 @@ def crashed_moving(rta: ReceiveTA, ta: ThresholdAutomaton, crashed_stutter: bool
     return [Compare("!=", Name(n), IntConst(0)) for n in crash_locations(rta, ta)]
 
 
-def crash_steps(rta: ReceiveTA, translation, crashed_stutter: bool, crashed_kept: tuple[str, ...]
-                ) -> tuple[dict[str, list[tuple[str, Expr, tuple[str, ...], tuple[str, ...]]]], tuple[str, ...]]:
+def crash_steps(rta: ReceiveTA, translation, crashed_stutter: bool, crashed_kept: tuple[str, ...],
+                zeroed: dict[int, tuple[str, ...]] | None = None) -> tuple[dict[str, list[tuple]], tuple[str, ...]]:
     """The file's crash steps for the instance of ``tactl/engines/file_fairness.py``, as its paths
-    ``(target, condition, counters incremented, message types not received)`` per source, and the
+    ``(target, condition, counters incremented, message types not received, types reset to 0)``
+    per source, and the
     crash-send counters they increment, and the crash counter (``ncrashed``, below the instance's F). A Fisman-style file crashes exactly where a correct step
     would broadcast, under that step's condition, counting the broadcast in ``nsntF`` instead of
     ``nsnt`` (``passes/pml_to_rta/crash.py``: ``sending_crash_location``): one crash step per
     sending rule, to the crash location, incrementing ``nsf_M`` (tactl's name for ``nsntF``). A
     crashed process stutters there where the file lets it (``crashed_stutter``), receiving unless
-    no path of that step receives (``crashed_kept``). Empty for any other model."""
+    no path of that step receives (``crashed_kept``). A file with its own crash counter
+    (``clean_crash(F)``) crashes at any live location, sending nothing. Empty for any other model."""
+    zeroed = zeroed or {}
     env = translation.environment
     where = crash_locations(rta, translation.ta)
-    if not crash_reading(rta) or len(where) != 1 or not env.partial_sends:
+    if not crash_reading(rta) or len(where) != 1 or \
+            (rta.faults.model is FaultModel.CRASH and not env.partial_sends):
         return {}, ()
     [cr] = where
-    paths: dict[str, list[tuple[str, Expr, tuple[str, ...], tuple[str, ...]]]] = {}
-    for r in rta.rules:
-        if r.sends and r.source != r.target:
-            paths.setdefault(r.source, []).append((cr, r.guard, (CRASHED, *(sent_by_crashing(m) for m in r.sends)), ()))
+    paths: dict[str, list[tuple]] = {}
+    if rta.faults.model is FaultModel.CLEAN_CRASH:
+        # the file's own crash step (``nfaulty < F -> nfaulty++; next_pc = CR``), from every live
+        # location, sends nothing; taken with nothing new received (the receive allows it), the
+        # counts as the location's steps leave them where every one resets them
+        for loc in rta.locations:
+            out = [r for r in rta.rules if r.source == loc.name and r.source != r.target]
+            reset = tuple(m.name for m in rta.messages
+                          if out and all(m.name in zeroed.get(r.id, ()) for r in out))
+            paths.setdefault(loc.name, []).append(
+                (cr, BoolConst(True), (CRASHED,), tuple(m.name for m in rta.messages), reset))
+        sends: tuple[str, ...] = (CRASHED,)
+    else:
+        for r in rta.rules:
+            if r.sends and r.source != r.target:
+                paths.setdefault(r.source, []).append(
+                    (cr, r.guard, (CRASHED, *(sent_by_crashing(m) for m in r.sends)), (), ()))
+        sends = (*(sent_by_crashing(m.name) for m in rta.messages), CRASHED)
     if crashed_stutter:
-        paths.setdefault(cr, []).append((cr, BoolConst(True), (), crashed_kept))
-    return paths, (*(sent_by_crashing(m.name) for m in rta.messages), CRASHED)
+        paths.setdefault(cr, []).append((cr, BoolConst(True), (), crashed_kept, ()))
+    return paths, sends

@@ -47,7 +47,7 @@ from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Im
                            substitute, summation)
 from tactl.ir.rta.model import FaultModel, ReceiveRule, ReceiveTA, received
 from tactl.ir.ta.model import Property
-from tactl.passes.rta_to_ta.crash_fairness import crash_reading, crashed_moving
+from tactl.passes.rta_to_ta.crash_fairness import budget_stays, crash_reading, crashed_moving
 from tactl.passes.rta_to_ta.eliminate import Translation, eliminate_guard, environment_cases
 from tactl.passes.rta_to_ta.env import sent
 from tactl.passes.rta_to_ta.guards import GuardContext, guard_dnf
@@ -105,7 +105,8 @@ def _empty(location: str) -> Expr:
 
 def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr],
                  extra: Expr = BoolConst(True), one_per_step: tuple[str, ...] = (),
-                 kept: dict[int, tuple[str, ...]] | None = None, crashed_stutter: bool = False) -> FileJustice | None:
+                 kept: dict[int, tuple[str, ...]] | None = None, crashed_stutter: bool = False,
+                 zero_at_for_good: dict[str, tuple[str, ...]] | None = None) -> FileJustice | None:
     """``J_file`` of ``rta`` (module docstring) and the specifications that assume the derived
     justice, re-stated under it; None where the file's reading is not built (module docstring).
     ``extra``: the fairness formula's other conjuncts; those of the shape ``[](ℓ != 0 -> <>(ℓ == 0))``
@@ -115,12 +116,15 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
     from one where its count is surely 0 (initial, never entered, every stay there needs a count of
     0) has at most 1 of them. ``kept``: per rule id, the message types no path of it receives
     (``passes/pml_to_rta/kept_counts.py``): from such a location the count stays 0. A crash model
-    (``passes/rta_to_ta/crash_fairness.py``) adds the way ``crashed_stutter`` gives to go on forever."""
+    (``passes/rta_to_ta/crash_fairness.py``) adds the way ``crashed_stutter`` gives to go on forever.
+    ``zero_at_for_good``: per location, the message types a process there holds none of, for good
+    (``passes/rta_to_ta/zero_counts.py``): nothing of them may be guaranteed while it stays."""
     justice, env = translation.justice, translation.environment
     if justice is None or not justice.used or rta.crash_rules or \
             rta.faults.model not in SUPPORTED and not crash_reading(rta):
         return None
     kept = kept or {}
+    stays = budget_stays(stays, translation.environment.crash_bound)
     rta = replace(rta, parameters=(*rta.parameters, *env.parameters),
                   assumptions=(*rta.assumptions, *env.assumptions))
     context = GuardContext(rta, env.shared(tuple(m.name for m in rta.messages)))
@@ -168,9 +172,11 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
         if loc.name in rta.initial:
             options.append(nothing_sent)
         options = [o for n, o in enumerate(options) if o != BoolConst(False) and o not in options[:n]]
-        if BoolConst(True) in options:
+        none = conj(*(Compare("<=", g, IntConst(0)) for m, g in env.guaranteed
+                      if m in (zero_at_for_good or {}).get(loc.name, ())))
+        if BoolConst(True) in options and none == BoolConst(True):
             continue
-        clauses.append(disj(_empty(loc.name), *options))
+        clauses.append(disj(_empty(loc.name), conj(none, disj(*options)) if none != BoolConst(True) else disj(*options)))
     moving += crashed_moving(rta, translation.ta, crashed_stutter)
     clauses.append(disj(*moving) if moving else BoolConst(False))
     clauses += [_empty(name) for name in leaving(rta, extra)]

@@ -56,13 +56,16 @@ def _value(e: Expr, values: dict[str, int]) -> int:
     return int(evaluate(e, values))
 
 
-def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, values: dict[str, int]) -> Instance | None:
+def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, values: dict[str, int],
+           receive_cap: int | None = None) -> Instance | None:
     """The automaton of the module docstring at ``values`` (every parameter), or None where it is
     not built: an Env with existential (auxiliary) variables, a self-loop rule that sends. The
     fairness formula's other conjuncts (``fairness.extra``) are assumed too; a message type the
     file receives one at a time (``fairness.one_per_step``) grows by at most 1 per step, one that
     no path of a rule receives (``fairness.kept``) not at all in it. A crash model's instance has
-    the file's crash steps and crash location (``passes/rta_to_ta/crash_fairness.py``)."""
+    the file's crash steps and crash location (``passes/rta_to_ta/crash_fairness.py``).
+    ``receive_cap``: no count grows beyond it (0: the runs in which nothing is received, a part of
+    the file's runs small enough to search where the whole instance is not)."""
     stays, extra = dict(fairness.stays), fairness.extra
     one = {m.name for m in rta.messages if m.name in fairness.one_per_step}
     env = translation.environment
@@ -70,7 +73,8 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
         return None
     messages = [m.name for m in rta.messages]
     rcv = {m: received(m).name for m in messages}
-    crashing, crash_sends = crash_steps(rta, translation, fairness.crashed_stutter, fairness.crashed_kept)
+    crashing, crash_sends = crash_steps(rta, translation, fairness.crashed_stutter, fairness.crashed_kept,
+                                        dict(fairness.zeroed))
     crash_bound = Compare("<", Name(CRASHED), IntConst(values[env.crash_bound])) if crash_sends else BoolConst(True)
     counted_sends = (*(sent(m) for m in messages), *crash_sends)
     crashed = {n: IntConst(0) for n in env.shared(tuple(messages)) if n not in counted_sends}
@@ -90,7 +94,7 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
             k += 1
             if k > 4 * (processes + sum(values.values())):
                 raise TooLarge(f"the receive bound of {m} does not bound the counts")
-        cap[m] = k
+        cap[m] = k if receive_cap is None else min(k, receive_cap)
 
     def bound_guard(counts: tuple[int, ...]) -> Expr:
         """Env with received(M) = counts: the send counters it needs (parameters fixed)."""
@@ -98,14 +102,14 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
         at.update({p: IntConst(v) for p, v in values.items()})
         return conj(*(substitute(c, at) for c in bounds))
 
-    paths: dict[str, list[tuple[str, Expr, tuple[str, ...], tuple[str, ...]]]] = {}
+    paths: dict[str, list[tuple[str, Expr, tuple[str, ...], tuple[str, ...], tuple[str, ...]]]] = {}
     for loc in rta.locations:
         # the file's stutter steps are the stay conditions; a self-loop rule without sends is not
         # one of its steps (a waiting self-loop has guard true: passes/pml_to_rta/waiting.py)
-        out = [(r.target, r.guard, tuple(sent(m) for m in r.sends), fairness.kept_by(r.id)) for r in rta.rules
-               if r.source == loc.name and (r.source != r.target or r.sends)]
+        out = [(r.target, r.guard, tuple(sent(m) for m in r.sends), fairness.kept_by(r.id), fairness.zeroed_by(r.id))
+               for r in rta.rules if r.source == loc.name and (r.source != r.target or r.sends)]
         if loc.name in stays:
-            out.append((loc.name, stays[loc.name], (), ()))
+            out.append((loc.name, stays[loc.name], (), (), ()))
         paths[loc.name] = out + crashing.get(loc.name, [])
     for loc, out in crashing.items():
         paths.setdefault(loc, out)
@@ -132,15 +136,20 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
                                       for lo, m in zip(c, messages))):
             at = {**values, **{rcv[m]: v for m, v in zip(messages, c2)}}
             guard = BoolConst(True) if c2 == c else bound_guard(c2)
-            for target, cond, increments, kept in paths.get(loc, ()):
-                if not holds(cond, at) or any(c2[k] != c[k] for k, m in enumerate(messages) if m in kept):
+            for target, cond, increments, kept, reset in paths.get(loc, ()):
+                if any(c2[k] != c[k] for k, m in enumerate(messages) if m in kept):
                     continue
-                dst = name((target, c2))
+                budget = CRASHED in {n.name for n in names(cond)}  # a stay only once the crashes are spent
+                if budget:
+                    cond_here = substitute(cond, {k: IntConst(v) for k, v in at.items()})
+                elif not holds(cond, at):
+                    continue
+                dst = name((target, tuple(0 if m in reset else v for m, v in zip(messages, c2))))
                 if len(rules) >= MAX_RULES:
                     raise TooLarge(f"more than {MAX_RULES} rules")
                 updates = tuple(Update(v, summation(Name(v), [("+", IntConst(1))])) for v in increments)
-                rules.append(Rule(len(rules), src, dst, conj(guard, crash_bound) if CRASHED in increments else guard,
-                                  updates))
+                rules.append(Rule(len(rules), src, dst, conj(guard, *([crash_bound] if CRASHED in increments else []),
+                                                             *([cond_here] if budget else [])), updates))
     locations = tuple(Location(n) for n in seen.values())
     by_loc: dict[str, list[str]] = {}
     for (loc, _), n in seen.items():
