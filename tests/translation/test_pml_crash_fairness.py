@@ -13,6 +13,11 @@ into GONE by a step that receives nothing, and has no step there. The derived ju
 others wait at SEND for the missing vote) is no fair run of the file: the process at GONE never
 receives the votes sent, and ByMC's ``in_transit`` ranges over it too.
 
+tests/data/promela/crash/counted.pml is ours, in the style of cond-consensus2: the file counts its
+crashes itself (`nfaulty < F`), at any location, and a dead process keeps taking the `else` step.
+One process dies and the others are never scheduled: nothing is sent, the run is fair, and
+`termination` is violated under the file's fairness (ByMC's run of cond-consensus2's `termination`).
+
 ByMC's files are read from ``$TACTL_FTB`` (tactl/bench/bymc_promela.py); those tests skip when absent.
 """
 
@@ -30,10 +35,12 @@ from tactl.driver.inputs import load_automaton
 from tactl.engines.file_fairness import unfold
 from tactl.ir.expr import to_text
 from tactl.passes.rta_to_ta.own_fairness import FileFairness
+from tactl.passes.rta_to_ta.zero_counts import surely_zero
 
 DATA = Path(__file__).parent.parent / "data" / "promela" / "crash"
 STOP = DATA / "stop.pml"
 NO_RECEIVE = DATA / "no_receive.pml"
+COUNTED = DATA / "counted.pml"
 FTB = ftb_root()
 
 
@@ -119,4 +126,37 @@ def test_nbac_clean_termination1_is_not_violated_under_the_file(cli):
     result = _check_json(cli, _ftb("popl17-fmsd17/promela/asyn-ray97-nbac-clean.pml"), "-p", "termination1")
     result = result["termination1"]
     assert result["verdict"] != "violated", result
+    assert result["details"]["other_reading"]["verdict"] == "violated"
+
+
+def test_a_file_counting_its_crashes_is_violated_by_one_crash(cli):
+    termination = _check_json(cli, COUNTED)["termination"]
+    assert termination["verdict"] == "violated"
+    assert termination["details"]["other_reading"]["verdict"] == "holds"
+    assert termination["details"]["instance"] == {"N": 3, "T": 1, "F": 1}
+    assert termination["details"]["file_run"][1].startswith("step 1: 1 process V0 (nsnt: 0 received) -> CR")
+
+
+def test_counts_that_are_zero_for_good():
+    """GONE is entered from NO by a step that receives nothing; YES and NO never receive."""
+    reading = reading_of(load_automaton(NO_RECEIVE))
+    zero = surely_zero(reading.rta, reading.fairness)
+    assert zero["GONE"] == ("nsntYes", "nsntNo") and zero["NO"] == ("nsntYes", "nsntNo")
+    assert zero["SEND"] == () and zero["COMMIT"] == ()
+    assert "(GONE == 0 || (ns_nsntYes <= 0 && ns_nsntNo <= 0 && " in to_text(reading.justice.formula)
+
+
+def test_concur14_cond_consensus_termination_is_bymcs_run(cli):
+    result = _check_json(cli, _ftb("concur14/cond-consensus2.pml"), "-p", "termination")["termination"]
+    assert result["verdict"] == "violated"
+    assert result["details"]["other_reading"]["verdict"] == "holds"
+    assert "-> CR" in result["details"]["file_run"][1]
+
+
+def test_popl17_cond_consensus_termination_has_no_fair_run(cli):
+    """Its default branch (MAJ < N - T, F == 0): DMZ discards the phase-0 messages, so a process
+    past it never holds them again and the file's fairness fails on every run that gets there."""
+    result = _check_json(cli, _ftb("popl17-fmsd17/promela/cond-consensus2.pml"), "-p", "termination")
+    result = result["termination"]
+    assert result["verdict"] == "holds vacuously"
     assert result["details"]["other_reading"]["verdict"] == "violated"
