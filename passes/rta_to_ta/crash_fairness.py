@@ -19,10 +19,15 @@ location, which the file does not have) are no file runs anyway — and with one
 run to go on forever: a crashed process that keeps taking its stutter step, where the file lets it.
 A HOLDS under ``<>[](J_file) -> spec`` holds under the file's fairness.
 
-A VIOLATED is a run of the file without crashes (``tactl/engines/file_fairness.py``: the instance has
-no crash steps, CR stays empty): every such run is a run of the file, whose crashes are a
-nondeterministic option never forced; a violation that needs a crash is not searched for, and the
-verdict is then UNKNOWN.
+The same holds for a file that counts its crashes itself (cond-consensus2: ``nfaulty < F && pc != CR
+-> nfaulty++; next_pc = CR`` at any location, sending nothing; tactl's ``clean_crash(F)``). There
+the ``else`` step, the stay, is enabled only once no other option is, so a stay needs the crash
+budget spent (``nfaulty >= F``): J_file reads such a stay with the counter both at 0 and at F
+(:func:`budget_stays`), the instance with its own crash counter.
+
+A VIOLATED is a run of the file's instance (``tactl/engines/file_fairness.py``) with the file's
+own crash steps (:func:`crash_steps`), at most F of them, replayed by the simulator with the file's
+fairness in the formula.
 """
 
 from __future__ import annotations

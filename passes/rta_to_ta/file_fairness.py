@@ -33,10 +33,12 @@ to one count. So a HOLDS under ``<>[](J_file) -> spec`` holds under the file's
 fairness; a lasso under it is re-checked process by process (``tactl/engines/file_fairness.py``)
 before it is called a run of the file.
 
-Only for the fault models whose delivery is a count of correct senders, and for ``crash(F)`` with
-tactl's one crash location (``passes/rta_to_ta/crash_fairness.py`` says what a crashed process is
-in the file's runs), and only for automata without crash rules; elsewhere :func:`file_justice`
-returns None and the derived justice alone is used.
+Only for the fault models whose delivery is a count of correct senders, and for ``crash(F)`` and
+``clean_crash(F)`` with tactl's one crash location (``passes/rta_to_ta/crash_fairness.py`` says
+what a crashed process is in the file's runs), and only for automata without crash rules;
+elsewhere :func:`file_justice` returns None and the derived justice alone is used. A location
+where a count is 0 for good (``passes/rta_to_ta/zero_counts.py``) adds that nothing of its type
+is guaranteed while a process stays there.
 """
 
 from __future__ import annotations

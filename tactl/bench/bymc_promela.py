@@ -45,11 +45,6 @@ EXPLAINED = {
         "ByMC's run is no run of the file: with nsnt00 = 18, nsnt01 = 36 (N=54, T=17) it sends 25 "
         "phase-1 0-votes, which need nrcvd00 > nrcvd01 and nrcvd00 + nrcvd01 >= N - T, i.e. nrcvd00 >= 19 > "
         "nsnt00; its intervals cannot compare two receive counts"),
-    "concur14/cond-consensus2.pml:termination": (
-        "ByMC's run is one of the file: nothing is ever sent, the crashed process keeps taking the step "
-        "that changes nothing and the correct ones at V0/V1 are never scheduled; tactl's derived justice "
-        "makes them move, and its file's-fairness reading is not built for the file's own crash counter "
-        "(nfaulty: a stay at P0 needs nfaulty == F)"),
     "popl17/asyn-ray97-nbac-clean.pml:termination1": (
         "tactl's derived lasso is no fair run of the file: the process that went NO -> CRASH_NO took the "
         "step's no-receive branch and has no step at CRASH_NO, so it never has the Yes votes the others "
