@@ -177,7 +177,7 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
             break
         tried.append(label)
         counted = replace(inst.ta, assumptions=())
-        with deadline.clock(min(left, INSTANCE_S)):
+        with deadline.within(min(left, INSTANCE_S)):
             r = check_automaton(counted, path, CheckOptions(engine="explicit", properties=(name,),
                                                             parameters=values)).results[0]
         run = r.counterexample
