@@ -138,6 +138,13 @@ def report_verdicts(doc: dict) -> dict[str, str]:
     return {p["name"]: p["verdict"] for p in doc["properties"]}
 
 
+def present_or_skip(path: Path, why: str) -> Path:
+    """``path`` if it exists, else skip the test saying ``why`` (files fetched, never committed)."""
+    if not path.exists():
+        pytest.skip(why)
+    return path
+
+
 def check_ta_files() -> list[Path]:
     """Our small automata with known verdicts (an ``expect:`` line in the header comment)."""
     return sorted((DATA / "check").glob("*.ta"))

@@ -19,6 +19,7 @@ from tactl.ir.ta.model import Location, Origin
 from tactl.passes.pml_to_rta import crash as PC
 from tactl.passes.pml_to_rta import direct, expressions, solving, values, walk
 from tactl.passes.pml_to_rta import havoc as PH
+from tactl.passes.pml_to_rta import kept_counts as PK
 from tactl.passes.pml_to_rta import multi as PM
 from tactl.passes.pml_to_rta import temporaries as PTMP
 from tactl.passes.pml_to_rta import widths as PT
@@ -141,6 +142,7 @@ def explore(tr: TranslationState) -> None:
     invariant = monotone_invariants(tr, edges, starts)
     groups: dict[tuple, list[list[Expr]]] = {}
     lines_of: dict[tuple, set[int]] = {}
+    paths_of: dict[tuple, list] = {}
     for s, t, p in edges:
         for d in invariant.get(s, []):
             cond = dedupe(list(d) + p.cond)
@@ -148,8 +150,12 @@ def explore(tr: TranslationState) -> None:
                 key = (s, t, tuple(p.sends))
                 groups.setdefault(key, []).append(cond)
                 lines_of.setdefault(key, set()).update(p.lines)
+                paths_of.setdefault(key, []).append(p)
+    tr.crashed_stutter, tr.crashed_kept = PK.crashed_stutter(tr, stutters, starts, edges)
     tr.stays = stay_conditions(tr, stutters, invariant)
+    tr.stay_kept = PK.stay_kept(tr, stutters, starts, edges)
     tr.rules = []
+    tr.kept_counts, tr.zeroed_counts = {}, {}
     tr.reading_rules = set()
     for (s, t, sends), conds in groups.items():
         if any(received_message(n.name) for c in conds for a in c for n in expr_names(a)):
@@ -160,6 +166,8 @@ def explore(tr: TranslationState) -> None:
         guard = BoolConst(True) if any(not c for c in conds) else disj(*[conj(*c) for c in conds])
         lines = sorted(lines_of[(s, t, sends)])
         text = "; ".join(f'line {n} "{tr.m.line(n)}"' for n in lines)
+        tr.kept_counts[len(tr.rules)] = PK.kept(tr, paths_of[(s, t, sends)], starts, edges)
+        tr.zeroed_counts[len(tr.rules)] = PK.zeroed(tr, paths_of[(s, t, sends)], starts, edges)
         tr.rules.append(ReceiveRule(len(tr.rules), tr.names[s], tr.names[t], guard, sends,
                                     origin=Origin(tr.m.path, tuple(lines), text)))
 

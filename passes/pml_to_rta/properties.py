@@ -18,7 +18,7 @@ from tactl.ir.linear import linearize
 from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import Faults, FaultModel
 from tactl.ir.ta.model import Origin, Property
-from tactl.passes.pml_to_rta import expressions, propositions, solving, values
+from tactl.passes.pml_to_rta import expressions, kept_counts, propositions, solving, values
 from tactl.passes.pml_to_rta import faults as promela_faults
 from tactl.passes.pml_to_rta import multi as PM
 from tactl.passes.pml_to_rta.state import TranslationState
@@ -26,8 +26,8 @@ from tactl.passes.pml_to_rta.values import START, Refuse, bad_ltl_operator, expr
 from tactl.passes.rta_to_ta.env import guaranteed_delivery, sent
 
 FAIRNESS = "fairness"
-# fault models whose liveness is also read under the file's own fairness (no crash: a crashed
-# process takes no step of the file's interleaving; passes/rta_to_ta/file_fairness.py)
+# fault models whose liveness is also read under the file's own fairness; of the crash models only
+# the Fisman-style crash(F) (kept_counts.crash_reading; passes/rta_to_ta/crash_fairness.py)
 FILE_READING_MODELS = (FaultModel.BYZANTINE, FaultModel.SYMMETRIC, FaultModel.OMISSION)
 
 
@@ -193,7 +193,7 @@ def fairness_note(tr: TranslationState, ltl: P.Ltl, props: dict[str, P.AtomicPro
         derived += (f"; the initialisation's {', '.join(tr.static)} is delivered too (the file's "
                     "formula does not say so: its receive guards were eliminated, a rule that "
                     "needs it is unconditional)")
-    tr.fairness_agrees = agree and faults.model in FILE_READING_MODELS
+    tr.fairness_agrees = agree and (faults.model in FILE_READING_MODELS or kept_counts.crash_reading(tr, faults))
     if tr.fairness_agrees:
         msg = (f"ltl fairness: its delivery bound agrees with the justice tactl derives from "
                f"faults {faults.model.value}({', '.join(faults.parameters)}) ({derived}); "

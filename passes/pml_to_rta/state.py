@@ -109,6 +109,11 @@ class TranslationState:
     initial: list[str] = field(default_factory=list)
     rules: list[ReceiveRule] = field(default_factory=list)
     stays: dict[str, Expr] | None = field(default_factory=dict)  # location -> its stutter paths' condition
+    kept_counts: dict[int, tuple[str, ...]] = field(default_factory=dict)  # rule id -> counters no path of it receives (kept_counts.py)
+    crashed_stutter: bool = False  # a crashed process may keep taking a step that changes nothing (kept_counts.py)
+    crashed_kept: tuple[str, ...] = ()  # the counters that step never receives
+    zeroed_counts: dict[int, tuple[str, ...]] = field(default_factory=dict)  # rule id -> counters it resets to 0
+    stay_kept: dict[str, tuple[str, ...]] = field(default_factory=dict)  # location -> counters its stays never receive
     fairness_agrees: bool = False  # the fairness block's delivery is the derived justice's (properties.py)
 
     # --- properties (propositions.py): a receive variable reads its declared value here

@@ -53,7 +53,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tactl.ir.errors import Diagnostic, InputError, Severity
-from tactl.ir.expr import Name
+from tactl.ir.expr import Name, substitute
 from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import Message, ReceiveTA, Timing
 from tactl.passes.pml_to_rta import crash as PC
@@ -62,7 +62,8 @@ from tactl.passes.pml_to_rta import declarations, explore, properties, receives,
 from tactl.passes.pml_to_rta import faults as promela_faults
 from tactl.passes.pml_to_rta import widths as PT
 from tactl.passes.pml_to_rta.state import TranslationState
-from tactl.passes.pml_to_rta.values import CRASH_SEND, Refuse
+from tactl.passes.pml_to_rta.values import CRASH_SEND, CRASH_SYMBOL, Refuse
+from tactl.passes.rta_to_ta.env import CRASHED
 from tactl.passes.rta_to_ta.own_fairness import FileFairness
 
 
@@ -121,8 +122,11 @@ def run(tr: TranslationState) -> PromelaTranslation:
     extra = properties.fairness_extra(tr, block) if block is not None else None
     fairness = None
     if tr.fairness_agrees and tr.stays is not None and extra is not None and not crash_rules:
-        fairness = FileFairness(tuple(tr.stays.items()), f"line {block.span.line}: {tr.m.line(block.span.line).strip()}",
-                                extra, tuple(r.counter for r in tr.rvars if not r.havoc))
+        fairness = FileFairness(tuple((k, substitute(v, {CRASH_SYMBOL: Name(CRASHED)})) for k, v in tr.stays.items()), f"line {block.span.line}: {tr.m.line(block.span.line).strip()}",
+                                extra, tuple(r.counter for r in tr.rvars if not r.havoc),
+                                tuple((k, v) for k, v in tr.kept_counts.items() if v), tr.crashed_stutter,
+                                tr.crashed_kept, tuple((k, v) for k, v in tr.zeroed_counts.items() if v),
+                                tuple(sorted(tr.stay_kept.items())))
     return PromelaTranslation(rta, tuple(tr.notes + table_notes),
                               tuple((loc.name, loc.origin.text if loc.origin else "")
                                     for loc in (*tr.locations, *crash_locations)), fairness)

@@ -33,9 +33,12 @@ to one count. So a HOLDS under ``<>[](J_file) -> spec`` holds under the file's
 fairness; a lasso under it is re-checked process by process (``tactl/engines/file_fairness.py``)
 before it is called a run of the file.
 
-Only for the fault models whose delivery is a count of correct senders (no crash model: a crashed
-process's last step is no step of the file's interleaving) and only for automata without crash
-rules; elsewhere :func:`file_justice` returns None and the derived justice alone is used.
+Only for the fault models whose delivery is a count of correct senders, and for ``crash(F)`` and
+``clean_crash(F)`` with tactl's one crash location (``passes/rta_to_ta/crash_fairness.py`` says
+what a crashed process is in the file's runs), and only for automata without crash rules;
+elsewhere :func:`file_justice` returns None and the derived justice alone is used. A location
+where a count is 0 for good (``passes/rta_to_ta/zero_counts.py``) adds that nothing of its type
+is guaranteed while a process stays there.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Im
                            substitute, summation)
 from tactl.ir.rta.model import FaultModel, ReceiveRule, ReceiveTA, received
 from tactl.ir.ta.model import Property
+from tactl.passes.rta_to_ta.crash_fairness import budget_stays, crash_reading, crashed_moving
 from tactl.passes.rta_to_ta.eliminate import Translation, eliminate_guard, environment_cases
 from tactl.passes.rta_to_ta.env import sent
 from tactl.passes.rta_to_ta.guards import GuardContext, guard_dnf
@@ -102,7 +106,9 @@ def _empty(location: str) -> Expr:
 
 
 def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr],
-                 extra: Expr = BoolConst(True), one_per_step: tuple[str, ...] = ()) -> FileJustice | None:
+                 extra: Expr = BoolConst(True), one_per_step: tuple[str, ...] = (),
+                 kept: dict[int, tuple[str, ...]] | None = None, crashed_stutter: bool = False,
+                 zero_at_for_good: dict[str, tuple[str, ...]] | None = None) -> FileJustice | None:
     """``J_file`` of ``rta`` (module docstring) and the specifications that assume the derived
     justice, re-stated under it; None where the file's reading is not built (module docstring).
     ``extra``: the fairness formula's other conjuncts; those of the shape ``[](ℓ != 0 -> <>(ℓ == 0))``
@@ -110,10 +116,17 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
     ``J_file``; the others are left out of it (an over-approximation still: fewer assumptions).
     ``one_per_step``: message types a step receives at most one of; a process that enters a location
     from one where its count is surely 0 (initial, never entered, every stay there needs a count of
-    0) has at most 1 of them."""
+    0) has at most 1 of them. ``kept``: per rule id, the message types no path of it receives
+    (``passes/pml_to_rta/kept_counts.py``): from such a location the count stays 0. A crash model
+    (``passes/rta_to_ta/crash_fairness.py``) adds the way ``crashed_stutter`` gives to go on forever.
+    ``zero_at_for_good``: per location, the message types a process there holds none of, for good
+    (``passes/rta_to_ta/zero_counts.py``): nothing of them may be guaranteed while it stays."""
     justice, env = translation.justice, translation.environment
-    if justice is None or not justice.used or rta.faults.model not in SUPPORTED or rta.crash_rules:
+    if justice is None or not justice.used or rta.crash_rules or \
+            rta.faults.model not in SUPPORTED and not crash_reading(rta):
         return None
+    kept = kept or {}
+    stays = budget_stays(stays, translation.environment.crash_bound)
     rta = replace(rta, parameters=(*rta.parameters, *env.parameters),
                   assumptions=(*rta.assumptions, *env.assumptions))
     context = GuardContext(rta, env.shared(tuple(m.name for m in rta.messages)))
@@ -142,8 +155,8 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
 
     def first_step(rule: ReceiveRule) -> Expr:
         """What a step from a location where the count is surely 0 may receive: one message."""
-        return conj(rule.guard, *(Compare("<=", received(m), IntConst(1)) for m in one_per_step
-                                  if zero_at(rule.source, m)))
+        return conj(rule.guard, *(Compare("<=", received(m), IntConst(0 if m in kept.get(rule.id, ()) else 1))
+                                  for m in sorted({*one_per_step, *kept.get(rule.id, ())}) if zero_at(rule.source, m)))
 
     nothing_sent = conj(*(Compare("<=", g, IntConst(0)) for _, g in env.guaranteed))
     clauses: list[Expr] = []
@@ -161,9 +174,12 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
         if loc.name in rta.initial:
             options.append(nothing_sent)
         options = [o for n, o in enumerate(options) if o != BoolConst(False) and o not in options[:n]]
-        if BoolConst(True) in options:
+        none = conj(*(Compare("<=", g, IntConst(0)) for m, g in env.guaranteed
+                      if m in (zero_at_for_good or {}).get(loc.name, ())))
+        if BoolConst(True) in options and none == BoolConst(True):
             continue
-        clauses.append(disj(_empty(loc.name), *options))
+        clauses.append(disj(_empty(loc.name), conj(none, disj(*options)) if none != BoolConst(True) else disj(*options)))
+    moving += crashed_moving(rta, translation.ta, crashed_stutter)
     clauses.append(disj(*moving) if moving else BoolConst(False))
     clauses += [_empty(name) for name in leaving(rta, extra)]
     formula = conj(*clauses)

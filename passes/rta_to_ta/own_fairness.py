@@ -21,16 +21,35 @@ class FileFairness:
     text: str  # the fairness block as written, with its line
     extra: Expr = BoolConst(True)  # its conjuncts beyond the delivery, over location counters
     one_per_step: tuple[str, ...] = ()  # message types a step receives at most one of (no havoc)
+    # per rule id, the message types no path of it receives (passes/pml_to_rta/kept_counts.py)
+    kept: tuple[tuple[int, tuple[str, ...]], ...] = ()
+    crashed_stutter: bool = False  # a crashed process may keep taking a step that changes nothing
+    crashed_kept: tuple[str, ...] = ()  # the message types that step never receives
+    zeroed: tuple[tuple[int, tuple[str, ...]], ...] = ()  # per rule id, the message types it resets to 0
+    stay_kept: tuple[tuple[str, tuple[str, ...]], ...] = ()  # per location, the types its stays never receive
+
+    def kept_by(self, rule: int) -> tuple[str, ...]:
+        return dict(self.kept).get(rule, ())
+
+    def zeroed_by(self, rule: int) -> tuple[str, ...]:
+        return dict(self.zeroed).get(rule, ())
 
     def to_json(self) -> dict:
         from tactl.ir.ta.json_form import expr_to_json  # lazy: only for the cache
 
         return {"stays": [[k, expr_to_json(v)] for k, v in self.stays], "text": self.text,
-                "extra": expr_to_json(self.extra), "one_per_step": list(self.one_per_step)}
+                "extra": expr_to_json(self.extra), "one_per_step": list(self.one_per_step),
+                "kept": [[k, list(v)] for k, v in self.kept], "crashed_stutter": self.crashed_stutter,
+                "crashed_kept": list(self.crashed_kept), "zeroed": [[k, list(v)] for k, v in self.zeroed],
+                "stay_kept": [[k, list(v)] for k, v in self.stay_kept]}
 
     @staticmethod
     def from_json(doc: dict) -> FileFairness:
         from tactl.ir.ta.json_form import expr_from_json  # lazy: only from the cache
 
         return FileFairness(tuple((k, expr_from_json(v)) for k, v in doc["stays"]), doc["text"],
-                            expr_from_json(doc["extra"]), tuple(doc["one_per_step"]))
+                            expr_from_json(doc["extra"]), tuple(doc["one_per_step"]),
+                            tuple((k, tuple(v)) for k, v in doc.get("kept", ())), doc.get("crashed_stutter", False),
+                            tuple(doc.get("crashed_kept", ())),
+                            tuple((k, tuple(v)) for k, v in doc.get("zeroed", ())),
+                            tuple((k, tuple(v)) for k, v in doc.get("stay_kept", ())))

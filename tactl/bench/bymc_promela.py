@@ -37,9 +37,6 @@ _LTL = re.compile(r"^\s*ltl\s+(\w+)\s*\{", re.M)
 
 # Differences between ByMC's verdict and tactl's default one, explained with ByMC's run (its
 # cex-PROP.trx); shown in the table's note column.
-_FKL = ("ByMC's run is one of the file: a V0 process that has every message keeps taking the step's "
-        "always-enabled `next_pc = pc` option and never accepts; tactl's derived justice forces V0 -> AC, "
-        "and its file's-fairness reading is not built for crash models")
 EXPLAINED = {
     "cav15/cbc-cond-consensus2.pml:termination": (
         "ByMC's run is no run of the file: its interval [MAJ, N - T) counts nrcvd00 = 13 of nsnt00 = 14 as "
@@ -48,12 +45,12 @@ EXPLAINED = {
         "ByMC's run is no run of the file: with nsnt00 = 18, nsnt01 = 36 (N=54, T=17) it sends 25 "
         "phase-1 0-votes, which need nrcvd00 > nrcvd01 and nrcvd00 + nrcvd01 >= N - T, i.e. nrcvd00 >= 19 > "
         "nsnt00; its intervals cannot compare two receive counts"),
-    "concur14/cond-consensus2.pml:termination": (
-        "ByMC's run is one of the file: nothing is ever sent, the crashed process keeps taking the step "
-        "that changes nothing and the correct ones at V0/V1 are never scheduled; tactl's derived justice "
-        "makes them move, and its file's-fairness reading is not built for crash models"),
-    "isola18/frb.pml:fisman_kupferman_lustig": _FKL,
-    "popl17/bcast-folklore-crash.pml:fisman_kupferman_lustig": _FKL,
+    "popl17/asyn-ray97-nbac-clean.pml:termination1": (
+        "tactl's derived lasso is no fair run of the file: the process that went NO -> CRASH_NO took the "
+        "step's no-receive branch and has no step at CRASH_NO, so it never has the Yes votes the others "
+        "sent and in_transit_yes holds forever (ByMC's in_transit ranges over it); under the file's "
+        "fairness tactl finds no run and, the automaton having cycles through several locations, no "
+        "proof: UNKNOWN"),
 }
 
 

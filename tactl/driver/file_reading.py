@@ -90,9 +90,11 @@ def reading_of(loaded) -> FileReading | None:
     # lazy: only for a .pml's liveness
     from tactl.passes.rta_to_ta.eliminate import translate
     from tactl.passes.rta_to_ta.file_fairness import file_justice
+    from tactl.passes.rta_to_ta.zero_counts import surely_zero
 
     translation = translate(loaded.receive)
-    justice = file_justice(loaded.receive, translation, dict(fairness.stays), fairness.extra, fairness.one_per_step)
+    justice = file_justice(loaded.receive, translation, dict(fairness.stays), fairness.extra, fairness.one_per_step,
+                           dict(fairness.kept), fairness.crashed_stutter, surely_zero(loaded.receive, fairness))
     loaded.file_reading = None if justice is None else FileReading(loaded.receive, translation, fairness, justice)
     return loaded.file_reading
 
@@ -128,6 +130,7 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
     """The file's verdict on ``name`` (module docstring); ``ta`` is the checked automaton."""
     from tactl.engines.check import CheckOptions, check_automaton  # lazy: the engines load only to check
     from tactl.engines.file_fairness import TooLarge, run_lines, run_trace, unfold
+    from tactl.passes.rta_to_ta.crash_fairness import crash_reading
     from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED, PropertyResult
     from tactl.ir.eltl.formula import lasso_reason  # lazy: with the engines, as above
 
@@ -156,14 +159,17 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
     found = _realized(reading, ta, derived, messages, over)
     if found is not None:
         return found
-    for values in candidates:
+    # a crash model's violations are often runs in which nothing is received (a crash, then only the
+    # dead keep stepping): those first, at every valuation (passes/rta_to_ta/crash_fairness.py)
+    caps = [0, None] if crash_reading(reading.rta) else [None]
+    for cap, values in ((c, v) for c in caps for v in candidates):
         left = SEARCH_S - (time.monotonic() - started)
         if left <= 0 or (deadline.remaining() is not None and deadline.remaining() <= 0):
             tried.append(f"(the search's {SEARCH_S:g} s passed)")
             break
-        label = ", ".join(f"{p}={v}" for p, v in values.items())
+        label = ", ".join(f"{p}={v}" for p, v in values.items()) + (" receiving nothing" if cap == 0 else "")
         try:
-            inst = unfold(reading.rta, reading.translation, reading.fairness, values)
+            inst = unfold(reading.rta, reading.translation, reading.fairness, values, cap)
         except TooLarge as e:
             tried.append(f"{label} (not built: {e})")
             continue
@@ -171,7 +177,7 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
             break
         tried.append(label)
         counted = replace(inst.ta, assumptions=())
-        with deadline.clock(min(left, INSTANCE_S)):
+        with deadline.within(min(left, INSTANCE_S)):
             r = check_automaton(counted, path, CheckOptions(engine="explicit", properties=(name,),
                                                             parameters=values)).results[0]
         run = r.counterexample

@@ -32,7 +32,8 @@ from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Im
 from tactl.ir.rta.model import ReceiveTA, received
 from tactl.ir.ta.model import Location, Property, Rule, ThresholdAutomaton, Update
 from tactl.passes.rta_to_ta.eliminate import Translation
-from tactl.passes.rta_to_ta.env import sent
+from tactl.passes.rta_to_ta.crash_fairness import crash_steps
+from tactl.passes.rta_to_ta.env import CRASHED, sent, sent_by_crashing
 from tactl.passes.rta_to_ta.file_fairness import leaving
 from tactl.passes.rta_to_ta.own_fairness import FileFairness
 
@@ -55,11 +56,16 @@ def _value(e: Expr, values: dict[str, int]) -> int:
     return int(evaluate(e, values))
 
 
-def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, values: dict[str, int]) -> Instance | None:
+def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, values: dict[str, int],
+           receive_cap: int | None = None) -> Instance | None:
     """The automaton of the module docstring at ``values`` (every parameter), or None where it is
     not built: an Env with existential (auxiliary) variables, a self-loop rule that sends. The
     fairness formula's other conjuncts (``fairness.extra``) are assumed too; a message type the
-    file receives one at a time (``fairness.one_per_step``) grows by at most 1 per step."""
+    file receives one at a time (``fairness.one_per_step``) grows by at most 1 per step, one that
+    no path of a rule receives (``fairness.kept``) not at all in it. A crash model's instance has
+    the file's crash steps and crash location (``passes/rta_to_ta/crash_fairness.py``).
+    ``receive_cap``: no count grows beyond it (0: the runs in which nothing is received, a part of
+    the file's runs small enough to search where the whole instance is not)."""
     stays, extra = dict(fairness.stays), fairness.extra
     one = {m.name for m in rta.messages if m.name in fairness.one_per_step}
     env = translation.environment
@@ -67,12 +73,18 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
         return None
     messages = [m.name for m in rta.messages]
     rcv = {m: received(m).name for m in messages}
-    bounds = [c for c in env.constraints if any(n.name in rcv.values() for n in names(c))]
+    crashing, crash_sends = crash_steps(rta, translation, fairness.crashed_stutter, fairness.crashed_kept,
+                                        dict(fairness.zeroed))
+    crash_bound = Compare("<", Name(CRASHED), IntConst(values[env.crash_bound])) if crash_sends else BoolConst(True)
+    counted_sends = (*(sent(m) for m in messages), *crash_sends)
+    crashed = {n: IntConst(0) for n in env.shared(tuple(messages)) if n not in counted_sends}
+    bounds = [substitute(c, crashed) for c in env.constraints if any(n.name in rcv.values() for n in names(c))]
     processes = _value(env.processes, values)
-    most_sent = {m: processes * sum(1 for r in rta.rules if m in r.sends) for m in messages}
+    most_sent = {v: processes * sum(1 for r in rta.rules if m in r.sends) for m in messages
+                 for v in counted_sends if v in (sent(m), sent_by_crashing(m))}
 
     def within(counts: dict[str, int], sent_now: dict[str, int]) -> bool:
-        at = {**values, **{rcv[m]: counts[m] for m in messages}, **{sent(m): sent_now[m] for m in messages}}
+        at = {**values, **{rcv[m]: counts[m] for m in messages}, **sent_now}
         return all(holds(c, at) for c in bounds)
 
     cap = {}
@@ -82,7 +94,7 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
             k += 1
             if k > 4 * (processes + sum(values.values())):
                 raise TooLarge(f"the receive bound of {m} does not bound the counts")
-        cap[m] = k
+        cap[m] = k if receive_cap is None else min(k, receive_cap)
 
     def bound_guard(counts: tuple[int, ...]) -> Expr:
         """Env with received(M) = counts: the send counters it needs (parameters fixed)."""
@@ -90,15 +102,17 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
         at.update({p: IntConst(v) for p, v in values.items()})
         return conj(*(substitute(c, at) for c in bounds))
 
-    paths: dict[str, list[tuple[str, Expr, tuple[str, ...]]]] = {}
+    paths: dict[str, list[tuple[str, Expr, tuple[str, ...], tuple[str, ...], tuple[str, ...]]]] = {}
     for loc in rta.locations:
         # the file's stutter steps are the stay conditions; a self-loop rule without sends is not
         # one of its steps (a waiting self-loop has guard true: passes/pml_to_rta/waiting.py)
-        out = [(r.target, r.guard, r.sends) for r in rta.rules
-               if r.source == loc.name and (r.source != r.target or r.sends)]
+        out = [(r.target, r.guard, tuple(sent(m) for m in r.sends), fairness.kept_by(r.id), fairness.zeroed_by(r.id))
+               for r in rta.rules if r.source == loc.name and (r.source != r.target or r.sends)]
         if loc.name in stays:
-            out.append((loc.name, stays[loc.name], ()))
-        paths[loc.name] = out
+            out.append((loc.name, stays[loc.name], (), (), ()))
+        paths[loc.name] = out + crashing.get(loc.name, [])
+    for loc, out in crashing.items():
+        paths.setdefault(loc, out)
     zero = tuple(0 for _ in messages)
     start = [(name, zero) for name in rta.initial]
     seen: dict[tuple[str, tuple[int, ...]], str] = {}
@@ -122,21 +136,27 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
                                       for lo, m in zip(c, messages))):
             at = {**values, **{rcv[m]: v for m, v in zip(messages, c2)}}
             guard = BoolConst(True) if c2 == c else bound_guard(c2)
-            for target, cond, sends in paths[loc]:
-                if not holds(cond, at):
+            for target, cond, increments, kept, reset in paths.get(loc, ()):
+                if any(c2[k] != c[k] for k, m in enumerate(messages) if m in kept):
                     continue
-                dst = name((target, c2))
+                budget = CRASHED in {n.name for n in names(cond)}  # a stay only once the crashes are spent
+                if budget:
+                    cond_here = substitute(cond, {k: IntConst(v) for k, v in at.items()})
+                elif not holds(cond, at):
+                    continue
+                dst = name((target, tuple(0 if m in reset else v for m, v in zip(messages, c2))))
                 if len(rules) >= MAX_RULES:
                     raise TooLarge(f"more than {MAX_RULES} rules")
-                updates = tuple(Update(sent(m), summation(Name(sent(m)), [("+", IntConst(1))])) for m in sends)
-                rules.append(Rule(len(rules), src, dst, guard, updates))
+                updates = tuple(Update(v, summation(Name(v), [("+", IntConst(1))])) for v in increments)
+                rules.append(Rule(len(rules), src, dst, conj(guard, *([crash_bound] if CRASHED in increments else []),
+                                                             *([cond_here] if budget else [])), updates))
     locations = tuple(Location(n) for n in seen.values())
     by_loc: dict[str, list[str]] = {}
     for (loc, _), n in seen.items():
         by_loc.setdefault(loc, []).append(n)
     total = {loc: summation(Name(ns[0]), [("+", Name(n)) for n in ns[1:]]) for loc, ns in by_loc.items()}
     initial = [seen[s] for s in start]
-    shared = tuple(sent(m) for m in messages)
+    shared = counted_sends
     inits = [Compare("==", summation(Name(initial[0]), [("+", Name(n)) for n in initial[1:]]), env.processes)]
     inits += [Compare("==", Name(n), IntConst(0)) for n in seen.values() if n not in initial]
     inits += [Compare("==", Name(v), IntConst(0)) for v in shared]
@@ -147,7 +167,7 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
             if g is not None:
                 delivered.append(disj(Compare("==", Name(n), IntConst(0)), Compare("<=", g, IntConst(count))))
     everything = conj(*delivered) if delivered else BoolConst(True)
-    empty = {loc.name: IntConst(0) for loc in rta.locations if loc.name not in total}
+    empty = {loc.name: IntConst(0) for loc in (*rta.locations, *translation.ta.locations) if loc.name not in total}
     counted = {**total, **empty}
     # [](ℓ != 0 -> <>(ℓ == 0)) for a location no rule enters is <>[](ℓ == 0): into the justice, so
     # that the formula stays in the fragment the explicit engine decides; other conjuncts as written

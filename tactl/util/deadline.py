@@ -149,6 +149,26 @@ def clock(seconds: float | None) -> Iterator[None]:
             cancel()
 
 
+@contextmanager
+def within(seconds: float) -> Iterator[None]:
+    """At most ``seconds`` for one piece of work (one instance searched for a run): its own clock
+    where the command runs none (:func:`clock`), else the earlier of its end and the command's,
+    the command's restored afterwards (``--timeout`` and its message unchanged)."""
+    global _deadline
+    if _deadline is None or not hasattr(signal, "setitimer"):
+        with clock(seconds):
+            yield
+        return
+    saved = _deadline
+    _deadline = min(saved, time.monotonic() + seconds)
+    signal.setitimer(signal.ITIMER_REAL, max(_deadline - time.monotonic(), RETRY_S), REPEAT_S)
+    try:
+        yield
+    finally:
+        _deadline = saved
+        signal.setitimer(signal.ITIMER_REAL, max(saved - time.monotonic(), RETRY_S), REPEAT_S)
+
+
 def cancel() -> None:
     global _deadline, _seconds
     if _deadline is not None and hasattr(signal, "setitimer"):
