@@ -48,6 +48,7 @@ from tactl.ir.rta.model import FaultModel, ReceiveRule, ReceiveTA, received
 from tactl.ir.ta.model import Property
 from tactl.passes.rta_to_ta.eliminate import Translation, eliminate_guard, environment_cases
 from tactl.passes.rta_to_ta.env import sent
+from tactl.passes.rta_to_ta.file_cycles import on_cycles, progress
 from tactl.passes.rta_to_ta.guards import GuardContext, guard_dnf
 
 # fault models whose guaranteed delivery counts correct senders' messages only (fairness.py's table)
@@ -59,6 +60,7 @@ class FileJustice:
     formula: Expr  # J_file
     properties: tuple[Property, ...]  # the liveness specifications, as <>[](J_file) -> spec
     stays: tuple[tuple[str, Expr], ...]  # the stay conditions it was built from, per location
+    cyclic: frozenset[str] = frozenset()  # locations on cycles through several (file_cycles.progress)
 
 
 def leaving(rta: ReceiveTA, extra: Expr) -> list[str]:
@@ -164,7 +166,7 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
         if BoolConst(True) in options:
             continue
         clauses.append(disj(_empty(loc.name), *options))
-    clauses.append(disj(*moving) if moving else BoolConst(False))
+    clauses.append(progress(translation.ta, moving))  # some process keeps stepping (file_cycles.py)
     clauses += [_empty(name) for name in leaving(rta, extra)]
     formula = conj(*clauses)
     props = []
@@ -175,4 +177,4 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
         if not (isinstance(f, Implies) and f.left == Eventually(Always(justice.formula))):
             return None  # a specification that places the justice itself: no second reading
         props.append(replace(p, formula=Implies(Eventually(Always(formula)), f.right)))
-    return FileJustice(formula, tuple(props), tuple(sorted(stays.items())))
+    return FileJustice(formula, tuple(props), tuple(sorted(stays.items())), on_cycles(translation.ta))

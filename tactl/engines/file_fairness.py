@@ -145,7 +145,9 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
         for m, count in zip(messages, c):
             g = env.guaranteed_count(m)
             if g is not None:
-                delivered.append(disj(Compare("==", Name(n), IntConst(0)), Compare("<=", g, IntConst(count))))
+                # `<= 0`, not `== 0`: read literally, never per process (ir/eltl/justice.py reads
+                # `ℓ == 0` clauses so on a cycle): a process going round at this count is not fair
+                delivered.append(disj(Compare("<=", Name(n), IntConst(0)), Compare("<=", g, IntConst(count))))
     everything = conj(*delivered) if delivered else BoolConst(True)
     empty = {loc.name: IntConst(0) for loc in rta.locations if loc.name not in total}
     counted = {**total, **empty}
@@ -183,12 +185,17 @@ def run_lines(inst: Instance, messages: tuple[str, ...], cex) -> list[str]:
     configs = cex.replay.configurations
     start = configs[0] if configs else cex.initial
     out = ["initially: " + ", ".join(f"{k} at {_state(inst, messages, n)}" for n, k in start.counters if k)]
-    for i, step in enumerate(cex.schedule, 1):
+    prefix = len(cex.schedule)
+    for i, step in enumerate(cex.schedule + (cex.cycle or []), 1):
         rule = inst.ta.rules[step.rule]
         sent = ", ".join(f"{_message(v, messages)} {x}" for v, x in configs[i].shared) if i < len(configs) else ""
         who = f"{step.factor} process{'' if step.factor == 1 else 'es'}"
-        out.append(f"step {i}: {who} {_state(inst, messages, rule.source)} -> "
+        out.append(f"step {i}{'*' if i > prefix else ''}: {who} {_state(inst, messages, rule.source)} -> "
                    f"{_state(inst, messages, rule.target)}" + (f"; sent so far: {sent}" if sent else ""))
+    if cex.cycle:  # a loop through several configurations (passes/rta_to_ta/file_cycles.py)
+        out.append("steps marked * repeat for ever, from the configuration after step "
+                   f"{prefix}: processes go round, each with every message sent; the others have stopped")
+        return out
     last = configs[-1] if configs else start
     out.append("forever after: " + ", ".join(f"{k} at {_state(inst, messages, n)}" for n, k in last.counters if k))
     if cex.loop is not None:
