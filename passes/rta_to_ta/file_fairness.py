@@ -31,7 +31,9 @@ counts of the loop less the entering step's own sends (at that step they had not
 counts only grow, so the loop's are an upper bound), and two steps of one process are not tied
 to one count. So a HOLDS under ``<>[](J_file) -> spec`` holds under the file's
 fairness; a lasso under it is re-checked process by process (``tactl/engines/file_fairness.py``)
-before it is called a run of the file.
+before it is called a run of the file. On an automaton with cycles through several locations the
+clause "some process keeps taking steps" also counts processes that go round, and the cycle engine
+reads the rest per process: ``passes/rta_to_ta/file_cycles.py`` says why that is still sound.
 
 Only for the fault models whose delivery is a count of correct senders (no crash model: a crashed
 process's last step is no step of the file's interleaving) and only for automata without crash
