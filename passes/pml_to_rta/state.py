@@ -109,6 +109,7 @@ class TranslationState:
     initial: list[str] = field(default_factory=list)
     rules: list[ReceiveRule] = field(default_factory=list)
     stays: dict[str, Expr] | None = field(default_factory=dict)  # location -> its stutter paths' condition
+    static_steps: object = None  # static_steps.StaticSteps where the file has static counters
     fairness_agrees: bool = False  # the fairness block's delivery is the derived justice's (properties.py)
 
     # --- properties (propositions.py): a receive variable reads its declared value here

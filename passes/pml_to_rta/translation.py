@@ -122,7 +122,7 @@ def run(tr: TranslationState) -> PromelaTranslation:
     fairness = None
     if tr.fairness_agrees and tr.stays is not None and extra is not None and not crash_rules:
         fairness = FileFairness(tuple(tr.stays.items()), f"line {block.span.line}: {tr.m.line(block.span.line).strip()}",
-                                extra, tuple(r.counter for r in tr.rvars if not r.havoc))
+                                extra, tuple(r.counter for r in tr.rvars if not r.havoc), tr.static_steps)
     return PromelaTranslation(rta, tuple(tr.notes + table_notes),
                               tuple((loc.name, loc.origin.text if loc.origin else "")
                                     for loc in (*tr.locations, *crash_locations)), fairness)

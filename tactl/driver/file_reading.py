@@ -130,6 +130,7 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
     from tactl.engines.file_fairness import TooLarge, run_lines, run_trace, unfold
     from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED, PropertyResult
     from tactl.passes.rta_to_ta.file_cycles import covered  # lazy: with the engines, as above
+    from tactl.passes.rta_to_ta.static_steps import counted
 
     prop = next(p for p in reading.justice.properties if p.name == name)
     over = check_automaton(replace(ta, properties=(prop,)), path, CheckOptions(properties=(name,))).results[0]
@@ -142,7 +143,7 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
             "the over-approximation of the file's fairness was built for other cycles than the "
             "checked automaton's"))
     env = reading.translation.environment
-    messages = tuple(m.name for m in reading.rta.messages)
+    messages = counted(reading.rta, reading.fairness)
     params = tuple(reading.translation.ta.parameters)
     candidates = valuations(params, reading.translation.ta.assumptions, env.processes)[:MAX_INSTANCES]
     cex = derived.counterexample

@@ -35,6 +35,7 @@ from tactl.passes.rta_to_ta.eliminate import Translation
 from tactl.passes.rta_to_ta.env import sent
 from tactl.passes.rta_to_ta.file_fairness import leaving
 from tactl.passes.rta_to_ta.own_fairness import FileFairness
+from tactl.passes.rta_to_ta.static_steps import counted as kept_counts
 
 MAX_LOCATIONS = 4000  # local states (ℓ, c) of one instance; beyond, the instance is not built
 MAX_RULES = 40000
@@ -61,24 +62,26 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
     fairness formula's other conjuncts (``fairness.extra``) are assumed too; a message type the
     file receives one at a time (``fairness.one_per_step``) grows by at most 1 per step."""
     stays, extra = dict(fairness.stays), fairness.extra
-    one = {m.name for m in rta.messages if m.name in fairness.one_per_step}
     env = translation.environment
     if env.auxiliary or any(r.is_self_loop and r.sends for r in rta.rules) or rta.crash_rules:
         return None
-    messages = [m.name for m in rta.messages]
+    messages = list(kept_counts(rta, fairness))  # the static counters last (static_steps.py)
+    one = {m for m in messages if m in fairness.one_per_step}
     rcv = {m: received(m).name for m in messages}
     bounds = [c for c in env.constraints if any(n.name in rcv.values() for n in names(c))]
+    static = dict(fairness.static.counters) if fairness.static is not None else {}
+    bounds += [Compare("<=", received(c), IntConst(top)) for c, top in static.items()]
     processes = _value(env.processes, values)
-    most_sent = {m: processes * sum(1 for r in rta.rules if m in r.sends) for m in messages}
+    most_sent = {m: processes * sum(1 for r in rta.rules if m in r.sends) for m in messages if m not in static}
 
     def within(counts: dict[str, int], sent_now: dict[str, int]) -> bool:
-        at = {**values, **{rcv[m]: counts[m] for m in messages}, **{sent(m): sent_now[m] for m in messages}}
+        at = {**values, **{rcv[m]: counts.get(m, 0) for m in messages}, **{sent(m): sent_now[m] for m in most_sent}}
         return all(holds(c, at) for c in bounds)
 
-    cap = {}
-    for m in messages:
+    cap = dict(static)
+    for m in most_sent:
         k = 0
-        while within({x: (k + 1 if x == m else 0) for x in messages}, most_sent):
+        while within({x: (k + 1 if x == m else 0) for x in most_sent}, most_sent):
             k += 1
             if k > 4 * (processes + sum(values.values())):
                 raise TooLarge(f"the receive bound of {m} does not bound the counts")
@@ -91,7 +94,12 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
         return conj(*(substitute(c, at) for c in bounds))
 
     paths: dict[str, list[tuple[str, Expr, tuple[str, ...]]]] = {}
-    for loc in rta.locations:
+    if fairness.static is not None:  # the file's steps with the static counts in their conditions
+        stays = dict(fairness.static.stays)
+        for loc in rta.locations:
+            paths[loc.name] = [(t, g, sends) for s, t, g, sends in fairness.static.rules if s == loc.name]
+            paths[loc.name] += [(loc.name, stays[loc.name], ())] if loc.name in stays else []
+    for loc in rta.locations if fairness.static is None else ():
         # the file's stutter steps are the stay conditions; a self-loop rule without sends is not
         # one of its steps (a waiting self-loop has guard true: passes/pml_to_rta/waiting.py)
         out = [(r.target, r.guard, r.sends) for r in rta.rules
@@ -136,14 +144,14 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
         by_loc.setdefault(loc, []).append(n)
     total = {loc: summation(Name(ns[0]), [("+", Name(n)) for n in ns[1:]]) for loc, ns in by_loc.items()}
     initial = [seen[s] for s in start]
-    shared = tuple(sent(m) for m in messages)
+    shared = tuple(sent(m) for m in most_sent)
     inits = [Compare("==", summation(Name(initial[0]), [("+", Name(n)) for n in initial[1:]]), env.processes)]
     inits += [Compare("==", Name(n), IntConst(0)) for n in seen.values() if n not in initial]
     inits += [Compare("==", Name(v), IntConst(0)) for v in shared]
     delivered = []
     for (loc, c), n in seen.items():
         for m, count in zip(messages, c):
-            g = env.guaranteed_count(m)
+            g = None if m in static else env.guaranteed_count(m)  # the file promises no static delivery
             if g is not None:
                 # `<= 0`, not `== 0`: read literally, never per process (ir/eltl/justice.py reads
                 # `ℓ == 0` clauses so on a cycle): a process going round at this count is not fair
@@ -194,7 +202,8 @@ def run_lines(inst: Instance, messages: tuple[str, ...], cex) -> list[str]:
                    f"{_state(inst, messages, rule.target)}" + (f"; sent so far: {sent}" if sent else ""))
     if cex.cycle:  # a loop through several configurations (passes/rta_to_ta/file_cycles.py)
         out.append("steps marked * repeat for ever, from the configuration after step "
-                   f"{prefix}: processes go round, each with every message sent; the others have stopped")
+                   f"{prefix}: every process has every message the file's fairness promises, and one "
+                   "that takes no step marked * has stopped")
         return out
     last = configs[-1] if configs else start
     out.append("forever after: " + ", ".join(f"{k} at {_state(inst, messages, n)}" for n, k in last.counters if k))
