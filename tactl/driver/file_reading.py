@@ -130,7 +130,7 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
     from tactl.engines.file_fairness import TooLarge, run_lines, run_trace, unfold
     from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED, PropertyResult
     from tactl.passes.rta_to_ta.file_cycles import covered  # lazy: with the engines, as above
-    from tactl.passes.rta_to_ta.static_steps import counted
+    from tactl.passes.rta_to_ta.static_steps import counted  # lazy: with the engines, as above
 
     prop = next(p for p in reading.justice.properties if p.name == name)
     over = check_automaton(replace(ta, properties=(prop,)), path, CheckOptions(properties=(name,))).results[0]
