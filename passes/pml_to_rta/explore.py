@@ -21,6 +21,7 @@ from tactl.passes.pml_to_rta import direct, expressions, solving, values, walk
 from tactl.passes.pml_to_rta import havoc as PH
 from tactl.passes.pml_to_rta import kept_counts as PK
 from tactl.passes.pml_to_rta import multi as PM
+from tactl.passes.rta_to_ta import static_steps as SS
 from tactl.passes.pml_to_rta import temporaries as PTMP
 from tactl.passes.pml_to_rta import widths as PT
 from tactl.passes.pml_to_rta.state import TranslationState
@@ -157,7 +158,10 @@ def explore(tr: TranslationState) -> None:
     tr.rules = []
     tr.kept_counts, tr.zeroed_counts = {}, {}
     tr.reading_rules = set()
+    static_rules = []  # with the static counts kept, for the file's own fairness (static_steps.py)
     for (s, t, sends), conds in groups.items():
+        if tr.static and s in tr.names and t in tr.names:
+            static_rules.append((tr.names[s], tr.names[t], SS.condition(conds), sends))
         if any(received_message(n.name) for c in conds for a in c for n in expr_names(a)):
             tr.reading_rules.add(len(tr.rules))  # reads a message, static ones too (waiting.py)
         conds = eliminate_static(tr, conds)
@@ -170,6 +174,10 @@ def explore(tr: TranslationState) -> None:
         tr.zeroed_counts[len(tr.rules)] = PK.zeroed(tr, paths_of[(s, t, sends)], starts, edges)
         tr.rules.append(ReceiveRule(len(tr.rules), tr.names[s], tr.names[t], guard, sends,
                                     origin=Origin(tr.m.path, tuple(lines), text)))
+    if tr.static and tr.stays is not None:
+        kept = tr.stays
+        tr.stays = {loc: SS.without_static(c, tr.static) for loc, c in kept.items()}
+        tr.static_steps = SS.StaticSteps(tuple(tr.static.items()), tuple(static_rules), tuple(kept.items()))
 
 
 def stay_conditions(tr: TranslationState, stutters, invariant) -> dict[str, Expr] | None:
@@ -179,15 +187,12 @@ def stay_conditions(tr: TranslationState, stutters, invariant) -> dict[str, Expr
     own fairness needs them (``passes/rta_to_ta/file_fairness.py``: a process stays at a location
     either by such a step or by never stepping again). Built without a solver call, so that reading
     a file asks z3 exactly what it asked before (a later check's models, hence its figures, depend on
-    it); an unsatisfiable condition is harmless there. None where a condition reads a static counter
-    (its receive count would need ``eliminate_static``'s solver calls): no file reading then."""
-    static = {received(c).name for c in tr.static}
+    it); an unsatisfiable condition is harmless there. A static counter's receive count is left in
+    (``explore`` then eliminates it without a solver: ``passes/rta_to_ta/static_steps.py``)."""
     conds_at: dict[tuple, list[list[Expr]]] = {}
     for s, p in stutters:
         for d in invariant.get(s, []):
             cond = dedupe(list(d) + p.cond)
-            if any(n.name in static for c in cond for n in expr_names(c)):
-                return None
             if cond not in conds_at.setdefault(s, []):
                 conds_at[s].append(cond)
     return {tr.names[s]: BoolConst(True) if any(not c for c in conds) else disj(*[conj(*c) for c in conds])

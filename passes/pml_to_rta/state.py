@@ -114,6 +114,7 @@ class TranslationState:
     crashed_kept: tuple[str, ...] = ()  # the counters that step never receives
     zeroed_counts: dict[int, tuple[str, ...]] = field(default_factory=dict)  # rule id -> counters it resets to 0
     stay_kept: dict[str, tuple[str, ...]] = field(default_factory=dict)  # location -> counters its stays never receive
+    static_steps: object = None  # static_steps.StaticSteps where the file has static counters
     fairness_agrees: bool = False  # the fairness block's delivery is the derived justice's (properties.py)
 
     # --- properties (propositions.py): a receive variable reads its declared value here

@@ -31,7 +31,9 @@ counts of the loop less the entering step's own sends (at that step they had not
 counts only grow, so the loop's are an upper bound), and two steps of one process are not tied
 to one count. So a HOLDS under ``<>[](J_file) -> spec`` holds under the file's
 fairness; a lasso under it is re-checked process by process (``tactl/engines/file_fairness.py``)
-before it is called a run of the file.
+before it is called a run of the file. On an automaton with cycles through several locations the
+clause "some process keeps taking steps" also counts processes that go round, and the cycle engine
+reads the rest per process: ``passes/rta_to_ta/file_cycles.py`` says why that is still sound.
 
 Only for the fault models whose delivery is a count of correct senders, and for ``crash(F)`` and
 ``clean_crash(F)`` with tactl's one crash location (``passes/rta_to_ta/crash_fairness.py`` says
@@ -52,6 +54,7 @@ from tactl.ir.ta.model import Property
 from tactl.passes.rta_to_ta.crash_fairness import budget_stays, crash_reading, crashed_moving
 from tactl.passes.rta_to_ta.eliminate import Translation, eliminate_guard, environment_cases
 from tactl.passes.rta_to_ta.env import sent
+from tactl.passes.rta_to_ta.file_cycles import on_cycles, progress
 from tactl.passes.rta_to_ta.guards import GuardContext, guard_dnf
 
 # fault models whose guaranteed delivery counts correct senders' messages only (fairness.py's table)
@@ -63,6 +66,7 @@ class FileJustice:
     formula: Expr  # J_file
     properties: tuple[Property, ...]  # the liveness specifications, as <>[](J_file) -> spec
     stays: tuple[tuple[str, Expr], ...]  # the stay conditions it was built from, per location
+    cyclic: frozenset[str] = frozenset()  # locations on cycles through several (file_cycles.progress)
 
 
 def leaving(rta: ReceiveTA, extra: Expr) -> list[str]:
@@ -180,7 +184,7 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
             continue
         clauses.append(disj(_empty(loc.name), conj(none, disj(*options)) if none != BoolConst(True) else disj(*options)))
     moving += crashed_moving(rta, translation.ta, crashed_stutter)
-    clauses.append(disj(*moving) if moving else BoolConst(False))
+    clauses.append(progress(translation.ta, moving))  # some process keeps stepping (file_cycles.py)
     clauses += [_empty(name) for name in leaving(rta, extra)]
     formula = conj(*clauses)
     props = []
@@ -191,4 +195,4 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
         if not (isinstance(f, Implies) and f.left == Eventually(Always(justice.formula))):
             return None  # a specification that places the justice itself: no second reading
         props.append(replace(p, formula=Implies(Eventually(Always(formula)), f.right)))
-    return FileJustice(formula, tuple(props), tuple(sorted(stays.items())))
+    return FileJustice(formula, tuple(props), tuple(sorted(stays.items())), on_cycles(translation.ta))

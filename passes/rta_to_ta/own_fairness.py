@@ -9,6 +9,7 @@ what z3 answers a later check — its models, hence the figures of a report.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from tactl.ir.expr import BoolConst, Expr
 
@@ -27,6 +28,7 @@ class FileFairness:
     crashed_kept: tuple[str, ...] = ()  # the message types that step never receives
     zeroed: tuple[tuple[int, tuple[str, ...]], ...] = ()  # per rule id, the message types it resets to 0
     stay_kept: tuple[tuple[str, tuple[str, ...]], ...] = ()  # per location, the types its stays never receive
+    static: Any = None  # static_steps.StaticSteps: the steps with static receive counts kept, or None
 
     def kept_by(self, rule: int) -> tuple[str, ...]:
         return dict(self.kept).get(rule, ())
@@ -37,19 +39,25 @@ class FileFairness:
     def to_json(self) -> dict:
         from tactl.ir.ta.json_form import expr_to_json  # lazy: only for the cache
 
-        return {"stays": [[k, expr_to_json(v)] for k, v in self.stays], "text": self.text,
-                "extra": expr_to_json(self.extra), "one_per_step": list(self.one_per_step),
-                "kept": [[k, list(v)] for k, v in self.kept], "crashed_stutter": self.crashed_stutter,
-                "crashed_kept": list(self.crashed_kept), "zeroed": [[k, list(v)] for k, v in self.zeroed],
-                "stay_kept": [[k, list(v)] for k, v in self.stay_kept]}
+        doc = {"stays": [[k, expr_to_json(v)] for k, v in self.stays], "text": self.text,
+               "extra": expr_to_json(self.extra), "one_per_step": list(self.one_per_step),
+               "kept": [[k, list(v)] for k, v in self.kept], "crashed_stutter": self.crashed_stutter,
+               "crashed_kept": list(self.crashed_kept), "zeroed": [[k, list(v)] for k, v in self.zeroed],
+               "stay_kept": [[k, list(v)] for k, v in self.stay_kept]}
+        if self.static is not None:
+            doc["static"] = self.static.to_json()
+        return doc
 
     @staticmethod
     def from_json(doc: dict) -> FileFairness:
         from tactl.ir.ta.json_form import expr_from_json  # lazy: only from the cache
+
+        from tactl.passes.rta_to_ta.static_steps import StaticSteps  # lazy: as above
 
         return FileFairness(tuple((k, expr_from_json(v)) for k, v in doc["stays"]), doc["text"],
                             expr_from_json(doc["extra"]), tuple(doc["one_per_step"]),
                             tuple((k, tuple(v)) for k, v in doc.get("kept", ())), doc.get("crashed_stutter", False),
                             tuple(doc.get("crashed_kept", ())),
                             tuple((k, tuple(v)) for k, v in doc.get("zeroed", ())),
-                            tuple((k, tuple(v)) for k, v in doc.get("stay_kept", ())))
+                            tuple((k, tuple(v)) for k, v in doc.get("stay_kept", ())),
+                            StaticSteps.from_json(doc["static"]) if "static" in doc else None)

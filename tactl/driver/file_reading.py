@@ -132,22 +132,21 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
     from tactl.engines.file_fairness import TooLarge, run_lines, run_trace, unfold
     from tactl.passes.rta_to_ta.crash_fairness import crash_reading
     from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED, PropertyResult
-    from tactl.ir.eltl.formula import lasso_reason  # lazy: with the engines, as above
+    from tactl.passes.rta_to_ta.file_cycles import covered  # lazy: with the engines, as above
+    from tactl.passes.rta_to_ta.static_steps import counted  # lazy: with the engines, as above
 
     prop = next(p for p in reading.justice.properties if p.name == name)
     over = check_automaton(replace(ta, properties=(prop,)), path, CheckOptions(properties=(name,))).results[0]
     if over.verdict in (HOLDS, HOLDS_VACUOUSLY):
-        if lasso_reason(ta) is None:
+        if covered(ta, reading.justice.cyclic):
             return over
-        # On a loop through several locations the engines read a justice pair per process
-        # (ir/eltl/justice.py), while the file's justice was built for loops that stay in one
-        # configuration: their HOLDS is not a proof under the file's fairness, so only a run of
-        # the file decides here (or nothing: unknown).
+        # the file's justice was built for another automaton's cycles (passes/rta_to_ta/file_cycles.py
+        # argues only for the cycles it names): no proof, only a run of the file decides here
         over = replace(over, verdict=UNKNOWN, reason=(
-            "the over-approximation of the file's fairness is built for runs that end in one "
-            "configuration, and this automaton has a cycle through several locations"))
+            "the over-approximation of the file's fairness was built for other cycles than the "
+            "checked automaton's"))
     env = reading.translation.environment
-    messages = tuple(m.name for m in reading.rta.messages)
+    messages = counted(reading.rta, reading.fairness)
     params = tuple(reading.translation.ta.parameters)
     candidates = valuations(params, reading.translation.ta.assumptions, env.processes)[:MAX_INSTANCES]
     cex = derived.counterexample

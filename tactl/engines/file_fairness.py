@@ -36,6 +36,7 @@ from tactl.passes.rta_to_ta.crash_fairness import crash_steps
 from tactl.passes.rta_to_ta.env import CRASHED, sent, sent_by_crashing
 from tactl.passes.rta_to_ta.file_fairness import leaving
 from tactl.passes.rta_to_ta.own_fairness import FileFairness
+from tactl.passes.rta_to_ta.static_steps import counted as kept_counts
 
 MAX_LOCATIONS = 4000  # local states (ℓ, c) of one instance; beyond, the instance is not built
 MAX_RULES = 40000
@@ -63,34 +64,38 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
     fairness formula's other conjuncts (``fairness.extra``) are assumed too; a message type the
     file receives one at a time (``fairness.one_per_step``) grows by at most 1 per step, one that
     no path of a rule receives (``fairness.kept``) not at all in it. A crash model's instance has
-    the file's crash steps and crash location (``passes/rta_to_ta/crash_fairness.py``).
+    the file's crash steps and crash location (``passes/rta_to_ta/crash_fairness.py``); a file with
+    static counters has the steps that keep their counts (``passes/rta_to_ta/static_steps.py``).
     ``receive_cap``: no count grows beyond it (0: the runs in which nothing is received, a part of
     the file's runs small enough to search where the whole instance is not)."""
     stays, extra = dict(fairness.stays), fairness.extra
-    one = {m.name for m in rta.messages if m.name in fairness.one_per_step}
     env = translation.environment
     if env.auxiliary or any(r.is_self_loop and r.sends for r in rta.rules) or rta.crash_rules:
         return None
-    messages = [m.name for m in rta.messages]
+    messages = list(kept_counts(rta, fairness))  # the static counters last (static_steps.py)
+    static = dict(fairness.static.counters) if fairness.static is not None else {}
+    sent_types = [m for m in messages if m not in static]
+    one = {m for m in messages if m in fairness.one_per_step}
     rcv = {m: received(m).name for m in messages}
     crashing, crash_sends = crash_steps(rta, translation, fairness.crashed_stutter, fairness.crashed_kept,
                                         dict(fairness.zeroed))
     crash_bound = Compare("<", Name(CRASHED), IntConst(values[env.crash_bound])) if crash_sends else BoolConst(True)
-    counted_sends = (*(sent(m) for m in messages), *crash_sends)
-    crashed = {n: IntConst(0) for n in env.shared(tuple(messages)) if n not in counted_sends}
+    counted_sends = (*(sent(m) for m in sent_types), *crash_sends)
+    crashed = {n: IntConst(0) for n in env.shared(tuple(sent_types)) if n not in counted_sends}
     bounds = [substitute(c, crashed) for c in env.constraints if any(n.name in rcv.values() for n in names(c))]
+    bounds += [Compare("<=", received(c), IntConst(top)) for c, top in static.items()]
     processes = _value(env.processes, values)
-    most_sent = {v: processes * sum(1 for r in rta.rules if m in r.sends) for m in messages
+    most_sent = {v: processes * sum(1 for r in rta.rules if m in r.sends) for m in sent_types
                  for v in counted_sends if v in (sent(m), sent_by_crashing(m))}
 
     def within(counts: dict[str, int], sent_now: dict[str, int]) -> bool:
-        at = {**values, **{rcv[m]: counts[m] for m in messages}, **sent_now}
+        at = {**values, **{rcv[m]: counts.get(m, 0) for m in messages}, **sent_now}
         return all(holds(c, at) for c in bounds)
 
-    cap = {}
-    for m in messages:
+    cap = {c: top if receive_cap is None else min(top, receive_cap) for c, top in static.items()}
+    for m in sent_types:
         k = 0
-        while within({x: (k + 1 if x == m else 0) for x in messages}, most_sent):
+        while within({x: (k + 1 if x == m else 0) for x in sent_types}, most_sent):
             k += 1
             if k > 4 * (processes + sum(values.values())):
                 raise TooLarge(f"the receive bound of {m} does not bound the counts")
@@ -102,8 +107,17 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
         at.update({p: IntConst(v) for p, v in values.items()})
         return conj(*(substitute(c, at) for c in bounds))
 
+    # per location, its steps: (target, condition, shared variables incremented, counts kept, counts reset)
     paths: dict[str, list[tuple[str, Expr, tuple[str, ...], tuple[str, ...], tuple[str, ...]]]] = {}
-    for loc in rta.locations:
+    if fairness.static is not None:  # the file's steps with the static counts in their conditions
+        static_stays = dict(fairness.static.stays)
+        for loc in rta.locations:
+            out = [(t, g, tuple(sent(m) for m in sends), (), ()) for s, t, g, sends in fairness.static.rules
+                   if s == loc.name]
+            if loc.name in static_stays:
+                out.append((loc.name, static_stays[loc.name], (), (), ()))
+            paths[loc.name] = out + crashing.get(loc.name, [])
+    for loc in rta.locations if fairness.static is None else ():
         # the file's stutter steps are the stay conditions; a self-loop rule without sends is not
         # one of its steps (a waiting self-loop has guard true: passes/pml_to_rta/waiting.py)
         out = [(r.target, r.guard, tuple(sent(m) for m in r.sends), fairness.kept_by(r.id), fairness.zeroed_by(r.id))
@@ -163,9 +177,11 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
     delivered = []
     for (loc, c), n in seen.items():
         for m, count in zip(messages, c):
-            g = env.guaranteed_count(m)
+            g = None if m in static else env.guaranteed_count(m)  # the file promises no static delivery
             if g is not None:
-                delivered.append(disj(Compare("==", Name(n), IntConst(0)), Compare("<=", g, IntConst(count))))
+                # `<= 0`, not `== 0`: read literally, never per process (ir/eltl/justice.py reads
+                # `ℓ == 0` clauses so on a cycle): a process going round at this count is not fair
+                delivered.append(disj(Compare("<=", Name(n), IntConst(0)), Compare("<=", g, IntConst(count))))
     everything = conj(*delivered) if delivered else BoolConst(True)
     empty = {loc.name: IntConst(0) for loc in (*rta.locations, *translation.ta.locations) if loc.name not in total}
     counted = {**total, **empty}
@@ -203,12 +219,18 @@ def run_lines(inst: Instance, messages: tuple[str, ...], cex) -> list[str]:
     configs = cex.replay.configurations
     start = configs[0] if configs else cex.initial
     out = ["initially: " + ", ".join(f"{k} at {_state(inst, messages, n)}" for n, k in start.counters if k)]
-    for i, step in enumerate(cex.schedule, 1):
+    prefix = len(cex.schedule)
+    for i, step in enumerate(cex.schedule + (cex.cycle or []), 1):
         rule = inst.ta.rules[step.rule]
         sent = ", ".join(f"{_message(v, messages)} {x}" for v, x in configs[i].shared) if i < len(configs) else ""
         who = f"{step.factor} process{'' if step.factor == 1 else 'es'}"
-        out.append(f"step {i}: {who} {_state(inst, messages, rule.source)} -> "
+        out.append(f"step {i}{'*' if i > prefix else ''}: {who} {_state(inst, messages, rule.source)} -> "
                    f"{_state(inst, messages, rule.target)}" + (f"; sent so far: {sent}" if sent else ""))
+    if cex.cycle:  # a loop through several configurations (passes/rta_to_ta/file_cycles.py)
+        out.append("steps marked * repeat for ever, from the configuration after step "
+                   f"{prefix}: every process has every message the file's fairness promises, and one "
+                   "that takes no step marked * has stopped")
+        return out
     last = configs[-1] if configs else start
     out.append("forever after: " + ", ".join(f"{k} at {_state(inst, messages, n)}" for n, k in last.counters if k))
     if cex.loop is not None:

@@ -185,19 +185,3 @@ def test_a_derived_lasso_is_made_a_run_of_the_file():
     assert ours is not None and ours.verdict == "violated"
     assert ours.details["instance"] == {p: derived.counterexample.parameters[p] for p in ("N", "T", "F")}
     assert ours.details["file_run"][-1].startswith("  (processes at ")
-
-
-def test_no_file_reading_proof_on_a_cycle_through_several_locations(cli):
-    """popl17's nbac-clean automaton has cycles through several locations (the failure detector
-    and the crash copies). The file's justice was built for runs that end in one configuration,
-    so the over-approximation's HOLDS is not taken as a proof under the file's fairness there
-    (tactl/driver/file_reading.py): the verdict is the file's only with a run, else unknown,
-    and the derived justice's HOLDS is shown beside it."""
-    path = FTB / "popl17-fmsd17/promela/asyn-ray97-nbac-clean.pml"
-    if not path.is_file():
-        pytest.skip(f"{path.name} not found under {FTB} (set TACTL_FTB)")
-    result = _check_json(cli, path, "-p", "nontriv")["nontriv"]
-    assert result["verdict"] != "holds", result
-    if result["verdict"] == "unknown":
-        assert "cycle through several locations" in result["reason"]
-        assert result["details"]["other_reading"]["verdict"] == "holds"
