@@ -45,12 +45,6 @@ EXPLAINED = {
         "ByMC's run is no run of the file: with nsnt00 = 18, nsnt01 = 36 (N=54, T=17) it sends 25 "
         "phase-1 0-votes, which need nrcvd00 > nrcvd01 and nrcvd00 + nrcvd01 >= N - T, i.e. nrcvd00 >= 19 > "
         "nsnt00; its intervals cannot compare two receive counts"),
-    "popl17/asyn-ray97-nbac-clean.pml:termination1": (
-        "tactl's derived lasso is no fair run of the file: the process that went NO -> CRASH_NO took the "
-        "step's no-receive branch and has no step at CRASH_NO, so it never has the Yes votes the others "
-        "sent and in_transit_yes holds forever (ByMC's in_transit ranges over it); under the file's "
-        "fairness tactl finds no run and, the automaton having cycles through several locations, no "
-        "proof: UNKNOWN"),
 }
 
 

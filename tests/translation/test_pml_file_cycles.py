@@ -30,6 +30,7 @@ GO_ROUND = Path(__file__).parent.parent / "data" / "promela" / "go_round.pml"
 FTB = ftb_root()
 NBAC_CLEAN = [("concur14/asyn-ray97-nbac-clean.pml", "nontriv"),
               ("cav15/promela/nbacc-asyn-ray97-nbac-clean.pml", "nontriv"),
+              ("popl17-fmsd17/promela/asyn-ray97-nbac-clean.pml", "termination1"),
               ("popl17-fmsd17/promela/asyn-ray97-nbac-clean.pml", "termination2"),
               ("popl17-fmsd17/promela/asyn-ray97-nbac-clean.pml", "nontriv")]
 
@@ -96,8 +97,9 @@ def test_going_round_without_receiving_is_not_fair():
 
 @pytest.mark.parametrize("name,prop", NBAC_CLEAN)
 def test_nbac_clean_holds_under_the_files_fairness(cli, name, prop):
-    """The four properties that were unknown: a parametric proof under the file's justice with the
-    going-round clause; ByMC says the popl17 ones hold. The explicit engine on the file's instance
+    """The properties that were unknown: a parametric proof under the file's justice with the
+    going-round clause (termination1 also with the crash reading of passes/rta_to_ta/crash_fairness.py,
+    whose crashed process never steps); ByMC says the popl17 ones hold. The explicit engine on the file's instance
     finds no violation at the smallest sizes."""
     path = FTB / name
     if not path.is_file():
