@@ -2,16 +2,18 @@
 
 A HOLDS of the parametric engine rests on z3's ``unsat`` to each steady-schema query
 (tactl/engines/parametric.py); one of the chc engine rests on three questions about Spacer's
-invariant (tactl/engines/chc_certificate.py). Both engines keep, with the HOLDS, the SMT-LIB text
-of each such question (:class:`~tactl.engines.result.Obligation`, the text ``tactl emit --to
+invariant (tactl/engines/chc_certificate.py); one of the lock-step engine (synchronous
+algorithms) on guard completeness, the diameter and the bounded checks up to it
+(tactl/engines/lockstep_certificate.py). Every engine keeps, with the HOLDS, the SMT-LIB text of
+each such question (:class:`~tactl.engines.result.Obligation`, the text ``tactl emit --to
 smtlib`` writes). Here cvc5, a solver that shares no code with z3, answers every one of them in a
 process of its own (tactl/engines/solvers.py); an answer cvc5 already gave to the very same text
 (the chc engine's in-process re-check) is reused rather than asked twice.
 
 The HOLDS stands, with the number of questions cvc5 confirmed, only when cvc5 answers ``unsat``
 to all of them. Any other answer, a timeout or an error makes the verdict UNKNOWN with the
-reason, and so does a HOLDS that recorded no question (the lock-step engine's bounded checks are
-not recorded): with --certify, no HOLDS is shown that a second solver has not confirmed.
+reason, and so does a HOLDS that recorded no question: with --certify, no HOLDS is shown that a
+second solver has not confirmed.
 
 The steady-schema queries rest on one more z3 answer, which is re-asked too: the encoding leaves
 out the rules whose source no initial configuration can reach (``usable_rules_premise`` in
@@ -26,6 +28,7 @@ import time
 from pathlib import Path
 
 from tactl.engines import solvers
+from tactl.engines.lockstep import ENGINE as LOCKSTEP
 from tactl.engines.parametric import ENGINE as PARAMETRIC
 from tactl.engines.result import HOLDS, UNKNOWN, Certification, Obligation, PropertyResult
 from tactl.util import deadline
@@ -37,15 +40,16 @@ INSTALL = ("--certify re-asks every query behind a HOLDS of cvc5, which is not i
            "pip install cvc5 (its Python package is enough), or put a cvc5 executable on PATH")
 
 
-# The engines whose HOLDS rests on recorded SMT queries (tactl/engines/parametric.py, chc.py).
-ENGINES = (PARAMETRIC, "chc")
+# The engines whose HOLDS rests on recorded SMT queries (tactl/engines/parametric.py, chc.py,
+# lockstep.py; ``--engine parametric`` checks a synchronous algorithm with the lock-step engine).
+ENGINES = (PARAMETRIC, "chc", LOCKSTEP)
 
 
 def problem(engine: str) -> str | None:
     """Why ``--certify`` cannot run with ``engine`` here (the engine answers without SMT queries,
     or cvc5 is not installed: then how to install it); None when it can."""
     if engine not in ENGINES:
-        return (f"--certify re-asks the SMT queries of the {' and '.join(ENGINES)} engines; the "
+        return (f"--certify re-asks the SMT queries of the {', '.join(ENGINES[:-1])} and {ENGINES[-1]} engines; the "
                 f"{engine} engine answers without them")
     return None if solvers.available(SOLVER) else INSTALL
 

@@ -34,12 +34,12 @@ import time
 from typing import Any
 
 from tactl.engines.lockstep_bmc import bmc, hypothesis_met, initial_configuration
-from tactl.engines.lockstep_diameter import Diameter, diameter_of
+from tactl.engines.lockstep_diameter import Diameter, after_coordinator, diameter_of
 from tactl.engines.lockstep_guards import GuardsUndecided, IncompleteGuards, check_complete
 from tactl.engines.lockstep_property import SyncProperty, hypothesis, read_property
 from tactl.engines.lockstep_sim import Run, explicit_verdict, initial_configurations, replay, state_holds
 from tactl.engines.result import (HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
-                                  VACUITY_UNKNOWN, VIOLATED, PropertyResult)
+                                  VACUITY_UNKNOWN, VIOLATED, Obligation, PropertyResult)
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import to_text
 from tactl.ir.source import source_language
@@ -91,11 +91,12 @@ def _check_rta(rta: ReceiveTA, properties: tuple[str, ...], fixed: dict[str, int
     info: dict[str, Any] = {"locations": len(sta.locations), "rules": len(sta.rules), "diameter": None,
                             "phase": 1, "diameter_s": 0.0, "diameter_queries": []}
     stop: str | None = None  # why no property can be decided
+    complete: list[Obligation] = []  # the guard-completeness answers every HOLDS rests on
     try:
         with deadline.interruptible():
             exists, why = initial_configuration(sta, None, fixed)
             info.update(initial_configurations=exists, vacuous=why)
-            check_complete(sta)
+            complete = check_complete(sta)
     except deadline.DeadlineExceeded:
         stop = deadline.timeout_reason()
     except GuardsUndecided as e:
@@ -124,6 +125,8 @@ def _check_rta(rta: ReceiveTA, properties: tuple[str, ...], fixed: dict[str, int
         try:
             with deadline.interruptible():
                 _check_property(sta, spec, d, fixed, result, replay)
+            if result.verdict == HOLDS:
+                result.obligations[:0] = [*complete, *d.obligations]
             if result.verdict == VIOLATED and "run" in result.details:
                 result.details["pseudocode"] = pseudocode_rounds(rta, sta, result.details["run"])
         except deadline.DeadlineExceeded:
@@ -145,7 +148,9 @@ def _check_property(sta: SyncTA, spec: SyncProperty, d: Diameter, fixed: dict[st
         result.reason = f"whether an initial configuration exists was not decided: {why}"
         return
     depth = d.depth()
-    outcome, run, queries, why = bmc(sta, spec, depth, fixed)
+    asked: list[Obligation] = []
+    after = depth + (after_coordinator(sta) if spec.coordinator else 0)
+    outcome, run, queries, why = bmc(sta, spec, depth, fixed, after=after, asked=asked)
     result.queries = queries
     if outcome == "violated":
         assert run is not None
@@ -179,6 +184,7 @@ def _check_property(sta: SyncTA, spec: SyncProperty, d: Diameter, fixed: dict[st
                              "holds vacuously")
             return
     result.verdict = HOLDS
+    result.obligations = asked
     result.scope = _scope(fixed, d) + (f"; {hypothesis(spec)}" if spec.clean_round else "")
     _mark_vacuity(spec, result, hypothesis_asked=True)
 

@@ -8,25 +8,29 @@ from __future__ import annotations
 import z3
 
 from tactl.engines import minimal_params
+from tactl.engines.lockstep_certificate import in_rounds, obligation
 from tactl.engines.lockstep_encoding import initial, invariants, parameters, path, rc, solver, state_formula, undecided
 from tactl.engines.lockstep_property import SyncProperty, clean_formula
 from tactl.engines.lockstep_sim import Run
+from tactl.engines.result import Obligation
 from tactl.ir.expr import Expr, to_text
 from tactl.ir.linear import first_unsatisfiable
 from tactl.passes.rta_to_sync.sync_ta import SyncTA
 
 
-def bmc(sta: SyncTA, prop: SyncProperty, depth: int,
-        fixed: dict[str, int] | None = None) -> tuple[str, Run | None, int, str]:
+def bmc(sta: SyncTA, prop: SyncProperty, depth: int, fixed: dict[str, int] | None = None, *,
+        after: int | None = None, asked: list[Obligation] | None = None) -> tuple[str, Run | None, int, str]:
     """Search a violation on paths of at most ``depth`` rounds (for a property with a
-    hypothesis: up to ``depth`` rounds before the clean round and ``depth`` after it), for the
-    ``--param`` values ``fixed`` if given. ("violated", run, k, ""), ("none", None, queries, "")
-    or ("unknown", None, queries, why)."""
+    hypothesis: up to ``depth`` rounds before the clean round and ``after`` after it, ``depth``
+    unless given), for the ``--param`` values ``fixed`` if given. ("violated", run, k, ""),
+    ("none", None, queries, "") or ("unknown", None, queries, why). Each query z3 answers
+    ``unsat`` is appended to ``asked`` (what a HOLDS rests on)."""
     queries = 0
+    after = depth if after is None else after
     # fewest rounds first: the first violation found is a shortest one (then its parameters are
     # minimised lexicographically, tactl.engines.minimal_params)
     shapes = [(None, k) for k in range(prop.min_rounds, depth + 1 + prop.min_rounds)] \
-        if not prop.clean_round else sorted(((j, j + 1 + m) for j in range(depth + 1) for m in range(depth + 1)),
+        if not prop.clean_round else sorted(((j, j + 1 + m) for j in range(depth + 1) for m in range(after + 1)),
                                             key=lambda shape: (shape[1], shape[0]))
     for clean, length in shapes:
         params = parameters(sta)
@@ -42,6 +46,11 @@ def bmc(sta: SyncTA, prop: SyncProperty, depth: int,
         answer = s.check()
         if answer == z3.unknown:
             return "unknown", None, queries, undecided(s)
+        if answer == z3.unsat and asked is not None:
+            asked.append(obligation(_shape(clean, length), s, f"a violation of {prop.name} after "
+                                    f"{in_rounds(length)}"
+                                    + (f", round {clean + 1} meeting its hypothesis" if clean is not None else "")
+                                    + "; unsat: there is none"))
         if answer == z3.sat:
             m = s.model()
             if minimal_params.enabled():
@@ -57,6 +66,11 @@ def bmc(sta: SyncTA, prop: SyncProperty, depth: int,
                       [{r: val(v) for r, v in lam.items()} for lam in p.lam], clean)
             return "violated", run, queries, minimality if minimal_params.enabled() else ""
     return "none", None, queries, ""
+
+
+def _shape(clean: int | None, length: int) -> str:
+    where = "" if clean is None else f", hypothesis in round {clean + 1}"
+    return f"bounded check, {in_rounds(length)}{where}"
 
 
 def initial_configuration(sta: SyncTA, init: Expr | None,

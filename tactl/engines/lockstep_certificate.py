@@ -41,4 +41,41 @@ def obligation(label: str, solver: z3.Solver, says: str) -> Obligation:
 
 def smtlib(solver: z3.Solver, says: str) -> str:
     """``solver``'s assertions as a standalone SMT-LIB script, headed by what ``unsat`` means."""
-    return f"; {says}\n(set-logic ALL)\n" + solver.to_smt2()
+    plain = z3.Solver()
+    memo: dict[int, z3.ExprRef] = {}
+    plain.add(*[standard(a, memo) for a in solver.assertions()])
+    return f"; {says}\n(set-logic ALL)\n" + plain.to_smt2()
+
+
+# z3 writes an application with fewer arguments than SMT-LIB allows as it is ("(+ x)", a bare
+# "and"), which other solvers refuse: these become their one argument, or their unit.
+_UNITS = {z3.Z3_OP_AND: True, z3.Z3_OP_OR: False, z3.Z3_OP_ADD: 0}
+
+
+def standard(e: z3.ExprRef, memo: dict[int, z3.ExprRef]) -> z3.ExprRef:
+    """``e`` with every ``and``, ``or`` and ``+`` of fewer than two arguments replaced by its
+    argument or its unit: the same formula, written so that any SMT-LIB solver reads it."""
+    key = e.get_id()
+    if key in memo:
+        return memo[key]
+    if z3.is_quantifier(e):
+        bound = [z3.Const(e.var_name(i), e.var_sort(i)) for i in range(e.num_vars())]
+        body = standard(z3.substitute_vars(e.body(), *reversed(bound)), memo)
+        out = (z3.ForAll if e.is_forall() else z3.Exists)(bound, body)
+    elif z3.is_app(e) and e.num_args() and not z3.is_const(e):
+        args = [standard(a, memo) for a in e.children()]
+        kind = e.decl().kind()
+        out = args[0] if kind in _UNITS and len(args) == 1 else e.decl()(*args) if kind not in _UNITS \
+            else (z3.And if kind == z3.Z3_OP_AND else z3.Or if kind == z3.Z3_OP_OR else z3.Sum)(*args)
+    elif z3.is_app(e) and e.decl().kind() in _UNITS:
+        unit = _UNITS[e.decl().kind()]
+        out = z3.BoolVal(unit) if isinstance(unit, bool) else z3.IntVal(unit)
+    else:
+        out = e
+    memo[key] = out
+    return out
+
+
+def in_rounds(n: int) -> str:
+    """``n`` rounds, in words."""
+    return f"{n} round{'' if n == 1 else 's'}"
