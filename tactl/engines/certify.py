@@ -8,7 +8,8 @@ algorithms) on guard completeness, the diameter and the bounded checks up to it
 each such question (:class:`~tactl.engines.result.Obligation`, the text ``tactl emit --to
 smtlib`` writes). Here cvc5, a solver that shares no code with z3, answers every one of them in a
 process of its own (tactl/engines/solvers.py); an answer cvc5 already gave to the very same text
-(the chc engine's in-process re-check) is reused rather than asked twice.
+(the chc engine's in-process re-check, or a question several HOLDS share, such as the lock-step
+diameter) is reused rather than asked twice.
 
 The HOLDS stands, with the number of questions cvc5 confirmed, only when cvc5 answers ``unsat``
 to all of them. Any other answer, a timeout or an error makes the verdict UNKNOWN with the
@@ -79,9 +80,13 @@ def certify(result: PropertyResult) -> PropertyResult:
     return result
 
 
+# The texts cvc5 answered ``unsat`` in this process: a question several HOLDS rest on is asked once.
+_CONFIRMED: set[str] = set()
+
+
 def _answer(obligation: Obligation, text: str, path: Path) -> tuple[str, str]:
     """cvc5's answer on the obligation's text and what it said besides (an error, a timeout)."""
-    given = dict(obligation.answers).get(SOLVER)
+    given = dict(obligation.answers).get(SOLVER) or (solvers.UNSAT if text in _CONFIRMED else None)
     if given is not None:
         return given, ""
     left = deadline.remaining()
@@ -89,4 +94,6 @@ def _answer(obligation: Obligation, text: str, path: Path) -> tuple[str, str]:
         return solvers.TIMEOUT, deadline.timeout_reason()
     path.write_text(text)
     run = solvers.run(SOLVER, path, LIMIT_S if left is None else min(LIMIT_S, left))
+    if run.answer == solvers.UNSAT:
+        _CONFIRMED.add(text)
     return run.answer, run.message

@@ -26,7 +26,7 @@ configuration exists, a run meets the hypothesis) are ``sat`` answers and not pa
 
 from __future__ import annotations
 
-from functools import partial
+from functools import cache, partial
 
 import z3
 
@@ -35,8 +35,9 @@ from tactl.engines.result import Obligation
 
 def obligation(label: str, solver: z3.Solver, says: str) -> Obligation:
     """The question ``solver`` holds, which z3 answered ``unsat``, as an obligation; its SMT-LIB
-    text (large for a diameter query) is written only when asked for."""
-    return Obligation(label, build=partial(smtlib, solver, says))
+    text (large for a diameter query) is written only when asked for, and once however many
+    HOLDS share the question."""
+    return Obligation(label, build=cache(partial(smtlib, solver, f"{label}: {says}")))
 
 
 def smtlib(solver: z3.Solver, says: str) -> str:

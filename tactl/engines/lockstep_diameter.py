@@ -124,7 +124,7 @@ def phase_question(sta: SyncTA, phase: int, fixed: dict[str, int]) -> str:
     s = solver()
     s.add(rc(sta, params, fixed), *p.constraints, initial(sta, p.kappa[0]),
           z3.Not(initial(sta, p.kappa[phase])))
-    return smtlib(s, f"a phase of {phase} rounds from a phase start (only initial locations populated) "
+    return smtlib(s, f"phases of {phase} rounds: a phase of {phase} rounds from a phase start (only initial locations populated) "
                      "that ends elsewhere; unsat: every phase of a run starts at a phase start")
 
 
