@@ -8,8 +8,8 @@ algorithms) on guard completeness, the diameter and the bounded checks up to it
 each such question (:class:`~tactl.engines.result.Obligation`, the text ``tactl emit --to
 smtlib`` writes). Here cvc5, a solver that shares no code with z3, answers every one of them in a
 process of its own (tactl/engines/solvers.py); an answer cvc5 already gave to the very same text
-(the chc engine's in-process re-check, or a question several HOLDS share, such as the lock-step
-diameter) is reused rather than asked twice.
+(the chc engine's in-process re-check, or in the same check a question several HOLDS share, such
+as the lock-step diameter) is reused rather than asked twice.
 
 The HOLDS stands, with the number of questions cvc5 confirmed, only when cvc5 answers ``unsat``
 to all of them. Any other answer, a timeout or an error makes the verdict UNKNOWN with the
@@ -55,9 +55,12 @@ def problem(engine: str) -> str | None:
     return None if solvers.available(SOLVER) else INSTALL
 
 
-def certify(result: PropertyResult) -> PropertyResult:
+def certify(result: PropertyResult, answered: set[str] | None = None) -> PropertyResult:
     """``result`` with its :attr:`~PropertyResult.certificate` when it HOLDS (other verdicts are
-    returned as they are); a HOLDS cvc5 does not confirm becomes UNKNOWN, saying why."""
+    returned as they are); a HOLDS cvc5 does not confirm becomes UNKNOWN, saying why.
+    ``answered``: the texts cvc5 confirmed for the other properties of the same check, which
+    are not asked again (the lock-step diameter every HOLDS of an automaton rests on); added to."""
+    answered = set() if answered is None else answered
     if result.verdict != HOLDS:
         return result
     started = time.perf_counter()
@@ -67,7 +70,7 @@ def certify(result: PropertyResult) -> PropertyResult:
         failure = f"the {result.engine} engine recorded no SMT query behind this HOLDS"
     with tempfile.TemporaryDirectory(prefix="tactl-certify-") as folder:
         for number, (obligation, text) in enumerate(asked, 1):
-            answer, detail = _answer(obligation, text, Path(folder) / f"query{number}.smt2")
+            answer, detail = _answer(obligation, text, Path(folder) / f"query{number}.smt2", answered)
             if answer != solvers.UNSAT:
                 failure = (f"cvc5 answered {answer} on {obligation.label} (query {number} of {total}, "
                            f"unsat for z3){': ' + detail if detail else ''}")
@@ -80,13 +83,10 @@ def certify(result: PropertyResult) -> PropertyResult:
     return result
 
 
-# The texts cvc5 answered ``unsat`` in this process: a question several HOLDS rest on is asked once.
-_CONFIRMED: set[str] = set()
-
-
-def _answer(obligation: Obligation, text: str, path: Path) -> tuple[str, str]:
-    """cvc5's answer on the obligation's text and what it said besides (an error, a timeout)."""
-    given = dict(obligation.answers).get(SOLVER) or (solvers.UNSAT if text in _CONFIRMED else None)
+def _answer(obligation: Obligation, text: str, path: Path, confirmed: set[str]) -> tuple[str, str]:
+    """cvc5's answer on the obligation's text and what it said besides (an error, a timeout);
+    ``confirmed``: the texts cvc5 has answered ``unsat`` in this check (added to)."""
+    given = dict(obligation.answers).get(SOLVER) or (solvers.UNSAT if text in confirmed else None)
     if given is not None:
         return given, ""
     left = deadline.remaining()
@@ -95,5 +95,5 @@ def _answer(obligation: Obligation, text: str, path: Path) -> tuple[str, str]:
     path.write_text(text)
     run = solvers.run(SOLVER, path, LIMIT_S if left is None else min(LIMIT_S, left))
     if run.answer == solvers.UNSAT:
-        _CONFIRMED.add(text)
+        confirmed.add(text)
     return run.answer, run.message
