@@ -37,7 +37,7 @@ class CertifyRow:
     certified: int = 0   # of those, confirmed by cvc5 under --certify
     queries: int = 0     # the queries cvc5 confirmed
     disagreements: list[str] = field(default_factory=list)  # cvc5 answered sat where z3 said unsat
-    unrecorded: int = 0  # HOLDS of an engine that records no query (lock-step rounds)
+    unrecorded: int = 0  # HOLDS that recorded no query (--certify leaves them UNKNOWN)
     other: list[str] = field(default_factory=list)  # any other verdict that differs (a timeout)
     plain_s: float = 0.0
     certify_s: float = 0.0
