@@ -30,6 +30,7 @@ from pathlib import Path
 
 from tactl.engines import solvers
 from tactl.engines.lockstep import ENGINE as LOCKSTEP
+from tactl.engines.lockstep_certificate import TRUSTED
 from tactl.engines.parametric import ENGINE as PARAMETRIC
 from tactl.engines.result import HOLDS, UNKNOWN, Certification, Obligation, PropertyResult
 from tactl.util import deadline
@@ -76,7 +77,8 @@ def certify(result: PropertyResult, answered: set[str] | None = None) -> Propert
                            f"unsat for z3){': ' + detail if detail else ''}")
                 break
             confirmed += 1
-    result.certificate = Certification(SOLVER, total, confirmed, time.perf_counter() - started, failure)
+    result.certificate = Certification(SOLVER, total, confirmed, time.perf_counter() - started, failure,
+                                       TRUSTED if result.engine == LOCKSTEP else "")
     if not result.certificate.ok:
         result.verdict = UNKNOWN
         result.reason = "not certified: " + failure

@@ -25,6 +25,7 @@ def test_json_carries_the_lockstep_certificate(cli):
     certificate = prop["certificate"]
     assert certificate["solver"] == "cvc5" and "failure" not in certificate
     assert certificate["queries"] == certificate["confirmed"] == 6  # 2 locations, diameter, 3 lengths
+    assert certificate["trusted"].startswith("the encoding of lock-step rounds")  # not an SMT answer
 
 
 @needs_cvc5
