@@ -5,6 +5,7 @@ checks — as SMT-LIB text, and cvc5 answers each again (tactl/engines/certify.p
 from __future__ import annotations
 
 import dataclasses
+from types import SimpleNamespace
 
 import pytest
 import z3
@@ -94,3 +95,23 @@ def test_z3s_short_applications_are_written_as_every_solver_reads_them():
     text = smtlib(s, "a test")
     assert " and)" not in text and "(+ x)" not in text and "false" in text
     assert z3_answer(text) == z3.unsat
+
+
+def test_a_coordinator_before_a_phase_ends_needs_the_rounds_to_the_next_phase_start():
+    """The diameter speaks of paths from phase starts: after a coordinator's round that ends in
+    the middle of a phase, the bounded checks cover the rounds to the next phase start too."""
+    rule = SimpleNamespace
+    sta = SimpleNamespace(crashing=(), initial=("A",), locations=("A", "B", "C"),
+                          rules=[rule(source="A", target="B"), rule(source="B", target="C"),
+                                 rule(source="C", target="A")], coordinators=("A",))
+    assert after_coordinator(sta) == 2
+    assert after_coordinator(SimpleNamespace(**{**vars(sta), "coordinators": ("C",)})) == 0
+
+
+def test_the_checks_after_the_hypothesis_reach_as_far_as_asked():
+    automaton = read_automaton(FLOODMIN).rta
+    sta = build(automaton)
+    spec = lockstep.read_property(sta, next(p for p in automaton.properties if p.name == "agreement"))
+    asked: list[Obligation] = []
+    outcome, _, queries, _ = lockstep.bmc(sta, spec, 2, after=3, asked=asked)
+    assert outcome == "none" and queries == len(asked) == 3 * 4
