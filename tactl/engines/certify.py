@@ -36,7 +36,8 @@ from tactl.engines.result import HOLDS, UNKNOWN, Certification, Obligation, Prop
 from tactl.util import deadline
 
 SOLVER = "cvc5"
-# The longest cvc5 may take on one question (less when the command's deadline is nearer).
+# The longest cvc5 may take on one question without --timeout; with it, a question may take the
+# time left (a lock-step diameter's ∃∀ query can take cvc5 minutes where z3 takes a second).
 LIMIT_S = 120.0
 INSTALL = ("--certify re-asks every query behind a HOLDS of cvc5, which is not installed: "
            "pip install cvc5 (its Python package is enough), or put a cvc5 executable on PATH")
@@ -56,12 +57,13 @@ def problem(engine: str) -> str | None:
     return None if solvers.available(SOLVER) else INSTALL
 
 
-def certify(result: PropertyResult, answered: set[str] | None = None) -> PropertyResult:
+def certify(result: PropertyResult, answered: dict[str, tuple[str, str]] | None = None) -> PropertyResult:
     """``result`` with its :attr:`~PropertyResult.certificate` when it HOLDS (other verdicts are
     returned as they are); a HOLDS cvc5 does not confirm becomes UNKNOWN, saying why.
-    ``answered``: the texts cvc5 confirmed for the other properties of the same check, which
-    are not asked again (the lock-step diameter every HOLDS of an automaton rests on); added to."""
-    answered = set() if answered is None else answered
+    ``answered``: cvc5's answers (and what it said besides) to the texts of the other properties
+    of the same check, which are not asked again (the lock-step diameter every HOLDS of an
+    automaton rests on); added to."""
+    answered = {} if answered is None else answered
     if result.verdict != HOLDS:
         return result
     started = time.perf_counter()
@@ -85,17 +87,19 @@ def certify(result: PropertyResult, answered: set[str] | None = None) -> Propert
     return result
 
 
-def _answer(obligation: Obligation, text: str, path: Path, confirmed: set[str]) -> tuple[str, str]:
+def _answer(obligation: Obligation, text: str, path: Path,
+            answered: dict[str, tuple[str, str]]) -> tuple[str, str]:
     """cvc5's answer on the obligation's text and what it said besides (an error, a timeout);
-    ``confirmed``: the texts cvc5 has answered ``unsat`` in this check (added to)."""
-    given = dict(obligation.answers).get(SOLVER) or (solvers.UNSAT if text in confirmed else None)
+    ``answered``: cvc5's answers in this check so far (added to)."""
+    given = dict(obligation.answers).get(SOLVER)
     if given is not None:
         return given, ""
+    if text in answered:
+        return answered[text]
     left = deadline.remaining()
     if left is not None and left <= 0:
         return solvers.TIMEOUT, deadline.timeout_reason()
     path.write_text(text)
-    run = solvers.run(SOLVER, path, LIMIT_S if left is None else min(LIMIT_S, left))
-    if run.answer == solvers.UNSAT:
-        confirmed.add(text)
+    run = solvers.run(SOLVER, path, LIMIT_S if left is None else left)
+    answered[text] = (run.answer, run.message)
     return run.answer, run.message

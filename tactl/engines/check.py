@@ -358,12 +358,12 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
     except SyncUnsupported as e:
         results = [PropertyResult(p.name, "safety", UNSUPPORTED, options.engine, reason=str(e))
                    for p in selected]
-    answered: set[str] = set()  # the questions all its HOLDS share are asked of cvc5 once
+    answered: dict[str, tuple[str, str]] = {}  # the questions its HOLDS share: asked of cvc5 once
     report.results.extend([_certified(r, answered) for r in results] if options.certify else results)
     return report
 
 
-def _certified(result: PropertyResult, answered: set[str] | None = None) -> PropertyResult:
+def _certified(result: PropertyResult, answered: dict[str, tuple[str, str]] | None = None) -> PropertyResult:
     from tactl.engines.certify import certify  # lazy: cvc5 runs only with --certify
 
     return certify(result, answered)

@@ -15,7 +15,7 @@ from tactl.driver.inputs import read_automaton
 from tactl.engines import certify, lockstep, solvers
 from tactl.engines.lockstep_certificate import smtlib
 from tactl.engines.lockstep_diameter import after_coordinator
-from tactl.engines.result import HOLDS, UNKNOWN, Obligation
+from tactl.engines.result import HOLDS, UNKNOWN, Obligation, PropertyResult
 from tactl.passes.rta_to_sync.sync_ta import build
 
 FLOODMIN = CORPUS / "floodmin" / "floodmin.rta"
@@ -115,3 +115,20 @@ def test_the_checks_after_the_hypothesis_reach_as_far_as_asked():
     asked: list[Obligation] = []
     outcome, _, queries, _ = lockstep.bmc(sta, spec, 2, after=3, asked=asked)
     assert outcome == "none" and queries == len(asked) == 3 * 4
+
+
+def test_a_question_several_holds_share_is_asked_once_per_check(monkeypatch):
+    calls = []
+
+    def slow(solver, path, timeout_s=solvers.DEFAULT_TIMEOUT_S):
+        calls.append(timeout_s)
+        return solvers.SolverRun(solver, solvers.TIMEOUT, timeout_s, "test", "no answer")
+
+    monkeypatch.setattr(certify.solvers, "run", slow)
+    shared = Obligation("diameter 2 rounds", "(check-sat)")
+    results = [certify.certify(r, answered) for answered in ({},)
+               for r in (PropertyResult(name, "safety", HOLDS, lockstep.ENGINE, obligations=[shared])
+                         for name in ("a", "b"))]
+    assert len(calls) == 1 and calls == [certify.LIMIT_S]
+    assert [r.verdict for r in results] == [UNKNOWN, UNKNOWN]
+    assert all("cvc5 answered timeout on diameter 2 rounds" in r.reason for r in results)
