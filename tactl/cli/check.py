@@ -103,7 +103,8 @@ def check(
         "--cex-svg", metavar="FILE", help="Also write the first counterexample as a space-time "
         "diagram (SVG): lanes of processes, steps downwards, messages as arrows, faulty senders "
         "in their own colour. Nothing is written when nothing is violated.")] = None,
-    certify: Annotated[bool, typer.Option("--certify", help="parametric and chc engines: re-ask "
+    certify: Annotated[bool, typer.Option("--certify", help="parametric (lock-step rounds for a "
+                                          "synchronous algorithm) and chc engines: re-ask "
                                           "every SMT query behind a HOLDS of a second solver, cvc5, "
                                           "on its SMT-LIB text (what emit --to smtlib writes); a "
                                           "HOLDS cvc5 does not confirm becomes UNKNOWN. The "

@@ -19,6 +19,7 @@ from tactl.driver.pipeline import (CHECK_DEFAULTS, PASSES, SOURCE_MAX_STATES, No
                                    check_options, parse_loaded, parse_promela_loaded, plan,
                                    process_automaton, read_source, without_rc)
 from tactl.ir.errors import Diagnostic, InputError, Severity
+from tactl.ir.rta.model import Timing
 from tactl.ir.rta.reader import RtaReadResult
 from tactl.ir.ta.reader import ReadResult
 from tactl.util import deadline
@@ -256,6 +257,8 @@ def emit_smtlib(request: EmitRequest, say: Say) -> tuple[ReadResult, dict[str, A
 
     file = request.file
     loaded = load(file, request.defines, say).checkable
+    if getattr(loaded.receive, "timing", None) is Timing.SYNC:
+        return loaded, _lockstep_files(request, loaded)
     if not loaded.not_checkable:
         try:
             validate_selection(loaded.ta, request.properties, request.parameters)
@@ -276,6 +279,26 @@ def emit_smtlib(request: EmitRequest, say: Say) -> tuple[ReadResult, dict[str, A
     except ValueError as e:
         raise usage_error(file, str(e)) from None
     return loaded, emitted
+
+
+def _lockstep_files(request: EmitRequest, loaded: ReadResult) -> dict[str, Any]:
+    """``emit --to smtlib`` of a synchronous algorithm: the lock-step engine's questions behind
+    each HOLDS (``emitters.lockstep_files``); the steady-schema queries and the chc invariant
+    interleave single steps and do not apply."""
+    # lazy: only for emit
+    from tactl.driver.emitters import lockstep_files
+    from tactl.engines.check import SelectionError, validate_selection
+
+    if request.invariant:
+        raise usage_error(request.file, "--invariant writes the chc engine's invariant checks, which "
+                                        "interleave single steps; a synchronous algorithm is checked "
+                                        "in lock-step rounds: emit --to smtlib without --invariant "
+                                        "writes the questions of its certificate")
+    try:
+        validate_selection(loaded.ta, request.properties, request.parameters)
+    except SelectionError as e:
+        raise usage_error(request.file, str(e)) from None
+    return lockstep_files(loaded, request.properties, request.parameters)
 
 
 def emit_model(request: EmitRequest, say: Say) -> str:

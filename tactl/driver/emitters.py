@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from collections.abc import Iterator
 from typing import Any
@@ -114,6 +115,29 @@ def invariant_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
             continue
         for obligation in result.obligations:
             files[f"{ta.name}.{prop.name}.invariant.{obligation.label}.smt2"] = obligation.smtlib
+    return {"files": files, "skipped": skipped}
+
+
+def lockstep_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
+                   parameters: dict[str, int]) -> dict[str, Any]:
+    """The lock-step engine's certificate of each property that holds on a synchronous
+    algorithm, as files: every question its HOLDS rests on (guard completeness, phases, the
+    diameter, the bounded checks; tactl/engines/lockstep_certificate.py), each expected ``unsat``,
+    named ``<automaton>.<property>.lockstep<NN>.<question>.smt2``. The engine runs to find them;
+    a property that does not hold is skipped, saying why."""
+    from tactl.engines import lockstep  # lazy: z3 and the lock-step engine, only for these files
+
+    results, _ = lockstep.check_rta(loaded.receive, tuple(properties), fixed=parameters)
+    files: dict[str, str] = {}
+    skipped: list[str] = []
+    for result in results:
+        if result.verdict != HOLDS:
+            skipped.append(f"{result.name}: no certificate ({result.verdict}"
+                           + (f": {result.reason})" if result.reason else ")"))
+            continue
+        for number, obligation in enumerate(result.obligations, 1):
+            slug = re.sub(r"[^A-Za-z0-9]+", "-", obligation.label).strip("-")
+            files[f"{loaded.ta.name}.{result.name}.lockstep{number:02d}.{slug}.smt2"] = obligation.text()
     return {"files": files, "skipped": skipped}
 
 

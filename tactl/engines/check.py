@@ -366,14 +366,15 @@ def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOption
     except SyncUnsupported as e:
         results = [PropertyResult(p.name, "safety", UNSUPPORTED, options.engine, reason=str(e))
                    for p in selected]
-    report.results.extend(map(_certified, results) if options.certify else results)
+    answered: dict[str, tuple[str, str]] = {}  # the questions its HOLDS share: asked of cvc5 once
+    report.results.extend([_certified(r, answered) for r in results] if options.certify else results)
     return report
 
 
-def _certified(result: PropertyResult) -> PropertyResult:
+def _certified(result: PropertyResult, answered: dict[str, tuple[str, str]] | None = None) -> PropertyResult:
     from tactl.engines.certify import certify  # lazy: cvc5 runs only with --certify
 
-    return certify(result)
+    return certify(result, answered)
 
 
 def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptions,

@@ -90,13 +90,15 @@ class Obligation:
 @dataclass(frozen=True)
 class Certification:
     """A second solver's answers on the obligations of a HOLDS (``--certify``): ``confirmed`` of
-    ``queries`` answered ``unsat``; ``failure`` says why the others did not (empty: all did)."""
+    ``queries`` answered ``unsat``; ``failure`` says why the others did not (empty: all did);
+    ``trusted``: what the HOLDS takes from tactl besides the answers, when an engine says so."""
 
     solver: str
     queries: int
     confirmed: int
     time_s: float = 0.0
     failure: str = ""
+    trusted: str = ""
 
     @property
     def ok(self) -> bool:
@@ -104,7 +106,8 @@ class Certification:
 
     def json(self) -> dict[str, object]:
         return {"solver": self.solver, "queries": self.queries, "confirmed": self.confirmed,
-                "time_s": round(self.time_s, 4), **({"failure": self.failure} if self.failure else {})}
+                "time_s": round(self.time_s, 4), **({"failure": self.failure} if self.failure else {}),
+                **({"trusted": self.trusted} if self.trusted else {})}
 
 
 @dataclass

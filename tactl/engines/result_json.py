@@ -88,7 +88,7 @@ def _certification(doc: dict[str, Any] | None) -> Certification | None:
     if doc is None:
         return None
     return Certification(str(doc["solver"]), int(doc["queries"]), int(doc["confirmed"]),
-                         float(doc.get("time_s", 0.0)), str(doc.get("failure", "")))
+                         float(doc.get("time_s", 0.0)), str(doc.get("failure", "")), str(doc.get("trusted", "")))
 
 
 def revalidated(ta: ThresholdAutomaton, r: PropertyResult) -> str | None:

@@ -20,16 +20,17 @@ CERTIFIED = {"properties": [
 
 
 def test_row_classifies_each_holds(monkeypatch):
-    answers = iter([(PLAIN, 1.0), (CERTIFIED, 3.0)])
+    answers = iter([(PLAIN, 1.0, 0.8), (CERTIFIED, 3.0, 2.5)])
     monkeypatch.setattr(certify, "_check", lambda path, timeout_s, *extra: next(answers))
     row = certify.certify_row("x", Path("x.ta"), 10)
     assert (row.properties, row.holds, row.certified, row.queries) == (5, 4, 1, 2)
     assert row.disagreements == ["b"] and row.unrecorded == 1
     assert row.other == ["d: holds -> unknown (timeout: the --timeout of 1 s passed)"]
     assert row.cvc5_s == 0.6 and row.certify_s - row.plain_s == 2.0
+    assert (row.plain_cpu, row.certify_cpu) == (0.8, 2.5)
 
 
 def test_slow_file_is_skipped(monkeypatch):
-    monkeypatch.setattr(certify, "_check", lambda path, timeout_s, *extra: (PLAIN, certify.QUICK_S + 1))
+    monkeypatch.setattr(certify, "_check", lambda path, timeout_s, *extra: (PLAIN, certify.QUICK_S + 1, 1.0))
     row = certify.certify_row("x", Path("x.ta"), 10)
     assert row.failure.startswith("skipped") and row.certified == 0

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from conftest import CORPUS
-from tactl.engines import lockstep
+from tactl.engines import lockstep, lockstep_diameter
 from tactl.ir.rta.reader import read_rta
 from tactl.engines.lockstep_sim import eccentricity, explicit_verdict, replay
 from tactl.passes.rta_to_sync.sync_ta import build
@@ -246,7 +246,7 @@ def test_phase_queen_agreement_needs_a_correct_queen():
     outcome, run, _, _ = lockstep.bmc(sta, weak, 3)
     assert outcome == "violated" and replay(sta, weak, run).ok
     assert explicit_verdict(sta, weak, {"n": 5, "t": 1, "f": 1})[0] == "violated"
-    assert lockstep.phase_length(sta) == 2 and lockstep.phase_length(build(rta(FLOODMIN))) == 1
+    assert lockstep_diameter.phase_length(sta) == 2 and lockstep_diameter.phase_length(build(rta(FLOODMIN))) == 1
 
 
 def test_the_coordinator_declaration_round_trips_and_is_checked(cli, tmp_path):
@@ -296,9 +296,9 @@ def test_the_diameter_is_searched_once_per_automaton_whatever_the_time_left():
     """verify checks each property separately, each with the time its --timeout leaves: the
     diameter must not be searched again for every property (phase king: 25 s each)."""
     automaton = rta(FLOODSET)
-    first = lockstep._diameter_of(automaton, {})
-    assert lockstep._diameter_of(rta(FLOODSET), {}) is first
-    assert lockstep._diameter_of(rta(FLOODSET), {"n": 3}) is not first  # --param: its own
+    first = lockstep_diameter.diameter_of(automaton, {})
+    assert lockstep_diameter.diameter_of(rta(FLOODSET), {}) is first
+    assert lockstep_diameter.diameter_of(rta(FLOODSET), {"n": 3}) is not first  # --param: its own
 
 
 def test_no_initial_configuration_holds_only_vacuously(cli, tmp_path):

@@ -24,7 +24,7 @@ from conftest import CORPUS, REPO
 from conftest import report_verdicts as _verdicts
 from cpu_time import cpu_past_deadline
 from tactl.util import deadline
-from tactl.engines import lockstep
+from tactl.engines import lockstep, lockstep_diameter, lockstep_encoding
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED
 from tactl.driver.inputs import read_automaton
 from tactl.ir.rta.json_form import rta_from_json, rta_to_json
@@ -190,12 +190,12 @@ def test_no_wall_clock_limit_without_timeout(monkeypatch):
         return original(self, *args, **kwargs)
 
     monkeypatch.setattr(z3.Solver, "set", record)
-    lockstep._DIAMETERS.clear()
+    lockstep_diameter._DIAMETERS.clear()
     assert not deadline.active()
     results, _ = lockstep.check_rta(read_automaton(FLOODMIN_RTA).rta)
     assert {r.verdict for r in results} == {HOLDS}
     assert settings and not any("timeout" in s for s in settings)
-    assert all(s.get("rlimit") == lockstep.RLIMIT for s in settings)
+    assert all(s.get("rlimit") == lockstep_encoding.RLIMIT for s in settings)
 
 
 def test_undecided_guard_completeness_is_never_a_pass(monkeypatch):

@@ -15,7 +15,8 @@ import pytest
 
 from conftest import CORPUS
 from tactl.driver.inputs import load_automaton
-from tactl.engines.lockstep import check_explicit, phase_length
+from tactl.engines.lockstep import check_explicit
+from tactl.engines.lockstep_diameter import phase_length
 from tactl.ir.expr import to_text
 from tactl.ir.alg.reader import parse_alg
 from tactl.passes.rta_to_sync.sync_ta import build
