@@ -70,12 +70,16 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
     try:
         # a context of its own: Spacer's search depends on the order z3 created the terms in
         system = counter_system(ta, question, parameters, own_context(z3.Context()))
+        import os
+        if os.environ.get("CHC_FACTS"):
+            from tactl.engines.chc_facts import with_facts
+            system = with_facts(ta, system).system
     except (NonLinearError, TypeError, ValueError) as e:
         return result(UNSUPPORTED, reason=f"the counter system is not linear integer arithmetic: {e}")
     fp, inv = _horn(system, limit_s)
     try:
         with deadline.cancellable(fp.ctx):
-            answer = fp.query(z3.And(inv(*system.state), system.known, system.bad))
+            answer = fp.query(z3.And(inv(*system.state), system.assumed, system.bad))
         why = fp.reason_unknown() if answer == z3.unknown else ""
     except z3.Z3Exception as e:  # Spacer reports its timeout, and a cancelled call, by raising
         stop = deadline.interruption(e)
@@ -90,7 +94,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
                       f"{time.perf_counter() - started:.1f} s)")
     if answer == z3.unsat:
         # What Spacer found, with the facts the clauses assumed: the invariant to re-check
-        invariant = z3.And(z3.substitute_vars(fp.get_cover_delta(-1, inv), *system.state), system.known)
+        invariant = z3.And(z3.substitute_vars(fp.get_cover_delta(-1, inv), *system.state), system.assumed)
         certificate = recheck(system, invariant)
         details = certificate.details()
         if not certificate.ok:
@@ -134,7 +138,7 @@ def _horn(system: CounterSystem, limit_s: float | None = None) -> tuple[z3.Fixed
     fp.declare_var(*system.state)
     fp.rule(inv(*system.state), system.initial, name=INIT)
     for t in system.transitions:
-        fp.rule(inv(*t.after), z3.And(inv(*system.state), system.known, t.enabled), name=str(t.rule))
+        fp.rule(inv(*t.after), z3.And(inv(*system.state), system.assumed, t.enabled), name=str(t.rule))
     return fp, inv
 
 

@@ -1,0 +1,168 @@
+"""Facts every run of a threshold automaton has by construction, proved inductive, for Spacer.
+
+Spacer (tactl/engines/chc.py) looks for an inductive invariant one counterexample-to-induction
+at a time, over the counters and shared variables alone. On automata whose safety rests on
+counting (bosco's ``lemma3_1``: two processes decide differently only if more than ``N - F``
+messages were sent) it must rediscover what the steady-schema engine's encoding states outright
+(passes/ta_to_smt/steady.py): how many times each rule fired, that the counters and the shared
+variables are sums of those numbers, and that a rule that fired had its guard true — which, for
+a guard that stays true once true, still holds. It did not find that in 200 s.
+
+So the counter system (tactl/engines/chc_system.py) gets ghost components, which no guard reads
+and no property mentions:
+
+* ``fired#r`` — how many times rule ``r`` fired (0 initially, one more at each firing of ``r``);
+* ``initial#v`` — the value of location counter or shared variable ``v`` in the initial state
+  (set there, never changed);
+
+and candidate facts over them:
+
+* accounting: each location counter is its initial value plus the firings of the rules into it
+  minus those out of it; each shared variable that rules only increment by constants is its
+  initial value plus the sum of those increments;
+* the initial state: the ``inits`` and the resilience condition over the ``initial#`` copies;
+* once fired, the guard: ``fired#r >= 1 -> guard_r`` for each rule whose guard is not ``true``.
+
+A candidate is only a candidate: :func:`proved` keeps the largest subset that holds initially and
+is preserved by every rule assuming the others (Houdini's fixpoint, z3 answering each question),
+so a guard that can become false again (``nfaulty < F``) or a variable that a rule resets drops
+out. What is kept holds in every reachable state; the Horn clauses assume it, and since it is
+part of the invariant the certificate re-checks (tactl/engines/chc_certificate.py: initiation
+from the initial states, which do not assume the facts, and consecution over every rule), a HOLDS
+never rests on this module being right.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import z3
+
+from tactl.engines.chc_system import CounterSystem, Transition
+from tactl.ir.expr import BoolConst
+from tactl.ir.linear import NonLinearError, to_z3
+from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.util import deadline
+
+FIRED = "fired#"
+INITIAL = "initial#"
+# Each question of the fixpoint is small; one that takes longer than this drops its candidate.
+QUESTION_MS = 5_000
+
+
+@dataclass(frozen=True)
+class Facts:
+    """The augmented system and the facts proved of it (also conjoined into ``system.facts``)."""
+
+    system: CounterSystem
+    proved: tuple[z3.BoolRef, ...]
+    candidates: int
+
+
+def with_facts(ta: ThresholdAutomaton, system: CounterSystem) -> Facts:
+    """``system`` with the ghost components and the facts :func:`proved` of it."""
+    ctx = system.state[0].ctx
+    table = dict(zip(system.names, system.state))
+    counted = [r for r in ta.rules if not (r.is_self_loop and all(u.is_identity for u in r.updates))]
+    fired = {r.id: z3.Int(f"{FIRED}{r.id}", ctx) for r in counted}
+    tracked = (*system.locations, *system.shared)
+    initial_copy = {v: z3.Int(f"{INITIAL}{v}", ctx) for v in tracked}
+    ghosts = (*fired.values(), *initial_copy.values())
+    names = (*system.names, *(str(g) for g in ghosts))
+    state = (*system.state, *ghosts)
+
+    index = {r.id: i for i, r in enumerate(ta.rules)}
+    transitions = []
+    for t in system.transitions:
+        rule = ta.rules[t.rule]
+        after_ghosts = [g + 1 if rid == rule.id else g for rid, g in fired.items()] + list(initial_copy.values())
+        transitions.append(Transition(t.rule, t.enabled, (*t.after, *after_ghosts)))
+    initial = z3.And(system.initial, *(g == 0 for g in fired.values()),
+                     *(initial_copy[v] == table[v] for v in tracked))
+
+    def moved(loc: str) -> z3.ArithRef:
+        into = [fired[r.id] for r in counted if r.target == loc and not r.is_self_loop]
+        out = [fired[r.id] for r in counted if r.source == loc and not r.is_self_loop]
+        return _sum(initial_copy[loc], *into) - _sum(z3.IntVal(0, ctx), *out)
+
+    candidates: list[z3.BoolRef] = [g >= 0 for g in fired.values()]
+    candidates += [table[loc] == moved(loc) for loc in system.locations]
+    for x in system.shared:
+        increments = _increments(ta, x, system, index)
+        if increments is not None:
+            candidates.append(table[x] == _sum(initial_copy[x], *(c * fired[r] for r, c in increments)))
+    copy_of = {**{n: table[n] for n in system.parameters}, **initial_copy}
+    candidates += _over_copies(ta, copy_of, ctx)
+    for r in counted:
+        if r.guard != BoolConst(True):
+            guard = _guard(system, index[r.id])
+            candidates.append(z3.Implies(fired[r.id] >= 1, guard))
+    augmented = replace(system, names=names, state=state, initial=initial, transitions=tuple(transitions))
+    kept = proved(augmented, candidates)
+    return Facts(replace(augmented, facts=z3.And(*kept) if kept else z3.BoolVal(True, ctx)),
+                 tuple(kept), len(candidates))
+
+
+def _sum(first: z3.ArithRef, *rest: z3.ArithRef) -> z3.ArithRef:
+    """``first + …``, without the one-argument sum that z3 prints as ``(+ x)`` and cvc5 refuses."""
+    return z3.Sum(first, *rest) if rest else first
+
+
+def _guard(system: CounterSystem, position: int) -> z3.BoolRef:
+    """The guard of the rule at ``position`` (its enabling condition without the source counter)."""
+    enabled = system.transitions[position].enabled
+    return enabled.arg(1) if z3.is_and(enabled) and enabled.num_args() == 2 else enabled
+
+
+def _increments(ta: ThresholdAutomaton, x: str, system: CounterSystem,
+                index: dict[int, int]) -> list[tuple[int, int]] | None:
+    """``(rule id, constant)`` for each rule that adds a constant to ``x``; None when some rule
+    sets ``x`` otherwise (a reset, a copy of another variable)."""
+    table = dict(zip(system.names, system.state))
+    found = []
+    for r in ta.rules:
+        after = system.transitions[index[r.id]].after[system.names.index(x)]
+        delta = z3.simplify(after - table[x])
+        if not z3.is_int_value(delta):
+            return None
+        if delta.as_long() != 0:
+            found.append((r.id, delta.as_long()))
+    return found
+
+
+def _over_copies(ta: ThresholdAutomaton, copy_of: dict[str, z3.ArithRef], ctx: z3.Context) -> list[z3.BoolRef]:
+    """The resilience condition and the ``inits`` over the ``initial#`` copies: frozen, so they
+    hold ever after."""
+    def sym(name: str) -> z3.ArithRef:
+        if name not in copy_of:
+            raise ValueError(name)
+        return copy_of[name]
+
+    found = []
+    for e in (*ta.assumptions, *ta.inits):
+        try:
+            found.append(to_z3(ta.expand(e), sym, ctx))
+        except (NonLinearError, TypeError, ValueError):
+            continue
+    return found
+
+
+def proved(system: CounterSystem, candidates: list[z3.BoolRef]) -> list[z3.BoolRef]:
+    """The largest subset of ``candidates`` that the initial states satisfy and every rule keeps
+    (assuming the facts every state has and the subset itself before the step)."""
+    kept = [c for c in candidates if _valid(z3.Implies(system.initial, c))]
+    while True:
+        context = z3.And(system.known, *kept)
+        dropped = [c for c in kept if not _valid(z3.Implies(context, z3.And(*(
+            z3.Implies(t.enabled, system.rename(c, t.after)) for t in system.transitions))))]
+        if not dropped:
+            return kept
+        kept = [c for c in kept if not any(c.eq(d) for d in dropped)]
+
+
+def _valid(formula: z3.BoolRef) -> bool:
+    solver = z3.Solver(ctx=formula.ctx)
+    timeout = deadline.solver_timeout_ms()
+    solver.set("timeout", QUESTION_MS if timeout is None else min(QUESTION_MS, timeout))
+    solver.add(z3.Not(formula))
+    return solver.check() == z3.unsat
