@@ -29,6 +29,7 @@ import time
 import z3
 
 from tactl.engines.chc_certificate import recheck
+from tactl.engines.chc_facts import with_facts
 from tactl.engines.chc_system import CounterSystem, counter_system
 from tactl.engines.parametric import verdict_scope
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
@@ -70,10 +71,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
     try:
         # a context of its own: Spacer's search depends on the order z3 created the terms in
         system = counter_system(ta, question, parameters, own_context(z3.Context()))
-        import os
-        if os.environ.get("CHC_FACTS"):
-            from tactl.engines.chc_facts import with_facts
-            system = with_facts(ta, system).system
+        system = with_facts(ta, system).system
     except (NonLinearError, TypeError, ValueError) as e:
         return result(UNSUPPORTED, reason=f"the counter system is not linear integer arithmetic: {e}")
     fp, inv = _horn(system, limit_s)

@@ -63,40 +63,38 @@ def with_facts(ta: ThresholdAutomaton, system: CounterSystem) -> Facts:
     """``system`` with the ghost components and the facts :func:`proved` of it."""
     ctx = system.state[0].ctx
     table = dict(zip(system.names, system.state))
-    counted = [r for r in ta.rules if not (r.is_self_loop and all(u.is_identity for u in r.updates))]
-    fired = {r.id: z3.Int(f"{FIRED}{r.id}", ctx) for r in counted}
+    # by position: rule ids need not be distinct (random19's rs-bosco numbers every rule 1)
+    counted = [i for i, r in enumerate(ta.rules) if not (r.is_self_loop and all(u.is_identity for u in r.updates))]
+    fired = {i: z3.Int(f"{FIRED}{i}", ctx) for i in counted}
     tracked = (*system.locations, *system.shared)
     initial_copy = {v: z3.Int(f"{INITIAL}{v}", ctx) for v in tracked}
     ghosts = (*fired.values(), *initial_copy.values())
     names = (*system.names, *(str(g) for g in ghosts))
     state = (*system.state, *ghosts)
 
-    index = {r.id: i for i, r in enumerate(ta.rules)}
     transitions = []
     for t in system.transitions:
-        rule = ta.rules[t.rule]
-        after_ghosts = [g + 1 if rid == rule.id else g for rid, g in fired.items()] + list(initial_copy.values())
+        after_ghosts = [g + 1 if i == t.rule else g for i, g in fired.items()] + list(initial_copy.values())
         transitions.append(Transition(t.rule, t.enabled, (*t.after, *after_ghosts)))
     initial = z3.And(system.initial, *(g == 0 for g in fired.values()),
                      *(initial_copy[v] == table[v] for v in tracked))
 
     def moved(loc: str) -> z3.ArithRef:
-        into = [fired[r.id] for r in counted if r.target == loc and not r.is_self_loop]
-        out = [fired[r.id] for r in counted if r.source == loc and not r.is_self_loop]
+        into = [fired[i] for i in counted if ta.rules[i].target == loc and not ta.rules[i].is_self_loop]
+        out = [fired[i] for i in counted if ta.rules[i].source == loc and not ta.rules[i].is_self_loop]
         return _sum(initial_copy[loc], *into) - _sum(z3.IntVal(0, ctx), *out)
 
     candidates: list[z3.BoolRef] = [g >= 0 for g in fired.values()]
     candidates += [table[loc] == moved(loc) for loc in system.locations]
     for x in system.shared:
-        increments = _increments(ta, x, system, index)
+        increments = _increments(x, system)
         if increments is not None:
             candidates.append(table[x] == _sum(initial_copy[x], *(c * fired[r] for r, c in increments)))
     copy_of = {**{n: table[n] for n in system.parameters}, **initial_copy}
     candidates += _over_copies(ta, copy_of, ctx)
-    for r in counted:
-        if r.guard != BoolConst(True):
-            guard = _guard(system, index[r.id])
-            candidates.append(z3.Implies(fired[r.id] >= 1, guard))
+    for i in counted:
+        if ta.rules[i].guard != BoolConst(True):
+            candidates.append(z3.Implies(fired[i] >= 1, _guard(system, i)))
     augmented = replace(system, names=names, state=state, initial=initial, transitions=tuple(transitions))
     kept = proved(augmented, candidates)
     return Facts(replace(augmented, facts=z3.And(*kept) if kept else z3.BoolVal(True, ctx)),
@@ -114,19 +112,17 @@ def _guard(system: CounterSystem, position: int) -> z3.BoolRef:
     return enabled.arg(1) if z3.is_and(enabled) and enabled.num_args() == 2 else enabled
 
 
-def _increments(ta: ThresholdAutomaton, x: str, system: CounterSystem,
-                index: dict[int, int]) -> list[tuple[int, int]] | None:
-    """``(rule id, constant)`` for each rule that adds a constant to ``x``; None when some rule
-    sets ``x`` otherwise (a reset, a copy of another variable)."""
-    table = dict(zip(system.names, system.state))
+def _increments(x: str, system: CounterSystem) -> list[tuple[int, int]] | None:
+    """``(rule position, constant)`` for each rule that adds a constant to ``x``; None when some
+    rule sets ``x`` otherwise (a reset, a copy of another variable)."""
+    position = system.names.index(x)
     found = []
-    for r in ta.rules:
-        after = system.transitions[index[r.id]].after[system.names.index(x)]
-        delta = z3.simplify(after - table[x])
+    for t in system.transitions:
+        delta = z3.simplify(t.after[position] - system.state[position])
         if not z3.is_int_value(delta):
             return None
         if delta.as_long() != 0:
-            found.append((r.id, delta.as_long()))
+            found.append((t.rule, delta.as_long()))
     return found
 
 
@@ -149,20 +145,38 @@ def _over_copies(ta: ThresholdAutomaton, copy_of: dict[str, z3.ArithRef], ctx: z
 
 def proved(system: CounterSystem, candidates: list[z3.BoolRef]) -> list[z3.BoolRef]:
     """The largest subset of ``candidates`` that the initial states satisfy and every rule keeps
-    (assuming the facts every state has and the subset itself before the step)."""
-    kept = [c for c in candidates if _valid(z3.Implies(system.initial, c))]
-    while True:
-        context = z3.And(system.known, *kept)
-        dropped = [c for c in kept if not _valid(z3.Implies(context, z3.And(*(
-            z3.Implies(t.enabled, system.rename(c, t.after)) for t in system.transitions))))]
-        if not dropped:
-            return kept
-        kept = [c for c in kept if not any(c.eq(d) for d in dropped)]
+    (assuming the facts every state has and the subset itself before the step): Houdini's
+    fixpoint, each counterexample model dropping every candidate it falsifies at once. A question
+    z3 does not answer in time drops the candidates it asked about."""
+    kept = _surviving(system.initial, [(c, c) for c in candidates])
+    changed = True
+    while changed and kept:
+        changed = False
+        for t in system.transitions:
+            before = len(kept)
+            kept = _surviving(z3.And(system.known, *kept, t.enabled),
+                              [(c, system.rename(c, t.after)) for c in kept])
+            changed |= len(kept) < before
+    return kept
 
 
-def _valid(formula: z3.BoolRef) -> bool:
-    solver = z3.Solver(ctx=formula.ctx)
+def _surviving(premise: z3.BoolRef, pairs: list[tuple[z3.BoolRef, z3.BoolRef]]) -> list[z3.BoolRef]:
+    """The candidates ``c`` of ``pairs`` (``c``, ``its form to prove``) that ``premise`` implies,
+    found by dropping what each model of ``premise ∧ ¬(all of them)`` falsifies."""
+    solver = z3.Solver(ctx=premise.ctx)
     timeout = deadline.solver_timeout_ms()
     solver.set("timeout", QUESTION_MS if timeout is None else min(QUESTION_MS, timeout))
-    solver.add(z3.Not(formula))
-    return solver.check() == z3.unsat
+    solver.add(premise)
+    left = list(pairs)
+    while left:
+        solver.push()
+        solver.add(z3.Not(z3.And(*(goal for _, goal in left))))
+        answer = solver.check()
+        model = solver.model() if answer == z3.sat else None
+        solver.pop()
+        if answer == z3.unsat:
+            break
+        if model is None:
+            return []
+        left = [(c, goal) for c, goal in left if z3.is_true(model.eval(goal, model_completion=True))]
+    return [c for c, _ in left]
