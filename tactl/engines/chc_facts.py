@@ -66,18 +66,21 @@ def with_facts(ta: ThresholdAutomaton, system: CounterSystem) -> Facts:
     # by position: rule ids need not be distinct (random19's rs-bosco numbers every rule 1)
     counted = [i for i, r in enumerate(ta.rules) if not (r.is_self_loop and all(u.is_identity for u in r.updates))]
     fired = {i: z3.Int(f"{FIRED}{i}", ctx) for i in counted}
-    tracked = (*system.locations, *system.shared)
-    initial_copy = {v: z3.Int(f"{INITIAL}{v}", ctx) for v in tracked}
-    ghosts = (*fired.values(), *initial_copy.values())
+    # a value the initial states fix (most counters and shared variables start at 0) is a
+    # constant, not a ghost: fewer components for Spacer to relate
+    fixed = _fixed_initially(system, (*system.locations, *system.shared))
+    copies = {v: z3.Int(f"{INITIAL}{v}", ctx) for v in (*system.locations, *system.shared) if v not in fixed}
+    initial_copy = {**{v: z3.IntVal(c, ctx) for v, c in fixed.items()}, **copies}
+    ghosts = (*fired.values(), *copies.values())
     names = (*system.names, *(str(g) for g in ghosts))
     state = (*system.state, *ghosts)
 
     transitions = []
     for t in system.transitions:
-        after_ghosts = [g + 1 if i == t.rule else g for i, g in fired.items()] + list(initial_copy.values())
+        after_ghosts = [g + 1 if i == t.rule else g for i, g in fired.items()] + list(copies.values())
         transitions.append(Transition(t.rule, t.enabled, (*t.after, *after_ghosts)))
     initial = z3.And(system.initial, *(g == 0 for g in fired.values()),
-                     *(initial_copy[v] == table[v] for v in tracked))
+                     *(copies[v] == table[v] for v in copies))
 
     def moved(loc: str) -> z3.ArithRef:
         into = [fired[i] for i in counted if ta.rules[i].target == loc and not ta.rules[i].is_self_loop]
@@ -99,6 +102,26 @@ def with_facts(ta: ThresholdAutomaton, system: CounterSystem) -> Facts:
     kept = proved(augmented, candidates)
     return Facts(replace(augmented, facts=z3.And(*kept) if kept else z3.BoolVal(True, ctx)),
                  tuple(kept), len(candidates))
+
+
+def _fixed_initially(system: CounterSystem, names: tuple[str, ...]) -> dict[str, int]:
+    """The components among ``names`` that have one value in every initial state, with it."""
+    table = dict(zip(system.names, system.state))
+    solver = z3.Solver(ctx=system.initial.ctx)
+    solver.set("timeout", QUESTION_MS)
+    solver.add(system.initial)
+    if solver.check() != z3.sat:
+        return {}
+    model = solver.model()
+    fixed = {}
+    for n in names:
+        value = model.eval(table[n], model_completion=True)
+        solver.push()
+        solver.add(table[n] != value)
+        if solver.check() == z3.unsat:
+            fixed[n] = value.as_long()
+        solver.pop()
+    return fixed
 
 
 def _sum(first: z3.ArithRef, *rest: z3.ArithRef) -> z3.ArithRef:
