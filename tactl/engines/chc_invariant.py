@@ -59,7 +59,8 @@ def readable(system: CounterSystem, invariant: z3.BoolRef, keep_facts: bool = Fa
     ctx = processes.ctx  # the system's own context (tactl/engines/chc.py)
     counters = z3.Sum(*(z3.Int(n, ctx) for n in system.locations)) if system.locations else z3.IntVal(0, ctx)
     formula = z3.substitute(z3.And(*kept), (processes, counters)) if kept else z3.BoolVal(True, ctx)
-    natural = frozenset((*system.parameters, *system.locations))
+    # the ghost and monitor components (names with '#', tactl/engines/chc_facts.py, chc_monitor.py) count too
+    natural = frozenset((*system.parameters, *system.locations, *(n for n in system.names if "#" in n)))
     parts = [_expr(c, natural) for c in _conjuncts(z3.simplify(formula, arith_lhs=True))]
     return conj(*(p for p in parts if p != BoolConst(True)))
 

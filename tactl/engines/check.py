@@ -18,7 +18,8 @@ from tactl.engines.result import (ENGINE_CHOICE, EXPLICIT_DEFAULT_BOUND, EXPLICI
                                   HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
                                   VACUITY_UNKNOWN, VIOLATED, PropertyResult)
 from tactl.ir.eltl.cycles import can_run_forever, cycle_reason, has_several_location_cycles
-from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, lasso_reason, reach_question, temporal_query
+from tactl.ir.eltl.formula import (FormulaClass, TemporalQuery, cut_points_only, lasso_reason, reach_question,
+                                   temporal_query)
 from tactl.ir.eltl.justice import readings_differ
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.evaluate import holds
@@ -314,10 +315,10 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
 
 
 def _chc_decides(ta: ThresholdAutomaton, query: TemporalQuery) -> bool:
-    """Whether the CHC engine takes ``query`` where the parametric engine cannot: a reachability
-    question (``init -> [](good)``) on an automaton without synthesis unknowns; the CHC engine
-    answers nothing else (tactl/engines/chc.py)."""
-    return not ta.unknowns and reach_question(query) is not None
+    """Whether the CHC engine takes ``query`` where the parametric engine cannot: a safety
+    property (reachability, ``init -> [](good)``, or nested safety) on an automaton without
+    synthesis unknowns; the CHC engine answers nothing else (tactl/engines/chc.py)."""
+    return not ta.unknowns and (reach_question(query) is not None or cut_points_only(query))
 
 
 def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOptions,
