@@ -169,32 +169,42 @@ def _over_copies(ta: ThresholdAutomaton, copy_of: dict[str, z3.ArithRef], ctx: z
 def proved(system: CounterSystem, candidates: list[z3.BoolRef]) -> list[z3.BoolRef]:
     """The largest subset of ``candidates`` that the initial states satisfy and every rule keeps
     (assuming the facts every state has and the subset itself before the step): Houdini's
-    fixpoint, each counterexample model dropping every candidate it falsifies at once. A question
-    z3 does not answer in time drops the candidates it asked about."""
-    kept = _surviving(system.initial, [(c, c) for c in candidates])
-    changed = True
-    while changed and kept:
-        changed = False
-        for t in system.transitions:
-            before = len(kept)
-            kept = _surviving(z3.And(system.known, *kept, t.enabled),
-                              [(c, system.rename(c, t.after)) for c in kept])
-            changed |= len(kept) < before
-    return kept
+    fixpoint, each counterexample dropping every candidate it falsifies at once. A question z3
+    does not answer in time drops every candidate."""
+    ctx = system.initial.ctx
+    kept = _surviving(z3.Solver(ctx=ctx), system.initial, [(c, c) for c in candidates], [])
+    if not kept or not system.transitions:
+        return kept
+    # one step of any rule: ``rule#`` picks it, ``next`` is the state after it
+    which = z3.Int("rule#", ctx)
+    after = tuple(z3.Int(f"{n}'", ctx) for n in system.names)
+    step = z3.Or(*(z3.And(which == i, t.enabled, *(a == b for a, b in zip(after, t.after)))
+                   for i, t in enumerate(system.transitions)))
+    solver = z3.Solver(ctx=ctx)
+    solver.add(system.known, step)
+    guards = {c.get_id(): z3.Bool(f"assume#{k}", ctx) for k, c in enumerate(kept)}
+    for c in kept:
+        solver.add(z3.Implies(guards[c.get_id()], c))
+    while True:
+        before = len(kept)
+        kept = _surviving(solver, z3.BoolVal(True, ctx), [(c, system.rename(c, after)) for c in kept],
+                          [guards[c.get_id()] for c in kept])
+        if len(kept) == before or not kept:
+            return kept
 
 
-def _surviving(premise: z3.BoolRef, pairs: list[tuple[z3.BoolRef, z3.BoolRef]]) -> list[z3.BoolRef]:
-    """The candidates ``c`` of ``pairs`` (``c``, ``its form to prove``) that ``premise`` implies,
-    found by dropping what each model of ``premise ∧ ¬(all of them)`` falsifies."""
-    solver = z3.Solver(ctx=premise.ctx)
+def _surviving(solver: z3.Solver, premise: z3.BoolRef, pairs: list[tuple[z3.BoolRef, z3.BoolRef]],
+               assumptions: list[z3.BoolRef]) -> list[z3.BoolRef]:
+    """The candidates ``c`` of ``pairs`` (``c``, ``its form to prove``) that ``premise`` (under
+    ``assumptions``) implies, found by dropping what each model of ``premise ∧ ¬(all of them)``
+    falsifies; ``solver`` holds what is assumed besides."""
     timeout = deadline.solver_timeout_ms()
     solver.set("timeout", QUESTION_MS if timeout is None else min(QUESTION_MS, timeout))
-    solver.add(premise)
     left = list(pairs)
     while left:
         solver.push()
-        solver.add(z3.Not(z3.And(*(goal for _, goal in left))))
-        answer = solver.check()
+        solver.add(premise, z3.Not(z3.And(*(goal for _, goal in left))))
+        answer = solver.check(*assumptions)
         model = solver.model() if answer == z3.sat else None
         solver.pop()
         if answer == z3.unsat:
