@@ -87,7 +87,7 @@ def with_facts(ta: ThresholdAutomaton, system: CounterSystem) -> Facts:
         out = [fired[i] for i in counted if ta.rules[i].source == loc and not ta.rules[i].is_self_loop]
         return _sum(initial_copy[loc], *into) - _sum(z3.IntVal(0, ctx), *out)
 
-    candidates: list[z3.BoolRef] = [g >= 0 for g in fired.values()]
+    candidates: list[z3.BoolRef] = []
     candidates += [table[loc] == moved(loc) for loc in system.locations]
     for x in system.shared:
         increments = _increments(x, system)
@@ -98,7 +98,12 @@ def with_facts(ta: ThresholdAutomaton, system: CounterSystem) -> Facts:
     for i in counted:
         if ta.rules[i].guard != BoolConst(True):
             candidates.append(z3.Implies(fired[i] >= 1, _guard(system, i)))
-    augmented = replace(system, names=names, state=state, initial=initial, transitions=tuple(transitions))
+    # ghosts are natural numbers like the counters (firings only grow, copies of natural numbers
+    # never change): a fact of every state, which the printed invariant leaves out as it does
+    # for counters (tactl/engines/chc_invariant.py)
+    known = z3.And(system.known, *(g >= 0 for g in ghosts))
+    augmented = replace(system, names=names, state=state, initial=initial, known=known,
+                        transitions=tuple(transitions))
     kept = proved(augmented, candidates)
     return Facts(replace(augmented, facts=z3.And(*kept) if kept else z3.BoolVal(True, ctx)),
                  tuple(kept), len(candidates))
