@@ -11,22 +11,25 @@ a guard that stays true once true, still holds. It did not find that in 200 s.
 So the counter system (tactl/engines/chc_system.py) gets ghost components, which no guard reads
 and no property mentions:
 
-* ``fired#r`` — how many times rule ``r`` fired (0 initially, one more at each firing of ``r``);
+* ``fired#i`` — how many times the i-th rule of the file fired (0 initially, one more at each
+  of its firings; by position, since rule ids need not be distinct);
 * ``initial#v`` — the value of location counter or shared variable ``v`` in the initial state
   (set there, never changed);
 
 and candidate facts over them:
 
 * accounting: each location counter is its initial value plus the firings of the rules into it
-  minus those out of it; each shared variable that rules only increment by constants is its
-  initial value plus the sum of those increments;
+  minus those out of it; each shared variable is its initial value plus the increments of the
+  rules that fired;
 * the initial state: the ``inits`` and the resilience condition over the ``initial#`` copies;
-* once fired, the guard: ``fired#r >= 1 -> guard_r`` for each rule whose guard is not ``true``.
+* once fired, the guard: ``fired#i >= 1 -> guard_i`` for each rule whose guard is not ``true``.
+
+Only automata of the steady-schema engine's class get them (:func:`counted_runs`: increments by
+constants, every cycle a self-loop); an automaton with resets is given to Spacer as it is.
 
 A candidate is only a candidate: :func:`proved` keeps the largest subset that holds initially and
 is preserved by every rule assuming the others (Houdini's fixpoint, z3 answering each question),
-so a guard that can become false again (``nfaulty < F``) or a variable that a rule resets drops
-out. What is kept holds in every reachable state; the Horn clauses assume it, and since it is
+so a guard that can become false again (``nfaulty < F``) drops out. What is kept holds in every reachable state; the Horn clauses assume it, and since it is
 part of the invariant the certificate re-checks (tactl/engines/chc_certificate.py: initiation
 from the initial states, which do not assume the facts, and consecution over every rule), a HOLDS
 never rests on this module being right.
@@ -39,6 +42,7 @@ from dataclasses import dataclass, replace
 import z3
 
 from tactl.engines.chc_system import CounterSystem, Transition
+from tactl.ir.eltl.cycles import has_several_location_cycles
 from tactl.ir.expr import BoolConst
 from tactl.ir.linear import NonLinearError, to_z3
 from tactl.ir.ta.model import ThresholdAutomaton
@@ -60,7 +64,10 @@ class Facts:
 
 
 def with_facts(ta: ThresholdAutomaton, system: CounterSystem) -> Facts:
-    """``system`` with the ghost components and the facts :func:`proved` of it."""
+    """``system`` with the ghost components and the facts :func:`proved` of it; ``system`` as it
+    is for an automaton :func:`counted_runs` leaves out."""
+    if not counted_runs(ta):
+        return Facts(system, (), 0)
     ctx = system.state[0].ctx
     table = dict(zip(system.names, system.state))
     # by position: rule ids need not be distinct (random19's rs-bosco numbers every rule 1)
@@ -89,10 +96,10 @@ def with_facts(ta: ThresholdAutomaton, system: CounterSystem) -> Facts:
 
     candidates: list[z3.BoolRef] = []
     candidates += [table[loc] == moved(loc) for loc in system.locations]
+    increments = [ta.increments(r) or {} for r in ta.rules]  # constants (counted_runs)
     for x in system.shared:
-        increments = _increments(x, system)
-        if increments is not None:
-            candidates.append(table[x] == _sum(initial_copy[x], *(c * fired[r] for r, c in increments)))
+        candidates.append(table[x] == _sum(initial_copy[x], *(d[x] * fired[i] for i, d in enumerate(increments)
+                                                              if d.get(x))))
     copy_of = {**{n: table[n] for n in system.parameters}, **initial_copy}
     candidates += _over_copies(ta, copy_of, ctx)
     for i in counted:
@@ -107,6 +114,22 @@ def with_facts(ta: ThresholdAutomaton, system: CounterSystem) -> Facts:
     kept = proved(augmented, candidates)
     return Facts(replace(augmented, facts=z3.And(*kept) if kept else z3.BoolVal(True, ctx)),
                  tuple(kept), len(candidates))
+
+
+def counted_runs(ta: ThresholdAutomaton) -> bool:
+    """Whether the facts are added: shared variables only grow by constants and every cycle is a
+    self-loop, the steady-schema engine's class, whose encoding the facts mirror. With a reset,
+    a decrement or a cycle through several locations, a variable has no accounting, guards need
+    not stay true, and the firing counts grow without bound around the cycle: the facts say little
+    there, and Spacer took up to eight times longer with them on TACO's reset benchmarks (all of
+    which it decides without them)."""
+    if has_several_location_cycles(ta):
+        return False
+    for rule in ta.rules:
+        increments = ta.increments(rule)
+        if increments is None or any(d < 0 for d in increments.values()):
+            return False
+    return True
 
 
 def _fixed_initially(system: CounterSystem, names: tuple[str, ...]) -> dict[str, int]:
@@ -138,20 +161,6 @@ def _guard(system: CounterSystem, position: int) -> z3.BoolRef:
     """The guard of the rule at ``position`` (its enabling condition without the source counter)."""
     enabled = system.transitions[position].enabled
     return enabled.arg(1) if z3.is_and(enabled) and enabled.num_args() == 2 else enabled
-
-
-def _increments(x: str, system: CounterSystem) -> list[tuple[int, int]] | None:
-    """``(rule position, constant)`` for each rule that adds a constant to ``x``; None when some
-    rule sets ``x`` otherwise (a reset, a copy of another variable)."""
-    position = system.names.index(x)
-    found = []
-    for t in system.transitions:
-        delta = z3.simplify(t.after[position] - system.state[position])
-        if not z3.is_int_value(delta):
-            return None
-        if delta.as_long() != 0:
-            found.append((t.rule, delta.as_long()))
-    return found
 
 
 def _over_copies(ta: ThresholdAutomaton, copy_of: dict[str, z3.ArithRef], ctx: z3.Context) -> list[z3.BoolRef]:
