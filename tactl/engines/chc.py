@@ -143,8 +143,10 @@ def _together(found: list[PropertyResult], time_s: float) -> PropertyResult:
         return replace(first, time_s=time_s)
     details = {key: "; ".join(f"branch {i}: {r.details[key]}" for i, r in enumerate(found, 1) if key in r.details)
                for key in found[0].details}
+    # each branch's three questions under labels of their own (emit writes one file per label)
     return replace(found[0], time_s=time_s, queries=sum(r.queries for r in found), details=details,
-                   obligations=[o for r in found for o in r.obligations])
+                   obligations=[replace(o, label=f"branch{i}.{o.label}")
+                                for i, r in enumerate(found, 1) for o in r.obligations])
 
 
 def _horn(system: CounterSystem, limit_s: float | None = None) -> tuple[z3.Fixedpoint, z3.FuncDeclRef]:

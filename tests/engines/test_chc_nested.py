@@ -53,6 +53,20 @@ def test_counting_nested_properties():
     assert "cvc5: initiation, consecution and safety unsat" in ours["decided_once"].details["recheck"]
 
 
+def test_two_branches_each_certified():
+    """`[](a -> [](b)) && [](c -> [](d))` negates to two branches: one question each, both
+    unreachable, six obligations under labels of their own."""
+    ta = read_ta_file(COUNTING).ta
+    prop = next(p for p in ta.properties if p.name == "both_once")
+    query = temporal_query(ta, prop)
+    assert len(query.branches) == 2
+    result = chc.check(ta, query)
+    assert result.verdict == HOLDS, result.reason
+    labels = [o.label for o in result.obligations]
+    assert len(labels) == len(set(labels)) == 6
+    assert result.details["invariant"].startswith("branch 1: ")
+
+
 def test_two_unordered_cut_points():
     """`[](a) || [](b)` negates to two `<>` from the root, in either order."""
     _compare(RANDOM_STYLE)
