@@ -22,7 +22,10 @@ and candidate facts over them:
   minus those out of it; each shared variable is its initial value plus the increments of the
   rules that fired;
 * the initial state: the ``inits`` and the resilience condition over the ``initial#`` copies;
-* once fired, the guard: ``fired#i >= 1 -> guard_i`` for each rule whose guard is not ``true``.
+* once fired, the guard: ``fired#i >= 1 -> guard_i`` for each rule whose guard is not ``true``;
+* once seen, the formula: for each flag of a nested safety monitor (tactl/engines/chc_monitor.py),
+  ``seen#k == 1 ->`` its formula with each counter read as the number of processes that ever
+  entered the location (which only grows, so a lower bound there stays true).
 
 Only automata of the steady-schema engine's class get them (:func:`counted_runs`: increments by
 constants, every cycle a self-loop); an automaton with resets is given to Spacer as it is.
@@ -105,6 +108,12 @@ def with_facts(ta: ThresholdAutomaton, system: CounterSystem) -> Facts:
     for i in counted:
         if ta.rules[i].guard != BoolConst(True):
             candidates.append(z3.Implies(fired[i] >= 1, _guard(system, i)))
+    # a monitor's flag (nested safety): its formula held once; with each counter read as the
+    # number of processes that ever entered its location, which only grows, it may still hold
+    entered = [(table[loc], _sum(initial_copy[loc], *(fired[i] for i in counted if ta.rules[i].target == loc
+                                                       and not ta.rules[i].is_self_loop)))
+               for loc in system.locations]
+    candidates += [z3.Implies(flag == 1, z3.substitute(formula, *entered)) for flag, formula in system.monitor]
     # ghosts are natural numbers like the counters (firings only grow, copies of natural numbers
     # never change): a fact of every state, which the printed invariant leaves out as it does
     # for counters (tactl/engines/chc_invariant.py)

@@ -60,4 +60,5 @@ def with_monitor(system: CounterSystem, branch: Branch) -> CounterSystem:
     names = (*system.names, *(str(s) for s in seen))
     known = z3.And(system.known, *(z3.And(s >= 0, s <= 1) for s in seen))
     return replace(system, names=names, state=(*system.state, *seen), initial=initial, known=known,
-                   transitions=tuple(transitions), bad=z3.And(*(s == 1 for s in seen)))
+                   transitions=tuple(transitions), bad=z3.And(*(s == 1 for s in seen)),
+                   monitor=tuple(zip(seen, witnessed)))

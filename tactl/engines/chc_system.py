@@ -51,6 +51,8 @@ class CounterSystem:
     shared: tuple[str, ...]
     # proved of every reachable state but not assumed of the initial ones (tactl/engines/chc_facts.py)
     facts: z3.BoolRef | None = None
+    # a nested safety monitor's flags with the formula that sets each (tactl/engines/chc_monitor.py)
+    monitor: tuple[tuple[z3.ArithRef, z3.BoolRef], ...] = ()
 
     @property
     def assumed(self) -> z3.BoolRef:
