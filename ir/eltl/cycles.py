@@ -114,5 +114,10 @@ def cycle_reason(ta: ThresholdAutomaton) -> str | None:
 
 def can_run_forever(ta: ThresholdAutomaton) -> bool:
     """Whether some rule could keep a run going: a self-loop or a cycle rule that updates
-    nothing (else no infinite run exists: tactl adds no stuttering)."""
-    return bool(cycle_structure(ta).loop_rules(ta))
+    nothing (else no infinite run exists: tactl adds no stuttering). With a reset or a
+    decrement, what a cycle's rules add can be taken away again, so any cycle may repeat."""
+    structure = cycle_structure(ta)
+    if structure.loop_rules(ta):
+        return True
+    return bool(ta.non_monotone_updates()) and (bool(structure.components)
+                                                or any(r.is_self_loop for r in ta.rules))

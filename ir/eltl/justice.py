@@ -23,6 +23,23 @@ those processes in ``ℓ`` for ever (nothing leaves), so the reading is exact. O
 loop the third case cannot happen (the loop fires self-loops only) and the reading is the
 literal one; the engines use this module on automata with cycles through several locations only.
 
+**When a guard can become false again** (a reset or a decrement, outside ``ir/eltl/cycles.py``'s
+scope; only the explicit engine searches such loops, ``tactl/engines/explicit_ltl.py``): along
+``λ`` the guard ``g`` may be true at some loop configurations and false at others, and the two
+usual readings of "a process whose exit stays enabled eventually takes it" part: weak fairness
+(only a process enabled at *every* configuration from some point on is owed a step) and strong
+fairness (a process enabled again and again is). tactl keeps the formula's own clause per
+process, ``<>[](¬g ∨ p ∉ ℓ)``, for a process ``p`` that never leaves ``ℓ`` — that is, such a
+process needs ``g`` false at *every* loop configuration, which is strong fairness for it — and
+the FIFO reading above for processes that keep leaving. So the pair is met iff ``λ`` fires a
+rule out of ``ℓ``, or at every loop configuration ``ℓ`` is empty or ``¬g`` holds (without a
+rule out of ``ℓ`` the loop cannot change ``κ[ℓ]`` at all: it returns to where it began). Why not
+weak fairness: it would accept a loop on which the formula's own ``<>[](¬g ∨ ℓ == 0)`` is false
+even for the one process that never moves, so a violation reported under it would rest on a
+run the specification's assumption excludes; and with resets the guard falls back each time a
+new round starts, so weak fairness would let a slow process sleep through every round. With
+constant guards (every automaton of ``ir/eltl/cycles.py``'s scope) the two readings coincide.
+
 **Which formulas are justice.** An antecedent ``<>[](J)`` of the property's chain of implications
 (``ir/eltl/vacuity.py``; a conjunct of such an antecedent counts too): in the negation it is a
 top-level conjunct. A clause of ``J`` not of the shape ``C ∨ ℓ == 0`` with ``C`` free of counters

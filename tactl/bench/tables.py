@@ -54,7 +54,7 @@ from tactl.bench.promela_sets import promela_sets_table
 from tactl.bench.random19 import RANDOM19_TIMEOUT_S, random19_dir, random19_table
 from tactl.bench.reader import print_table
 from tactl.bench.reader_inputs import reader_table
-from tactl.bench.resets import CROSS_TIMEOUT_S, TACO_TIMEOUT_S, cross_check_table, taco_table
+from tactl.bench.resets import CROSS_TIMEOUT_S, OWN_RESETS, TACO_TIMEOUT_S, cross_check_table, taco_table
 from tactl.bench.spin13 import SPIN13_TIMEOUT_S, spin13_table
 from tactl.bench.startup import startup_table
 from tactl.bench.sync import sync_table
@@ -101,7 +101,7 @@ TABLES: tuple[Table, ...] = (
     Table("random19", lambda a, w: random19_table(min(a.timeout, RANDOM19_TIMEOUT_S))),
     Table("spin13", lambda a, w: spin13_table(min(a.timeout, SPIN13_TIMEOUT_S))),
     # automata outside the steady-schema fragment: TACO's reset benchmarks, and chc against parametric
-    Table("taco-resets", lambda a, w: taco_table(min(a.timeout, TACO_TIMEOUT_S))),
+    Table("taco-resets", lambda a, w: taco_table(min(a.timeout, TACO_TIMEOUT_S), own=OWN_RESETS)),
     # TLA+ modules (make taco-tla) against their .ta twins
     Table("tla", lambda a, w: tla_table(a.shared, min(a.timeout, TLA_TIMEOUT_S))),
     Table("chc-cross-check", lambda a, w: cross_check_table(a.shared, min(a.timeout, CROSS_TIMEOUT_S))),

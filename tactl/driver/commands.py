@@ -264,7 +264,8 @@ def emit_smtlib(request: EmitRequest, say: Say) -> tuple[ReadResult, dict[str, A
     blocker = None if request.invariant or loaded.not_checkable else unsupported_reason(loaded.ta)
     if blocker:
         say(f"tactl: note: the steady-schema queries do not encode this automaton ({blocker}); "
-            "writing the chc engine's inductive-invariant checks instead")
+            "writing the chc engine's inductive-invariant checks instead (for a liveness property, the "
+            "queries about the automaton without its reset rules)")
     try:
         if request.invariant or blocker:
             from tactl.driver.emitters import invariant_files  # lazy: Spacer, only for these files

@@ -10,6 +10,7 @@ from typing import Any
 from tactl.engines.result import HOLDS, VIOLATED
 from tactl.ir.eltl.cycles import cycle_reason
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason, temporal_query
+from tactl.ir.eltl.reset_response import ResetSplit, reset_split
 from tactl.ir.ta.model import Property
 from tactl.ir.ta.reader import ReadResult
 from tactl.passes.emit.smtlib import emit_smtlib
@@ -102,6 +103,10 @@ def invariant_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
     files: dict[str, str] = {}
     skipped: list[str] = []
     for prop, query in _queries(loaded, properties, skipped):
+        split = reset_split(ta, query) if query.infinite else None
+        if isinstance(split, ResetSplit):
+            _without_resets(ta, prop, split, parameters, files, skipped)
+            continue
         result = chc.check(ta, query, parameters or None)
         if result.verdict != HOLDS:
             why = "violated: no invariant exists" if result.verdict == VIOLATED else result.reason
@@ -110,3 +115,31 @@ def invariant_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
         for obligation in result.obligations:
             files[f"{ta.name}.{prop.name}.invariant.{obligation.label}.smt2"] = obligation.smtlib
     return {"files": files, "skipped": skipped}
+
+
+def _without_resets(ta, prop: Property, split: ResetSplit, parameters: dict[str, int],
+                    files: dict[str, str], skipped: list[str]) -> None:
+    """The queries behind ``check``'s proof of a liveness property of an automaton with resets
+    (``ir/eltl/reset_response.py``), about the automaton without its reset rules, each expected
+    ``unsat``: ``<automaton>.<property>.without-resets.reach.smt2`` (B), and the lasso or loop
+    queries of (A) when that automaton has a cycle (``.without-resets[.branchK][.loop].smt2``)."""
+    monotone = split.monotone
+    try:
+        for _, bound, encoding in _encodings(monotone, split.safety, parameters):
+            files[f"{ta.name}.{prop.name}.without-resets.reach{'.' + bound if bound else ''}.smt2"] = \
+                emit_smtlib(encoding.query)
+        if not split.runs_forever:
+            return
+        cyclic = lasso_reason(monotone) is not None
+        why = cycle_reason(monotone) if cyclic else None
+        if why:
+            skipped.append(f"{prop.name}: without its reset rules, {why}")
+            return
+        query = split.liveness
+        for number, bound, encoding in (_loop_encodings(monotone, query, parameters) if cyclic
+                                        else _encodings(monotone, query, parameters)):
+            suffix = f".branch{number}" if len(query.branches) > 1 else ""
+            files[f"{ta.name}.{prop.name}.without-resets{suffix}{'.' + bound if bound else ''}.smt2"] = \
+                emit_smtlib(encoding.query)
+    except UnsupportedAutomaton as e:
+        skipped.append(f"{prop.name}: without its reset rules, {e}")

@@ -21,6 +21,7 @@ from tactl.ir.eltl.cycles import can_run_forever, cycle_reason, has_several_loca
 from tactl.ir.eltl.formula import (FormulaClass, TemporalQuery, cut_points_only, lasso_reason, reach_question,
                                    temporal_query)
 from tactl.ir.eltl.justice import readings_differ
+from tactl.ir.eltl.reset_response import reset_rules
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import BoolConst, Eventually, disj, to_text
@@ -282,7 +283,8 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
                                           formula_class=cls))
             continue
         chosen = options
-        if blocker and (options.engine == parametric.ENGINE or options.not_checkable):
+        if blocker and (options.engine == parametric.ENGINE or options.not_checkable) \
+                and (options.not_checkable or not _resets_decide(ta, query)):
             if options.not_checkable or not _chc_decides(ta, query):
                 results.append(PropertyResult(prop.name, kind, UNSUPPORTED, options.engine, reason=blocker,
                                               formula_class=cls))
@@ -319,6 +321,12 @@ def _chc_decides(ta: ThresholdAutomaton, query: TemporalQuery) -> bool:
     property (reachability, ``init -> [](good)``, or nested safety) on an automaton without
     synthesis unknowns; the CHC engine answers nothing else (tactl/engines/chc.py)."""
     return not ta.unknowns and (reach_question(query) is not None or cut_points_only(query))
+
+
+def _resets_decide(ta: ThresholdAutomaton, query: TemporalQuery) -> bool:
+    """Whether ``query`` is liveness of an automaton with resets or decrements (and no synthesis
+    unknowns), which tactl/engines/reset_liveness.py answers where the parametric engine cannot."""
+    return query.infinite and not ta.unknowns and bool(reset_rules(ta))
 
 
 def _check_lockstep(ta: ThresholdAutomaton, path: str, rta, options: CheckOptions,
@@ -395,8 +403,17 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
         # lazy: Spacer's engine loads only when a property goes to it
         from tactl.engines import chc_fallback
 
+        # a vacuity witness asks for a run only: the short search first (Spacer is slow to find one)
         return chc_fallback.check(ta, query, options.parameters, options.bound, options.max_states, progress,
-                                  probe=options.chosen_engine)
+                                  probe=options.chosen_engine or witness)
+    if query.infinite and options.engine == parametric.ENGINE and _resets_decide(ta, query):
+        from tactl.engines import reset_liveness  # lazy: only automata with resets need it
+
+        def decide(monotone: ThresholdAutomaton, asked: TemporalQuery) -> PropertyResult:
+            return _check_one(monotone, asked, options, progress, witness=True)
+
+        return reset_liveness.check(ta, query, options.parameters, options.bound, options.max_states,
+                                    progress, decide)
     if query.infinite and not can_run_forever(ta):
         return PropertyResult(query.property, query.kind, UNKNOWN, options.engine, reason=NO_LOOP)
     if options.engine in EXTERNAL:

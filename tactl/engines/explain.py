@@ -118,6 +118,8 @@ def _waiting(ta: ThresholdAutomaton, cex: Counterexample, query: TemporalQuery,
     # a loop through several locations (ir/eltl/cycles.py): processes move, the messages do not
     left = {ta.rules[s.rule].source for s in cex.cycle or [] if not ta.rules[s.rule].is_self_loop}
     moving = bool(left)
+    if moving and _loop_changes_shared(ta, cex):
+        return _resetting(ta, cex, query, left, env)
     where = (f"the loop from configuration {len(cex.schedule)}, where processes go round but no more "
              "messages are sent" if moving else
              f"configuration {len(cex.schedule)}, where nothing changes any more")
@@ -168,6 +170,46 @@ def _waiting(ta: ThresholdAutomaton, cex: Counterexample, query: TemporalQuery,
     return out
 
 
+def _loop_changes_shared(ta: ThresholdAutomaton, cex: Counterexample) -> bool:
+    """Whether a shared variable takes several values along the loop (a reset or a decrement on it)."""
+    loop = cex.replay.configurations[len(cex.schedule):]
+    return any(len({dict(c.shared)[v] for c in loop}) > 1 for v in ta.shared)
+
+
+def _resetting(ta: ThresholdAutomaton, cex: Counterexample, query: TemporalQuery, left: set[str],
+               env: dict[str, int]) -> list[str]:
+    """Why a loop that changes shared variables may repeat: messages are sent and reset again each
+    time round, so no guard need stay as it is; what is said is per occupied location whether the
+    loop leaves it, and how the justice is met per process (``ir/eltl/justice.py``)."""
+    loop = cex.replay.configurations[len(cex.schedule):]
+    out = [f"why going round forever is allowed (the loop from configuration {len(cex.schedule)} "
+           "changes shared variables, by a reset or a decrement, so its guards need not stay as "
+           "they are):"]
+    for loc, count in loop[0].counters:
+        if count <= 0:
+            continue
+        if loc in left:
+            out.append(f"  {count} at {loc}: the loop takes a step out of it")
+            continue
+        leaving = [r for r in ta.rules if r.source == loc and not r.is_self_loop]
+        states = []
+        for r in leaving:
+            try:
+                when = sum(holds(ta.expand(r.guard), c.env(cex.parameters)) for c in loop)
+            except EvaluationError:
+                continue
+            states.append(f"`{to_text(r.guard)}` ({r.source} -> {r.target}) is "
+                          + ("false at every loop configuration" if not when else
+                             f"true at {when} of the loop's {len(loop)} configurations, yet no "
+                             "justice of the property forces this step"))
+        out.append(f"  {count} at {loc}: " + ("; ".join(states) if states else "no rule leaves it"))
+    reading = loop_reading(ta, query)
+    if reading.pairs:
+        out.append("  justice on the loop, per process (each process that stays enabled leaves in "
+                   "turn): " + "; ".join(_pair_status(p, left, cex, env) for p in reading.pairs))
+    return out
+
+
 def _pair_status(pair: JusticePair, left: set[str], cex: Counterexample, env: dict[str, int]) -> str:
     text = (f"`{pair.location} == 0`" if pair.waived == BoolConst(False)
             else f"`{to_text(pair.waived)} || {pair.location} == 0`")
@@ -176,7 +218,8 @@ def _pair_status(pair: JusticePair, left: set[str], cex: Counterexample, env: di
     loop = cex.replay.configurations[len(cex.schedule):]
     if all(dict(c.counters)[pair.location] == 0 for c in loop):
         return f"{text}: {pair.location} stays empty"
-    return f"{text}: waived ({to_text(pair.waived)} holds)" if holds(pair.waived, env) else f"{text}: not met"
+    waived = all(holds(pair.waived, c.env(cex.parameters)) for c in loop)  # at every one (a reset may change it)
+    return f"{text}: waived ({to_text(pair.waived)} holds)" if waived else f"{text}: not met"
 
 
 def _justice(negation: Expr) -> list[Expr]:

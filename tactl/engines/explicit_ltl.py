@@ -23,11 +23,14 @@ condition (semantics: ``tactl.ir.eltl.formula``, decisions 1–6).
 * Liveness (decisions 1, 2): violated iff some reachable ``(s, O)`` has a non-updating self-loop
   enabled at ``s`` and every formula of ``O`` holds on ``s^ω`` (where ``<>χ`` and ``[]χ`` are both
   ``χ``). A deadlocked configuration ends no infinite run, so it never counts.
-* Liveness on an automaton with cycles through several locations (``ir/eltl/cycles.py``): the
-  loop may pass through several configurations, so the whole product is built and searched for
-  a strongly connected component that discharges every ``<>`` (``_fair_lasso``), with the
-  justice taken out of ψ and read per process (``ir/eltl/justice.py``), Emerson–Lei style
-  (``_just_component``).
+* Liveness on an automaton with cycles through several locations (``ir/eltl/cycles.py``), or
+  with resets or decrements (whatever else it has): the loop may pass through several
+  configurations, so the whole product is built and searched for a strongly connected component
+  that discharges every ``<>`` (``_fair_lasso``), with the justice taken out of ψ and read per
+  process (``ir/eltl/justice.py``, which says how when a reset makes a guard false again),
+  Emerson–Lei style (``_just_component``). At fixed parameters the product is finite when the
+  shared variables stay bounded on the configurations it reaches; otherwise ``max_states`` cuts
+  the search and the verdict is unknown.
 
 Every violation is replayed by the simulator (``tactl.engines.simulate.replay_run``), which evaluates ψ
 on the run by plain LTL semantics; a violation it cannot confirm is reported unknown.
@@ -59,6 +62,7 @@ from tactl.engines.simulate import Configuration, Step, replay_query
 from tactl.ir.eltl.cycles import cycle_reason, has_several_location_cycles
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason
 from tactl.ir.eltl.justice import FairReading, exits, loop_reading
+from tactl.ir.eltl.reset_response import reset_rules
 from tactl.ir.ta.validate import strongly_connected
 from tactl.ir.expr import Always, And, BoolConst, Eventually, Expr, Or, is_temporal
 from tactl.ir.eltl.safety import ReachQuery
@@ -213,7 +217,9 @@ def check_temporal(ta: ThresholdAutomaton, query: TemporalQuery, fixed: dict[str
                               time.perf_counter() - start, 0,
                               formula_class=query.formula_class.value, **kw)
 
-    if query.infinite:
+    if query.infinite and not reset_rules(ta):
+        # without a reset or a decrement the scope stays that of the parametric engines, which
+        # this engine cross-checks (with one, the product is searched as it is: see above)
         why = lasso_reason(ta) and cycle_reason(ta)
         if why is not None:
             return result(UNSUPPORTED, reason=why)
@@ -240,7 +246,8 @@ def search_one_valuation(ta: ThresholdAutomaton, query: TemporalQuery, params: d
     ``query`` (a lasso's prefix is then shortest, which ``tactl.engines.shortest`` relies on);
     ``stop()``, asked at every product state, says why to give up (else None)."""
     index = state_index(ta)
-    cyclic = query.infinite and has_several_location_cycles(ta)
+    # a loop may pass through several configurations: the whole product is searched
+    cyclic = query.infinite and (has_several_location_cycles(ta) or lasso_reason(ta) is not None)
     reading = loop_reading(ta, query) if cyclic else FairReading(query.negation)
     formula = _Formula(reading.negation, index, params)
     moves = compile_moves(ta, index, params)
@@ -401,7 +408,9 @@ def _just_component(comp: set[int], nodes, edges: list[list[tuple[int, int]]], r
 
     Emerson–Lei for the per-process justice (``ir/eltl/justice.py``): a pair is met in a
     component where it is waived, or where an edge leaves its location; otherwise only the states
-    where its location is empty may stay, so they are cut out and the components recomputed."""
+    where its location is empty or the pair is waived may stay (a process that never leaves
+    needs its exit disabled at every loop configuration, which matters once a reset can make a
+    guard false again), so the others are cut out and the components recomputed."""
     stack = [comp]
     while stack:
         members = stack.pop()
@@ -415,10 +424,11 @@ def _just_component(comp: set[int], nodes, edges: list[list[tuple[int, int]]], r
             edge = next(((u, i, v) for u in sorted(members) for i, v in edges[u] if i in exits and v in members), None)
             if edge is not None:
                 leaving.append(edge)
-            elif any(nodes[u][0][location] for u in members):
+            elif any(nodes[u][0][location] and not waived(nodes[u][0]) for u in members):
                 unmet.append((waived, location, exits))
         if unmet:
-            kept = {u for u in members if not any(nodes[u][0][loc] for _, loc, _ in unmet)}
+            kept = {u for u in members
+                    if not any(nodes[u][0][loc] and not waived(nodes[u][0]) for waived, loc, _ in unmet)}
             inside = {u: [v for v in refs[u] if v in kept] for u in kept}
             stack.extend(set(c) for c in strongly_connected(inside))
             continue

@@ -188,8 +188,9 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
     * otherwise the run is the finite prefix itself and every ``<>`` must be witnessed in it.
 
     ``justice`` (with a ``cycle``): pairs of a justice taken out of ``negation`` and read per
-    process on the loop (``ir/eltl/justice.py``): each is waived there, or its location is empty
-    at every loop configuration, or a step of ``cycle`` leaves it.
+    process on the loop (``ir/eltl/justice.py``): each is waived at every loop configuration (a
+    reset may make it false at some), or its location is empty at every one, or a step of
+    ``cycle`` leaves it.
 
     Accelerated steps are sampled exactly: between consecutive change points of the formula's
     comparisons (which move linearly along a batch) nothing the formula can see changes, and

@@ -138,8 +138,14 @@ def test_undecided_properties_are_notes_and_warnings_and_holds_are_not_results(c
     document = sarif_of(cli, tmp_path / "u.sarif", 3, "check", DATA / "check" / "unsupported.ta")
     (result,) = document["runs"][0]["results"]  # `reset` holds: no result
     assert (result["properties"]["property"], result["ruleId"], result["level"]) == \
+        ("live", "property-unknown", "warning")
+    assert "no proof for all sizes" in result["message"]["text"]
+    # the chc engine decides no liveness: there the same property is unsupported
+    document = sarif_of(cli, tmp_path / "c.sarif", 3, "check", DATA / "check" / "unsupported.ta", "--engine", "chc")
+    (result,) = document["runs"][0]["results"]
+    assert (result["properties"]["property"], result["ruleId"], result["level"]) == \
         ("live", "property-unsupported", "note")
-    assert "not an increment" in result["message"]["text"]
+    assert "reachability" in result["message"]["text"]
     document = sarif_of(cli, tmp_path / "holds.sarif", 0, "check", CORPUS / "strb" / "strb.alg")
     assert document["runs"][0]["results"] == []
 
