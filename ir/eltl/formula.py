@@ -339,3 +339,11 @@ def reach_question(query: TemporalQuery):
     branch = query.branches[0]
     return ReachQuery(query.property, branch.initial,
                       branch.cuts[0].formula if branch.cuts else BoolConst(True))
+
+
+def cut_points_only(query: TemporalQuery) -> bool:
+    """Whether a finite-prefix query's every branch is cut points alone (nested safety: no
+    ``[]`` left in the negation), the form the CHC engine's monitor reads
+    (tactl/engines/chc_monitor.py)."""
+    return not query.infinite and all(not b.invariants and not b.loop_witnesses and b.at_loop == BoolConst(True)
+                                      for b in query.branches)

@@ -18,23 +18,30 @@ Neither answer is taken on trust:
   configurations, and the run is replayed by the simulator (tactl/engines/simulate.py); a run
   that does not replay is UNKNOWN.
 
-Only reachability questions (``init -> [](good)``) are asked; liveness and nested safety are
-UNSUPPORTED with the reason. The solver runs under the command's deadline.
+The state has, besides the automaton's components, ghost counters and the facts proved of them
+(tactl/engines/chc_facts.py: how often each rule fired, the accounting of counters and shared
+variables, guards that stay true once a rule fired), and for a nested safety property the flags
+of a monitor of its negation (tactl/engines/chc_monitor.py), so that it too is a reachability
+question. Liveness is UNSUPPORTED with the reason. The solver runs under the command's deadline.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import z3
 
 from tactl.engines.chc_certificate import recheck
+from tactl.engines.chc_facts import with_facts
+from tactl.engines.chc_monitor import with_monitor
 from tactl.engines.chc_system import CounterSystem, counter_system
 from tactl.engines.parametric import verdict_scope
 from tactl.engines.result import HOLDS, UNKNOWN, UNSUPPORTED, VIOLATED, Counterexample, PropertyResult
-from tactl.engines.simulate import Configuration, Step, replay
-from tactl.ir.eltl.formula import TemporalQuery, reach_question
+from tactl.engines.simulate import Configuration, Step, replay, replay_run
+from tactl.ir.eltl.formula import Branch, TemporalQuery, cut_points_only, reach_question
 from tactl.ir.eltl.safety import ReachQuery
+from tactl.ir.expr import BoolConst
 from tactl.ir.linear import NonLinearError
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.ir.unknowns import unknowns_reason
@@ -54,28 +61,47 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
           limit_s: float | None = None) -> PropertyResult:
     """The verdict on ``query`` for every parameter valuation (restricted by ``parameters``);
     ``limit_s`` caps Spacer's time below the command's deadline (tactl/engines/chc_fallback.py
-    keeps the rest for its bounded search)."""
+    keeps the rest for its bounded search). A nested safety property is one question per branch
+    of its negation (tactl/engines/chc_monitor.py): it holds when every branch is unreachable."""
     started = time.perf_counter()
     question = reach_question(query)
+    if question is None and not cut_points_only(query):
+        return PropertyResult(query.property, query.kind, UNSUPPORTED, ENGINE, reason=(
+            f"{query.formula_class.value} property: the chc engine decides safety (reachability and "
+            "nested safety) only, so far"))
+    if ta.unknowns:
+        return PropertyResult(query.property, query.kind, UNSUPPORTED, ENGINE, reason=unknowns_reason(ta.unknowns))
+    found = []
+    for branch in (None,) if question is not None else query.branches:
+        found.append(_branch(ta, query, question, branch, parameters, limit_s, started))
+        if found[-1].verdict == VIOLATED:
+            return found[-1]
+    return _together(found, time.perf_counter() - started)
 
+
+def _branch(ta: ThresholdAutomaton, query: TemporalQuery, question: ReachQuery | None, branch: Branch | None,
+            parameters: dict[str, int] | None, limit_s: float | None, started: float) -> PropertyResult:
+    """The verdict on the reachability ``question``, or on one ``branch`` of a nested safety
+    property's negation (``question`` None)."""
     def result(verdict: str, **kw: object) -> PropertyResult:
         return PropertyResult(query.property, query.kind, verdict, ENGINE,
                               time_s=time.perf_counter() - started, **kw)  # type: ignore[arg-type]
 
-    if question is None:
-        return result(UNSUPPORTED, reason=f"{query.formula_class.value} property: the chc engine "
-                      "decides reachability (safety of the form init -> [](good)) only, so far")
-    if ta.unknowns:
-        return result(UNSUPPORTED, reason=unknowns_reason(ta.unknowns))
     try:
         # a context of its own: Spacer's search depends on the order z3 created the terms in
-        system = counter_system(ta, question, parameters, own_context(z3.Context()))
+        context = own_context(z3.Context())
+        if branch is None:
+            system = counter_system(ta, question, parameters, context)
+        else:
+            system = with_monitor(counter_system(ta, ReachQuery(query.property, branch.initial, BoolConst(True)),
+                                                 parameters, context), branch)
+        system = with_facts(ta, system).system
     except (NonLinearError, TypeError, ValueError) as e:
         return result(UNSUPPORTED, reason=f"the counter system is not linear integer arithmetic: {e}")
     fp, inv = _horn(system, limit_s)
     try:
         with deadline.cancellable(fp.ctx):
-            answer = fp.query(z3.And(inv(*system.state), system.known, system.bad))
+            answer = fp.query(z3.And(inv(*system.state), system.assumed, system.bad))
         why = fp.reason_unknown() if answer == z3.unknown else ""
     except z3.Z3Exception as e:  # Spacer reports its timeout, and a cancelled call, by raising
         stop = deadline.interruption(e)
@@ -90,7 +116,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
                       f"{time.perf_counter() - started:.1f} s)")
     if answer == z3.unsat:
         # What Spacer found, with the facts the clauses assumed: the invariant to re-check
-        invariant = z3.And(z3.substitute_vars(fp.get_cover_delta(-1, inv), *system.state), system.known)
+        invariant = z3.And(z3.substitute_vars(fp.get_cover_delta(-1, inv), *system.state), system.assumed)
         certificate = recheck(system, invariant)
         details = certificate.details()
         if not certificate.ok:
@@ -99,7 +125,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
         return result(HOLDS, queries=1 + certificate.queries, scope=verdict_scope(ta, parameters), details=details,
                       obligations=certificate.obligations)
     rules = _trace(fp)
-    counterexample = _counterexample(ta, system, question, rules)
+    counterexample = _counterexample(ta, system, query if question is None else question, rules)
     if counterexample is None:
         return result(UNKNOWN, queries=2, reason=f"Spacer found a violation along {len(rules)} "
                       "rule firings, but no concrete run of them was found to replay")
@@ -107,6 +133,20 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
         return result(UNKNOWN, queries=2, counterexample=counterexample,
                       reason="Spacer's run did not replay in the simulator: " + counterexample.replay.message)
     return result(VIOLATED, queries=2, counterexample=counterexample)
+
+
+def _together(found: list[PropertyResult], time_s: float) -> PropertyResult:
+    """One verdict from the branches' (none violated): HOLDS when every branch holds, each
+    branch's invariant and obligations kept; else the first branch that did not hold."""
+    if len(found) == 1 or any(r.verdict != HOLDS for r in found):
+        first = next((r for r in found if r.verdict != HOLDS), found[0])
+        return replace(first, time_s=time_s)
+    details = {key: "; ".join(f"branch {i}: {r.details[key]}" for i, r in enumerate(found, 1) if key in r.details)
+               for key in found[0].details}
+    # each branch's three questions under labels of their own (emit writes one file per label)
+    return replace(found[0], time_s=time_s, queries=sum(r.queries for r in found), details=details,
+                   obligations=[replace(o, label=f"branch{i}.{o.label}")
+                                for i, r in enumerate(found, 1) for o in r.obligations])
 
 
 def _horn(system: CounterSystem, limit_s: float | None = None) -> tuple[z3.Fixedpoint, z3.FuncDeclRef]:
@@ -134,7 +174,7 @@ def _horn(system: CounterSystem, limit_s: float | None = None) -> tuple[z3.Fixed
     fp.declare_var(*system.state)
     fp.rule(inv(*system.state), system.initial, name=INIT)
     for t in system.transitions:
-        fp.rule(inv(*t.after), z3.And(inv(*system.state), system.known, t.enabled), name=str(t.rule))
+        fp.rule(inv(*t.after), z3.And(inv(*system.state), system.assumed, t.enabled), name=str(t.rule))
     return fp, inv
 
 
@@ -144,10 +184,11 @@ def _trace(fp: z3.Fixedpoint) -> list[int]:
     return [int(n) for n in reversed(names) if n.isdigit()]
 
 
-def _counterexample(ta: ThresholdAutomaton, system: CounterSystem, question: ReachQuery,
+def _counterexample(ta: ThresholdAutomaton, system: CounterSystem, question: ReachQuery | TemporalQuery,
                     rules: list[int]) -> Counterexample | None:
     """A concrete run firing ``rules`` in order from an initial state to a bad one, found by one
-    SMT query over the unrolled sequence, with the simulator's replay attached."""
+    SMT query over the unrolled sequence, with the simulator's replay attached (of the
+    reachability ``question``, or of a nested safety query's negation)."""
     context = system.state[0].ctx
     states = [tuple(z3.Int(f"{n}@{i}", context) for n in system.names) for i in range(len(rules) + 1)]
     solver = z3.Solver(ctx=context)
@@ -172,5 +213,6 @@ def _counterexample(ta: ThresholdAutomaton, system: CounterSystem, question: Rea
     initial = Configuration.of({loc: first[loc] for loc in system.locations},
                                {v: first[v] for v in system.shared})
     schedule = [Step(r, 1) for r in rules]
-    return Counterexample(params, initial, schedule, replay(ta, question, params, initial, schedule),
-                          violating_step=len(schedule))
+    replayed = replay(ta, question, params, initial, schedule) if isinstance(question, ReachQuery) else \
+        replay_run(ta, question.negation, False, params, initial, schedule)  # nested safety: by LTL semantics
+    return Counterexample(params, initial, schedule, replayed, violating_step=len(schedule))

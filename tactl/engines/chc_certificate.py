@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import z3
 
-from tactl.engines.chc_invariant import invariant_text
+from tactl.engines.chc_invariant import facts_text, invariant_text
 from tactl.engines.chc_system import CounterSystem
 from tactl.engines.result import Obligation
 from tactl.util import deadline
@@ -42,12 +42,13 @@ class Certificate:
     answers: dict[str, dict[str, str]] = field(default_factory=dict)  # solver -> question -> answer
     smtlib: dict[str, str] = field(default_factory=dict)  # question -> its SMT-LIB text
     readable: str = ""  # the invariant in tactl's syntax (tactl/engines/chc_invariant.py)
+    facts: str = ""  # the proved facts it includes (tactl/engines/chc_facts.py), tactl's syntax
 
     def details(self) -> dict[str, object]:
         """What a result's ``details`` say of the certificate (the text report prints the
         invariant in tactl's syntax; ``--json`` has its SMT-LIB form too)."""
         return {"invariant": self.readable or self.text, "invariant_smtlib": self.text,
-                "recheck": self.summary()}
+                "recheck": self.summary(), **({"facts": self.facts} if self.facts else {})}
 
     @property
     def obligations(self) -> list[Obligation]:
@@ -99,7 +100,8 @@ def smtlib_questions(system: CounterSystem, invariant: z3.BoolRef, readable: str
 
 def recheck(system: CounterSystem, invariant: z3.BoolRef) -> Certificate:
     """Ask z3, then cvc5 if installed, every question of :func:`questions`."""
-    certificate = Certificate(" ".join(invariant.sexpr().split()), readable=invariant_text(system, invariant))
+    certificate = Certificate(" ".join(invariant.sexpr().split()), readable=invariant_text(system, invariant),
+                              facts=facts_text(system))
     formulas = questions(system, invariant)
     certificate.answers["z3"] = {q: _z3(f) for q, f in formulas.items()}
     certificate.smtlib = smtlib_questions(system, invariant, certificate.readable)

@@ -36,7 +36,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from tactl.engines import chc, explicit
+from tactl.engines import chc, explicit, explicit_ltl
 from tactl.engines.result import UNKNOWN, VIOLATED, PropertyResult
 from tactl.ir.eltl.formula import TemporalQuery, reach_question
 from tactl.ir.ta.model import ThresholdAutomaton
@@ -60,9 +60,8 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
     """The CHC engine's verdict on ``query``; when it is UNKNOWN, a violation searched for at the
     parameter valuations up to ``bound`` (with ``probe``, a short search first as well).
     ``spacer_limit_s`` overrides Spacer's share of the time."""
-    question = reach_question(query)
     searched = None
-    if probe and question is not None:
+    if probe and not query.infinite:
         searched = _search(ta, query, parameters, bound, min(max_states, PROBE_STATES), progress)
         if searched.verdict == VIOLATED:
             return _combined(None, searched, bound)
@@ -70,7 +69,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
     limit = spacer_limit_s if spacer_limit_s is not None else \
         SPACER_DEFAULT_S if left is None else left * SPACER_SHARE
     spacer = chc.check(ta, query, parameters, limit_s=limit)
-    if spacer.verdict != UNKNOWN or question is None or deadline.remaining() == 0:
+    if spacer.verdict != UNKNOWN or query.infinite or deadline.remaining() == 0:
         return replace(spacer, time_s=spacer.time_s + (searched.time_s if searched else 0.0))
     if searched is None or (searched.verdict == UNKNOWN and max_states > PROBE_STATES):
         if progress:
@@ -82,11 +81,14 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
 
 def _search(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, int] | None,
             bound: int, max_states: int, progress: Callable[[str], None] | None) -> PropertyResult:
-    """The explicit engine's verdict on the reachability ``query`` up to ``bound``; the
-    deadline makes it UNKNOWN."""
+    """The explicit engine's verdict on the safety ``query`` up to ``bound`` (a nested safety
+    property by its temporal search, tactl/engines/explicit_ltl.py); the deadline makes it UNKNOWN."""
+    question = reach_question(query)
     try:
         with deadline.interruptible():
-            return explicit.check(ta, reach_question(query), parameters or {}, bound, max_states, progress)
+            if question is None:
+                return explicit_ltl.check_temporal(ta, query, parameters or {}, bound, max_states, progress)
+            return explicit.check(ta, question, parameters or {}, bound, max_states, progress)
     except deadline.DeadlineExceeded:
         return PropertyResult(query.property, query.kind, UNKNOWN, explicit.ENGINE,
                               reason=deadline.timeout_reason())

@@ -28,22 +28,39 @@ class NotLinear(ValueError):
 
 
 def invariant_text(system: CounterSystem, invariant: z3.BoolRef) -> str:
-    """``invariant`` without the facts of :attr:`CounterSystem.known`, in tactl's syntax; its
-    one-line SMT-LIB form when some part of it has no such reading."""
+    """``invariant`` without the facts of :attr:`CounterSystem.known` and
+    :attr:`CounterSystem.facts`, in tactl's syntax; its one-line SMT-LIB form when some part of it
+    has no such reading."""
     try:
         return to_text(readable(system, invariant))
     except NotLinear:
         return " ".join(invariant.sexpr().split())
 
 
-def readable(system: CounterSystem, invariant: z3.BoolRef) -> Expr:
+def facts_text(system: CounterSystem) -> str:
+    """The proved facts of the counter system (tactl/engines/chc_facts.py) in tactl's syntax."""
+    if system.facts is None:
+        return ""
+    try:
+        return to_text(readable(system, system.facts, keep_facts=True))
+    except NotLinear:
+        return " ".join(system.facts.sexpr().split())
+
+
+def readable(system: CounterSystem, invariant: z3.BoolRef, keep_facts: bool = False) -> Expr:
+    """``invariant`` as an expression, without the facts of :attr:`CounterSystem.known` and
+    (unless ``keep_facts``) without those of :attr:`CounterSystem.facts`, which
+    :func:`facts_text` prints."""
     known = set(_conjuncts(system.known))
+    if system.facts is not None and not keep_facts:
+        known |= set(_conjuncts(system.facts))
     kept = [c for c in _conjuncts(invariant) if c not in known]
     processes = dict(zip(system.names, system.state))[PROCESSES]
     ctx = processes.ctx  # the system's own context (tactl/engines/chc.py)
     counters = z3.Sum(*(z3.Int(n, ctx) for n in system.locations)) if system.locations else z3.IntVal(0, ctx)
     formula = z3.substitute(z3.And(*kept), (processes, counters)) if kept else z3.BoolVal(True, ctx)
-    natural = frozenset((*system.parameters, *system.locations))
+    # the ghost and monitor components (names with '#', tactl/engines/chc_facts.py, chc_monitor.py) count too
+    natural = frozenset((*system.parameters, *system.locations, *(n for n in system.names if "#" in n)))
     parts = [_expr(c, natural) for c in _conjuncts(z3.simplify(formula, arith_lhs=True))]
     return conj(*(p for p in parts if p != BoolConst(True)))
 

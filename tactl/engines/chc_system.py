@@ -49,6 +49,15 @@ class CounterSystem:
     parameters: tuple[str, ...]
     locations: tuple[str, ...]
     shared: tuple[str, ...]
+    # proved of every reachable state but not assumed of the initial ones (tactl/engines/chc_facts.py)
+    facts: z3.BoolRef | None = None
+    # a nested safety monitor's flags with the formula that sets each (tactl/engines/chc_monitor.py)
+    monitor: tuple[tuple[z3.ArithRef, z3.BoolRef], ...] = ()
+
+    @property
+    def assumed(self) -> z3.BoolRef:
+        """What the Horn clauses assume of every state: :attr:`known` and the proved facts."""
+        return self.known if self.facts is None else z3.And(self.known, self.facts)
 
     def rename(self, formula: z3.ExprRef, other: tuple[z3.ArithRef, ...]) -> z3.ExprRef:
         """``formula`` over the state variables ``other`` instead of :attr:`state`."""

@@ -18,7 +18,8 @@ from tactl.engines.result import (ENGINE_CHOICE, EXPLICIT_DEFAULT_BOUND, EXPLICI
                                   HOLDS, HOLDS_VACUOUSLY, NO_ANTECEDENT, NO_LOOP, NOT_VACUOUS, UNKNOWN, UNSUPPORTED,
                                   VACUITY_UNKNOWN, VIOLATED, PropertyResult)
 from tactl.ir.eltl.cycles import can_run_forever, cycle_reason, has_several_location_cycles
-from tactl.ir.eltl.formula import FormulaClass, TemporalQuery, lasso_reason, reach_question, temporal_query
+from tactl.ir.eltl.formula import (FormulaClass, TemporalQuery, cut_points_only, lasso_reason, reach_question,
+                                   temporal_query)
 from tactl.ir.eltl.justice import readings_differ
 from tactl.ir.eltl.reset_response import reset_rules
 from tactl.ir.errors import Diagnostic, InputError, Severity
@@ -316,10 +317,10 @@ def _check_each(ta: ThresholdAutomaton, options: CheckOptions, progress, report:
 
 
 def _chc_decides(ta: ThresholdAutomaton, query: TemporalQuery) -> bool:
-    """Whether the CHC engine takes ``query`` where the parametric engine cannot: a reachability
-    question (``init -> [](good)``) on an automaton without synthesis unknowns; the CHC engine
-    answers nothing else (tactl/engines/chc.py)."""
-    return not ta.unknowns and reach_question(query) is not None
+    """Whether the CHC engine takes ``query`` where the parametric engine cannot: a safety
+    property (reachability, ``init -> [](good)``, or nested safety) on an automaton without
+    synthesis unknowns; the CHC engine answers nothing else (tactl/engines/chc.py)."""
+    return not ta.unknowns and (reach_question(query) is not None or cut_points_only(query))
 
 
 def _resets_decide(ta: ThresholdAutomaton, query: TemporalQuery) -> bool:
@@ -403,8 +404,9 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
         # lazy: Spacer's engine loads only when a property goes to it
         from tactl.engines import chc_fallback
 
+        # a vacuity witness asks for a run only: the short search first (Spacer is slow to find one)
         return chc_fallback.check(ta, query, options.parameters, options.bound, options.max_states, progress,
-                                  probe=options.chosen_engine)
+                                  probe=options.chosen_engine or witness)
     if query.infinite and options.engine == parametric.ENGINE and _resets_decide(ta, query):
         from tactl.engines import reset_liveness  # lazy: only automata with resets need it
 

@@ -98,6 +98,9 @@ def property_notes(r: PropertyResult) -> list[str]:
         out.append(str(r.details[ENGINE_CHOICE]))
     if r.details.get("invariant"):  # the CHC engine's certificate (tactl/engines/chc.py)
         out.append(f"inductive invariant: {r.details['invariant']}")
+        if r.details.get("facts"):  # proved facts of every run, part of what was re-checked
+            out.append("and the facts of every run it includes (proved inductive; fired#i counts the "
+                       f"firings of the i-th rule, initial#v is v's initial value): {r.details['facts']}")
         out.append(f"re-checked: {r.details.get('recheck', '')}")
     return out
 

@@ -13,6 +13,7 @@ from tactl.driver.inputs import load_automaton
 from tactl.engines import certify, chc, solvers
 from tactl.engines.chc_certificate import QUESTIONS
 from tactl.engines.chc_invariant import readable
+from tactl.engines.chc_facts import with_facts
 from tactl.engines.chc_system import counter_system
 from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED, Obligation, PropertyResult
 from tactl.ir.eltl.formula import reach_question, temporal_query
@@ -95,8 +96,9 @@ def test_other_verdicts_are_left_alone():
 
 @pytest.mark.parametrize("path", [STRB, RESET_SAFE, DATA / "chc" / "reset_counting.ta"])
 def test_readable_invariant_is_the_invariant(path):
-    """Under the facts every state has, the printed invariant and the certified one are the
-    same set of states (z3 proves the equivalence), and it names only the automaton's names."""
+    """Under the facts every state has, the printed invariant with the printed proved facts
+    (tactl/engines/chc_facts.py) and the certified one are the same set of states (z3 proves the
+    equivalence), and the number of processes is written as the counters' sum."""
     ta = read_ta_file(path).ta
     for prop in ta.properties:
         query = temporal_query(ta, prop)
@@ -105,10 +107,12 @@ def test_readable_invariant_is_the_invariant(path):
             continue
         r = chc.check(ta, query)
         assert r.verdict == HOLDS
-        system = counter_system(ta, question, None)
-        assert "processes#" not in r.details["invariant"]
+        system = with_facts(ta, counter_system(ta, question, None)).system
+        assert "processes#" not in r.details["invariant"] + r.details.get("facts", "")
         certified = _certified_invariant(system, r)
-        shown = to_z3(readable(system, certified), lambda n: z3.Int(n))
+        facts = z3.BoolVal(True) if system.facts is None else system.facts
+        shown = z3.And(to_z3(readable(system, certified), lambda n: z3.Int(n)),
+                       to_z3(readable(system, facts, keep_facts=True), lambda n: z3.Int(n)))
         solver = z3.Solver()
         solver.add(system.known, z3.Not(shown == certified))
         assert solver.check() == z3.unsat
