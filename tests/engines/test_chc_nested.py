@@ -87,6 +87,7 @@ def _random19() -> list:
     return sorted(directory.glob("*.ta")) if directory.is_dir() else []
 
 
+@pytest.mark.slow  # the rabc files' violations are found by the bounded search after Spacer's share: minutes
 @pytest.mark.parametrize("path", _random19() or [None], ids=lambda p: p.name if p else "absent")
 def test_random19_nested_safety_as_the_parametric_engine(path):
     if path is None:
