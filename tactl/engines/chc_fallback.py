@@ -62,7 +62,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
     ``spacer_limit_s`` overrides Spacer's share of the time."""
     searched = None
     if probe and not query.infinite:
-        searched = _search(ta, query, parameters, bound, min(max_states, PROBE_STATES), progress)
+        searched = bounded_search(ta, query, parameters, bound, min(max_states, PROBE_STATES), progress)
         if searched.verdict == VIOLATED:
             return _combined(None, searched, bound)
     left = deadline.remaining()
@@ -75,14 +75,16 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
         if progress:
             progress(f"{query.property}: Spacer gave no answer; searching for a violation with every "
                      f"parameter <= {bound}")
-        searched = _search(ta, query, parameters, bound, max_states, progress)
+        searched = bounded_search(ta, query, parameters, bound, max_states, progress)
     return _combined(spacer, searched, bound)
 
 
-def _search(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, int] | None,
+def bounded_search(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, int] | None,
             bound: int, max_states: int, progress: Callable[[str], None] | None) -> PropertyResult:
-    """The explicit engine's verdict on the safety ``query`` up to ``bound`` (a nested safety
-    property by its temporal search, tactl/engines/explicit_ltl.py); the deadline makes it UNKNOWN."""
+    """The explicit engine's verdict on ``query`` at every size up to ``bound`` (a reachability
+    question by tactl/engines/explicit.py, any other by the temporal search of
+    tactl/engines/explicit_ltl.py, as the liveness of reset automata in reset_liveness.py); the
+    deadline makes it UNKNOWN."""
     question = reach_question(query)
     try:
         with deadline.interruptible():

@@ -24,9 +24,9 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from tactl.engines import explicit_ltl
+from tactl.engines.chc_fallback import bounded_search
 from tactl.engines.parametric import verdict_scope
-from tactl.engines.result import EXPLICIT_ENGINE, HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED, PropertyResult
+from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED, PropertyResult
 from tactl.ir.eltl.formula import TemporalQuery
 from tactl.ir.eltl.reset_response import ResetSplit, reset_split
 from tactl.ir.expr import to_text
@@ -48,7 +48,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
     """The verdict on the liveness ``query`` of ``ta`` (which has resets or decrements);
     ``decide(automaton, query)`` is the parametric engines' verdict on a monotone automaton."""
     started = time.perf_counter()
-    probe = _search(ta, query, parameters, bound, min(max_states, PROBE_STATES), progress)
+    probe = bounded_search(ta, query, parameters, bound, min(max_states, PROBE_STATES), progress)
     if probe.verdict == VIOLATED:
         return _violated(probe, bound, started)
     split = reset_split(ta, query)
@@ -65,7 +65,7 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
     if probe.verdict == UNKNOWN and max_states > PROBE_STATES and deadline.remaining() != 0:
         if progress:
             progress(f"{query.property}: searching for a lasso with every parameter <= {bound}")
-        searched = _search(ta, query, parameters, bound, max_states, progress)
+        searched = bounded_search(ta, query, parameters, bound, max_states, progress)
         if searched.verdict == VIOLATED:
             return _violated(searched, bound, started)
     if searched.verdict == HOLDS:
@@ -75,17 +75,6 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
     note = f"{why}; bounded search for a lasso ({searched.details.get('states', 0)} states): {what}"
     return PropertyResult(query.property, query.kind, UNKNOWN, ENGINE, time_s=time.perf_counter() - started,
                           reason=note, details={RESETS: note, "states": searched.details.get("states", 0)})
-
-
-def _search(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, int] | None, bound: int,
-            max_states: int, progress: Callable[[str], None] | None) -> PropertyResult:
-    """The explicit engine's verdict at every size up to ``bound``; the deadline makes it UNKNOWN."""
-    try:
-        with deadline.interruptible():
-            return explicit_ltl.check_temporal(ta, query, parameters or {}, bound, max_states, progress)
-    except deadline.DeadlineExceeded:
-        return PropertyResult(query.property, query.kind, UNKNOWN, EXPLICIT_ENGINE,
-                              reason=deadline.timeout_reason())
 
 
 def _violated(found: PropertyResult, bound: int, started: float) -> PropertyResult:
