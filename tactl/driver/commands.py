@@ -20,7 +20,7 @@ from tactl.driver.pipeline import (CHECK_DEFAULTS, PASSES, SOURCE_MAX_STATES, No
                                    process_automaton, read_source, without_rc)
 from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.rta.model import Timing
-from tactl.ir.rta.reader import RtaReadResult
+from tactl.ir.rta.result import RtaReadResult
 from tactl.ir.ta.reader import ReadResult
 from tactl.util import deadline
 

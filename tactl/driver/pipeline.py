@@ -35,7 +35,7 @@ from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.expr import to_text
 from tactl.ir.rta.model import Timing
 from tactl.ir.rta.json_form import rta_from_json, rta_to_json
-from tactl.ir.rta.reader import RtaReadResult, read_rta
+from tactl.ir.rta.result import RtaReadResult
 from tactl.ir.rta.validate import validate_rta
 from tactl.ir.source import is_stdin, label, read_text, sniff_kind
 from tactl.ir.ta.json_form import ta_from_json, ta_to_json
@@ -326,6 +326,8 @@ def lower_loaded(loaded: ReadResult) -> ReadResult:
 
 
 def _read_rta(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
+    from tactl.ir.rta.reader import read_rta  # lazy: its grammar (lark) only for .rta text
+
     return read_rta(src.text, src.path)
 
 
