@@ -4,6 +4,10 @@ Two stages with one error type. :func:`parse_ta` checks syntax and the sort of e
 (a term where a number is meant, a formula where a truth value is meant); :func:`read_ta` adds the
 semantic checks of :mod:`ir.validate` (unknown names, non-linear terms, non-monotone updates) and
 returns the automaton with its warnings. Whatever the input, nothing but ``InputError`` escapes.
+
+A plain ``.ta`` text is read by the hand-written reader (``ir/ta/fast_reader.py``, the same
+automaton without loading lark); what it declines, an error among it, and every ``.eta`` text are
+read by lark's (``ir/ta/grammar.py``), which words every error.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from pathlib import Path
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.source import label, read_text
 from tactl.ir.ta.build import reader_warnings
+from tactl.ir.ta.fast_reader import Declined, read_plain_ta
 from tactl.ir.ta.model import ThresholdAutomaton
 from tactl.ir.ta.validate import MAX_NESTING, validate
 
@@ -37,11 +42,23 @@ def parse_ta_with_warnings(text: str, path: str = "<input>",
     token = reader_warnings.set(warnings)
     try:
         with _collector_paused():
-            ta = _parse(text, path, extended)
+            ta = None if extended else _read_plain(text)
+            if ta is None:
+                warnings.clear()  # the hand-written reader's, if it warned before it declined
+                ta = _parse(text, path, extended)
     finally:
         reader_warnings.reset(token)
     check_nesting(ta.expressions(), path, text)
     return ta, warnings
+
+
+def _read_plain(text: str) -> ThresholdAutomaton | None:
+    """The automaton of a plain .ta text as the hand-written reader (``ir/ta/fast_reader.py``) reads
+    it, or None where it declines (then lark reads the text and words any error)."""
+    try:
+        return read_plain_ta(text)
+    except Declined:
+        return None
 
 
 def _parse(text: str, path: str, extended: bool) -> ThresholdAutomaton:
