@@ -26,9 +26,8 @@ import time
 from collections import deque
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from tactl.driver.cache import Cache, cache_key, digest
 from tactl.driver.file_reading import attach, file_fairness, keep
 from tactl.driver.file_types import FILE_TYPES
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
@@ -43,6 +42,9 @@ from tactl.ir.limits import MAX_DIGITS
 from tactl.ir.ta.reader import ReadResult, only_warnings, read_ta
 from tactl.ir.ta.validate import validate
 from tactl.util import deadline
+
+if TYPE_CHECKING:  # hashing (the cache) is imported only by a runner that has a cache
+    from tactl.driver.cache import Cache
 
 
 @dataclass(frozen=True)
@@ -745,6 +747,7 @@ class Runner:
     def _what_changed(self, step: Pass, value: Any, options: Mapping[str, Any], subject: str) -> str:
         """Why a lookup misses, for --explain: compared with the last run of this pass on this
         file (the cache's lineage notes)."""
+        from tactl.driver.cache import digest  # lazy: hashing only with a cache (verify)
         assert self.cache is not None
         label = f"{self.origin}|{step.name}|{subject}"
         now_input = digest(KINDS[step.source].canonical(value))
@@ -766,6 +769,7 @@ class Runner:
 
     @staticmethod
     def key(step: Pass, value: Any, options: Mapping[str, Any]) -> str:
+        from tactl.driver.cache import cache_key  # lazy: as in _what_changed
         return cache_key(step.name, step.version, KINDS[step.source].canonical(value),
                          {name: options.get(name) for name in step.options})
 
