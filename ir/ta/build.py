@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from tactl.ir.errors import Diagnostic, Severity, Span
 from tactl.ir.expr import BoolConst, Compare, Expr, IntConst, Name, conj, is_arith, to_text
 from tactl.ir.linear import NonLinearError, linearize
-from tactl.ir.ta.model import Update
+from tactl.ir.ta.model import ThresholdAutomaton, Update
 from tactl.ir.ta.validate import divisor_problem
 
 
@@ -140,3 +140,21 @@ def _never_equal(var: str, e: Expr) -> bool:
     except (NonLinearError, TypeError):
         return False
     return diff.is_constant and diff.const != 0
+
+
+def sections() -> dict[str, list]:
+    """An automaton's parts as a reader collects them, section by section (any order, repeated)."""
+    return {k: [] for k in ("locals", "shared", "parameters", "unknowns", "define", "assumptions",
+                            "locations", "inits", "rules", "properties")}
+
+
+def automaton(name: str, parts: dict[str, list], declared_at: list[tuple[str, Span]],
+              timing: str) -> ThresholdAutomaton:
+    """The automaton of the collected :func:`sections`."""
+    return ThresholdAutomaton(
+        name=name, locals=tuple(parts["locals"]), shared=tuple(parts["shared"]),
+        parameters=tuple(parts["parameters"]), unknowns=tuple(parts["unknowns"]),
+        defines=tuple(parts["define"]), assumptions=tuple(parts["assumptions"]),
+        locations=tuple(parts["locations"]), inits=tuple(parts["inits"]),
+        rules=tuple(parts["rules"]), properties=tuple(parts["properties"]),
+        timing=timing, declared_at=tuple(declared_at))

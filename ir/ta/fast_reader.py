@@ -22,8 +22,9 @@ import sys
 from tactl.ir.errors import Span
 from tactl.ir.expr import (Always, BoolConst, Compare, Div, Eventually, Expr, Implies, IntConst, Mul, Name,
                            Neg, Not, conj, disj, summation)
-from tactl.ir.ta.build import SortError, Unchanged, as_formula, divisor, merge_unchanged, term
+from tactl.ir.ta.build import SortError, Unchanged, as_formula, automaton, divisor, merge_unchanged, sections, term
 from tactl.ir.ta.model import Define, Location, Property, Rule, ThresholdAutomaton, Update
+from tactl.ir.ta.validate import MAX_NESTING
 
 
 class Declined(Exception):
@@ -131,14 +132,12 @@ class _Reader:
 
     # ---------------------------------------------------------------------- ta.lark
 
-    def automaton(self) -> ThresholdAutomaton:
+    def read(self) -> ThresholdAutomaton:
         """start: HEADER NAME "{" _section* "}" """
         self.word(*HEADERS)
         name = self.name()[1]
         self.take("{")
-        parts: dict[str, list] = {k: [] for k in (
-            "locals", "shared", "parameters", "unknowns", "define", "assumptions",
-            "locations", "inits", "rules", "properties")}
+        parts = sections()
         declared_at: list[tuple[str, Span]] = []
         timing = "async"
         while self.peek() != "}":
@@ -165,13 +164,7 @@ class _Reader:
                 raise Declined("not a section")
         self.take("}")
         self.take(END)
-        return ThresholdAutomaton(
-            name=name, locals=tuple(parts["locals"]), shared=tuple(parts["shared"]),
-            parameters=tuple(parts["parameters"]), unknowns=tuple(parts["unknowns"]),
-            defines=tuple(parts["define"]), assumptions=tuple(parts["assumptions"]),
-            locations=tuple(parts["locations"]), inits=tuple(parts["inits"]),
-            rules=tuple(parts["rules"]), properties=tuple(parts["properties"]),
-            timing=timing, declared_at=tuple(declared_at))
+        return automaton(name, parts, declared_at, timing)
 
     def names(self) -> list[tuple[str, str, int, int]]:
         """_names: NAME ("," NAME)*"""
@@ -326,23 +319,21 @@ class _Reader:
 
     def or_expr(self) -> Expr:
         """?or_expr: and_expr ("||" and_expr)*"""
-        items = [self.and_expr()]
-        while self.peek() == "||":
-            self.i += 1
-            items.append(self.and_expr())
-        if len(items) == 1:
-            return items[0]
-        return disj(*map(as_formula, items), span=_joined(items[0].span, items[-1].span))
+        return self.chain("||", self.and_expr, disj)
 
     def and_expr(self) -> Expr:
         """?and_expr: unary ("&&" unary)*"""
-        items = [self.unary()]
-        while self.peek() == "&&":
+        return self.chain("&&", self.unary, conj)
+
+    def chain(self, op: str, operand, join) -> Expr:
+        """A flat chain ``a op b op …`` joined by ``join`` (one operand: itself, as lark inlines it)."""
+        items = [operand()]
+        while self.peek() == op:
             self.i += 1
-            items.append(self.unary())
+            items.append(operand())
         if len(items) == 1:
             return items[0]
-        return conj(*map(as_formula, items), span=_joined(items[0].span, items[-1].span))
+        return join(*map(as_formula, items), span=_joined(items[0].span, items[-1].span))
 
     def unary(self) -> Expr:
         """?unary: cmp | NOT unary | ALWAYS unary | EVENTUALLY unary"""
@@ -433,7 +424,18 @@ class _Reader:
 def read_plain_ta(text: str) -> ThresholdAutomaton:
     """The automaton of ``text``, as the grammar reader builds it; :class:`Declined` for any text
     this reader is not sure of (an error among it)."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, DEEPEST))
     try:
-        return _Reader(text).automaton()
+        return _Reader(text).read()
     except (SortError, ValueError, RecursionError, IndexError) as e:  # an error lark words; int() of a huge literal
         raise Declined(type(e).__name__) from None
+    finally:
+        sys.setrecursionlimit(limit)
+
+
+# Python frames the reader may need: about ten per level of an expression (expr, or, and, unary,
+# sum, product, neg, atom and the chains), for as many levels as the validator admits
+# (``MAX_NESTING`` in ir/ta/validate.py; generated files nest a hundred parentheses deep). Python's
+# own calls take no C stack, so the limit is only Python's count.
+DEEPEST = 12 * MAX_NESTING + 500

@@ -35,8 +35,8 @@ from tactl.ir.expr import (
     summation,
 )
 from tactl.ir.limits import MAX_DIGITS
-from tactl.ir.ta.build import SortError, Unchanged, as_formula, divisor, merge_unchanged, term
-from tactl.ir.ta.model import Define, Location, Property, Rule, ThresholdAutomaton, Update
+from tactl.ir.ta.build import SortError, Unchanged, as_formula, automaton, divisor, merge_unchanged, sections, term
+from tactl.ir.ta.model import Define, Location, Property, Rule, Update
 
 
 def grammar_text(package: str, name: str) -> str:
@@ -217,9 +217,7 @@ class _Build(ExprBuild):
 
     def start(self, ch):
         name = str(ch[1])
-        parts: dict[str, list] = {k: [] for k in (
-            "locals", "shared", "parameters", "unknowns", "define", "assumptions",
-            "locations", "inits", "rules", "properties")}
+        parts = sections()
         declared_at: list[tuple[str, Span]] = []
         timing = "async"
         for section in ch[2:]:
@@ -233,13 +231,7 @@ class _Build(ExprBuild):
                 parts["define"].append(section[1])
             else:
                 parts[section[0]].extend(section[1])
-        return ThresholdAutomaton(
-            name=name, locals=tuple(parts["locals"]), shared=tuple(parts["shared"]),
-            parameters=tuple(parts["parameters"]), unknowns=tuple(parts["unknowns"]),
-            defines=tuple(parts["define"]), assumptions=tuple(parts["assumptions"]),
-            locations=tuple(parts["locations"]), inits=tuple(parts["inits"]),
-            rules=tuple(parts["rules"]), properties=tuple(parts["properties"]),
-            timing=timing, declared_at=tuple(declared_at))
+        return automaton(name, parts, declared_at, timing)
 
 
 def run_parser(parser: Lark, text: str, path: str):

@@ -157,3 +157,10 @@ def test_positions_are_lark_s():
     rule = ta.rules[0]
     assert (rule.span, rule.source_span, rule.guard.span) == (Span(4, 11, 4, 12), Span(4, 14, 4, 15), Span(4, 27, 4, 31))
 
+
+
+def test_a_formula_nested_as_deep_as_the_validator_admits_is_read_without_lark():
+    """Generated files nest a hundred parentheses and more (ISOLA'18's c1cs_case1.ta)."""
+    deep = "(" * 190 + "x >= 1" + ")" * 190
+    text = SPELLINGS.replace("q = <>[](b == 0)", f"q = <>[]{deep}")
+    assert agree(text) == "read"
