@@ -5,10 +5,13 @@ of a ``.ta`` check among it) need not load the reader's grammar."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tactl.ir.errors import Diagnostic
-from tactl.ir.rta.model import ReceiveTA
 from tactl.ir.ta.reader import SourceResult
+
+if TYPE_CHECKING:  # the model's classes are not needed to pass a result on
+    from tactl.ir.rta.model import ReceiveTA
 
 
 @dataclass

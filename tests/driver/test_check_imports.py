@@ -1,7 +1,7 @@
 """What ``tactl check`` of a small ``.ta`` file leaves unloaded: its start-up is most of its cost
 (docs/bench.md, the start-up table), so the modules only other inputs or commands need stay out
 of it: lark and its parse tables (a plain .ta file is read by ir/ta/fast_reader.py), the cache's
-hashing (only ``verify`` has a cache), the .rta reader."""
+hashing (only ``verify`` has a cache), the receive automaton's reader and model."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sys
 
 from conftest import CORPUS
 
-UNLOADED = ("lark", "hashlib", "tactl.driver.cache", "tactl.ir.rta.reader")
+UNLOADED = ("lark", "hashlib", "tactl.driver.cache", "tactl.ir.rta.reader", "tactl.ir.rta.model")
 
 
 def test_checking_a_ta_file_loads_no_grammar_and_no_cache():
