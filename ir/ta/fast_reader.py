@@ -191,42 +191,47 @@ class _Reader:
         self.take(";")
         return Define(name[1], value, span=_span(name))
 
-    def formulas(self) -> list[Expr]:
-        """assumptions / inits: KEYWORD _count? "{" (expr ";")* "}" """
+    def block(self, item) -> list:
+        """A section's body after its keyword: _count? "{" item* "}" """
         self.count()
         self.take("{")
         found = []
         while self.peek() != "}":
-            found.append(self.expr())
-            self.take(";")
-        self.i += 1
-        return [as_formula(e) for e in found]
-
-    def locations(self) -> list[Location]:
-        """locations: "locations" _count? "{" location* "}"
-        location: NAME ":" "[" _ints? "]" ";"   _ints: signed_int (";" signed_int)* ";"?"""
-        self.count()
-        self.take("{")
-        found = []
-        while self.peek() != "}":
-            name = self.name()
-            self.take(":")
-            values: list[int] = []
-            if self.peek() == "[]":  # lark's lexer reads '[' ']' here: the state takes no '[]'
-                self.i += 1
-            else:
-                self.take("[")
-                while self.peek() != "]":
-                    values.append(self.signed_int())
-                    if self.peek() == ";":
-                        self.i += 1
-                    elif self.peek() != "]":
-                        raise Declined("expected ';' or ']'")
-                self.i += 1
-            self.take(";")
-            found.append(Location(sys.intern(name[1]), tuple(values), span=_span(name)))
+            found.append(item())
         self.i += 1
         return found
+
+    def formulas(self) -> list[Expr]:
+        """assumptions / inits: KEYWORD _count? "{" (expr ";")* "}" """
+        return [as_formula(e) for e in self.block(self.statement)]
+
+    def statement(self) -> Expr:
+        e = self.expr()
+        self.take(";")
+        return e
+
+    def locations(self) -> list[Location]:
+        """locations: "locations" _count? "{" location* "}" """
+        return self.block(self.location)
+
+    def location(self) -> Location:
+        """location: NAME ":" "[" _ints? "]" ";"   _ints: signed_int (";" signed_int)* ";"?"""
+        name = self.name()
+        self.take(":")
+        values: list[int] = []
+        if self.peek() == "[]":  # lark's lexer reads '[' ']' here: the state takes no '[]'
+            self.i += 1
+        else:
+            self.take("[")
+            while self.peek() != "]":
+                values.append(self.signed_int())
+                if self.peek() == ";":
+                    self.i += 1
+                elif self.peek() != "]":
+                    raise Declined("expected ';' or ']'")
+            self.i += 1
+        self.take(";")
+        return Location(sys.intern(name[1]), tuple(values), span=_span(name))
 
     def signed_int(self) -> int:
         """signed_int: SIGN? INT"""
@@ -237,13 +242,7 @@ class _Reader:
 
     def rules(self) -> list[Rule]:
         """rules: "rules" _count? "{" rule* "}" """
-        self.count()
-        self.take("{")
-        found = []
-        while self.peek() != "}":
-            found.append(self.rule())
-        self.i += 1
-        return found
+        return self.block(self.rule)
 
     def rule(self) -> Rule:
         """rule: INT ":" NAME "->" NAME "when" expr "do" "{" _actions? "}" ";"?
@@ -291,20 +290,17 @@ class _Reader:
         return [Update(sys.intern(var[1]), term(value), span=_joined(_span(var), value.span))]
 
     def specifications(self) -> list[Property]:
-        """specifications: "specifications" _count? "{" spec* "}"   spec: NAME (":" | "=") expr ";" """
-        self.count()
-        self.take("{")
-        found = []
-        while self.peek() != "}":
-            name = self.name()
-            if self.peek() not in (":", "="):
-                raise Declined("expected ':'")
-            self.i += 1
-            formula = self.expr()
-            self.take(";")
-            found.append(Property(name[1], as_formula(formula), span=_span(name)))
+        """specifications: "specifications" _count? "{" spec* "}" """
+        return self.block(self.spec)
+
+    def spec(self) -> Property:
+        """spec: NAME (":" | "=") expr ";" """
+        name = self.name()
+        if self.peek() not in (":", "="):
+            raise Declined("expected ':'")
         self.i += 1
-        return found
+        formula = self.statement()
+        return Property(name[1], as_formula(formula), span=_span(name))
 
     # ---------------------------------------------------------------------- expr.lark
 
