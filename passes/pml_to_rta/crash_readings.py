@@ -8,7 +8,10 @@
   ``pc == V0 && next_pc == CR -> nsnt0F++`` where the crash cuts a broadcast short.
   ``crash.py`` (``crash_location``) reads it as tactl's ``crash(F)`` with the one crash location
   CR, exactly the model of the Fisman-style files whose reading is built; the file's counter
-  only bounds the crashes by F, which ``crash(F)`` does too (:func:`counted_and_cut`).
+  only bounds the crashes by F, which ``crash(F)`` does too (:func:`counted_and_cut`). The file's
+  instance takes the file's own crash steps (:func:`crash_paths`): from every live location, each
+  with the crash-send counters it increments and what its receive does (c1cs's crash at D0
+  forgets the votes, one at V0 may receive first).
 * **crash locations that keep state** (ISOLA'18 ``nbacr.pml``: a crashed process keeps its
   failure-detector bit, ``crash_copies.py``): the receive automaton's crash rules are the file's
   own crash steps. A crashed process is a process of the file's formula like the others (ByMC
@@ -26,6 +29,7 @@ none of those messages afterwards, which the file's formula reads.
 from __future__ import annotations
 
 from tactl.ir.rta.model import CRASH_LOCATION, FaultModel
+from tactl.passes.pml_to_rta import kept_counts as PK
 from tactl.passes.pml_to_rta.state import TranslationState
 
 
@@ -71,3 +75,18 @@ def stay_zeroed(tr: TranslationState, stutters: list, starts: list[tuple], edges
         if zero:
             out[s] = zero
     return out
+
+
+def crash_paths(tr: TranslationState, starts: list[tuple], edges: list, crash_send: str) -> tuple[tuple, ...]:
+    """The file's own crash steps of :func:`counted_and_cut`, as ``(source, message types whose
+    crash-send counter it increments, types it receives none of, types it resets to 0)``, one per
+    distinct step; ``crash.crash_location`` checked that each is possible whatever was received."""
+    out: list[tuple] = []
+    for s, _, p in tr.file_crash_paths:
+        if s not in tr.names:
+            continue
+        sent = tuple(sorted(x[len(crash_send) + 1:] for x in p.sends if x.startswith(crash_send + ":")))
+        path = (tr.names[s], sent, PK.kept(tr, [p], starts, edges), PK.zeroed(tr, [p], starts, edges))
+        if path not in out:
+            out.append(path)
+    return tuple(out)

@@ -19,7 +19,6 @@ none, one with ``:: else -> next_pc = pc`` lets it stutter forever).
 from __future__ import annotations
 
 from tactl.ir.rta.model import FaultModel
-from tactl.passes.pml_to_rta.crash_readings import counted_and_cut, kept_state
 from tactl.passes.pml_to_rta.state import TranslationState
 from tactl.passes.pml_to_rta.values import SOURCE, Frozen
 
@@ -76,9 +75,8 @@ def crash_reading(tr: TranslationState, faults) -> bool:
     """The crash files whose own fairness is read (``passes/rta_to_ta/crash_fairness.py``), with one
     crash location (no crash locations that keep the state): tactl's ``crash(F)`` from a
     crash-send counter (``nsntF``), and ``clean_crash(F)`` from the file's own crash counter
-    (cond-consensus2's ``nfaulty``); and the two shapes of ``crash_readings.py`` (both counters;
-    crash locations that keep the state)."""
+    (cond-consensus2's ``nfaulty``)."""
     one = not tr.crash_copies and tr.dead is not None and not tr.dead_all
     fisman = faults.model is FaultModel.CRASH and tr.crash_counter is not None and tr.file_crash is None
     counted = faults.model is FaultModel.CLEAN_CRASH and tr.file_crash is not None and tr.crash_counter is None
-    return one and (fisman or counted) or counted_and_cut(tr, faults) or kept_state(tr, faults)
+    return one and (fisman or counted)

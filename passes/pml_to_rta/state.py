@@ -102,6 +102,8 @@ class TranslationState:
     crash_copies: list[CrashCopy] = field(default_factory=list)
     crash_steps: list[tuple] = field(default_factory=list)
     crashed_steps: list[tuple] = field(default_factory=list)
+    file_crash_paths: list[tuple] = field(default_factory=list)  # crash.crash_location's crash steps
+    crash_paths: tuple[tuple, ...] = ()  # their reading for the file's fairness (crash_readings.py)
     crashed_moves: bool = False  # a crashed process may change its crash valuation (crash_copies.split_moves)
 
     # --- the automaton's parts (explore.name_locations, explore.explore)

@@ -129,7 +129,7 @@ def run(tr: TranslationState) -> PromelaTranslation:
                                 tuple((k, v) for k, v in tr.kept_counts.items() if v), tr.crashed_stutter,
                                 tr.crashed_kept, tuple((k, v) for k, v in tr.zeroed_counts.items() if v),
                                 tuple(sorted(tr.stay_kept.items())), tr.static_steps,
-                                tuple(sorted(tr.stay_zeroed.items())))
+                                tuple(sorted(tr.stay_zeroed.items())), tr.crash_paths)
     return PromelaTranslation(rta, tuple(tr.notes + table_notes),
                               tuple((loc.name, loc.origin.text if loc.origin else "")
                                     for loc in (*tr.locations, *crash_locations)), fairness)

@@ -23,13 +23,23 @@ file verdict is this proof, or UNKNOWN; never a VIOLATED without a run.
 
 **Stays that reset a count** (c1cs's decided processes: ``next_nrcvd0 = 0``, then ``next_pc =
 pc``): a process that keeps taking, or last took, such a stay holds none of that type's messages,
-so it is fair only if nothing of the type is guaranteed (:func:`reset_stay`).
+so it is fair only if nothing of the type is guaranteed (:func:`reset_stay`). In the file's
+instance such a stay goes to the count 0, and so does a crashed process's (:func:`crashed_resets`).
+
+**The file's own crash steps where it counts crashes and cut broadcasts both** (c1cs, cf1s;
+``passes/pml_to_rta/crash_readings.py``): ``J_file`` is ``crash_fairness.py``'s for ``crash(F)``;
+the instance takes the file's crash steps as the front end read them (:func:`counted_crash_steps`),
+so that a run found there is a run of the file: from each live location, to CR, counting the
+crash (at most F, the file's ``nfaulty < F``) and the broadcasts it cuts short, receiving as the
+file's step does there (nothing new where it keeps the counts, 0 where it resets them).
 """
 
 from __future__ import annotations
 
-from tactl.ir.expr import Compare, Expr, IntConst, Name, conj
+from tactl.ir.expr import BoolConst, Compare, Expr, IntConst, Name, conj
 from tactl.ir.rta.model import FaultModel, ReceiveTA
+from tactl.passes.rta_to_ta.crash_fairness import crash_locations
+from tactl.passes.rta_to_ta.env import CRASHED, sent_by_crashing
 
 
 def copies_reading(rta: ReceiveTA) -> bool:
@@ -58,3 +68,18 @@ def crashed_resets(crashing: dict[str, list[tuple]], stay_zeroed: dict[str, tupl
     that keeps stepping then holds none of those messages, as in the file."""
     return {loc: [(t, c, inc, kept, reset or (stay_zeroed.get(loc, ()) if t == loc and not inc else ()))
                   for t, c, inc, kept, reset in out] for loc, out in crashing.items()}
+
+
+def counted_crash_steps(rta: ReceiveTA, translation, crash_paths: tuple[tuple, ...]) -> tuple[dict[str, list[tuple]], tuple[str, ...]]:
+    """The instance's crash steps for :func:`crash_paths` of the front end (module docstring), in
+    ``crash_fairness.crash_steps``'s form: paths ``(target, condition, increments, kept, reset)``
+    per source, and the shared variables they increment; empty where the file has none."""
+    where = crash_locations(rta, translation.ta)
+    if not crash_paths or len(where) != 1:
+        return {}, ()
+    [cr] = where
+    paths: dict[str, list[tuple]] = {}
+    for source, cut, kept, reset in crash_paths:
+        paths.setdefault(source, []).append(
+            (cr, BoolConst(True), (CRASHED, *(sent_by_crashing(m) for m in cut)), kept, reset))
+    return paths, (*(sent_by_crashing(m.name) for m in rta.messages), CRASHED)

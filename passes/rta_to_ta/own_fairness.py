@@ -31,6 +31,9 @@ class FileFairness:
     static: Any = None  # static_steps.StaticSteps: the steps with static receive counts kept, or None
     # per location, the types every stay there resets to 0 (passes/pml_to_rta/crash_readings.py)
     stay_zeroed: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # the file's own crash steps where it counts crashes and cut broadcasts both: (source, types
+    # cut short, types not received, types reset) (passes/pml_to_rta/crash_readings.py)
+    crash_paths: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = ()
 
     def kept_by(self, rule: int) -> tuple[str, ...]:
         return dict(self.kept).get(rule, ())
@@ -46,7 +49,8 @@ class FileFairness:
                "kept": [[k, list(v)] for k, v in self.kept], "crashed_stutter": self.crashed_stutter,
                "crashed_kept": list(self.crashed_kept), "zeroed": [[k, list(v)] for k, v in self.zeroed],
                "stay_kept": [[k, list(v)] for k, v in self.stay_kept],
-               "stay_zeroed": [[k, list(v)] for k, v in self.stay_zeroed]}
+               "stay_zeroed": [[k, list(v)] for k, v in self.stay_zeroed],
+               "crash_paths": [[s, list(m), list(k), list(z)] for s, m, k, z in self.crash_paths]}
         if self.static is not None:
             doc["static"] = self.static.to_json()
         return doc
@@ -64,4 +68,5 @@ class FileFairness:
                             tuple((k, tuple(v)) for k, v in doc.get("zeroed", ())),
                             tuple((k, tuple(v)) for k, v in doc.get("stay_kept", ())),
                             StaticSteps.from_json(doc["static"]) if "static" in doc else None,
-                            tuple((k, tuple(v)) for k, v in doc.get("stay_zeroed", ())))
+                            tuple((k, tuple(v)) for k, v in doc.get("stay_zeroed", ())),
+                            tuple((s, tuple(m), tuple(k), tuple(z)) for s, m, k, z in doc.get("crash_paths", ())))

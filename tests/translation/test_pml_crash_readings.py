@@ -75,11 +75,22 @@ def test_the_reset_is_in_the_files_instance():
     reading = reading_of(load_automaton(BOTH))
     inst = unfold(reading.rta, reading.translation, reading.fairness, {"N": 3, "T": 1, "F": 1})
     at_d = {inst.counts[r.target] for r in inst.ta.rules if inst.counts[r.source][0] == "D"}
-    assert at_d == {("D", (0,))}  # every step at D leaves the count at 0
+    assert at_d == {("D", (0,)), ("CR", (0,))}  # every step at D leaves the count at 0, a crash too
     r = check_automaton(replace(inst.ta, assumptions=()), str(BOTH),
                         CheckOptions(engine="explicit", properties=("decide",),
                                      parameters={"N": 3, "T": 1, "F": 1})).results[0]
     assert r.verdict == "holds vacuously"
+
+
+def test_the_instance_crashes_as_the_file_does():
+    """From every live location, to CR, counting the crash; the one at V0 cuts its broadcast
+    short (nsntF), the one at D forgets the count as D's step does."""
+    reading = reading_of(load_automaton(BOTH))
+    assert reading.fairness.crash_paths == (("V0", ("nsnt",), (), ()), ("S", (), (), ()), ("D", (), (), ("nsnt",)))
+    inst = unfold(reading.rta, reading.translation, reading.fairness, {"N": 3, "T": 1, "F": 1})
+    crashes = {(inst.counts[r.source][0], tuple(u.var for u in r.updates)) for r in inst.ta.rules
+               if inst.counts[r.target][0] == "CR"}
+    assert crashes == {("V0", ("ncrashed", "nsf_nsnt")), ("S", ("ncrashed",)), ("D", ("ncrashed",))}
 
 
 def test_a_crash_violates_decide_when_the_count_is_kept():
