@@ -94,7 +94,8 @@ def reading_of(loaded) -> FileReading | None:
 
     translation = translate(loaded.receive)
     justice = file_justice(loaded.receive, translation, dict(fairness.stays), fairness.extra, fairness.one_per_step,
-                           dict(fairness.kept), fairness.crashed_stutter, surely_zero(loaded.receive, fairness))
+                           dict(fairness.kept), fairness.crashed_stutter, surely_zero(loaded.receive, fairness),
+                           dict(fairness.stay_zeroed))
     loaded.file_reading = None if justice is None else FileReading(loaded.receive, translation, fairness, justice)
     return loaded.file_reading
 
