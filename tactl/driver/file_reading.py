@@ -87,16 +87,22 @@ def reading_of(loaded) -> FileReading | None:
     fairness = getattr(loaded, "file_fairness", None)
     if fairness is None or loaded.receive is None:
         return None
+    from tactl.passes.rta_to_ta.eliminate import translate  # lazy: only for a .pml's liveness
+
+    translation = translate(loaded.receive)
+    justice = justice_of(loaded.receive, translation, fairness)
+    loaded.file_reading = None if justice is None else FileReading(loaded.receive, translation, fairness, justice)
+    return loaded.file_reading
+
+
+def justice_of(rta, translation, fairness: FileFairness) -> FileJustice | None:
+    """The file's justice of ``rta`` and its ``translation`` (``passes/rta_to_ta/file_fairness.py``)."""
     # lazy: only for a .pml's liveness
-    from tactl.passes.rta_to_ta.eliminate import translate
     from tactl.passes.rta_to_ta.file_fairness import file_justice
     from tactl.passes.rta_to_ta.zero_counts import surely_zero
 
-    translation = translate(loaded.receive)
-    justice = file_justice(loaded.receive, translation, dict(fairness.stays), fairness.extra, fairness.one_per_step,
-                           dict(fairness.kept), fairness.crashed_stutter, surely_zero(loaded.receive, fairness))
-    loaded.file_reading = None if justice is None else FileReading(loaded.receive, translation, fairness, justice)
-    return loaded.file_reading
+    return file_justice(rta, translation, dict(fairness.stays), fairness.extra, fairness.one_per_step,
+                        dict(fairness.kept), fairness.crashed_stutter, surely_zero(rta, fairness))
 
 
 def valuations(parameters: tuple[str, ...], assumptions: tuple[Expr, ...], processes: Expr,
@@ -145,6 +151,12 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
         over = replace(over, verdict=UNKNOWN, reason=(
             "the over-approximation of the file's fairness was built for other cycles than the "
             "checked automaton's"))
+    if over.verdict not in (HOLDS, HOLDS_VACUOUSLY):
+        from tactl.driver.pruned_reading import pruned_verdict  # lazy: with the engines, as above
+
+        pruned = pruned_verdict(reading, ta, path, name, over)
+        if pruned is not None:
+            return pruned
     env = reading.translation.environment
     messages = counted(reading.rta, reading.fairness)
     params = tuple(reading.translation.ta.parameters)
@@ -238,6 +250,9 @@ def second_reading(reading: FileReading | None, report, ta, path: str, engine: s
         ours = decide(reading, ta, path, derived.name, derived)
         same = ours.verdict == derived.verdict or {ours.verdict, derived.verdict} == {HOLDS, HOLDS_VACUOUSLY}
         if same:
+            if ours.details.get("pruned"):  # the file's proof needed a smaller automaton: say which
+                report.results[k] = replace(derived, reason=(
+                    f"under the file's fairness ({reading.fairness.text}): {ours.verdict.upper()}, {ours.reason}"))
             continue
         other = derived.verdict.upper() + (f" ({derived.reason})" if derived.reason and derived.verdict == UNKNOWN else "")
         instance = ours.details.get("instance")
