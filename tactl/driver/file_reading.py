@@ -95,14 +95,15 @@ def reading_of(loaded) -> FileReading | None:
     return loaded.file_reading
 
 
-def justice_of(rta, translation, fairness: FileFairness) -> FileJustice | None:
-    """The file's justice of ``rta`` and its ``translation`` (``passes/rta_to_ta/file_fairness.py``)."""
+def justice_of(rta, translation, fairness: FileFairness, entry: dict[int, Expr] | None = None) -> FileJustice | None:
+    """The file's justice of ``rta`` and its ``translation`` (``passes/rta_to_ta/file_fairness.py``),
+    with ``entry`` its bounds on the counts of a process entering by a rule (or none)."""
     # lazy: only for a .pml's liveness
     from tactl.passes.rta_to_ta.file_fairness import file_justice
     from tactl.passes.rta_to_ta.zero_counts import surely_zero
 
     return file_justice(rta, translation, dict(fairness.stays), fairness.extra, fairness.one_per_step,
-                        dict(fairness.kept), fairness.crashed_stutter, surely_zero(rta, fairness))
+                        dict(fairness.kept), fairness.crashed_stutter, surely_zero(rta, fairness), entry)
 
 
 def valuations(parameters: tuple[str, ...], assumptions: tuple[Expr, ...], processes: Expr,
@@ -152,9 +153,9 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
             "the over-approximation of the file's fairness was built for other cycles than the "
             "checked automaton's"))
     if over.verdict not in (HOLDS, HOLDS_VACUOUSLY):
-        from tactl.driver.pruned_reading import pruned_verdict  # lazy: with the engines, as above
+        from tactl.driver.tightened_reading import tightened_verdict  # lazy: with the engines, as above
 
-        pruned = pruned_verdict(reading, ta, path, name, over)
+        pruned = tightened_verdict(reading, ta, path, name, over)
         if pruned is not None:
             return pruned
     env = reading.translation.environment
@@ -250,7 +251,7 @@ def second_reading(reading: FileReading | None, report, ta, path: str, engine: s
         ours = decide(reading, ta, path, derived.name, derived)
         same = ours.verdict == derived.verdict or {ours.verdict, derived.verdict} == {HOLDS, HOLDS_VACUOUSLY}
         if same:
-            if ours.details.get("pruned"):  # the file's proof needed a smaller automaton: say which
+            if ours.details.get("tightened"):  # the file's proof needed a tighter reading: say which
                 report.results[k] = replace(derived, reason=(
                     f"under the file's fairness ({reading.fairness.text}): {ours.verdict.upper()}, {ours.reason}"))
             continue

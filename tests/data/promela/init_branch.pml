@@ -17,10 +17,20 @@ assume(N > 3 * T);
 assume(F >= 0);
 assume(T >= 1);
 assume(F <= T);
+#ifdef NOFAULTS
+assume(F == 0);
+#endif
+#ifdef BRACHA
+assume(N >= 3 * T + 2);
+#define ECHOES (2 * next_nrcvde >= N + T + 1)
+#else
+#define ECHOES (next_nrcvde >= 2 * T + 1)
+#endif
 
 atomic all_ri = all(Proc:pc == RI);
 atomic no_it = all(Proc:pc != IT);
 atomic ex_acc = some(Proc:pc == AC);
+atomic all_acc = all(Proc:pc == AC);
 atomic in_transite = some(Proc:nrcvde < nsnte);
 atomic in_transitr = some(Proc:nrcvdr < nsntr);
 
@@ -46,8 +56,8 @@ end:
             fi;
             if
                 :: pc == RI -> next_pc = EC;
-                :: (pc == IT) && (next_nrcvde >= 2 * T + 1 || next_nrcvdr >= T + 1) -> next_pc = EC;
-                :: (pc == EC) && (next_nrcvde >= 2 * T + 1 || next_nrcvdr >= T + 1) -> next_pc = RD;
+                :: (pc == IT) && (ECHOES || next_nrcvdr >= T + 1) -> next_pc = EC;
+                :: (pc == EC) && (ECHOES || next_nrcvdr >= T + 1) -> next_pc = RD;
                 :: (pc == RD) && (next_nrcvdr >= 2 * T + 1) -> next_pc = AC;
                 :: else -> next_pc = pc;
             fi;
@@ -69,3 +79,4 @@ end:
 ltl fairness { []<>(!in_transite && !in_transitr) }
 ltl corr { [](all_ri -> <>(ex_acc)) }
 ltl noit { [](no_it -> <>(ex_acc)) }
+ltl agreement { [](ex_acc -> <>(all_acc)) }
