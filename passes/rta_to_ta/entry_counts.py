@@ -37,18 +37,29 @@ import itertools
 
 from tactl.ir.expr import BoolConst, Compare, Expr, IntConst, conj, disj, substitute, summation, walk
 from tactl.ir.rta.model import ReceiveTA, received
+from tactl.passes.rta_to_ta.crash_fairness import crash_reading
+from tactl.passes.rta_to_ta.own_fairness import FileFairness
 
 LIMIT = 4000  # expression nodes of one Reach_s beyond which it is replaced by true
 
 
-def entry_bounds(rta: ReceiveTA, stays: dict[str, Expr], one_per_step: tuple[str, ...],
-                 kept: dict[int, tuple[str, ...]]) -> dict[int, Expr]:
+def entry_bounds(rta: ReceiveTA, fairness: FileFairness) -> dict[int, Expr]:
     """``Pre_r`` per rule id of ``rta`` (module docstring); empty outside the claim's conditions."""
+    return held(rta, fairness)[1]
+
+
+def held(rta: ReceiveTA, fairness: FileFairness) -> tuple[dict[str, Expr], dict[int, Expr]]:
+    """``Reach_s`` per location and ``Pre_r`` per rule id (module docstring); both empty outside the
+    claim's conditions, and for the crash models (whose stays read the file's crash counter) and
+    files with counts that a step resets or that the initialisation fixes (``fairness.zeroed``,
+    ``fairness.static``)."""
     messages = [m.name for m in rta.messages]
     moves = [r for r in rta.rules if r.source != r.target]
     order = _topological([loc.name for loc in rta.locations], [(r.source, r.target) for r in moves])
-    if not messages or not set(messages) <= set(one_per_step) or order is None:
-        return {}
+    if not messages or not set(messages) <= set(fairness.one_per_step) or order is None \
+            or fairness.zeroed or fairness.static is not None or crash_reading(rta) or rta.crash_rules:
+        return {}, {}
+    stays, kept = dict(fairness.stays), dict(fairness.kept)
     reach: dict[str, Expr] = {}
     pre: dict[int, Expr] = {}
     for loc in order:
@@ -60,7 +71,7 @@ def entry_bounds(rta: ReceiveTA, stays: dict[str, Expr], one_per_step: tuple[str
             ways.append(conj(r.guard, pre[r.id]))
         formula = disj(*ways) if ways else BoolConst(False)
         reach[loc] = formula if sum(1 for _ in walk(formula)) <= LIMIT else BoolConst(True)
-    return {k: v for k, v in pre.items() if v != BoolConst(True)}
+    return reach, {k: v for k, v in pre.items() if v != BoolConst(True)}
 
 
 def _before(at_source: Expr, messages: list[str], never: tuple[str, ...]) -> Expr:

@@ -42,8 +42,7 @@ def tightened_verdict(reading: FileReading, ta, path: str, name: str, over) -> A
         rta, small = cut.apply_receive(rta), cut.apply(ta)
         translation = replace(translation, ta=cut.apply(translation.ta))
     tries = [None] if cut is not None else []
-    f = reading.fairness
-    bounds = entry_bounds(rta, dict(f.stays), f.one_per_step, dict(f.kept))
+    bounds = entry_bounds(rta, reading.fairness)
     if bounds:
         tries.append(bounds)
     for entry in tries:
