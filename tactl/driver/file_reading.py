@@ -87,23 +87,14 @@ def reading_of(loaded) -> FileReading | None:
     fairness = getattr(loaded, "file_fairness", None)
     if fairness is None or loaded.receive is None:
         return None
-    from tactl.passes.rta_to_ta.eliminate import translate  # lazy: only for a .pml's liveness
+    # lazy: only for a .pml's liveness
+    from tactl.passes.rta_to_ta.eliminate import translate
+    from tactl.passes.rta_to_ta.file_justice_of import justice_of
 
     translation = translate(loaded.receive)
     justice = justice_of(loaded.receive, translation, fairness)
     loaded.file_reading = None if justice is None else FileReading(loaded.receive, translation, fairness, justice)
     return loaded.file_reading
-
-
-def justice_of(rta, translation, fairness: FileFairness, entry: dict[int, Expr] | None = None) -> FileJustice | None:
-    """The file's justice of ``rta`` and its ``translation`` (``passes/rta_to_ta/file_fairness.py``),
-    with ``entry`` its bounds on the counts of a process entering by a rule (or none)."""
-    # lazy: only for a .pml's liveness
-    from tactl.passes.rta_to_ta.file_fairness import file_justice
-    from tactl.passes.rta_to_ta.zero_counts import surely_zero
-
-    return file_justice(rta, translation, dict(fairness.stays), fairness.extra, fairness.one_per_step,
-                        dict(fairness.kept), fairness.crashed_stutter, surely_zero(rta, fairness), entry)
 
 
 def valuations(parameters: tuple[str, ...], assumptions: tuple[Expr, ...], processes: Expr,
@@ -152,12 +143,6 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
         over = replace(over, verdict=UNKNOWN, reason=(
             "the over-approximation of the file's fairness was built for other cycles than the "
             "checked automaton's"))
-    if over.verdict not in (HOLDS, HOLDS_VACUOUSLY):
-        from tactl.driver.tightened_reading import tightened_verdict  # lazy: with the engines, as above
-
-        pruned = tightened_verdict(reading, ta, path, name, over)
-        if pruned is not None:
-            return pruned
     env = reading.translation.environment
     messages = counted(reading.rta, reading.fairness)
     params = tuple(reading.translation.ta.parameters)
@@ -169,6 +154,11 @@ def decide(reading: FileReading, ta, path: str, name: str, derived) -> Any:
     tried: list[str] = []
     started = time.monotonic()
     found = _realized(reading, ta, derived, messages, over)
+    if found is not None:
+        return found
+    from tactl.driver.tightened_reading import tightened_verdict  # lazy: with the engines, as above
+
+    found = tightened_verdict(reading, ta, path, name, over)  # a proof under a tighter reading
     if found is not None:
         return found
     # a crash model's violations are often runs in which nothing is received (a crash, then only the

@@ -18,22 +18,23 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from tactl.driver.file_reading import FileReading, justice_of
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY
 from tactl.passes.rta_to_ta.antecedent_pruning import Pruning, pruning
 from tactl.passes.rta_to_ta.entry_counts import entry_bounds
 from tactl.passes.rta_to_ta.file_cycles import covered
+from tactl.passes.rta_to_ta.file_justice_of import justice_of
 
 ENTRY = ("a process that enters a location holds at most one message of each type more than it could "
          "hold where it came from (the file receives at most one of each per step), so none is frozen "
          "with more than that")
 
 
-def tightened_verdict(reading: FileReading, ta, path: str, name: str, over) -> Any:
+def tightened_verdict(reading, ta, path: str, name: str, over) -> Any:
     """The file's HOLDS for ``name`` on ``ta`` under the first tightening that proves it (module
-    docstring), its reason saying which; None where none applies or proves it. ``over``: the result
-    on the whole automaton (its time and queries are added)."""
+    docstring), its reason saying which; None where none applies or proves it. ``reading``: the
+    file's reading (``tactl/driver/file_reading.FileReading``); ``over``: the result on the whole
+    automaton (its time and queries are added)."""
     prop = next(p for p in reading.justice.properties if p.name == name)
     cut = pruning(reading.translation.ta, prop.formula.right)
     rta, translation, small = reading.rta, reading.translation, ta
@@ -58,7 +59,7 @@ def tightened_verdict(reading: FileReading, ta, path: str, name: str, over) -> A
     return None
 
 
-def _check(rta, translation, reading: FileReading, small, path: str, name: str, entry) -> Any:
+def _check(rta, translation, reading, small, path: str, name: str, entry) -> Any:
     """The file's justice of ``rta`` (with ``entry``'s bounds) checked on ``small``; None when it
     is not built or does not fit ``small``'s cycles."""
     justice = justice_of(rta, translation, reading.fairness, entry)

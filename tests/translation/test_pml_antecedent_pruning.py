@@ -23,7 +23,8 @@ import pytest
 
 from conftest import report_properties
 from tactl.bench.bymc_promela import ftb_root
-from tactl.driver.file_reading import justice_of, reading_of
+from tactl.driver.file_reading import reading_of
+from tactl.passes.rta_to_ta.file_justice_of import justice_of
 from tactl.driver.inputs import load_automaton
 from tactl.engines.check import CheckOptions, check_automaton
 from tactl.engines.file_fairness import unfold
