@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import report_properties
+from conftest import report_properties, whole_file_justice
 from tactl.bench.bymc_promela import ftb_root
 from tactl.driver.file_reading import reading_of
 from tactl.passes.rta_to_ta.file_justice_of import justice_of
@@ -73,12 +73,7 @@ def test_corr_is_proved_only_without_its_rules(cli):
     assert corr["verdict"] == "holds"
     assert "proved when the rules out of IT are left out (0: IT -> EC, 1: IT -> EC, 6: IT -> IT)" in corr["reason"]
     assert corr["reason"].startswith("under the file's fairness (line 79: ltl fairness")
-    # the file's justice on the whole automaton proves nothing
-    loaded = load_automaton(INIT_BRANCH)
-    reading = reading_of(loaded)
-    whole = next(p for p in reading.justice.properties if p.name == "corr")
-    assert check_automaton(replace(loaded.ta, properties=(whole,)), str(INIT_BRANCH),
-                           CheckOptions()).results[0].verdict == "violated"
+    assert whole_file_justice(INIT_BRANCH, "corr") == "violated"  # on the whole automaton: no proof
 
 
 def test_noit_is_not_pruned_and_is_violated_by_a_run_of_the_file(cli):
