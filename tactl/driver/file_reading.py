@@ -244,10 +244,10 @@ def second_reading(reading: FileReading | None, report, ta, path: str, engine: s
         spent = derived.time_s + time.monotonic() - started
         same = ours.verdict == derived.verdict or {ours.verdict, derived.verdict} == {HOLDS, HOLDS_VACUOUSLY}
         if same:
-            report.results[k] = replace(derived, time_s=spent)
-            if ours.details.get("tightened"):  # the file's proof needed a tighter reading: say which
-                report.results[k] = replace(derived, time_s=spent, reason=(
-                    f"under the file's fairness ({reading.fairness.text}): {ours.verdict.upper()}, {ours.reason}"))
+            # where the file's proof needed a tighter reading (tightened_reading.py), say which
+            said = ({"reason": f"under the file's fairness ({reading.fairness.text}): {ours.verdict.upper()}, "
+                               f"{ours.reason}"} if ours.details.get("tightened") else {})
+            report.results[k] = replace(derived, time_s=spent, **said)
             continue
         ours = replace(ours, time_s=spent)
         other = derived.verdict.upper() + (f" ({derived.reason})" if derived.reason and derived.verdict == UNKNOWN else "")
