@@ -27,8 +27,8 @@ what it held at ``s'`` (``Reach_{s'}`` by induction), and ``r``'s guard holds at
 
 So conjoining ``Pre_r`` to the option "entered ``ℓ`` by ``r`` and never stepped again" keeps
 ``J_file`` an over-approximation of the file's fair runs. Formulas are built in the order of the
-rule graph; one that grows past :data:`LIMIT` nodes is replaced by ``true`` (no bound: weaker,
-still sound). Outside the claim's conditions nothing is built.
+rule graph; one (``Reach_s`` or ``Pre_r``) that grows past :data:`LIMIT` nodes is replaced by
+``true`` (no bound: weaker, still sound). Outside the claim's conditions nothing is built.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from tactl.ir.rta.model import ReceiveTA, received
 from tactl.passes.rta_to_ta.crash_fairness import crash_reading
 from tactl.passes.rta_to_ta.own_fairness import FileFairness
 
-LIMIT = 4000  # expression nodes of one Reach_s beyond which it is replaced by true
+LIMIT = 4000  # expression nodes of one Reach_s or Pre_r beyond which it is replaced by true
 
 
 def entry_bounds(rta: ReceiveTA, fairness: FileFairness) -> dict[int, Expr]:
@@ -67,11 +67,15 @@ def held(rta: ReceiveTA, fairness: FileFairness) -> tuple[dict[str, Expr], dict[
         ways += [stays[loc]] if loc in stays else []
         ways += [r.guard for r in rta.rules if r.source == r.target == loc and r.sends]
         for r in (r for r in moves if r.target == loc):
-            pre[r.id] = _before(reach[r.source], messages, kept.get(r.id, ()))
+            pre[r.id] = _capped(_before(reach[r.source], messages, kept.get(r.id, ())))
             ways.append(conj(r.guard, pre[r.id]))
-        formula = disj(*ways) if ways else BoolConst(False)
-        reach[loc] = formula if sum(1 for _ in walk(formula)) <= LIMIT else BoolConst(True)
+        reach[loc] = _capped(disj(*ways) if ways else BoolConst(False))
     return reach, {k: v for k, v in pre.items() if v != BoolConst(True)}
+
+
+def _capped(formula: Expr) -> Expr:
+    """``formula``, or ``true`` (no bound) where it has more than :data:`LIMIT` nodes."""
+    return formula if sum(1 for _ in walk(formula)) <= LIMIT else BoolConst(True)
 
 
 def _before(at_source: Expr, messages: list[str], never: tuple[str, ...]) -> Expr:
