@@ -5,7 +5,8 @@ without the rules that leave them: the automaton the file's justice is checked o
 The file's justice ``J_file`` offers, per location ``ℓ``, the ways a process may be at ``ℓ`` for
 good, among them "it entered ``ℓ`` by rule ``r`` and never stepped again". Those options are read
 off the rules, not off the run: a lasso may freeze a process at ``ℓ`` as one that came by ``r``
-although ``r`` never fired on it. Bracha's agreement (``asyn-byzagreement0.pml``): ``corr`` asks
+although ``r`` never fired on it. A cut-down Bracha agreement
+(``tests/data/promela/init_branch.pml``): ``corr`` asks
 ``[]((IT == 0 && EC == 0 && RD == 0 && AC == 0) -> <>(AC != 0))``; a lasso of the
 over-approximation moves every process from RI to EC and leaves some frozen at EC "as having come
 from IT with every echo", which no run where every process starts at RI does.

@@ -6,10 +6,11 @@ process could hold one step earlier, where it came from.
 that satisfies ``r``'s receive guard and holds every message guaranteed. Where the file receives
 at most one message of each type per step (``nrcvd' = nrcvd + 1`` or ``nrcvd' = nrcvd``, no
 ``havoc``: ``FileFairness.one_per_step``) that count is bounded by what the process held at
-``r``'s source before the step. Bracha's agreement (``asyn-byzagreement0.pml``): a process that
-enters RD from EC has at most T + 2 readies, since at EC it had at most T + 1 (T while it waited
-there, T + 1 if it came from IT in the step before) — not the 2T + 1 that would let it stop at RD
-for good while the others accept.
+``r``'s source before the step. A cut-down Bracha agreement
+(``tests/data/promela/init_branch.pml -D BRACHA``): a process that enters RD from EC has at most
+T + 2 readies, since at EC it had at most T + 1 (T while it waited there, T + 1 if it came from
+IT in the step before) — not the 2T + 1 that would let it stop at RD for good while the others
+accept.
 
 **Claim.** Let every message type be received at most one per step, no rule reset a count, and
 the rule graph have no cycle through several locations. Define, per location ``s``,

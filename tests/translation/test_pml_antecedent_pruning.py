@@ -86,8 +86,8 @@ def test_noit_is_not_pruned_and_is_violated_by_a_run_of_the_file(cli):
     assert pruning(loaded.ta, prop.formula.right) is None
     # pruned anyway (IT is empty where the antecedent holds and no rule enters it), it would be "proved"
     cut = Pruning(prop.formula.right, ("IT",), ())
-    justice = justice_of(cut.apply_receive(reading.rta), replace(reading.translation, ta=cut.apply(reading.translation.ta)),
-                         reading.fairness)
+    translation = replace(reading.translation, ta=cut.apply(reading.translation.ta))
+    justice = justice_of(cut.apply_receive(reading.rta), translation, reading.fairness)
     wrong = next(p for p in justice.properties if p.name == "noit")
     assert check_automaton(replace(cut.apply(loaded.ta), properties=(wrong,)), str(INIT_BRANCH),
                            CheckOptions()).results[0].verdict in ("holds", "holds vacuously")
