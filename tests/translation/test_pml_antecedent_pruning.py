@@ -1,5 +1,5 @@
 """The file's fairness re-checked on the automaton a property's antecedent allows
-(passes/rta_to_ta/antecedent_pruning.py, tactl/driver/pruned_reading.py).
+(passes/rta_to_ta/antecedent_pruning.py, tactl/driver/tightened_reading.py).
 
 tests/data/promela/init_branch.pml is ours: a two-phase agreement whose processes start at IT or
 RI, receiving at most one message of each type per step. ``corr`` starts every process at RI;
