@@ -58,8 +58,9 @@ class Pruning:
         return replace(ta, rules=tuple(r for r in ta.rules if r.source not in self.locations))
 
     def apply_receive(self, rta: ReceiveTA) -> ReceiveTA:
-        """The receive automaton without its rules out of S."""
-        return replace(rta, rules=tuple(r for r in rta.rules if r.source not in self.locations))
+        """The receive automaton without its rules (crash rules too) out of S."""
+        return replace(rta, rules=tuple(r for r in rta.rules if r.source not in self.locations),
+                       crash_rules=tuple(r for r in rta.crash_rules if r.source not in self.locations))
 
 
 def antecedent(spec: Expr) -> Expr | None:

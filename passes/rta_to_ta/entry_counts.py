@@ -53,12 +53,13 @@ def held(rta: ReceiveTA, fairness: FileFairness) -> tuple[dict[str, Expr], dict[
     """``Reach_s`` per location and ``Pre_r`` per rule id (module docstring); both empty outside the
     claim's conditions, and for the crash models (whose stays read the file's crash counter) and
     files with counts that a step resets or that the initialisation fixes (``fairness.zeroed``,
-    ``fairness.static``)."""
+    ``fairness.stay_zeroed``, ``fairness.static``)."""
     messages = [m.name for m in rta.messages]
     moves = [r for r in rta.rules if r.source != r.target]
     order = _topological([loc.name for loc in rta.locations], [(r.source, r.target) for r in moves])
     if not messages or not set(messages) <= set(fairness.one_per_step) or order is None \
-            or fairness.zeroed or fairness.static is not None or crash_reading(rta) or rta.crash_rules:
+            or fairness.zeroed or fairness.stay_zeroed or fairness.static is not None or crash_reading(rta) \
+            or rta.crash_rules:
         return {}, {}
     stays, kept = dict(fairness.stays), dict(fairness.kept)
     reach: dict[str, Expr] = {}

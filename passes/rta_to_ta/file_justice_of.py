@@ -16,7 +16,8 @@ from tactl.passes.rta_to_ta.zero_counts import surely_zero
 def justice_of(rta: ReceiveTA, translation: Translation, fairness: FileFairness,
                entry: dict[int, Expr] | None = None) -> FileJustice | None:
     """``file_justice`` of ``rta`` and its ``translation`` with ``fairness``'s stays, extra
-    conjuncts, per-step and kept counts and counts zero for good; ``entry``: bounds on the counts
+    conjuncts, per-step and kept counts, counts zero for good and stays that reset; ``entry``: bounds on the counts
     of a process entering by a rule (``passes/rta_to_ta/entry_counts.py``), or none."""
     return file_justice(rta, translation, dict(fairness.stays), fairness.extra, fairness.one_per_step,
-                        dict(fairness.kept), fairness.crashed_stutter, surely_zero(rta, fairness), entry)
+                        dict(fairness.kept), fairness.crashed_stutter, surely_zero(rta, fairness),
+                        dict(fairness.stay_zeroed), entry)
