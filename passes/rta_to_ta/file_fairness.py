@@ -114,7 +114,8 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
                  extra: Expr = BoolConst(True), one_per_step: tuple[str, ...] = (),
                  kept: dict[int, tuple[str, ...]] | None = None, crashed_stutter: bool = False,
                  zero_at_for_good: dict[str, tuple[str, ...]] | None = None,
-                 stay_zeroed: dict[str, tuple[str, ...]] | None = None) -> FileJustice | None:
+                 stay_zeroed: dict[str, tuple[str, ...]] | None = None,
+                 entry: dict[int, Expr] | None = None) -> FileJustice | None:
     """``J_file`` of ``rta`` (module docstring) and the specifications that assume the derived
     justice, re-stated under it; None where the file's reading is not built (module docstring).
     ``extra``: the fairness formula's other conjuncts; those of the shape ``[](ℓ != 0 -> <>(ℓ == 0))``
@@ -127,7 +128,9 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
     (``passes/rta_to_ta/crash_fairness.py``) adds the way ``crashed_stutter`` gives to go on forever.
     ``zero_at_for_good``: per location, the message types a process there holds none of, for good
     (``passes/rta_to_ta/zero_counts.py``): nothing of them may be guaranteed while it stays.
-    ``stay_zeroed``: per location, the types its stays reset to 0 (``crash_copies_fairness.py``)."""
+    ``stay_zeroed``: per location, the types its stays reset to 0 (``crash_copies_fairness.py``).
+    ``entry``: per rule id, a bound on the counts a process holds when it enters by that rule
+    (``passes/rta_to_ta/entry_counts.py``), conjoined to the option of entering by it."""
     justice, env = translation.justice, translation.environment
     if justice is None or not justice.used or rta.crash_rules and not copies_reading(rta) or \
             rta.faults.model not in SUPPORTED and not crash_reading(rta) and not copies_reading(rta):
@@ -162,7 +165,7 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
 
     def first_step(rule: ReceiveRule) -> Expr:
         """What a step from a location where the count is surely 0 may receive: one message."""
-        return conj(rule.guard, *(Compare("<=", received(m), IntConst(0 if m in kept.get(rule.id, ()) else 1))
+        return conj(rule.guard, (entry or {}).get(rule.id, BoolConst(True)), *(Compare("<=", received(m), IntConst(0 if m in kept.get(rule.id, ()) else 1))
                                   for m in sorted({*one_per_step, *kept.get(rule.id, ())}) if zero_at(rule.source, m)))
 
     nothing_sent = conj(*(Compare("<=", g, IntConst(0)) for _, g in env.guaranteed))
