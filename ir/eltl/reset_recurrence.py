@@ -18,9 +18,11 @@ formulas ``I``, justice antecedents ``<>[](J)`` and exactly one of
 with ``a`` and ``q = !p`` state formulas.
 
 **The questions.** "After the anchor, ``X`` is unreachable" is the safety property
-``I && q -> [](!X)`` for the anchor at position 0, ``I -> [](a && q -> [](!X))`` for ``a``, and
-``[](!X)`` for ``a = true`` (where every ``X`` below implies ``q``): no run from an ``I``
-configuration reaches a configuration in ``X`` at or after a position where ``a && q`` holds.
+``I -> [](a && q -> [](!X))`` for an anchor ``a``: no run from an ``I`` configuration reaches a
+configuration in ``X`` at or after a position where ``a && q`` holds. For the anchor at position
+0, and for ``a = true``, it is ``I -> [](!X)`` (every ``X`` below implies ``q``, so for ``a =
+true`` that is the same; at position 0 it asks a little more, that no run from ``I`` reaches
+``X`` at all, and keeps the question a plain invariant).
 Write ``en(t)`` for "the source of rule ``t`` is occupied and its guard holds", ``q[t]`` for
 ``q`` evaluated after firing ``t`` (the source's counter one less, the target's one more, the
 shared variables updated), and call a rule *on a cycle* when its target leads back to its
@@ -139,10 +141,8 @@ def recurrence_shape(ta: ThresholdAutomaton, query: TemporalQuery) -> Recurrence
 def after_anchor(ta: ThresholdAutomaton, shape: RecurrenceShape, name: str, bad: Expr) -> Question:
     """The safety property "after the anchor, ``bad`` is unreachable" (module docstring)."""
     never = Always(Not(bad))
-    if shape.anchor is None:
-        formula: Expr = Implies(conj(shape.initial, shape.q), never)
-    elif shape.anchor == BoolConst(True):
-        formula = never if shape.initial == BoolConst(True) else Implies(shape.initial, never)
+    if shape.anchor is None or shape.anchor == BoolConst(True):
+        formula: Expr = never if shape.initial == BoolConst(True) else Implies(shape.initial, never)
     else:
         formula = Always(Implies(conj(shape.anchor, shape.q), never))
         if shape.initial != BoolConst(True):

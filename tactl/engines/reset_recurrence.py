@@ -74,21 +74,21 @@ def prove(ta: ThresholdAutomaton, query: TemporalQuery,
         if asked.holds(together):
             parts.append(f"(E1) no rule on a cycle ({_ids(ta, moving)}) is enabled while p is false")
         else:
-            left, failed = moving, ""
+            left = moving
             for index in moving:
                 if index not in left:
                     continue
                 why = _rule_excluded(ta, shape, index, asked)
-                if why.startswith("!"):
-                    failed = failed or why[1:]
-                    continue
-                parts.append(why)
-                left = cycle_left(ta, tuple(i for i in left if i != index))
-                if not left:
-                    break
+                if why:
+                    parts.append(why)
+                    left = cycle_left(ta, tuple(i for i in left if i != index))
+                    if not left:
+                        break
             if left:
-                return None, failed or (f"no proof for all sizes: the rules {_ids(ta, left)} form cycles none "
-                                        "of whose rules was excluded")
+                return None, (f"rules {_ids(ta, left)} can fire for ever after {_anchor(shape)}: none of them "
+                              f"was shown never enabled while `{to_text(shape.q)}` holds, nor to leave a "
+                              "process of a justice pair owed its step"
+                              + ("" if shape.pairs else " (the property has no justice)"))
             parts.append("every other cycle passes through one of these rules")
     result = PropertyResult(query.property, query.kind, HOLDS, ENGINE, queries=sum(r.queries for _, r in asked.used),
                             scope=verdict_scope(ta, parameters),
@@ -100,8 +100,8 @@ def prove(ta: ThresholdAutomaton, query: TemporalQuery,
 
 
 def _rule_excluded(ta: ThresholdAutomaton, shape: RecurrenceShape, index: int, asked: _Asked) -> str:
-    """Why rule ``index`` does not fire for ever after the anchor, as a part of the reason; or
-    ``"!"`` and why that was not shown."""
+    """Why rule ``index`` does not fire for ever after the anchor, as a part of the reason; ""
+    when that was not shown."""
     rule = ta.rules[index]
     name = f"rule {rule.id} ({rule.source}->{rule.target})"
     if asked.holds(never_fires(ta, shape, (index,), f"rule{rule.id}")):
@@ -110,9 +110,7 @@ def _rule_excluded(ta: ThresholdAutomaton, shape: RecurrenceShape, index: int, a
         if asked.holds(owed_step(ta, shape, index, pair), *leaves_to_p(ta, shape, pair.location)):
             return (f"(E2) wherever {name} is enabled while p is false, a process in {pair.location} is owed its "
                     f"step (`{to_text(pair.waived)}` is false), and leaving {pair.location} makes p true")
-    return (f"!no proof for all sizes: {name} may fire for ever after {_anchor(shape)}: it was not shown never "
-            f"enabled while `{to_text(shape.q)}` holds ({asked.why_not(f'rule{rule.id}')}), nor to leave a "
-            f"process of a justice pair owed its step" + ("" if shape.pairs else " (the property has no justice)"))
+    return ""
 
 
 def _anchor(shape: RecurrenceShape) -> str:
