@@ -34,9 +34,11 @@ variable, *moving* otherwise. The property holds if, after the anchor,
 (E) every cycle of the rule graph made of moving rules (a moving self-loop is one) has a rule
     ``t`` *excluded*, that is, with
     (E1) ``q && en(t)`` unreachable, or
-    (E2) for some pair ``(ℓ, g)`` of the justice (a clause ``!g || ℓ == 0``,
-         ``ir/eltl/justice.py``) ``q && en(t) && !(ℓ >= 1 && g)`` unreachable and, for every
-         rule ``e`` out of ``ℓ`` (not a self-loop), ``q && en(e) && q[e]`` unreachable.
+    (E2) for some set ``L`` of locations of justice pairs (clauses ``!g || ℓ == 0``,
+         ``ir/eltl/justice.py``) whose rules inside ``L`` form no cycle, writing ``g_ℓ`` for
+         the disjunction of the ``g`` of ``ℓ``'s pairs: ``q && en(t) && !(Σ_{ℓ∈L} ℓ >= 1 &&
+         ⋀_{ℓ∈L} g_ℓ)`` unreachable and, for every rule ``e`` from ``L`` to a location outside
+         it, ``q && en(e) && q[e]`` unreachable (most often ``L`` is one location).
 
 **Proof.** Take a violating run ``ρ`` (infinite: tactl adds no stuttering, ``ir/eltl/formula.py``
 decision 1). It starts where ``I`` holds, meets the justice, and at some anchor position ``k``
@@ -57,13 +59,15 @@ processes, so ``T`` holds only rules on a cycle.
   ``u`` made of moving rules (a cycle through several locations has no self-loop; a moving
   self-loop is a cycle of its own). By (E) a rule ``t`` of that cycle is excluded, and it is in
   ``T``. (E1) contradicts that: ``t`` fires at a configuration after ``k`` where ``q`` holds and
-  ``t`` is enabled. With (E2): let ``m >= k`` be a position where ``t`` fires: ``ℓ`` is occupied
-  there, and ``g`` holds. No rule ``e`` out of ``ℓ`` fires at a
-  position ``j >= m``: ``q`` and ``en(e)`` hold at ``j``, so by (E2) ``q[e]`` is false there,
-  which is ``q`` false at ``j + 1``, against ``q`` from ``k`` on. So the processes in ``ℓ`` at
-  ``m`` stay there for ever, and at each of the infinitely many later positions where ``t``
-  fires ``g`` holds. The justice of such a process, ``<>[](!g || it is not in ℓ)`` (the
-  per-process reading of ``ir/eltl/justice.py``, which keeps the formula's own clause for a
+  ``t`` is enabled. With (E2): let ``m >= k`` be a position where ``t`` fires: a location of
+  ``L`` is occupied there. No rule ``e`` from ``L`` to outside it fires at a position
+  ``j >= m``: ``q`` and ``en(e)`` hold at ``j``, so by (E2) ``q[e]`` is false there, which is
+  ``q`` false at ``j + 1``, against ``q`` from ``k`` on. So a process in ``L`` at ``m`` stays in
+  ``L`` for ever; inside ``L`` it moves finitely often (its rules there form no cycle), so from
+  some point on it stays in one location ``ℓ`` of ``L``. At each of the infinitely many later
+  positions where ``t`` fires ``g_ℓ`` holds, so the ``g`` of one of ``ℓ``'s pairs holds
+  infinitely often. The justice of that process for that pair, ``<>[](!g || it is not in ℓ)``
+  (the per-process reading of ``ir/eltl/justice.py``, which keeps the formula's own clause for a
   process that never leaves), asks ``g`` false from some point on: ``ρ`` does not meet it. ∎
 
 Each question is asked of the whole automaton, so a reset's effect is part of it; no bound on
@@ -81,7 +85,7 @@ from tactl.ir.eltl.formula import TemporalQuery, temporal_query
 from tactl.ir.eltl.justice import JusticePair, exits, fair_reading
 from tactl.ir.eltl.reset_response import conjuncts, enabled, reset_rules
 from tactl.ir.expr import (Always, BoolConst, Compare, Eventually, Expr, Implies, IntConst, Name, Not, add, conj,
-                           is_temporal, sub, substitute, to_text)
+                           disj, is_temporal, sub, substitute, summation, to_text)
 from tactl.ir.ta.model import Property, ThresholdAutomaton
 from tactl.ir.ta.validate import strongly_connected
 
@@ -190,19 +194,37 @@ def never_fires(ta: ThresholdAutomaton, shape: RecurrenceShape, rules: tuple[int
     return after_anchor(ta, shape, name, conj(shape.q, enabled(ta, rules)))
 
 
-def owed_step(ta: ThresholdAutomaton, shape: RecurrenceShape, rule: int, pair: JusticePair) -> Question:
-    """(E2)'s first half: wherever ``rule`` is enabled after the anchor with ``q``, the pair's
-    location is occupied and its exit guard holds."""
-    owed = conj(Compare(">=", Name(pair.location), IntConst(1)), Not(pair.waived))
-    return after_anchor(ta, shape, f"rule{ta.rules[rule].id}-{pair.location}",
-                        conj(shape.q, enabled(ta, (rule,)), Not(owed)))
+def waiting_regions(ta: ThresholdAutomaton, shape: RecurrenceShape) -> list[tuple[str, ...]]:
+    """The sets ``L`` of locations of justice pairs (E2) tries, smallest first: each location
+    alone, then each location with the pair locations it leads to through pair locations, as long
+    as the rules inside the set form no cycle (a process then moves inside it finitely often)."""
+    owed = dict.fromkeys(p.location for p in shape.pairs)
+    regions: list[tuple[str, ...]] = [(loc,) for loc in owed]
+    for start in owed:
+        region = [start]
+        for loc in region:
+            region.extend(r.target for i in exits(ta, loc) if (r := ta.rules[i]).target in owed and r.target not in region)
+        inside = tuple(i for i, r in enumerate(ta.rules) if r.source in region and r.target in region and not r.is_self_loop)
+        found = tuple(sorted(region, key=list(owed).index))
+        if len(region) > 1 and not cycle_left(ta, inside) and found not in regions:
+            regions.append(found)
+    return regions
 
 
-def leaves_to_p(ta: ThresholdAutomaton, shape: RecurrenceShape, location: str) -> list[Question]:
-    """(E2)'s second half: every rule out of ``location`` fired after the anchor makes ``p`` true."""
+def owed_step(ta: ThresholdAutomaton, shape: RecurrenceShape, rule: int, region: tuple[str, ...]) -> Question:
+    """(E2)'s first half: wherever ``rule`` is enabled after the anchor with ``q``, some location of
+    ``region`` is occupied and, at each of them, the exit guard of one of its pairs holds."""
+    guards = [disj(*(Not(p.waived) for p in shape.pairs if p.location == loc)) for loc in region]
+    occupied = Compare(">=", summation(Name(region[0]), (("+", Name(loc)) for loc in region[1:])), IntConst(1))
+    return after_anchor(ta, shape, f"rule{ta.rules[rule].id}-{'-'.join(region)}",
+                        conj(shape.q, enabled(ta, (rule,)), Not(conj(occupied, *guards))))
+
+
+def leaves_to_p(ta: ThresholdAutomaton, shape: RecurrenceShape, region: tuple[str, ...]) -> list[Question]:
+    """(E2)'s second half: every rule out of ``region`` fired after the anchor makes ``p`` true."""
     return [after_anchor(ta, shape, f"exit{ta.rules[e].id}",
                          conj(shape.q, enabled(ta, (e,)), after_rule(ta, e, shape.q)))
-            for e in exits(ta, location)]
+            for loc in region for e in exits(ta, loc) if ta.rules[e].target not in region]
 
 
 def after_rule(ta: ThresholdAutomaton, index: int, e: Expr) -> Expr:

@@ -19,7 +19,7 @@ from tactl.engines.parametric import verdict_scope
 from tactl.engines.result import HOLDS, Obligation, PropertyResult
 from tactl.ir.eltl.formula import TemporalQuery
 from tactl.ir.eltl.reset_recurrence import (Question, RecurrenceShape, cycle_left, idle_question, leaves_to_p, moving_rules,
-                                            never_fires, owed_step, recurrence_shape)
+                                            never_fires, owed_step, recurrence_shape, waiting_regions)
 from tactl.ir.expr import to_text
 from tactl.ir.ta.model import ThresholdAutomaton
 
@@ -106,10 +106,11 @@ def _rule_excluded(ta: ThresholdAutomaton, shape: RecurrenceShape, index: int, a
     name = f"rule {rule.id} ({rule.source}->{rule.target})"
     if asked.holds(never_fires(ta, shape, (index,), f"rule{rule.id}")):
         return f"(E1) {name} is never enabled while p is false"
-    for pair in shape.pairs:
-        if asked.holds(owed_step(ta, shape, index, pair), *leaves_to_p(ta, shape, pair.location)):
-            return (f"(E2) wherever {name} is enabled while p is false, a process in {pair.location} is owed its "
-                    f"step (`{to_text(pair.waived)}` is false), and leaving {pair.location} makes p true")
+    for region in waiting_regions(ta, shape):
+        if asked.holds(owed_step(ta, shape, index, region), *leaves_to_p(ta, shape, region)):
+            where = region[0] if len(region) == 1 else "{" + ", ".join(region) + "}"
+            return (f"(E2) wherever {name} is enabled while p is false, a process in {where} is owed its "
+                    f"step (the exit guards of its justice hold), and leaving {where} makes p true")
     return ""
 
 
