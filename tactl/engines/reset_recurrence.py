@@ -24,6 +24,13 @@ from tactl.ir.expr import to_text
 from tactl.ir.ta.model import ThresholdAutomaton
 
 ENGINE = chc.ENGINE
+# The most questions one proof asks of Spacer: an automaton with many rules on cycles and many
+# justice locations could otherwise ask for each pair of them; past this the proof gives up.
+MAX_QUESTIONS = 100
+
+
+class _TooMany(Exception):
+    """The proof asked :data:`MAX_QUESTIONS` questions without finishing."""
 
 
 @dataclass
@@ -40,6 +47,8 @@ class _Asked:
         do, the proof rests on them."""
         for question in questions:
             if question.name not in self.answers:
+                if len(self.answers) >= MAX_QUESTIONS:
+                    raise _TooMany
                 self.answers[question.name] = chc.check(self.ta, question.query, self.parameters)
             if self.answers[question.name].verdict != HOLDS:
                 return False
@@ -59,6 +68,14 @@ def prove(ta: ThresholdAutomaton, query: TemporalQuery,
     if isinstance(shape, str):
         return None, shape
     asked = _Asked(ta, parameters)
+    try:
+        return _prove(ta, query, parameters, shape, asked)
+    except _TooMany:
+        return None, f"no proof after {MAX_QUESTIONS} safety questions about which rules can fire for ever"
+
+
+def _prove(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, int] | None,
+           shape: RecurrenceShape, asked: _Asked) -> tuple[PropertyResult | None, str]:
     parts: list[str] = []
     idle = idle_question(ta, shape)
     if idle is not None:
@@ -90,6 +107,8 @@ def prove(ta: ThresholdAutomaton, query: TemporalQuery,
                               "process of a justice pair owed its step"
                               + ("" if shape.pairs else " (the property has no justice)"))
             parts.append("every other cycle passes through one of these rules")
+    if not parts:
+        parts.append("no rule lies on a cycle, so no run is infinite")
     result = PropertyResult(query.property, query.kind, HOLDS, ENGINE, queries=sum(r.queries for _, r in asked.used),
                             scope=verdict_scope(ta, parameters),
                             reason=(f"from {_anchor(shape)} on, a violating run would fire a rule on a cycle for "
