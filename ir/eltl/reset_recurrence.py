@@ -203,8 +203,10 @@ def waiting_regions(ta: ThresholdAutomaton, shape: RecurrenceShape) -> list[tupl
     for start in owed:
         region = [start]
         for loc in region:
-            region.extend(r.target for i in exits(ta, loc) if (r := ta.rules[i]).target in owed and r.target not in region)
-        inside = tuple(i for i, r in enumerate(ta.rules) if r.source in region and r.target in region and not r.is_self_loop)
+            region.extend(r.target for i in exits(ta, loc)
+                          if (r := ta.rules[i]).target in owed and r.target not in region)
+        inside = tuple(i for i, r in enumerate(ta.rules)
+                       if r.source in region and r.target in region and not r.is_self_loop)
         found = tuple(sorted(region, key=list(owed).index))
         if len(region) > 1 and not cycle_left(ta, inside) and found not in regions:
             regions.append(found)

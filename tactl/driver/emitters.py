@@ -156,7 +156,8 @@ def _recurrence(ta, prop: Property, query: TemporalQuery, parameters: dict[str, 
     proof, why = reset_recurrence.prove(ta, query, parameters or None)
     if proof is None:
         if not quiet:
-            skipped.append(f"{prop.name}: no proof for all sizes to write ({why.removeprefix('no proof for all sizes: ')})")
+            why = why.removeprefix("no proof for all sizes: ")
+            skipped.append(f"{prop.name}: no proof for all sizes to write ({why})")
         return
     for obligation in proof.obligations:
         files[f"{ta.name}.{prop.name}.invariant.{obligation.label}.smt2"] = obligation.text()

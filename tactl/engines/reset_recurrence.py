@@ -18,8 +18,9 @@ from tactl.engines import chc
 from tactl.engines.parametric import verdict_scope
 from tactl.engines.result import HOLDS, Obligation, PropertyResult
 from tactl.ir.eltl.formula import TemporalQuery
-from tactl.ir.eltl.reset_recurrence import (Question, RecurrenceShape, cycle_left, idle_question, leaves_to_p, moving_rules,
-                                            never_fires, owed_step, recurrence_shape, waiting_regions)
+from tactl.ir.eltl.reset_recurrence import (Question, RecurrenceShape, cycle_left, idle_question, leaves_to_p,
+                                            moving_rules, never_fires, owed_step, recurrence_shape,
+                                            waiting_regions)
 from tactl.ir.expr import to_text
 from tactl.ir.ta.model import ThresholdAutomaton
 
