@@ -268,7 +268,8 @@ def emit_smtlib(request: EmitRequest, say: Say) -> tuple[ReadResult, dict[str, A
     if blocker:
         say(f"tactl: note: the steady-schema queries do not encode this automaton ({blocker}); "
             "writing the chc engine's inductive-invariant checks instead (for a liveness property, the "
-            "queries about the automaton without its reset rules)")
+            "queries about the automaton without its reset rules, and the invariant checks of the "
+            "safety questions about which rules can fire for ever)")
     try:
         if request.invariant or blocker:
             from tactl.driver.emitters import invariant_files  # lazy: Spacer, only for these files

@@ -503,6 +503,10 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
         rta = options.receive_automaton
         options = replace(options, receive_automaton=replace(rta, properties=tuple(
             _receive_witness(p, query.infinite) if p.name == prop.name else p for p in rta.properties)))
+    if options.engine == parametric.ENGINE and not query.infinite and reset_rules(ta) and _chc_decides(ta, query):
+        # the antecedent of a reset automaton's `[](a -> <>p)` is a reachability question (can
+        # `a` happen?), which only the chc engine decides there, as it decides its safety properties
+        options = replace(options, engine=CHC, chosen_engine=True)
     if progress:
         progress(f"checking {prop.name}: can its antecedent happen?")
     started = time.perf_counter()
