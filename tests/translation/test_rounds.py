@@ -101,7 +101,10 @@ def test_weakened_crash_decision_threshold_violates_agreement_with_a_replayed_ru
     assert verdicts["agreement_0"] == verdicts["agreement_1"] == "VIOLATED"
     assert verdicts["validity_0"] == verdicts["round_termination"] == "HOLDS"
     assert "replayed by the simulator" in r.out
-    assert re.search(r'step \d+: 1 process \(waitP_v0 -> v[01]_tossed\) executes line \d+ .*; line \d+ "v := coin toss"', r.out)
+    # which waiting processes toss, and how many at once, depends on the run the minimisation
+    # budget leaves: runs of equal size differ there
+    assert re.search(r'step \d+: \d+ process(?:es)? \(waitP_v[01] -> v[01]_tossed\) executes? line \d+ .*; '
+                     r'line \d+ "v := coin toss"', r.out)
     assert re.search(r'line \d+ "decide w"', r.out)
     assert "agreement in every round: NOT CONCLUDED: agreement_0 VIOLATED; agreement_1 VIOLATED" \
         in r.out
