@@ -242,7 +242,9 @@ def second_reading(reading: FileReading | None, report, ta, path: str, engine: s
         ours = decide(reading, ta, path, derived.name, derived)
         # the time shown is what both readings cost, the file instance's search included
         spent = derived.time_s + time.monotonic() - started
-        same = ours.verdict == derived.verdict or {ours.verdict, derived.verdict} == {HOLDS, HOLDS_VACUOUSLY}
+        # a HOLDS VACUOUSLY beside a HOLDS differs too: that no run of the file meets the antecedent
+        # under the file's fairness is what the file's assumption says, and the user should see it
+        same = ours.verdict == derived.verdict
         if same:
             # where the file's proof needed a tighter reading (tightened_reading.py), say which
             said = ({"reason": f"under the file's fairness ({reading.fairness.text}): {ours.verdict.upper()}, "
