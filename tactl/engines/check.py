@@ -404,9 +404,17 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
         # lazy: Spacer's engine loads only when a property goes to it
         from tactl.engines import chc_fallback
 
-        # a vacuity witness asks for a run only: the short search first (Spacer is slow to find one)
-        return chc_fallback.check(ta, query, options.parameters, options.bound, options.max_states, progress,
-                                  probe=options.chosen_engine or witness)
+        def spacer(small: ThresholdAutomaton) -> PropertyResult:
+            # a vacuity witness asks for a run only: the short search first (Spacer is slow to find one)
+            return chc_fallback.check(small, query, options.parameters, options.bound, options.max_states,
+                                      progress, probe=options.chosen_engine or witness)
+
+        # Spacer on the automaton without its shortcut rules when there are any (as the parametric
+        # engine below); --certify: the automaton as given, for the reason given there; liveness:
+        # the chc engine answers UNSUPPORTED, nothing to reduce for
+        if options.certify or query.infinite:
+            return spacer(ta)
+        return reduced.check(ta, query, options.parameters, spacer, smaller_only=True)
     if query.infinite and options.engine == parametric.ENGINE and _resets_decide(ta, query):
         from tactl.engines import reset_liveness  # lazy: only automata with resets need it
 

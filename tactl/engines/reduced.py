@@ -64,18 +64,26 @@ _SIMPLER: dict[tuple, tuple[ThresholdAutomaton, ThresholdAutomaton]] = {}  # gua
 
 
 def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, int] | None,
-          decide: Callable[[ThresholdAutomaton], PropertyResult]) -> PropertyResult:
-    """``decide`` (the parametric engine) on the reduced automaton; the result's counterexample
-    mapped back to ``ta``'s rules and replayed on ``ta``. ``details`` say what was removed."""
+          decide: Callable[[ThresholdAutomaton], PropertyResult], smaller_only: bool = False) -> PropertyResult:
+    """``decide`` (an engine) on the reduced automaton; the result's counterexample mapped back to
+    ``ta``'s rules and replayed on ``ta``. ``details`` say what was removed. ``smaller_only``:
+    decide ``ta`` itself unless the reduction removed a rule (the chc engine: on an automaton
+    that loses no rule, its invariant stays one of the automaton as written)."""
     started = time.perf_counter()
     reduction = reduce_for(ta, query, parameters)
     reduce_s = time.perf_counter() - started
+    if smaller_only and not reduction.removed:
+        return decide(ta)
     result = decide(reduction.ta)
     result.time_s += reduce_s
     if reduction.ta is ta:
         return result
     result.details["reduced_rules"] = len(reduction.kept)
     result.details["reduction_s"] = round(reduce_s, 4)
+    if result.details.get("invariant"):
+        # the chc invariant's ghost fired#i counts the i-th rule of the automaton it was proved
+        # of, the reduced one: the original index of each, for a reader of the invariant
+        result.details["kept_rules"] = list(reduction.kept)
     if result.counterexample is None:
         return result
     cex = _mapped(reduction, result.counterexample)
