@@ -88,3 +88,19 @@ def test_tactl_bench_large_chc_0_leaves_the_cross_check_out(tmp_path, monkeypatc
     asked: list[list[str]] = []
     large_table(tmp_path / "no-shared", 10.0, answering({("safe", ""): "holds", ("reach", ""): "violated"}, asked))
     assert not any("--engine" in a for a in asked)
+
+
+def test_the_bench_runs_the_large_table_end_to_end(tmp_path, monkeypatch, capsys):
+    """``python -m tactl.bench --only large`` on one small stand-in file: real ``tactl check``
+    processes, timed by the runner the table expects (status, stdout, wall, CPU usage)."""
+    import argparse
+
+    from tactl.bench import tables
+
+    monkeypatch.setenv("TACTL_TACO", str(tmp_path))
+    monkeypatch.setenv("TACTL_BENCH_LARGE_BEFORE", "0")
+    taco_checkout(tmp_path, ("cc_case3.ta",))
+    [table] = [t for t in tables.TABLES if t.name == "large"]
+    assert table.run(argparse.Namespace(shared=tmp_path / "no-shared", timeout=60.0), tmp_path) is True
+    out = capsys.readouterr().out
+    assert "cc_case3.ta" in out and "chc holds too on 1 of 1 HOLDS" in out
