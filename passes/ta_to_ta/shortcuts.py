@@ -90,16 +90,8 @@ def drop_shortcuts(ta: ThresholdAutomaton, observed: frozenset[str] | None = Non
         return identity(ta)
     incs: list[dict[str, int]] = [{v: d for v, d in inc.items() if d} for inc in increments]  # type: ignore[union-attr]
     sym = int_symbols()
-    translated: dict = {}  # one z3 term per distinct guard (generated automata repeat them)
-
-    def z3_guard(guard):
-        expanded = ta.expand(guard)
-        if expanded not in translated:
-            translated[expanded] = to_z3(expanded, sym)
-        return translated[expanded]
-
     try:
-        guards = [z3_guard(r.guard) for r in ta.rules]
+        guards = [to_z3(ta.expand(r.guard), sym) for r in ta.rules]
         background = [to_z3(ta.expand(a), sym) for a in ta.assumptions]
     except (NonLinearError, TypeError, ValueError):
         return identity(ta)
