@@ -11,19 +11,11 @@ from pathlib import Path
 
 from tactl.bench.large import TACO_GENERATED, large_inputs, large_table
 
-SMALL = """skel Proc {
-  shared x;
-  parameters n;
-  assumptions (1) { n >= 1; }
-  locations (2) { A: [0]; B: [1]; }
-  inits (3) { A == n; B == 0; x == 0; }
-  rules (2) {
-    0: A -> B when (true) do { x' == x + 1; };
-    1: B -> B when (true) do { unchanged(x); };
-  }
-  specifications (2) { safe: [](x <= n); reach: [](B == 0); }
-}
-"""
+# A two-location stand-in for a large file: "safe" holds, "reach" is violated.
+SMALL = ("skel Proc { shared x; parameters n; assumptions (1) { n >= 1; } "
+         "locations (2) { A: [0]; B: [1]; } inits (3) { A == n; B == 0; x == 0; } "
+         "rules (2) { 0: A -> B when (true) do { x' == x + 1; }; 1: B -> B when (true) do { unchanged(x); }; } "
+         "specifications (2) { safe: [](x <= n); reach: [](B == 0); } }\n")
 
 
 def taco_checkout(root: Path, names: tuple[str, ...]) -> Path:
