@@ -1,4 +1,4 @@
-"""The parametric engine on a reduced automaton, with its counterexamples replayed on the original.
+"""The parametric and chc engines on a reduced automaton, with their counterexamples replayed on the original.
 
 ``passes.shortcuts`` drops the rules whose every step two other rules can take in turn (the
 module doc there gives the conditions and the soundness argument). The engine decides the
