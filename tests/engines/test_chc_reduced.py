@@ -93,3 +93,17 @@ def test_random_layered_automata_same_chc_verdicts(text, monkeypatch):
     for name, verdict in with_reduction.items():
         if verdict in (HOLDS, VIOLATED) and parametric[name] in (HOLDS, VIOLATED):
             assert parametric[name] == verdict, text
+
+
+def test_certify_re_asks_the_reduction_behind_a_chc_holds():
+    from tactl.engines import solvers
+
+    if solvers.available("cvc5") is None:
+        pytest.skip("cvc5 is not installed")
+    ta = read_ta(CHAIN, "t.ta").ta
+    options = CheckOptions(properties=("x_small",), engine="chc", certify=True)
+    [result] = check_automaton(ta, "t.ta", options).results
+    assert result.verdict == HOLDS and result.certificate.ok
+    # the invariant's three questions and the reduction's
+    assert [o.label for o in result.obligations][-1].startswith("the reduction")
+    assert result.certificate.queries == 4
