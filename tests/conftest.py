@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -131,6 +131,19 @@ def verdicts(source, name: str | None = None, **options) -> dict[str, str]:
 def report_properties(doc: dict) -> dict[str, dict]:
     """The properties of a ``tactl check --json`` report, by name."""
     return {p["name"]: p for p in doc["properties"]}
+
+
+def whole_file_justice(path: Path, name: str, defines: tuple[str, ...] = ()) -> str:
+    """The verdict of a Promela file's own justice on its whole automaton, before any tightening
+    (tactl/driver/file_reading.py, tactl/driver/tightened_reading.py)."""
+    # lazy: only the tests of the file's reading need these
+    from tactl.driver.file_reading import reading_of
+    from tactl.driver.inputs import load_automaton
+    from tactl.engines.check import CheckOptions, check_automaton
+
+    loaded = load_automaton(path, defines=defines)
+    prop = next(p for p in reading_of(loaded).justice.properties if p.name == name)
+    return check_automaton(replace(loaded.ta, properties=(prop,)), str(path), CheckOptions()).results[0].verdict
 
 
 def report_verdicts(doc: dict) -> dict[str, str]:

@@ -80,7 +80,7 @@ MAX_NESTING = 200  # levels of expressions and blocks; each term of a sum or pro
 @cache
 def _parser() -> Lark:
     grammar = (Path(__file__).parent / "alg.lark").read_text(encoding="utf-8")
-    # Grammar analysis cached on disk as the .ta parser's is (see ir/ta/reader.py): building this
+    # Grammar analysis cached on disk as the .ta parser's is (see ir/ta/grammar.py): building this
     # grammar's tables costs more than reading most programs.
     return Lark(grammar, parser="lalr", lexer="contextual", postlex=_AlgIndenter(),
                 propagate_positions=True, maybe_placeholders=False, cache=True)

@@ -74,6 +74,13 @@ def reset_rules(ta: ThresholdAutomaton) -> tuple[int, ...]:
                  if (inc := ta.increments(rule)) is None or any(d < 0 for d in inc.values()))
 
 
+def enabled(ta: ThresholdAutomaton, indices: tuple[int, ...]) -> Expr:
+    """``en(R)`` for the rules ``indices``: some rule's source is occupied and its guard holds."""
+    return disj(*(conj(*(e for e in (Compare(">=", Name(ta.rules[i].source), IntConst(1)),
+                                     ta.expand(ta.rules[i].guard)) if e != BoolConst(True)))
+                  for i in indices))
+
+
 def reset_split(ta: ThresholdAutomaton, query: TemporalQuery) -> ResetSplit | str:
     """The questions (A) and (B) for ``query`` on ``ta``, or why ``query`` is outside the class."""
     resets = reset_rules(ta)
@@ -83,7 +90,7 @@ def reset_split(ta: ThresholdAutomaton, query: TemporalQuery) -> ResetSplit | st
         return "not a liveness property"
     initial: list[Expr] = []
     boxes: list[Expr] = []
-    for part in _conjuncts(query.negation):
+    for part in conjuncts(query.negation):
         if not is_temporal(part):
             initial.append(part)
         elif isinstance(part, Always) and not is_temporal(part.arg):
@@ -96,10 +103,7 @@ def reset_split(ta: ThresholdAutomaton, query: TemporalQuery) -> ResetSplit | st
                 f"negated specification has {len(boxes)} parts of the form [](q)")
     keep = [r for i, r in enumerate(ta.rules) if i not in resets]
     monotone = replace(ta, rules=tuple(keep), properties=())
-    enabled = disj(*(conj(*(e for e in (Compare(">=", Name(ta.rules[i].source), IntConst(1)),
-                                        ta.expand(ta.rules[i].guard)) if e != BoolConst(True)))
-                     for i in resets))
-    bad = conj(enabled, boxes[0])
+    bad = conj(enabled(ta, resets), boxes[0])
     formula = Always(Not(bad))
     if initial:
         formula = Implies(conj(*initial), formula)
@@ -111,7 +115,8 @@ def reset_split(ta: ThresholdAutomaton, query: TemporalQuery) -> ResetSplit | st
     return ResetSplit(monotone, resets, query, safety, bad, runs_forever)
 
 
-def _conjuncts(e: Expr) -> list[Expr]:
+def conjuncts(e: Expr) -> list[Expr]:
+    """The top-level conjuncts of ``e`` (none for ``true``)."""
     if isinstance(e, And):
-        return [x for a in e.args for x in _conjuncts(a)]
+        return [x for a in e.args for x in conjuncts(a)]
     return [] if e == BoolConst(True) else [e]

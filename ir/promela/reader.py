@@ -103,7 +103,7 @@ start: expr
 
 @lru_cache(maxsize=None)
 def _parser() -> Lark:
-    # Grammar analysis cached on disk, as for the .ta parser (see ir/ta/reader.py).
+    # Grammar analysis cached on disk, as for the .ta parser (see ir/ta/grammar.py).
     return Lark(_GRAMMAR, parser="lalr", propagate_positions=True, maybe_placeholders=False, cache=True)
 
 

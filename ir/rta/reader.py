@@ -12,7 +12,6 @@ escapes.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -27,24 +26,15 @@ from tactl.ir.source import label
 from tactl.ir.alg.hypothesis import Hypothesis
 from tactl.ir.ta.model import Location, Property
 from tactl.ir.unknowns import Unknown
-from tactl.ir.ta.reader import (
-    ExprBuild,
-    SortError,
-    SourceResult,
-    as_formula,
-    check_nesting,
-    grammar_text,
-    only_warnings,
-    read_source,
-    run_parser,
-    span_of,
-    token_span,
-)
+from tactl.ir.rta.result import RtaReadResult
+from tactl.ir.ta.build import SortError, as_formula
+from tactl.ir.ta.grammar import ExprBuild, grammar_text, run_parser, span_of, token_span
+from tactl.ir.ta.reader import check_nesting, only_warnings, read_source
 
 
 @cache
 def _parser() -> Lark:
-    # Built like the .ta parser (see ir/ta/reader.py): transformer inside the LALR parser,
+    # Built like the .ta parser (see ir/ta/grammar.py): transformer inside the LALR parser,
     # contextual lexer, grammar analysis cached on disk.
     return Lark(grammar_text(__package__, "rta.lark"), parser="lalr", lexer="contextual", transformer=_Build(),
                 maybe_placeholders=False, cache=True)
@@ -346,18 +336,6 @@ def _received_syntax(d: Diagnostic, text: str) -> Diagnostic | None:
                               "declared message type M, e.g. 'received(ECHO)'",
                               Span(line, col, line, col + len("received")))
     return None
-
-
-@dataclass
-class RtaReadResult(SourceResult):
-    """A receive automaton that passed every check, with its warnings and the text it came from."""
-
-    rta: ReceiveTA
-
-    def __init__(self, rta: ReceiveTA, path: str, source: str,
-                 warnings: list[Diagnostic] | None = None) -> None:
-        super().__init__(path, source, list(warnings or []))
-        self.rta = rta
 
 
 def read_rta(text: str, path: str = "<input>") -> RtaReadResult:

@@ -69,7 +69,10 @@ def symbol(name: str) -> str:
 def comment(text: object) -> str:
     """``text`` made safe for one SMT-LIB comment line: every character that could end the
     line (or is not printable) is replaced by ``?``."""
-    return "".join(c if c.isprintable() else "?" for c in str(text))
+    line = str(text)
+    if line.isprintable():  # the rule, checked in one call instead of per character
+        return line
+    return "".join(c if c.isprintable() else "?" for c in line)
 
 
 def term(e: Expr) -> str:

@@ -116,6 +116,7 @@ def crash_location(tr, edges, file_crash: str, crash_send: str, file_marker: str
                           faults=f"crash({bound}): at most that many processes stop ('{file_crash} < {bound}')")
         return others
     _partial_sends(tr, dying, others, {dead}, crash_send, {file_marker}, span)
+    tr.file_crash_paths = list(dying)  # the file's own crash steps, for its fairness (crash_readings.py)
     meaning = ", ".join(f"{v} = {x}" for v, x in zip(tr.loc_vars(), dead))
     become_crash_location(tr, [dead], f"the location with {meaning}, entered by '{file_crash}++' under "
                           f"'{file_crash} < {file_crash_parameter(tr)}', is",

@@ -96,6 +96,7 @@ def keep(tr: TranslationState, dying: list, moves: list, groups: list[list[tuple
     tr.crash_copies = copies
     tr.crash_steps = list(dying)
     tr.crashed_steps = [(s, t, p) for s, t, p in moves if copy_of(tr, s) != copy_of(tr, t)]
+    tr.crashed_moves = bool(moves)
     told = ", ".join(lv[i] for i in differing)
     left = (f"; a crashed process may still change {told}, as the file's crash step taken again "
             "lets it (a step between crash locations: no crash counted, never forced)"

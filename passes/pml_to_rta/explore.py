@@ -17,6 +17,7 @@ from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import ReceiveRule, received, received_message
 from tactl.ir.ta.model import Location, Origin
 from tactl.passes.pml_to_rta import crash as PC
+from tactl.passes.pml_to_rta import crash_readings as PCR
 from tactl.passes.pml_to_rta import direct, expressions, solving, values, walk
 from tactl.passes.pml_to_rta import havoc as PH
 from tactl.passes.pml_to_rta import kept_counts as PK
@@ -121,6 +122,7 @@ def explore(tr: TranslationState) -> None:
     tr.dead = None
     tr.dead_all = ()  # several valuations that are CR (crash.py)
     tr.crash_copies, tr.crash_steps, tr.crashed_steps = [], [], []  # crash_copies.py
+    tr.file_crash_paths = []  # crash.crash_location
     if tr.crash_counter is not None and tr.file_crash is not None:
         edges = PC.crash_location(tr, edges, tr.file_crash, CRASH_SEND, FILE_CRASH, CRASH_SYMBOL)
     elif tr.crash_counter is not None and len(tr.crash_of) > 1:
@@ -155,6 +157,10 @@ def explore(tr: TranslationState) -> None:
     tr.crashed_stutter, tr.crashed_kept = PK.crashed_stutter(tr, stutters, starts, edges)
     tr.stays = stay_conditions(tr, stutters, invariant)
     tr.stay_kept = PK.stay_kept(tr, stutters, starts, edges)
+    tr.stay_zeroed = PCR.stay_zeroed(tr, stutters, starts, edges)
+    tr.crash_paths = PCR.crash_paths(tr, starts, edges, CRASH_SEND)
+    if tr.crash_copies:
+        tr.crashed_stutter = PCR.crashed_moving_copies(tr, stutters)
     tr.rules = []
     tr.kept_counts, tr.zeroed_counts = {}, {}
     tr.reading_rules = set()

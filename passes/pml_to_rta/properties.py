@@ -18,7 +18,7 @@ from tactl.ir.linear import linearize
 from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import Faults, FaultModel
 from tactl.ir.ta.model import Origin, Property
-from tactl.passes.pml_to_rta import expressions, kept_counts, propositions, solving, values
+from tactl.passes.pml_to_rta import crash_readings, expressions, kept_counts, propositions, solving, values
 from tactl.passes.pml_to_rta import faults as promela_faults
 from tactl.passes.pml_to_rta import multi as PM
 from tactl.passes.pml_to_rta.state import TranslationState
@@ -193,7 +193,8 @@ def fairness_note(tr: TranslationState, ltl: P.Ltl, props: dict[str, P.AtomicPro
         derived += (f"; the initialisation's {', '.join(tr.static)} is delivered too (the file's "
                     "formula does not say so: its receive guards were eliminated, a rule that "
                     "needs it is unconditional)")
-    tr.fairness_agrees = agree and (faults.model in FILE_READING_MODELS or kept_counts.crash_reading(tr, faults))
+    tr.fairness_agrees = agree and (faults.model in FILE_READING_MODELS or kept_counts.crash_reading(tr, faults)
+                                    or crash_readings.counted_and_cut(tr, faults) or crash_readings.kept_state(tr, faults))
     if tr.fairness_agrees:
         msg = (f"ltl fairness: its delivery bound agrees with the justice tactl derives from "
                f"faults {faults.model.value}({', '.join(faults.parameters)}) ({derived}); "

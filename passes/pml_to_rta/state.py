@@ -102,6 +102,9 @@ class TranslationState:
     crash_copies: list[CrashCopy] = field(default_factory=list)
     crash_steps: list[tuple] = field(default_factory=list)
     crashed_steps: list[tuple] = field(default_factory=list)
+    file_crash_paths: list[tuple] = field(default_factory=list)  # crash.crash_location's crash steps
+    crash_paths: tuple[tuple, ...] = ()  # their reading for the file's fairness (crash_readings.py)
+    crashed_moves: bool = False  # a crashed process may change its crash valuation (crash_copies.split_moves)
 
     # --- the automaton's parts (explore.name_locations, explore.explore)
     names: dict[tuple, str] = field(default_factory=dict)  # valuation -> location name
@@ -114,6 +117,7 @@ class TranslationState:
     crashed_kept: tuple[str, ...] = ()  # the counters that step never receives
     zeroed_counts: dict[int, tuple[str, ...]] = field(default_factory=dict)  # rule id -> counters it resets to 0
     stay_kept: dict[str, tuple[str, ...]] = field(default_factory=dict)  # location -> counters its stays never receive
+    stay_zeroed: dict[str, tuple[str, ...]] = field(default_factory=dict)  # location -> counters its stays reset to 0 (crash_readings.py)
     static_steps: object = None  # static_steps.StaticSteps where the file has static counters
     fairness_agrees: bool = False  # the fairness block's delivery is the derived justice's (properties.py)
 

@@ -58,6 +58,7 @@ from tactl.ir.promela import syntax as P
 from tactl.ir.rta.model import Message, ReceiveTA, Timing
 from tactl.passes.pml_to_rta import crash as PC
 from tactl.passes.pml_to_rta import crash_copies
+from tactl.passes.pml_to_rta.crash_readings import kept_state
 from tactl.passes.pml_to_rta import declarations, explore, properties, receives, waiting
 from tactl.passes.pml_to_rta import faults as promela_faults
 from tactl.passes.pml_to_rta import widths as PT
@@ -121,12 +122,14 @@ def run(tr: TranslationState) -> PromelaTranslation:
     block = next((ltl for ltl in tr.m.ltls if ltl.name == properties.FAIRNESS and ltl.span), None)
     extra = properties.fairness_extra(tr, block) if block is not None else None
     fairness = None
-    if tr.fairness_agrees and tr.stays is not None and extra is not None and not crash_rules:
+    if tr.fairness_agrees and tr.stays is not None and extra is not None and \
+            (not crash_rules or kept_state(tr, faults)):
         fairness = FileFairness(tuple((k, substitute(v, {CRASH_SYMBOL: Name(CRASHED)})) for k, v in tr.stays.items()), f"line {block.span.line}: {tr.m.line(block.span.line).strip()}",
                                 extra, tuple(r.counter for r in tr.rvars if not r.havoc),
                                 tuple((k, v) for k, v in tr.kept_counts.items() if v), tr.crashed_stutter,
                                 tr.crashed_kept, tuple((k, v) for k, v in tr.zeroed_counts.items() if v),
-                                tuple(sorted(tr.stay_kept.items())), tr.static_steps)
+                                tuple(sorted(tr.stay_kept.items())), tr.static_steps,
+                                tuple(sorted(tr.stay_zeroed.items())), tr.crash_paths)
     return PromelaTranslation(rta, tuple(tr.notes + table_notes),
                               tuple((loc.name, loc.origin.text if loc.origin else "")
                                     for loc in (*tr.locations, *crash_locations)), fairness)

@@ -51,6 +51,7 @@ from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Im
                            substitute, summation)
 from tactl.ir.rta.model import FaultModel, ReceiveRule, ReceiveTA, received
 from tactl.ir.ta.model import Property
+from tactl.passes.rta_to_ta.crash_copies_fairness import copies_moving, copies_reading, reset_stay
 from tactl.passes.rta_to_ta.crash_fairness import budget_stays, crash_reading, crashed_moving
 from tactl.passes.rta_to_ta.eliminate import Translation, eliminate_guard, environment_cases
 from tactl.passes.rta_to_ta.env import sent
@@ -112,7 +113,9 @@ def _empty(location: str) -> Expr:
 def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr],
                  extra: Expr = BoolConst(True), one_per_step: tuple[str, ...] = (),
                  kept: dict[int, tuple[str, ...]] | None = None, crashed_stutter: bool = False,
-                 zero_at_for_good: dict[str, tuple[str, ...]] | None = None) -> FileJustice | None:
+                 zero_at_for_good: dict[str, tuple[str, ...]] | None = None,
+                 stay_zeroed: dict[str, tuple[str, ...]] | None = None,
+                 entry: dict[int, Expr] | None = None) -> FileJustice | None:
     """``J_file`` of ``rta`` (module docstring) and the specifications that assume the derived
     justice, re-stated under it; None where the file's reading is not built (module docstring).
     ``extra``: the fairness formula's other conjuncts; those of the shape ``[](ℓ != 0 -> <>(ℓ == 0))``
@@ -124,10 +127,13 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
     (``passes/pml_to_rta/kept_counts.py``): from such a location the count stays 0. A crash model
     (``passes/rta_to_ta/crash_fairness.py``) adds the way ``crashed_stutter`` gives to go on forever.
     ``zero_at_for_good``: per location, the message types a process there holds none of, for good
-    (``passes/rta_to_ta/zero_counts.py``): nothing of them may be guaranteed while it stays."""
+    (``passes/rta_to_ta/zero_counts.py``): nothing of them may be guaranteed while it stays.
+    ``stay_zeroed``: per location, the types its stays reset to 0 (``crash_copies_fairness.py``).
+    ``entry``: per rule id, a bound on the counts a process holds when it enters by that rule
+    (``passes/rta_to_ta/entry_counts.py``), conjoined to the option of entering by it."""
     justice, env = translation.justice, translation.environment
-    if justice is None or not justice.used or rta.crash_rules or \
-            rta.faults.model not in SUPPORTED and not crash_reading(rta):
+    if justice is None or not justice.used or rta.crash_rules and not copies_reading(rta) or \
+            rta.faults.model not in SUPPORTED and not crash_reading(rta) and not copies_reading(rta):
         return None
     kept = kept or {}
     stays = budget_stays(stays, translation.environment.crash_bound)
@@ -159,7 +165,7 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
 
     def first_step(rule: ReceiveRule) -> Expr:
         """What a step from a location where the count is surely 0 may receive: one message."""
-        return conj(rule.guard, *(Compare("<=", received(m), IntConst(0 if m in kept.get(rule.id, ()) else 1))
+        return conj(rule.guard, (entry or {}).get(rule.id, BoolConst(True)), *(Compare("<=", received(m), IntConst(0 if m in kept.get(rule.id, ()) else 1))
                                   for m in sorted({*one_per_step, *kept.get(rule.id, ())}) if zero_at(rule.source, m)))
 
     nothing_sent = conj(*(Compare("<=", g, IntConst(0)) for _, g in env.guaranteed))
@@ -171,6 +177,9 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
         stay += [(r.guard, ()) for r in rta.rules if r.source == r.target == loc.name and r.sends]
         entering = [r for r in rta.rules if r.target == loc.name and r.source != loc.name]
         options = [feasible(g, sends) for g, sends in stay]
+        reset = reset_stay(loc.name, stay_zeroed or {}, env.guaranteed)
+        if loc.name in stays and reset != BoolConst(True) and options[0] != BoolConst(False):
+            options[0] = reset if options[0] == BoolConst(True) else conj(options[0], reset)  # it holds none of them
         options += [feasible(first_step(r), r.sends, _later_sends(loc.name, entering, rta)) for r in entering]
         for o in options[:len(stay)]:
             if o != BoolConst(False):
@@ -183,7 +192,7 @@ def file_justice(rta: ReceiveTA, translation: Translation, stays: dict[str, Expr
         if BoolConst(True) in options and none == BoolConst(True):
             continue
         clauses.append(disj(_empty(loc.name), conj(none, disj(*options)) if none != BoolConst(True) else disj(*options)))
-    moving += crashed_moving(rta, translation.ta, crashed_stutter)
+    moving += crashed_moving(rta, translation.ta, crashed_stutter) + copies_moving(rta, crashed_stutter)
     clauses.append(progress(translation.ta, moving))  # some process keeps stepping (file_cycles.py)
     clauses += [_empty(name) for name in leaving(rta, extra)]
     formula = conj(*clauses)

@@ -29,6 +29,11 @@ class FileFairness:
     zeroed: tuple[tuple[int, tuple[str, ...]], ...] = ()  # per rule id, the message types it resets to 0
     stay_kept: tuple[tuple[str, tuple[str, ...]], ...] = ()  # per location, the types its stays never receive
     static: Any = None  # static_steps.StaticSteps: the steps with static receive counts kept, or None
+    # per location, the types every stay there resets to 0 (passes/pml_to_rta/crash_readings.py)
+    stay_zeroed: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # the file's own crash steps where it counts crashes and cut broadcasts both: (source, types
+    # cut short, types not received, types reset) (passes/pml_to_rta/crash_readings.py)
+    crash_paths: tuple[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]], ...] = ()
 
     def kept_by(self, rule: int) -> tuple[str, ...]:
         return dict(self.kept).get(rule, ())
@@ -43,7 +48,9 @@ class FileFairness:
                "extra": expr_to_json(self.extra), "one_per_step": list(self.one_per_step),
                "kept": [[k, list(v)] for k, v in self.kept], "crashed_stutter": self.crashed_stutter,
                "crashed_kept": list(self.crashed_kept), "zeroed": [[k, list(v)] for k, v in self.zeroed],
-               "stay_kept": [[k, list(v)] for k, v in self.stay_kept]}
+               "stay_kept": [[k, list(v)] for k, v in self.stay_kept],
+               "stay_zeroed": [[k, list(v)] for k, v in self.stay_zeroed],
+               "crash_paths": [[s, list(m), list(k), list(z)] for s, m, k, z in self.crash_paths]}
         if self.static is not None:
             doc["static"] = self.static.to_json()
         return doc
@@ -60,4 +67,6 @@ class FileFairness:
                             tuple(doc.get("crashed_kept", ())),
                             tuple((k, tuple(v)) for k, v in doc.get("zeroed", ())),
                             tuple((k, tuple(v)) for k, v in doc.get("stay_kept", ())),
-                            StaticSteps.from_json(doc["static"]) if "static" in doc else None)
+                            StaticSteps.from_json(doc["static"]) if "static" in doc else None,
+                            tuple((k, tuple(v)) for k, v in doc.get("stay_zeroed", ())),
+                            tuple((s, tuple(m), tuple(k), tuple(z)) for s, m, k, z in doc.get("crash_paths", ())))

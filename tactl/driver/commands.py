@@ -19,8 +19,7 @@ from tactl.driver.pipeline import (CHECK_DEFAULTS, PASSES, SOURCE_MAX_STATES, No
                                    check_options, parse_loaded, parse_promela_loaded, plan,
                                    process_automaton, read_source, without_rc)
 from tactl.ir.errors import Diagnostic, InputError, Severity
-from tactl.ir.rta.model import Timing
-from tactl.ir.rta.reader import RtaReadResult
+from tactl.ir.rta.result import RtaReadResult
 from tactl.ir.ta.reader import ReadResult
 from tactl.util import deadline
 
@@ -253,6 +252,7 @@ def emit_smtlib(request: EmitRequest, say: Say) -> tuple[ReadResult, dict[str, A
     inductive-invariant checks of the chc engine instead (``emitters.invariant_files``)."""
     # lazy: only for emit
     from tactl.engines.check import SelectionError, validate_selection
+    from tactl.ir.rta.model import Timing
     from tactl.passes.ta_to_smt.guard_abstraction import unsupported_reason
 
     file = request.file
@@ -268,7 +268,8 @@ def emit_smtlib(request: EmitRequest, say: Say) -> tuple[ReadResult, dict[str, A
     if blocker:
         say(f"tactl: note: the steady-schema queries do not encode this automaton ({blocker}); "
             "writing the chc engine's inductive-invariant checks instead (for a liveness property, the "
-            "queries about the automaton without its reset rules)")
+            "queries about the automaton without its reset rules, and the invariant checks of the "
+            "safety questions about which rules can fire for ever)")
     try:
         if request.invariant or blocker:
             from tactl.driver.emitters import invariant_files  # lazy: Spacer, only for these files

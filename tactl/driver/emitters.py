@@ -11,7 +11,7 @@ from typing import Any
 from tactl.engines.result import HOLDS, VIOLATED
 from tactl.ir.eltl.cycles import cycle_reason
 from tactl.ir.eltl.formula import TemporalQuery, lasso_reason, temporal_query
-from tactl.ir.eltl.reset_response import ResetSplit, reset_split
+from tactl.ir.eltl.reset_response import ResetSplit, reset_rules, reset_split
 from tactl.ir.ta.model import Property
 from tactl.ir.ta.reader import ReadResult
 from tactl.passes.emit.smtlib import emit_smtlib
@@ -107,6 +107,8 @@ def invariant_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
         split = reset_split(ta, query) if query.infinite else None
         if isinstance(split, ResetSplit):
             _without_resets(ta, prop, split, parameters, files, skipped)
+        if query.infinite and reset_rules(ta):
+            _recurrence(ta, prop, query, parameters, files, skipped, quiet=isinstance(split, ResetSplit))
             continue
         result = chc.check(ta, query, parameters or None)
         if result.verdict != HOLDS:
@@ -114,7 +116,7 @@ def invariant_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
             skipped.append(f"{prop.name}: no inductive invariant ({result.verdict}: {why})")
             continue
         for obligation in result.obligations:
-            files[f"{ta.name}.{prop.name}.invariant.{obligation.label}.smt2"] = obligation.smtlib
+            files[f"{ta.name}.{prop.name}.invariant.{obligation.label}.smt2"] = obligation.text()
     return {"files": files, "skipped": skipped}
 
 
@@ -139,6 +141,26 @@ def lockstep_files(loaded: ReadResult, properties: tuple[str, ...] | list[str],
             slug = re.sub(r"[^A-Za-z0-9]+", "-", obligation.label).strip("-")
             files[f"{loaded.ta.name}.{result.name}.lockstep{number:02d}.{slug}.smt2"] = obligation.text()
     return {"files": files, "skipped": skipped}
+
+
+def _recurrence(ta, prop: Property, query: TemporalQuery, parameters: dict[str, int], files: dict[str, str],
+                skipped: list[str], quiet: bool) -> None:
+    """The questions behind ``check``'s proof of a liveness property of an automaton with resets
+    from which rules can fire for ever (``ir/eltl/reset_recurrence.py``): each a safety question
+    about the whole automaton, written as its inductive invariant's three checks,
+    ``<automaton>.<property>.invariant.<question>.<check>.smt2``, each expected ``unsat``. Spacer
+    runs to find them; when the proof fails nothing is written (``quiet``: nor said, when the
+    proof from the automaton without its resets was written instead)."""
+    from tactl.engines import reset_recurrence  # lazy: Spacer runs only for these files
+
+    proof, why = reset_recurrence.prove(ta, query, parameters or None)
+    if proof is None:
+        if not quiet:
+            why = why.removeprefix("no proof for all sizes: ")
+            skipped.append(f"{prop.name}: no proof for all sizes to write ({why})")
+        return
+    for obligation in proof.obligations:
+        files[f"{ta.name}.{prop.name}.invariant.{obligation.label}.smt2"] = obligation.text()
 
 
 def _without_resets(ta, prop: Property, split: ResetSplit, parameters: dict[str, int],

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tactl.driver.pipeline import SUFFIX_KINDS, as_written, load, refusal
 from tactl.ir.source import is_stdin
-from tactl.ir.rta.reader import RtaReadResult
+from tactl.ir.rta.result import RtaReadResult
 from tactl.ir.ta.reader import ReadResult
 from tactl.util.suggest import did_you_mean
 

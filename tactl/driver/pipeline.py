@@ -26,23 +26,25 @@ import time
 from collections import deque
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from tactl.driver.cache import Cache, cache_key, digest
 from tactl.driver.file_reading import attach, file_fairness, keep
 from tactl.driver.file_types import FILE_TYPES
+from tactl.driver.ir_json import canonical as _canonical, diagnostics_from as _diagnostics_from
+from tactl.driver.ir_json import diagnostics_json as _diagnostics_json, rta_from_json, rta_to_json, validate_rta
+from tactl.driver.ir_json import without_source_map as _without_source_map
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.expr import to_text
-from tactl.ir.rta.model import Timing
-from tactl.ir.rta.json_form import rta_from_json, rta_to_json
-from tactl.ir.rta.reader import RtaReadResult, read_rta
-from tactl.ir.rta.validate import validate_rta
+from tactl.ir.rta.result import RtaReadResult
 from tactl.ir.source import is_stdin, label, read_text, sniff_kind
 from tactl.ir.ta.json_form import ta_from_json, ta_to_json
 from tactl.ir.limits import MAX_DIGITS
 from tactl.ir.ta.reader import ReadResult, only_warnings, read_ta
 from tactl.ir.ta.validate import validate
 from tactl.util import deadline
+
+if TYPE_CHECKING:  # hashing (the cache) is imported only by a runner that has a cache
+    from tactl.driver.cache import Cache
 
 
 @dataclass(frozen=True)
@@ -54,31 +56,6 @@ class Source:
 
 
 # ----------------------------------------------------------------------------------- IR kinds
-
-
-def _diagnostics_json(items: list[Diagnostic]) -> list[dict[str, Any]]:
-    return [{"severity": d.severity.value, "message": d.message,
-             "span": None if d.span is None else [d.span.line, d.span.col, d.span.end_line, d.span.end_col]}
-            for d in items]
-
-
-def _diagnostics_from(doc: list[dict[str, Any]]) -> list[Diagnostic]:
-    return [Diagnostic(Severity(d["severity"]), d["message"], None if d["span"] is None else Span(*d["span"]))
-            for d in doc]
-
-
-def _canonical(doc: Any) -> str:
-    return json.dumps(doc, sort_keys=True, separators=(",", ":"))
-
-
-def _without_source_map(doc: Any) -> Any:
-    """A JSON IR without what only locates it in a file (origins): its semantics."""
-    if isinstance(doc, dict):
-        return {k: _without_source_map(v) for k, v in doc.items()
-                if k not in ("origin", "location_origins")}
-    if isinstance(doc, list):
-        return [_without_source_map(v) for v in doc]
-    return doc
 
 
 def _dump_rta(value: RtaReadResult) -> str:
@@ -284,6 +261,7 @@ def translate_loaded(loaded: RtaReadResult) -> ReadResult:
     """Run the certified translate pass on a read receive automaton."""
     # lazy: the translate pass (z3, quantifier elimination) loads only when a chain runs it
     from tactl.driver.translation import certificate_problem, certificate_rows, refused_properties, run_translate
+    from tactl.ir.rta.model import Timing
 
     result = run_translate(loaded.rta, loaded.path)
     problem = certificate_problem(result)
@@ -326,6 +304,8 @@ def lower_loaded(loaded: ReadResult) -> ReadResult:
 
 
 def _read_rta(src: Source, options: Mapping[str, Any]) -> RtaReadResult:
+    from tactl.ir.rta.reader import read_rta  # lazy: its grammar (lark) only for .rta text
+
     return read_rta(src.text, src.path)
 
 
@@ -743,6 +723,7 @@ class Runner:
     def _what_changed(self, step: Pass, value: Any, options: Mapping[str, Any], subject: str) -> str:
         """Why a lookup misses, for --explain: compared with the last run of this pass on this
         file (the cache's lineage notes)."""
+        from tactl.driver.cache import digest  # lazy: hashing only with a cache (verify)
         assert self.cache is not None
         label = f"{self.origin}|{step.name}|{subject}"
         now_input = digest(KINDS[step.source].canonical(value))
@@ -764,6 +745,7 @@ class Runner:
 
     @staticmethod
     def key(step: Pass, value: Any, options: Mapping[str, Any]) -> str:
+        from tactl.driver.cache import cache_key  # lazy: as in _what_changed
         return cache_key(step.name, step.version, KINDS[step.source].canonical(value),
                          {name: options.get(name) for name in step.options})
 

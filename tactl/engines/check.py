@@ -26,7 +26,6 @@ from tactl.ir.errors import Diagnostic, InputError, Severity
 from tactl.ir.evaluate import holds
 from tactl.ir.expr import BoolConst, Eventually, disj, to_text
 from tactl.ir.linear import NonLinearError, first_unsatisfiable, int_symbols, to_z3
-from tactl.ir.rta.model import Timing
 from tactl.ir.ta.model import Property, ThresholdAutomaton
 from tactl.ir.unknowns import unknowns_reason
 from tactl.ir.eltl.vacuity import vacuity_question
@@ -200,13 +199,19 @@ CYCLIC_JUSTICE = ("; on this automaton processes can go round a cycle through se
 VACUOUS = ("{why}, so every property holds vacuously: nothing was checked")
 
 
+def _timing():
+    from tactl.ir.rta.model import Timing  # lazy: only an automaton translated from a receive automaton asks
+
+    return Timing
+
+
 def check_automaton(ta: ThresholdAutomaton, path: str, options: CheckOptions,
                     progress: Callable[[str], None] | None = None) -> CheckReport:
     """Every selected property's verdict, by the command's deadline if it runs one (the one
     clock, tactl/util/deadline.py: ``deadline.clock`` gives a check of its own one)."""
     validate_selection(ta, options.properties, options.parameters)
     receive = options.receive_automaton
-    if receive is not None and getattr(receive, "timing", None) is Timing.SYNC:
+    if receive is not None and getattr(receive, "timing", None) is _timing().SYNC:
         return _check_lockstep(ta, path, receive, options, progress)
     if ta.timing == "sync" and not options.not_checkable:
         options = replace(options, not_checkable=SYNC_TA)
@@ -505,6 +510,10 @@ def _with_vacuity(ta: ThresholdAutomaton, prop: Property, result: PropertyResult
         rta = options.receive_automaton
         options = replace(options, receive_automaton=replace(rta, properties=tuple(
             _receive_witness(p, query.infinite) if p.name == prop.name else p for p in rta.properties)))
+    if options.engine == parametric.ENGINE and not query.infinite and reset_rules(ta) and _chc_decides(ta, query):
+        # the antecedent of a reset automaton's `[](a -> <>p)` is a reachability question (can
+        # `a` happen?), which only the chc engine decides there, as it decides its safety properties
+        options = replace(options, engine=CHC, chosen_engine=True)
     if progress:
         progress(f"checking {prop.name}: can its antecedent happen?")
     started = time.perf_counter()

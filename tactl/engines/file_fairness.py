@@ -32,6 +32,7 @@ from tactl.ir.expr import (Always, And, BoolConst, Compare, Eventually, Expr, Im
 from tactl.ir.rta.model import ReceiveTA, received
 from tactl.ir.ta.model import Location, Property, Rule, ThresholdAutomaton, Update
 from tactl.passes.rta_to_ta.eliminate import Translation
+from tactl.passes.rta_to_ta.crash_copies_fairness import counted_crash_steps, crashed_resets
 from tactl.passes.rta_to_ta.crash_fairness import crash_steps
 from tactl.passes.rta_to_ta.env import CRASHED, sent, sent_by_crashing
 from tactl.passes.rta_to_ta.file_fairness import leaving
@@ -79,6 +80,11 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
     rcv = {m: received(m).name for m in messages}
     crashing, crash_sends = crash_steps(rta, translation, fairness.crashed_stutter, fairness.crashed_kept,
                                         dict(fairness.zeroed))
+    if fairness.crash_paths:  # the file counts its crashes and cut broadcasts both (crash_copies_fairness.py)
+        counted = counted_crash_steps(rta, translation, fairness.crash_paths)
+        crashing = {**counted[0], **{cr: out for cr, out in crashing.items() if cr not in (loc.name for loc in rta.locations)}}
+        crash_sends = counted[1] if counted[0] else crash_sends
+    crashing = crashed_resets(crashing, dict(fairness.stay_zeroed))
     crash_bound = Compare("<", Name(CRASHED), IntConst(values[env.crash_bound])) if crash_sends else BoolConst(True)
     counted_sends = (*(sent(m) for m in sent_types), *crash_sends)
     crashed = {n: IntConst(0) for n in env.shared(tuple(sent_types)) if n not in counted_sends}
@@ -115,7 +121,7 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
             out = [(t, g, tuple(sent(m) for m in sends), (), ()) for s, t, g, sends in fairness.static.rules
                    if s == loc.name]
             if loc.name in static_stays:
-                out.append((loc.name, static_stays[loc.name], (), (), ()))
+                out.append((loc.name, static_stays[loc.name], (), (), dict(fairness.stay_zeroed).get(loc.name, ())))
             paths[loc.name] = out + crashing.get(loc.name, [])
     for loc in rta.locations if fairness.static is None else ():
         # the file's stutter steps are the stay conditions; a self-loop rule without sends is not
@@ -123,7 +129,7 @@ def unfold(rta: ReceiveTA, translation: Translation, fairness: FileFairness, val
         out = [(r.target, r.guard, tuple(sent(m) for m in r.sends), fairness.kept_by(r.id), fairness.zeroed_by(r.id))
                for r in rta.rules if r.source == loc.name and (r.source != r.target or r.sends)]
         if loc.name in stays:
-            out.append((loc.name, stays[loc.name], (), (), ()))
+            out.append((loc.name, stays[loc.name], (), (), dict(fairness.stay_zeroed).get(loc.name, ())))
         paths[loc.name] = out + crashing.get(loc.name, [])
     for loc, out in crashing.items():
         paths.setdefault(loc, out)

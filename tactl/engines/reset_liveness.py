@@ -14,7 +14,11 @@ what this module does, in this order:
    questions of ``ir/eltl/reset_response.py`` about the automaton without its reset rules,
    answered by the parametric engines (``decide``). HOLDS only when both are proved; the reason
    says what each one proved.
-3. **Otherwise** the rest of the search (``--max-states``), then UNKNOWN with the sizes searched
+3. **A proof for all sizes from which rules can fire for ever**, where the property is
+   ``<>p``, ``[](a -> <>p)`` or ``[]<>p`` under justice: the safety questions of
+   ``ir/eltl/reset_recurrence.py`` about the whole automaton, answered by the chc engine
+   (``tactl/engines/reset_recurrence.py``).
+4. **Otherwise** the rest of the search (``--max-states``), then UNKNOWN with the sizes searched
    and why no proof was found — never HOLDS from a bounded search.
 """
 
@@ -24,6 +28,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
+from tactl.engines import reset_recurrence
 from tactl.engines.chc_fallback import bounded_search
 from tactl.engines.parametric import verdict_scope
 from tactl.engines.result import HOLDS, HOLDS_VACUOUSLY, UNKNOWN, VIOLATED, PropertyResult
@@ -61,6 +66,13 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
             return replace(proof, time_s=time.perf_counter() - started)
     else:
         why = f"no proof for all sizes: {split}"
+    if progress:
+        progress(f"{query.property}: proving it from which rules can fire for ever, by safety questions about "
+                 "the whole automaton")
+    recurrence, why_not = reset_recurrence.prove(ta, query, parameters)
+    if recurrence is not None:
+        return replace(recurrence, time_s=time.perf_counter() - started, details={RESETS: recurrence.reason})
+    why = _both(why, why_not)
     searched = probe
     if probe.verdict == UNKNOWN and max_states > PROBE_STATES and deadline.remaining() != 0:
         if progress:
@@ -75,6 +87,14 @@ def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, in
     note = f"{why}; bounded search for a lasso ({searched.details.get('states', 0)} states): {what}"
     return PropertyResult(query.property, query.kind, UNKNOWN, ENGINE, time_s=time.perf_counter() - started,
                           reason=note, details={RESETS: note, "states": searched.details.get("states", 0)})
+
+
+def _both(first: str, second: str) -> str:
+    """Why neither proof applies, each reason once."""
+    second = second.removeprefix("no proof for all sizes: ")
+    if first.removeprefix("no proof for all sizes: ") == second:
+        return first
+    return f"{first}; nor from which rules can fire for ever: {second}"
 
 
 def _violated(found: PropertyResult, bound: int, started: float) -> PropertyResult:

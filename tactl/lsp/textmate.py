@@ -23,7 +23,7 @@ from pathlib import Path
 
 from tactl.ir.promela import cpp
 from tactl.ir.promela import reader as promela_reader
-from tactl.ir.ta.reader import ETA_GRAMMAR, grammar_text
+from tactl.ir.ta.grammar import ETA_GRAMMAR, grammar_text
 
 
 @dataclass(frozen=True)

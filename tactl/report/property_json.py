@@ -121,11 +121,14 @@ def forever_text(ta: ThresholdAutomaton, loop: int) -> str:
 
 def certificate_text(r: PropertyResult) -> str:
     """What ``--certify`` established about ``r``, in the words of the text and HTML reports
-    ("" when it was not asked; an unconfirmed HOLDS is UNKNOWN and its reason says why)."""
+    ("" when it was not asked; an unconfirmed HOLDS is UNKNOWN and its reason says why), and what
+    the HOLDS still takes from tactl where the engine says so, so that no report claims more
+    than the second solver confirmed."""
     c = r.certificate
     if c is None or not c.ok:
         return ""
-    return f"certified by {c.solver} ({c.queries} quer{'y' if c.queries == 1 else 'ies'}, {c.time_s:.2f} s)"
+    said = f"certified by {c.solver} ({c.queries} quer{'y' if c.queries == 1 else 'ies'}, {c.time_s:.2f} s)"
+    return f"{said}; taken from tactl, not re-checked: {c.trusted}" if c.trusted else said
 
 
 def violating_step(cex: Counterexample) -> int | None:

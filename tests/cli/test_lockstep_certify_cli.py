@@ -32,6 +32,15 @@ def test_json_carries_the_lockstep_certificate(cli):
 def test_text_report_says_certified(cli):
     r = cli("check", FLOODMIN, "--certify", "-p", "validity1", "-q")
     assert r.code == 0 and "HOLDS, certified by cvc5 (6 queries" in r.out
+    assert "taken from tactl, not re-checked: the encoding of lock-step rounds" in r.out
+
+
+@needs_cvc5
+def test_html_report_says_what_is_trusted(cli, tmp_path):
+    r = cli("verify", FLOODMIN, "--certify", "--no-cache", "--report-dir", tmp_path, "-q")
+    assert r.code == 0
+    page = (tmp_path / "report.html").read_text()
+    assert "taken from tactl, not re-checked: the encoding of lock-step rounds" in page
 
 
 def test_emit_smtlib_writes_the_lockstep_questions(cli, tmp_path):

@@ -51,10 +51,12 @@ def test_a_lasso_through_a_reset_is_a_parametric_violation():
 
 
 def test_without_an_argument_the_answer_is_unknown_with_the_sizes_searched():
-    # moves holds at every size the explicit engine tries, but the waiting process is owed its
-    # step only because the others go round: no run of the automaton without its reset avoids
-    # the reset's guard, so (B) fails and nothing proves it for all sizes.
-    result = verdicts(automaton("toggle.eta"))["moves"]
+    # `both` holds at every size the explicit engine tries, but its negation is a disjunction of
+    # two eventualities' negations: outside the class of either proof for all sizes.
+    text = (RESETS / "toggle.eta").read_text().replace(
+        "grows: <>[](A == 0 && (x < 1 || B == 0) && (x < 1 || W == 0)) -> <>(x >= 2);",
+        "both: <>[](A == 0 && (x < 1 || B == 0) && (x < 1 || W == 0)) -> (<>(C == 1) && <>(A == 0 || B == 0));")
+    result = verdicts(read_ta(text, "toggle.eta", extended=True).ta)["both"]
     assert result.verdict == UNKNOWN, result.reason
     assert "no proof for all sizes" in result.reason and "every parameter <= 7" in result.reason
 

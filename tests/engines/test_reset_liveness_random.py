@@ -18,9 +18,10 @@ UPDATES = ("", "x' == x + 1;", "y' == y + 1;", "x' == 0;", "y' == 0;", "x' == 0;
 BOUND, STATES = 4, 50_000
 
 
-def automaton(seed: int, justice: bool) -> str:
+def automaton(seed: int, justice: bool, shape: str = "<>p") -> str:
     """Three to five locations, a few random rules (at least one reset), sometimes a self-loop
-    that updates nothing, and `<>p` for a random state formula p; with ``justice``, the justice
+    that updates nothing, and `<>p` for a random state formula p (``shape`` "[](a -> <>p)" or
+    "[]<>p": that property, with a random state formula a); with ``justice``, the justice
     antecedent a translation would write (every exit taken when its guard stays true)."""
     rnd = random.Random(seed)
     locs = [f"L{i}" for i in range(rnd.randint(3, 5))]
@@ -34,6 +35,11 @@ def automaton(seed: int, justice: bool) -> str:
     p = rnd.choice([f"{rnd.choice(locs)} == 0", f"{rnd.choice(locs)} >= 1", "x >= 2", "y >= 1",
                     f"{rnd.choice(locs)} == 0 && {rnd.choice(locs)} == 0", f"{rnd.choice(locs)} == n"])
     spec = f"<>({p})"
+    if shape == "[]<>p":
+        spec = f"[]<>({p})"
+    elif shape == "[](a -> <>p)":
+        a = rnd.choice([f"{rnd.choice(locs)} >= 1", "x >= 1", "y >= 1", f"{rnd.choice(locs)} == 0", "x < 1"])
+        spec = f"[](({a}) -> <>({p}))"
     clauses = [f"(!({' || '.join(gs)}) || {loc} == 0)" for loc in locs
                if (gs := [g for a, b, g, _ in rules if a == loc and b != loc])]
     if justice and clauses:
