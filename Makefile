@@ -45,6 +45,9 @@
 #   make taco-resets         fetch TACO's reset benchmarks (benchmarks/reset-benchmarks/*.eta of pleich/TACO)
 #                            into ~/.cache/tactl/benchmarks/taco-resets for make bench's taco-resets table
 #                            (TACO_URL=a local clone or mirror; or set TACTL_TACO to a TACO checkout)
+#   make taco-generated      fetch ByMC's generated ISOLA'18 automata as TACO publishes them
+#                            (benchmarks/ByMC/isola18/promela/*.ta of pleich/TACO: cc_case2/3/4 ...) into
+#                            ~/.cache/tactl/benchmarks/taco-generated for make bench's large table
 #   make taco-tla            fetch TACO's TLA+ examples (examples/tla/*.tla of pleich/TACO) into
 #                            ~/.cache/tactl/benchmarks/taco-tla, and lmcs20/ of konnov/fault-tolerant-benchmarks
 #                            (Tendermint_1round_safety.tla and its .ta twin) into .../lmcs20, for the TLA+
@@ -57,7 +60,7 @@ STAMP  := $(VENV)/.installed-stamp
 TA     ?= corpus/strb/strb.ta
 ALG    ?= strb
 
-.PHONY: all verify check show test docs docs-serve docs-examples bench bench-peers fuzz random19 spin13 isola18-promela ftb-promela opodis17 taco-resets taco-tla clean tools graphviz sarif-schema
+.PHONY: all verify check show test docs docs-serve docs-examples bench bench-peers fuzz random19 spin13 isola18-promela ftb-promela opodis17 taco-resets taco-generated taco-tla clean tools graphviz sarif-schema
 
 all: test
 
@@ -200,6 +203,10 @@ opodis17:
 taco-resets:
 	$(call fetch_folder,taco-resets,$(TACO_URL),benchmarks/reset-benchmarks,benchmarks/reset-benchmarks)
 	@echo "TACO's reset benchmarks in $(BENCH_CACHE)/taco-resets ($$(ls "$(BENCH_CACHE)/taco-resets"/*.eta | wc -l) files)"
+
+taco-generated:
+	$(call fetch_folder,taco-generated,$(TACO_URL),benchmarks/ByMC/isola18/promela,benchmarks/ByMC/isola18/promela)
+	@echo "ByMC's generated ISOLA'18 automata (TACO's copy) in $(BENCH_CACHE)/taco-generated ($$(ls "$(BENCH_CACHE)/taco-generated"/*.ta | wc -l) files)"
 
 taco-tla:
 	$(call fetch_folder,taco-tla,$(TACO_URL),examples/tla,examples/tla)

@@ -47,7 +47,7 @@ from tactl.bench.chain import chain_table
 from tactl.bench.checker import checker_table
 from tactl.bench.external import external_table
 from tactl.bench.large import large_table
-from tactl.bench.measure import timed_process
+from tactl.bench.measure import process_usage, timed_process
 from tactl.bench.peers import FILTER_ENV, peers_table
 from tactl.bench.promela import promela_table
 from tactl.bench.promela_sets import promela_sets_table
@@ -112,7 +112,7 @@ TABLES: tuple[Table, ...] = (
     # every Promela file of the six sets of fault-tolerant-benchmarks, per property (make ftb-promela)
     Table("promela-sets", lambda a, w: promela_sets_table(min(a.timeout, 120.0), timed_process)),
     # the Promela-generated TAs and the large .alg models, with and without the reductions
-    Table("large", lambda a, w: large_table(a.shared, min(a.timeout, RANDOM19_TIMEOUT_S), timed_process)),
+    Table("large", lambda a, w: large_table(a.shared, min(a.timeout, RANDOM19_TIMEOUT_S), process_usage)),
     Table("scaling", _scaling),
     # the chain family: CPU against the number of relay stages, safety and liveness, ByMC beside
     Table("chain", lambda a, w: chain_table(a.timeout)),

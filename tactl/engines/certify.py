@@ -18,8 +18,9 @@ second solver has not confirmed.
 
 The steady-schema queries rest on one more z3 answer, which is re-asked too: the encoding leaves
 out the rules whose source no initial configuration can reach (``usable_rules_premise`` in
-passes/ta_to_smt/steady.py). The shortcut reduction's z3 questions (tactl/engines/reduced.py) are
-avoided instead: with --certify the automaton is decided as given.
+passes/ta_to_smt/steady.py). So are the z3 answers the reduction before encoding rests on
+(tactl/engines/reduced.py: equal guards, shortcut implications), as one question
+(passes/ta_to_ta/reduction_question.py).
 """
 
 from __future__ import annotations

@@ -62,8 +62,8 @@ class CheckOptions:
     # spin, nusmv: how many selected properties are still to be checked, counting this one: each
     # gets an equal share of the time left (one that finishes early leaves its rest to the others)
     properties_left: int = 1
-    # every query behind a HOLDS re-asked of cvc5 (tactl/engines/certify.py); the parametric
-    # engine then decides the automaton as given, without the reduction of tactl/engines/reduced.py
+    # every query behind a HOLDS re-asked of cvc5 (tactl/engines/certify.py), the reduction's
+    # (tactl/engines/reduced.py) included
     certify: bool = False
     # set by check itself when it gives a property the parametric engine cannot decide to the
     # chc engine (which then searches for a shallow violation before asking Spacer)
@@ -409,9 +409,16 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
         # lazy: Spacer's engine loads only when a property goes to it
         from tactl.engines import chc_fallback
 
-        # a vacuity witness asks for a run only: the short search first (Spacer is slow to find one)
-        return chc_fallback.check(ta, query, options.parameters, options.bound, options.max_states, progress,
-                                  probe=options.chosen_engine or witness)
+        def spacer(small: ThresholdAutomaton) -> PropertyResult:
+            # a vacuity witness asks for a run only: the short search first (Spacer is slow to find one)
+            return chc_fallback.check(small, query, options.parameters, options.bound, options.max_states,
+                                      progress, probe=options.chosen_engine or witness)
+
+        # Spacer on the automaton without its shortcut rules when there are any (as the parametric
+        # engine below); liveness: the chc engine answers UNSUPPORTED, nothing to reduce for
+        if query.infinite:
+            return spacer(ta)
+        return reduced.check(ta, query, options.parameters, spacer, smaller_only=True)
     if query.infinite and options.engine == parametric.ENGINE and _resets_decide(ta, query):
         from tactl.engines import reset_liveness  # lazy: only automata with resets need it
 
@@ -438,8 +445,8 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
         return _parametric(small, query, question, options, progress, witness)
 
     with budget.per_property(full=options.minimize):
-        # --certify: the automaton as given, so that no z3 answer of the reduction stands behind a HOLDS
-        result = decide(ta) if options.certify else reduced.check(ta, query, options.parameters, decide)
+        # (with --certify too: the reduction's z3 answers are one more question cvc5 re-asks)
+        result = reduced.check(ta, query, options.parameters, decide)
         if result.verdict == VIOLATED and result.counterexample is not None and not witness \
                 and minimal_params.enabled():
             started = time.perf_counter()

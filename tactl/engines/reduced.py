@@ -1,8 +1,10 @@
-"""The parametric engine on a reduced automaton, with its counterexamples replayed on the original.
+"""The parametric and chc engines on a reduced automaton, with their counterexamples replayed on the original.
 
 ``passes.shortcuts`` drops the rules whose every step two other rules can take in turn (the
 module doc there gives the conditions and the soundness argument). The engine decides the
-reduced automaton; a HOLDS carries over by that argument, and a VIOLATED only after its run —
+reduced automaton; a HOLDS carries over by that argument (and carries, for ``--certify``, the
+question whose ``unsat`` is every z3 answer the reduction rests on:
+``passes/ta_to_ta/reduction_question.py``), and a VIOLATED only after its run —
 the same steps, with the rule indices mapped back — has been replayed by the independent
 simulator on the *original* automaton (a run of the reduced automaton is a run of the original
 one, so this never fails unless tactl has a bug; then the verdict is UNKNOWN, saying so).
@@ -15,12 +17,13 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 
-from tactl.engines.result import UNKNOWN, VIOLATED, Counterexample, PropertyResult
+from tactl.engines.result import HOLDS, UNKNOWN, VIOLATED, Counterexample, Obligation, PropertyResult
 from tactl.engines.simulate import Step, replay, replay_query
 from tactl.ir.eltl.cycles import has_several_location_cycles
 from tactl.ir.eltl.formula import TemporalQuery, reach_question
 from tactl.ir.expr import BoolConst, names
 from tactl.ir.ta.model import ThresholdAutomaton
+from tactl.passes.ta_to_ta.reduction_question import reduction_question
 from tactl.passes.ta_to_ta.shortcuts import Reduction, drop_shortcuts, identity
 from tactl.passes.ta_to_ta.simplify_guards import simplify_guards
 
@@ -64,18 +67,31 @@ _SIMPLER: dict[tuple, tuple[ThresholdAutomaton, ThresholdAutomaton]] = {}  # gua
 
 
 def check(ta: ThresholdAutomaton, query: TemporalQuery, parameters: dict[str, int] | None,
-          decide: Callable[[ThresholdAutomaton], PropertyResult]) -> PropertyResult:
-    """``decide`` (the parametric engine) on the reduced automaton; the result's counterexample
-    mapped back to ``ta``'s rules and replayed on ``ta``. ``details`` say what was removed."""
+          decide: Callable[[ThresholdAutomaton], PropertyResult], smaller_only: bool = False) -> PropertyResult:
+    """``decide`` (an engine) on the reduced automaton; the result's counterexample mapped back to
+    ``ta``'s rules and replayed on ``ta``. ``details`` say what was removed. ``smaller_only``:
+    decide ``ta`` itself unless the reduction removed a rule (the chc engine: on an automaton
+    that loses no rule, its invariant stays one of the automaton as written)."""
     started = time.perf_counter()
     reduction = reduce_for(ta, query, parameters)
     reduce_s = time.perf_counter() - started
+    if smaller_only and not reduction.removed:
+        return decide(ta)
     result = decide(reduction.ta)
     result.time_s += reduce_s
     if reduction.ta is ta:
         return result
     result.details["reduced_rules"] = len(reduction.kept)
     result.details["reduction_s"] = round(reduce_s, 4)
+    if result.verdict == HOLDS:
+        # the HOLDS rests on the reduction's z3 answers too: one more question for --certify
+        result.obligations.append(Obligation(
+            "the reduction (simplified guards, shortcut rules)",
+            build=lambda: reduction_question(ta, reduction.ta, reduction.kept, reduction.via, parameters)))
+    if result.details.get("invariant"):
+        # the chc invariant's ghost fired#i counts the i-th rule of the automaton it was proved
+        # of, the reduced one: the original index of each, for a reader of the invariant
+        result.details["kept_rules"] = list(reduction.kept)
     if result.counterexample is None:
         return result
     cex = _mapped(reduction, result.counterexample)

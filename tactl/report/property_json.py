@@ -99,8 +99,10 @@ def property_notes(r: PropertyResult) -> list[str]:
     if r.details.get("invariant"):  # the CHC engine's certificate (tactl/engines/chc.py)
         out.append(f"inductive invariant: {r.details['invariant']}")
         if r.details.get("facts"):  # proved facts of every run, part of what was re-checked
-            out.append("and the facts of every run it includes (proved inductive; fired#i counts the "
-                       f"firings of the i-th rule, initial#v is v's initial value): {r.details['facts']}")
+            rules = ("the i-th rule of the automaton without its shortcut rules (details.kept_rules in "
+                     "--json: the original index of each)") if r.details.get("kept_rules") else "the i-th rule"
+            out.append(f"and the facts of every run it includes (proved inductive; fired#i counts the "
+                       f"firings of {rules}, initial#v is v's initial value): {r.details['facts']}")
         out.append(f"re-checked: {r.details.get('recheck', '')}")
     return out
 
