@@ -162,10 +162,17 @@ class LocalPool:
                                         initargs=(os.getpid(),))
 
     def run(self, fn, payloads: list[Any], started: Started | None = None) -> Iterator[tuple[int, Any, float]]:
+        futures: dict[Any, int] = {}
+        workers: list[Any] = []  # kept: a broken pool forgets them, and their exit codes name the signal
+        refused: BrokenProcessPool | None = None
         with forking_blocked():  # submit forks the workers
-            futures = {self.pool.submit(_timed, fn, p): i for i, p in enumerate(payloads)}
-        # the processes, kept: a broken pool forgets them, and their exit codes name the signal
-        workers = list((getattr(self.pool, "_processes", None) or {}).values())
+            for i, p in enumerate(payloads):
+                try:
+                    futures[self.pool.submit(_timed, fn, p)] = i
+                except BrokenProcessPool as error:  # a worker died before every task was handed over
+                    refused = error
+                    break
+                workers = workers or list((getattr(self.pool, "_processes", None) or {}).values())
         begun = min(self.jobs, len(payloads))
         for index in range(begun if started else 0):
             started(index)
@@ -178,6 +185,9 @@ class LocalPool:
             if started and begun < len(payloads):  # a worker is free: the next task in order
                 started(begun)
                 begun += 1
+        if refused is not None:  # the tasks never handed over fail as the ones the dead worker ended
+            for index in range(len(futures), len(payloads)):
+                yield index, _failure(refused, workers), 0.0
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
