@@ -71,8 +71,10 @@ def _create_fn(name, args, body, *, globals=None, locals=None, return_type=datac
     txt = f"def __create_fn__({local_vars}):\n{txt}\n return {name}"
     code = _compiled.get(txt)
     if code is None:
-        code = _compiled[txt] = compile(txt, "<string>", "exec")
-        _new = True
+        code = compile(txt, "<string>", "exec")
+        if str((globals or {}).get("__name__", "")).startswith("tactl."):  # not other programs'
+            _compiled[txt] = code
+            _new = True
     ns: dict = {}
     exec(code, globals, ns)
     return ns["__create_fn__"](**locals)

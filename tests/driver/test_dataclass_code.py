@@ -8,6 +8,7 @@ import dataclasses
 import os
 import subprocess
 import sys
+import types
 
 import pytest
 
@@ -16,15 +17,33 @@ from tactl.util import dataclass_code
 pytestmark = pytest.mark.skipif(sys.version_info[:2] != (3, 11), reason="the hook is 3.11's only")
 
 
-def _make():
-    @dataclasses.dataclass(frozen=True)
-    class Point:
-        """A frozen class: init, repr, eq, hash, setattr and delattr are generated."""
-        x: int
-        y: int = 2
-        tags: tuple[str, ...] = dataclasses.field(default_factory=tuple)
+_POINT = """
+import dataclasses
 
-    return Point
+@dataclasses.dataclass(frozen=True)
+class Point:
+    \"\"\"A frozen class: init, repr, eq, hash, setattr and delattr are generated.\"\"\"
+    x: int
+    y: int = 2
+    tags: tuple[str, ...] = dataclasses.field(default_factory=tuple)
+"""
+
+
+def _make(module: str = "tactl.made_here"):
+    """The class Point, made as if defined in ``module`` (only tactl's modules' code is stored)."""
+    made = types.ModuleType(module)
+    sys.modules[module] = made
+    try:
+        exec(_POINT, made.__dict__)
+    finally:
+        del sys.modules[module]
+    return made.Point
+
+
+def test_other_programs_classes_are_not_stored(monkeypatch):
+    monkeypatch.setattr(dataclass_code, "_compiled", {})
+    assert _make("other")(1).y == 2
+    assert dataclass_code._compiled == {}
 
 
 def test_the_hook_is_installed_when_tactl_is_imported():
@@ -38,7 +57,7 @@ def test_a_class_made_from_stored_code_behaves_as_a_compiled_one(monkeypatch):
     stored = _make()  # every method from the stored code
     for cls in (compiled, stored):
         p = cls(1)
-        assert (repr(p), p, hash(p)) == ("_make.<locals>.Point(x=1, y=2, tags=())", cls(1, 2, ()),
+        assert (repr(p), p, hash(p)) == ("Point(x=1, y=2, tags=())", cls(1, 2, ()),
                                           hash(cls(1)))
         with pytest.raises(dataclasses.FrozenInstanceError):
             p.x = 3
