@@ -27,18 +27,20 @@ import os
 import sys
 from pathlib import Path
 
-_MAX_ENTRIES = 4000  # beyond this (many versions of the sources seen), start afresh
-_compiled: dict[str, object] = {}
-_new = False
+_stored: dict[str, dict[str, object]] = {}  # module -> text -> code, as read from its file
+_used: dict[str, dict[str, object]] = {}  # module -> text -> code, made in this process
+_new: set[str] = set()  # modules with code compiled in this process
 _installed = False
+_folder: str | None = None  # cache_folder(), once a module's code is looked up
 
 
-def cache_file() -> Path:
-    """``$XDG_CACHE_HOME/tactl`` (``~/.cache/tactl``), one file per interpreter (the marshal
-    format and the compiler's output are the interpreter's own)."""
+def cache_folder() -> Path:
+    """``$XDG_CACHE_HOME/tactl`` (``~/.cache/tactl``), a folder per interpreter (the marshal
+    format and the compiler's output are the interpreter's own), a file per module: a process
+    reads only the modules it imports."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     tag = f"{sys.implementation.cache_tag}-{sys.hexversion:x}-{marshal.version}"
-    return Path(base) / "tactl" / f"dataclass-code-{tag}.marshal"
+    return Path(base) / "tactl" / "dataclass-code" / tag
 
 
 def install() -> None:
@@ -50,14 +52,12 @@ def install() -> None:
             or os.environ.get("TACTL_DATACLASS_CODE") == "off"):
         return
     _installed = True
-    _load()
     dataclasses._create_fn = _create_fn
     atexit.register(save)
 
 
 def _create_fn(name, args, body, *, globals=None, locals=None, return_type=dataclasses.MISSING):
     """``dataclasses._create_fn`` of Python 3.11 with the compilation looked up first."""
-    global _new
     if locals is None:
         locals = {}
     return_annotation = ""
@@ -69,41 +69,55 @@ def _create_fn(name, args, body, *, globals=None, locals=None, return_type=datac
     txt = f" def {name}({args}){return_annotation}:\n{body}"
     local_vars = ", ".join(locals.keys())
     txt = f"def __create_fn__({local_vars}):\n{txt}\n return {name}"
-    code = _compiled.get(txt)
-    if code is None:
-        code = compile(txt, "<string>", "exec")
-        if str((globals or {}).get("__name__", "")).startswith("tactl."):  # not other programs'
-            _compiled[txt] = code
-            _new = True
     ns: dict = {}
-    exec(code, globals, ns)
+    exec(_code(txt, str((globals or {}).get("__name__", ""))), globals, ns)
     return ns["__create_fn__"](**locals)
 
 
-def _load() -> None:
+def _code(txt: str, module: str):
+    """The compiled ``txt`` of a class of ``module``: stored, else compiled (and stored at exit
+    when the module is tactl's: other programs' classes are left alone)."""
+    if not module.startswith("tactl."):
+        return compile(txt, "<string>", "exec")
+    stored = _stored.get(module)
+    if stored is None:
+        stored = _stored[module] = _load(module)
+    code = stored.get(txt)
+    if code is None:
+        code = compile(txt, "<string>", "exec")
+        _new.add(module)
+    _used.setdefault(module, {})[txt] = code
+    return code
+
+
+def _load(module: str) -> dict[str, object]:
+    global _folder
+    if _folder is None:
+        _folder = str(cache_folder())
     try:
-        stored = marshal.loads(cache_file().read_bytes())
+        with open(os.path.join(_folder, f"{module}.marshal"), "rb") as file:
+            stored = marshal.loads(file.read())
     except (OSError, ValueError, EOFError, TypeError):
-        return
-    if isinstance(stored, dict) and len(stored) <= _MAX_ENTRIES:
-        _compiled.update(stored)
+        return {}
+    return stored if isinstance(stored, dict) else {}
 
 
 def save() -> None:
-    """Store the code compiled since the start (if any), atomically: a concurrent process reads
-    the old file or the new one, never a part."""
-    global _new
-    if not _new:
-        return
-    _new = False
-    path = cache_file()
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_bytes(marshal.dumps(_compiled))
-        os.replace(temporary, path)
-    except (OSError, ValueError):
+    """Store the code of every module that compiled some in this process: all its classes' code
+    (a module's classes are all made when it is imported, so what it used is what it needs, and a
+    changed module's old code goes). Atomically: a concurrent process reads the old file or the
+    new one, never a part."""
+    folder = cache_folder()
+    for module in sorted(_new):
+        path = folder / f"{module}.marshal"
+        temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         try:
-            temporary.unlink(missing_ok=True)
-        except OSError:
-            pass
+            folder.mkdir(parents=True, exist_ok=True)
+            temporary.write_bytes(marshal.dumps(_used[module]))
+            os.replace(temporary, path)
+        except (OSError, ValueError):
+            try:
+                temporary.unlink(missing_ok=True)
+            except OSError:
+                pass
+    _new.clear()
