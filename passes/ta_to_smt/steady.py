@@ -197,7 +197,7 @@ def usable_rules(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, 
     whose safety properties assume ``loc1 == 0`` (or ``loc0 == 0``), 9 of the 22 rules that can
     change a configuration go, and with them the segments z3 would have to rule out.
     """
-    solver, sym = _initial_solver(ta, question, fixed, printed=False)
+    solver, sym = _initial_solver(ta, question, fixed)
     reached = _occupiable(solver, [loc.name for loc in ta.locations], sym)
     frontier = list(reached)
     while frontier:
@@ -226,17 +226,13 @@ def usable_rules_premise(ta: ThresholdAutomaton, question: ReachQuery, fixed: di
             "them can never fire\n(set-logic ALL)\n" + solver.to_smt2())
 
 
-def _initial_solver(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int],
-                    printed: bool = True):
+def _initial_solver(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int]):
     """A z3 solver holding the initial constraints (resilience condition, inits, the property's
-    antecedent, natural numbers, the fixed parameters), and its symbol table. Not ``printed``
-    (only answers wanted): the SMT core alone, without the tactics a plain ``z3.Solver()`` sets
-    up, cheaper for these small questions, whose answers do not depend on it; a printed one
-    keeps ``z3.Solver()``, whose ``to_smt2`` shows the constraints as they were stated."""
+    antecedent, natural numbers, the fixed parameters), and its symbol table."""
     import z3  # lazy: importing z3 slows every start; loaded when a solver question is asked
 
     sym = int_symbols()
-    solver = z3.Solver() if printed else z3.SimpleSolver()
+    solver = z3.Solver()
     for e in (*ta.assumptions, *ta.inits, question.initial):
         solver.add(to_z3(ta.expand(e), sym))
     for x in (*ta.parameters, *ta.shared, *(loc.name for loc in ta.locations)):

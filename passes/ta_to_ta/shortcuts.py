@@ -95,7 +95,7 @@ def drop_shortcuts(ta: ThresholdAutomaton, observed: frozenset[str] | None = Non
         background = [to_z3(ta.expand(a), sym) for a in ta.assumptions]
     except (NonLinearError, TypeError, ValueError):
         return identity(ta)
-    solver = z3.SimpleSolver()  # the SMT core: yes/no answers only, cheaper to set up than z3.Solver()
+    solver = z3.Solver()
     solver.set("timeout", 2000)  # per implication; "unknown" keeps the rule
     solver.add(*background)
     solver.add(*(sym(x) >= 0 for x in (*ta.parameters, *ta.shared)))

@@ -41,7 +41,7 @@ def simplify_guards(ta: ThresholdAutomaton, parameters: dict[str, int] | None = 
     import z3  # lazy: z3 is slow to import; only checks simplify guards
 
     sym = int_symbols()
-    solver = z3.SimpleSolver()  # the SMT core: yes/no answers only, cheaper to set up than z3.Solver()
+    solver = z3.Solver()
     solver.set("timeout", TIMEOUT_MS)
     try:
         solver.add(*(to_z3(ta.expand(a), sym) for a in ta.assumptions))

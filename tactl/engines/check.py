@@ -211,7 +211,7 @@ def _satisfiable_from_start(start_key, nonneg, layers) -> bool:
     if solver is None:
         if len(_START_SOLVERS) >= _START_SOLVERS_KEPT:
             _START_SOLVERS.clear()
-        solver = z3.SimpleSolver()  # the SMT core: a yes/no answer, cheaper to set up than z3.Solver()
+        solver = z3.Solver()
         solver.add(*nonneg, *(c for _, cs in layers[:-1] for c in cs))
         _START_SOLVERS[start_key] = solver
     timeout = deadline.solver_timeout_ms(30.0)
