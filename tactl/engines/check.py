@@ -157,8 +157,7 @@ def initial_configuration_exists(ta: ThresholdAutomaton, parameters: dict[str, i
     if key is not None and key in _INITIAL_ANSWERS:
         return _INITIAL_ANSWERS[key]
     try:
-        answer = _initial_configuration_exists(ta, parameters, extra,
-                                               None if key is None else key[:-1])
+        answer = _initial_configuration_exists(ta, parameters, extra)
     except (NonLinearError, TypeError, ValueError):
         return None, "not decidable here (the constraints are not linear)"
     if key is not None and answer[0] is not None:
@@ -171,17 +170,14 @@ def initial_configuration_exists(ta: ThresholdAutomaton, parameters: dict[str, i
 _NO_INITIAL_ANTECEDENT = "no initial configuration satisfies the property's antecedent"
 
 
-# Solvers holding an automaton's start (non-negative variables, RC, --param, inits), by the key
-# of initial_configuration_exists without the property's part: each property's question pushes
-# only its own initial condition instead of building a solver and stating the start again.
-_START_SOLVERS: dict[tuple, object] = {}
-_START_SOLVERS_KEPT = 16
-
-
-def _initial_configuration_exists(ta, parameters, extra, start_key=None):
+def _initial_configuration_exists(ta, parameters, extra):
     import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
 
     sym = int_symbols()
+    solver = z3.Solver()
+    timeout = deadline.solver_timeout_ms(30.0)
+    if timeout is not None:
+        solver.set("timeout", timeout)
     nonneg = [sym(x) >= 0 for x in (*ta.parameters, *ta.shared, *(loc.name for loc in ta.locations))]
     fixed = [sym(p) == v for p, v in (parameters or {}).items()]
     layers = (("the resilience condition is unsatisfiable",
@@ -189,40 +185,10 @@ def _initial_configuration_exists(ta, parameters, extra, start_key=None):
               ("no parameter values given by --param satisfy the resilience condition", fixed),
               ("no initial configuration satisfies the inits", [to_z3(ta.expand(e), sym) for e in ta.inits]),
               (_NO_INITIAL_ANTECEDENT, [to_z3(e, sym) for e in extra]))
-    if start_key is not None and _satisfiable_from_start(start_key, nonneg, layers):
-        return True, ""
-    # not shown satisfiable (the usual answer): a fresh solver asks again, layer by layer for why
-    solver = z3.Solver()
-    timeout = deadline.solver_timeout_ms(30.0)
-    if timeout is not None:
-        solver.set("timeout", timeout)
     solver.add(*nonneg)
     exists, why = first_unsatisfiable(solver, layers)
     return (None, "z3 could not decide whether an initial configuration exists") if exists is None \
         else (exists, why)
-
-
-def _satisfiable_from_start(start_key, nonneg, layers) -> bool:
-    """Whether z3 finds all ``layers`` (the last: the property's part) satisfiable together, asked
-    of the automaton's start solver with the property's part pushed; False also when z3 gives up."""
-    import z3  # lazy: z3 is slow to import; loaded when a solver question is asked
-
-    solver = _START_SOLVERS.get(start_key)
-    if solver is None:
-        if len(_START_SOLVERS) >= _START_SOLVERS_KEPT:
-            _START_SOLVERS.clear()
-        solver = z3.Solver()
-        solver.add(*nonneg, *(c for _, cs in layers[:-1] for c in cs))
-        _START_SOLVERS[start_key] = solver
-    timeout = deadline.solver_timeout_ms(30.0)
-    if timeout is not None:
-        solver.set("timeout", timeout)
-    solver.push()
-    try:
-        solver.add(*layers[-1][1])
-        return solver.check() == z3.sat
-    finally:
-        solver.pop()
 
 
 # Why a justice can have no run on an automaton with cycles (ir/eltl/cycles.py), said with it.

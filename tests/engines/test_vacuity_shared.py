@@ -54,9 +54,9 @@ def test_an_initial_configuration_question_is_asked_of_z3_once(cli, monkeypatch)
     asked = []
     real = check._initial_configuration_exists
 
-    def counting(ta, parameters, extra, *start_key):
+    def counting(ta, parameters, extra):
         asked.append(extra)
-        return real(ta, parameters, extra, *start_key)
+        return real(ta, parameters, extra)
 
     monkeypatch.setattr(check, "_INITIAL_ANSWERS", {})
     monkeypatch.setattr(check, "_initial_configuration_exists", counting)
