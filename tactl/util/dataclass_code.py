@@ -35,9 +35,9 @@ _folder: str | None = None  # cache_folder(), once a module's code is looked up
 
 
 def cache_folder() -> Path:
-    """``$XDG_CACHE_HOME/tactl`` (``~/.cache/tactl``), a folder per interpreter (the marshal
-    format and the compiler's output are the interpreter's own), a file per module: a process
-    reads only the modules it imports."""
+    """``$XDG_CACHE_HOME/tactl/dataclass-code`` (``~/.cache/…``), a folder per interpreter (the
+    marshal format and the compiler's output are the interpreter's own), a file per module: a
+    process reads only the modules it imports."""
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
     tag = f"{sys.implementation.cache_tag}-{sys.hexversion:x}-{marshal.version}"
     return Path(base) / "tactl" / "dataclass-code" / tag
