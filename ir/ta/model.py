@@ -14,11 +14,16 @@ from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
 
+from typing import TYPE_CHECKING
+
 from tactl.ir.errors import Span
-# Hypothesis lives in ir/alg/hypothesis.py so that the pseudocode IR can use it without the TA IR
-from tactl.ir.alg.hypothesis import Hypothesis
 from tactl.ir.expr import And, Compare, Expr, IntConst, Name, Or, Sum, conj, substitute, to_text, walk
 from tactl.ir.linear import NonLinearError, int_symbols, linearize, to_z3
+
+# Hypothesis lives in ir/alg/hypothesis.py so that the pseudocode IR can use it without the TA IR;
+# here it is only an annotation, and a plain .ta automaton never loads it
+if TYPE_CHECKING:
+    from tactl.ir.alg.hypothesis import Hypothesis
 
 
 # A macro whose expansion has more nodes than this is refused (every pass walks expanded trees).

@@ -2,8 +2,9 @@
 its IR kinds): diagnostics, canonical text, an IR without its source map, and a receive
 automaton's JSON form and validation.
 
-The receive automaton's model, JSON form and validator are imported on the first call: a ``.ta``
-check (no cache, no receive automaton) never needs them, and they cost it a few milliseconds.
+The receive automaton's model, JSON form and validator, and the threshold automaton's JSON form,
+are imported on the first call: a ``.ta`` check (no cache, no receive automaton, no JSON input)
+never needs them, and they cost it a few milliseconds.
 """
 
 from __future__ import annotations
@@ -55,3 +56,15 @@ def validate_rta(rta) -> list[Diagnostic]:
     from tactl.ir.rta.validate import validate_rta as validate  # lazy: see the module docstring
 
     return validate(rta)
+
+
+def ta_to_json(ta) -> dict[str, Any]:
+    from tactl.ir.ta.json_form import ta_to_json as to_json  # lazy: see the module docstring
+
+    return to_json(ta)
+
+
+def ta_from_json(doc: Any, path: str = "<json>"):
+    from tactl.ir.ta.json_form import ta_from_json as from_json  # lazy: see the module docstring
+
+    return from_json(doc, path)

@@ -31,13 +31,13 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from tactl.driver.file_reading import attach, file_fairness, keep
 from tactl.driver.file_types import FILE_TYPES
 from tactl.driver.ir_json import canonical as _canonical, diagnostics_from as _diagnostics_from
-from tactl.driver.ir_json import diagnostics_json as _diagnostics_json, rta_from_json, rta_to_json, validate_rta
+from tactl.driver.ir_json import (diagnostics_json as _diagnostics_json, rta_from_json, rta_to_json, ta_from_json,
+                                  ta_to_json, validate_rta)
 from tactl.driver.ir_json import without_source_map as _without_source_map
 from tactl.ir.errors import Diagnostic, InputError, Severity, Span
 from tactl.ir.expr import to_text
 from tactl.ir.rta.result import RtaReadResult
 from tactl.ir.source import is_stdin, label, read_text, sniff_kind
-from tactl.ir.ta.json_form import ta_from_json, ta_to_json
 from tactl.ir.limits import MAX_DIGITS
 from tactl.ir.ta.reader import ReadResult, only_warnings, read_ta
 from tactl.ir.ta.validate import validate

@@ -16,7 +16,6 @@ from tactl.report.counts import counts_line
 from tactl.report.lockstep_text import run_lines
 from tactl.report.property_json import (counterexample_json, forever_text, minimality_text, property_notes,
                                         rule_name, violating_step)
-from tactl.report.run_steps import WIDE, change_lines
 
 
 def report_text(report: CheckReport, full: bool = False) -> str:
@@ -112,6 +111,8 @@ def counterexample_table(ta: ThresholdAutomaton, cex: Counterexample, full: bool
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     bad = violating_step(cex)
     marker = "<- violation" if cex.loop is None and not cex.cycle else "<- violation: repeats forever"
+    from tactl.report.run_steps import WIDE, change_lines  # lazy: only a counterexample is shown so
+
     if not full and sum(widths) + 2 * len(widths) > WIDE:  # a column per counter would not fit
         out.append(f"  {_plural(len(locs), 'location')}, {_plural(len(ta.shared), 'shared variable')}: "
                    "each step with the counters it changed, old→new (-v: the table of every counter)")

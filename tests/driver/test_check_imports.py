@@ -1,7 +1,9 @@
 """What ``tactl check`` of a small ``.ta`` file leaves unloaded: its start-up is most of its cost
 (docs/bench.md, the start-up table), so the modules only other inputs or commands need stay out
 of it: lark and its parse tables (a plain .ta file is read by ir/ta/fast_reader.py), the cache's
-hashing (only ``verify`` has a cache), the receive automaton's reader and model."""
+hashing (only ``verify`` has a cache), the receive automaton's reader and model; the automaton's
+JSON form, a synchronous property's hypothesis and the step-by-step run table (a check that holds
+shows no run)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,8 @@ import sys
 
 from conftest import CORPUS
 
-UNLOADED = ("lark", "hashlib", "tactl.driver.cache", "tactl.ir.rta.reader", "tactl.ir.rta.model")
+UNLOADED = ("lark", "hashlib", "tactl.driver.cache", "tactl.ir.rta.reader", "tactl.ir.rta.model",
+            "tactl.ir.ta.json_form", "tactl.ir.json_shape", "tactl.ir.alg.hypothesis", "tactl.report.run_steps")
 
 
 def test_checking_a_ta_file_loads_no_grammar_and_no_cache():
