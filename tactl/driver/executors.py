@@ -163,7 +163,9 @@ class LocalPool:
 
     def run(self, fn, payloads: list[Any], started: Started | None = None) -> Iterator[tuple[int, Any, float]]:
         futures: dict[Any, int] = {}
-        workers: list[Any] = []  # kept: a broken pool forgets them, and their exit codes name the signal
+        # the processes, kept as each submit starts them (a pool may start one per submit): a broken
+        # pool forgets them, and their exit codes name the signal
+        started_workers: dict[int, Any] = {}
         refused: BrokenProcessPool | None = None
         with forking_blocked():  # submit forks the workers
             for i, p in enumerate(payloads):
@@ -172,7 +174,8 @@ class LocalPool:
                 except BrokenProcessPool as error:  # a worker died before every task was handed over
                     refused = error
                     break
-                workers = workers or list((getattr(self.pool, "_processes", None) or {}).values())
+                started_workers.update(getattr(self.pool, "_processes", None) or {})
+        workers = list(started_workers.values())
         begun = min(self.jobs, len(payloads))
         for index in range(begun if started else 0):
             started(index)
