@@ -1,7 +1,9 @@
 """``check`` (decide an automaton's properties with one of the engines, or an .alg program's with
 the reference interpreter) and ``run`` (one random run of an .alg program)."""
 
-from __future__ import annotations
+# No `from __future__ import annotations`: Typer reads a command's parameters with
+# typing.get_type_hints, which compiles and evaluates every annotation written as a string, twice
+# per command it builds, in every process; written as objects they are made once, at import.
 
 import json
 import sys
