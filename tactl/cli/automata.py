@@ -1,9 +1,7 @@
 """The commands that read an automaton and show it back: ``show`` (a summary or its JSON), ``fmt``
 (the canonical text) and ``dot`` (a drawing)."""
 
-# No `from __future__ import annotations`: Typer reads a command's parameters with
-# typing.get_type_hints, which compiles and evaluates every annotation written as a string, twice
-# per command it builds, in every process; written as objects they are made once, at import.
+from __future__ import annotations
 
 import json
 import shutil
@@ -24,7 +22,7 @@ if TYPE_CHECKING:
     from tactl.ir.ta.reader import ReadResult
 
 
-def _load(path: Path, lower_divisions: bool = True, defines: tuple[str, ...] = ()) -> "ReadResult":
+def _load(path: Path, lower_divisions: bool = True, defines: tuple[str, ...] = ()) -> ReadResult:
     """The automaton of ``path``; ``lower_divisions`` replaces ``e / c`` by derived parameters
     (what the engines need), off for commands that show the user's own text."""
     from tactl.driver.inputs import load_automaton  # lazy: the readers (see the imports above)

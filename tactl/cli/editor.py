@@ -1,9 +1,7 @@
 """``tactl lsp``: the language server editors start (``tactl/lsp/``, docs/editor.md), and what it
 would answer about one file, from the command line (to see what an editor will show, or why not)."""
 
-# No `from __future__ import annotations`: Typer reads a command's parameters with
-# typing.get_type_hints, which compiles and evaluates every annotation written as a string, twice
-# per command it builds, in every process; written as objects they are made once, at import.
+from __future__ import annotations
 
 import re
 from pathlib import Path

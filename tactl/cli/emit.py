@@ -1,9 +1,7 @@
 """``emit``: an automaton's verification questions written for an external tool (SMT-LIB files,
 a Promela model for SPIN, an SMV model for NuSMV/nuXmv)."""
 
-# No `from __future__ import annotations`: Typer reads a command's parameters with
-# typing.get_type_hints, which compiles and evaluates every annotation written as a string, twice
-# per command it builds, in every process; written as objects they are made once, at import.
+from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Optional

@@ -1,9 +1,7 @@
 """The front-end commands: ``parse`` (pseudocode or Parametric Promela into a receive automaton)
 and ``translate`` (a receive automaton into a threshold automaton, with z3's certificates)."""
 
-# No `from __future__ import annotations`: Typer reads a command's parameters with
-# typing.get_type_hints, which compiles and evaluates every annotation written as a string, twice
-# per command it builds, in every process; written as objects they are made once, at import.
+from __future__ import annotations
 
 import json
 from pathlib import Path

@@ -1,9 +1,7 @@
 """``synthesize``: the values of an automaton's unknown coefficients under which every property
 holds (tactl/synth/cegis.py), printed by tactl/report/synthesize_text.py."""
 
-# No `from __future__ import annotations`: Typer reads a command's parameters with
-# typing.get_type_hints, which compiles and evaluates every annotation written as a string, twice
-# per command it builds, in every process; written as objects they are made once, at import.
+from __future__ import annotations
 
 import json
 import sys

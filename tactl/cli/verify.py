@@ -1,9 +1,7 @@
 """``verify`` (algorithms end to end, through the driver's cached passes, with its three reports)
 and ``cache`` (the statistics of that pass cache, or clearing it)."""
 
-# No `from __future__ import annotations`: Typer reads a command's parameters with
-# typing.get_type_hints, which compiles and evaluates every annotation written as a string, twice
-# per command it builds, in every process; written as objects they are made once, at import.
+from __future__ import annotations
 
 import json
 import signal
