@@ -166,6 +166,8 @@ class Property:
 
 @dataclass(frozen=True)
 class ThresholdAutomaton:
+    """An automaton as a .ta file declares it (ByMC's format): variables, parameters, macros,
+    resilience condition, locations, initial constraints, rules and specifications."""
     name: str
     locals: tuple[str, ...] = ()
     shared: tuple[str, ...] = ()

@@ -134,6 +134,8 @@ def _never(value: Any) -> str:
 
 @dataclass(frozen=True)
 class IRKind:
+    """A kind of intermediate representation a pass reads or writes, with how it is stored in
+    the cache, read back and shown to a key."""
     name: str
     describe: str
     dump: Callable[[Any], str]
@@ -185,6 +187,7 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Pass:
+    """One step of the pipeline: from one IR kind to another, versioned for the cache key."""
     name: str
     version: int
     source: str  # IR kind read
