@@ -33,6 +33,7 @@ class Severity(Enum):
 
 @dataclass(frozen=True)
 class Diagnostic:
+    """A message about the input: an error or a warning, at ``span`` when its position is known."""
     severity: Severity
     message: str
     span: Span | None = None

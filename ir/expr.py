@@ -36,6 +36,7 @@ def _span() -> Span | None:
 
 @dataclass(frozen=True, slots=True)
 class IntConst(Expr):
+    """A natural-number literal (negative constants are ``Neg`` of one, see ``const``)."""
     value: int
     span: Span | None = _span()
 
@@ -54,6 +55,7 @@ class Name(Expr):
 
 @dataclass(frozen=True, slots=True)
 class _Unary(Expr):
+    """A node with one operand (negation, ``!``, the temporal operators)."""
     arg: Expr
     span: Span | None = _span()
 
@@ -63,6 +65,7 @@ class _Unary(Expr):
 
 @dataclass(frozen=True, slots=True)
 class _Binary(Expr):
+    """A node with two operands (product, division, implication)."""
     left: Expr
     right: Expr
     span: Span | None = _span()
@@ -137,6 +140,7 @@ class Div(_Binary):
 
 @dataclass(frozen=True, slots=True)
 class BoolConst(Expr):
+    """``true`` or ``false``."""
     value: bool
     span: Span | None = _span()
 
@@ -146,6 +150,7 @@ COMPARE_OPS = ("<", "<=", "==", "!=", ">=", ">")
 
 @dataclass(frozen=True, slots=True)
 class Compare(Expr):
+    """A comparison ``left op right`` of two integer terms (``==``/``!=`` also of formulas)."""
     op: str  # one of COMPARE_OPS
     left: Expr
     right: Expr
@@ -157,11 +162,12 @@ class Compare(Expr):
 
 @dataclass(frozen=True, slots=True)
 class Not(_Unary):
-    pass
+    """``!arg``."""
 
 
 @dataclass(frozen=True, slots=True)
 class _NAry(Expr):
+    """A flat conjunction or disjunction of two or more operands (none of the same kind)."""
     args: tuple[Expr, ...]
     span: Span | None = _span()
 
@@ -177,17 +183,17 @@ class _NAry(Expr):
 
 @dataclass(frozen=True, slots=True)
 class And(_NAry):
-    pass
+    """``a && b && …``."""
 
 
 @dataclass(frozen=True, slots=True)
 class Or(_NAry):
-    pass
+    """``a || b || …``."""
 
 
 @dataclass(frozen=True, slots=True)
 class Implies(_Binary):
-    pass
+    """``left -> right``."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ INT, BOOL = "Int", "Bool"
 
 @dataclass(frozen=True)
 class Declaration:
+    """A constant of the query and its sort."""
     name: str
     sort: str = INT
 

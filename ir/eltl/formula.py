@@ -162,6 +162,7 @@ class TemporalQuery:
 
 @dataclass(frozen=True)
 class Unsupported:
+    """Why a property is outside the fragment tactl decides."""
     property: str
     kind: PropertyKind
     reason: str

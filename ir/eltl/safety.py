@@ -35,6 +35,7 @@ class ReachQuery:
 
 @dataclass(frozen=True)
 class Unsupported:
+    """Why a property has no reachability question."""
     property: str
     kind: PropertyKind
     reason: str

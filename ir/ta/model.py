@@ -166,6 +166,8 @@ class Property:
 
 @dataclass(frozen=True)
 class ThresholdAutomaton:
+    """An automaton as a .ta file declares it (ByMC's format): variables, parameters, macros,
+    resilience condition, locations, initial constraints, rules and specifications."""
     name: str
     locals: tuple[str, ...] = ()
     shared: tuple[str, ...] = ()
@@ -297,8 +299,20 @@ class ThresholdAutomaton:
         return found
 
     def expand(self, e: Expr) -> Expr:
-        """``e`` with every ``define`` macro replaced by its body."""
-        return substitute(e, self.macro_bodies) if self.defines else e
+        """``e`` with every ``define`` macro replaced by its body. Each expression is expanded
+        once: a check expands the same guards, resilience condition and inits for every property
+        and every side question (hundreds of times for a small automaton)."""
+        if not self.defines:
+            return e
+        done = self._expanded.get(id(e))
+        if done is None or done[0] is not e:
+            done = self._expanded[id(e)] = (e, substitute(e, self.macro_bodies))
+        return done[1]
+
+    @cached_property
+    def _expanded(self) -> dict[int, tuple[Expr, Expr]]:
+        """id of an expression -> (the expression, kept so that its id is not reused; its expansion)."""
+        return {}
 
     # ----------------------------------------------------------------------------- semantics
 

@@ -160,6 +160,7 @@ class SteadyLayout:
 
 @dataclass(frozen=True)
 class SteadyEncoding:
+    """A steady-segment query with the layout that names its constants (to read a model back)."""
     layout: SteadyLayout
     query: SmtQuery
 

@@ -6,7 +6,9 @@ The commands themselves register on :data:`app` from the modules beside this one
 ``tactl/cli/__init__.py`` imports them (the order ``tactl --help`` lists them in).
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations`: Typer reads a command's parameters with
+# typing.get_type_hints, which compiles and evaluates every annotation written as a string, twice
+# per command it builds, in every process; written as objects they are made once, at import.
 
 import re
 import sys

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -42,6 +41,7 @@ def show(
     define: DefineOption = None,
 ) -> None:
     # lazy: only this command needs it; --help starts without it
+    import json  # lazy: only the JSON forms
     from tactl.ir.ta.json_form import ta_to_json
     from tactl.report.summary import summarize
 
@@ -54,6 +54,8 @@ def show(
 
 def _printed(loaded, form: str) -> str:
     """The canonical text (``ta``/``rta``) or JSON form of a read automaton."""
+    import json  # lazy: only the JSON forms
+
     # lazy: only this command needs it; --help starts without it
     from tactl.ir.rta.reader import RtaReadResult
     from tactl.ir.ta.json_form import ta_to_json

@@ -1,9 +1,10 @@
 """``check`` (decide an automaton's properties with one of the engines, or an .alg program's with
 the reference interpreter) and ``run`` (one random run of an .alg program)."""
 
-from __future__ import annotations
+# No `from __future__ import annotations`: Typer reads a command's parameters with
+# typing.get_type_hints, which compiles and evaluates every annotation written as a string, twice
+# per command it builds, in every process; written as objects they are made once, at import.
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -187,6 +188,8 @@ def check(
 
         rounds = MultiRound(*outcome.rounds)
     if as_json:
+        import json  # lazy: only --json output
+
         data = report_json(report)
         if rounds is not None:
             from tactl.report.rounds import conclusion_json  # lazy: only for `rounds carrying`
@@ -263,6 +266,8 @@ def _certify_problem(file: Path, engine: str) -> None:
 def _check_source(request, as_json: bool) -> None:
     """``check --engine source``: the reference interpreter's report on an .alg program, or
     SPIN's on a .pml file itself (the driver runs either), printed."""
+    import json  # lazy: only --json output
+
     # lazy: the interpreter (or SPIN's reading) loads only for its engine
     from tactl.driver.commands import check_program, check_promela_source
 
@@ -318,6 +323,8 @@ def _check_file(request, progress: bool | None, as_json: bool):
     except ReadingTimedOut as e:
         if not as_json:
             raise
+        import json  # lazy: only --json output
+
         typer.echo(json.dumps({"file": str(request.file), "tactl_version": __version__, "properties": [],
                                "initial_configurations": "unknown", "warnings": [e.message],
                                "exit_code": EXIT_UNKNOWN}, indent=2))

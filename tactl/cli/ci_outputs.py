@@ -7,7 +7,6 @@ missing directory, the input itself: exit 2); each file is written atomically
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any, Optional, Sequence
 
@@ -50,6 +49,7 @@ def refuse_bad_outputs(inputs: Sequence[Path], itf: Path | None = None, sarif: P
 def write_check_outputs(file: Path, report: Any, text: str, itf: Path | None, sarif: Path | None) -> None:
     """``check``'s ``--itf`` and ``--sarif`` files, after its report is printed."""
     if sarif is not None:
+        import json  # lazy: only with --sarif
         from tactl.report.sarif import Checked, sarif_document  # lazy: only with --sarif
 
         document = sarif_document([Checked(report.path, report.ta, report.results, text)], report.exit_code)
@@ -88,6 +88,7 @@ def write_traces(out: Path, ta: Any, results: Sequence[Any], source: str,
 def write_verify_outputs(result: Any, sarif: Path | None, junit: Path | None) -> None:
     """``verify``'s ``--sarif`` and ``--junit`` files, after its table is printed."""
     if sarif is not None:
+        import json  # lazy: only with --sarif
         from tactl.report.sarif import checked_run, sarif_document  # lazy: only with --sarif
 
         document = sarif_document([checked_run(a) for a in result.algorithms], result.exit_code)

@@ -3,7 +3,6 @@ and ``translate`` (a receive automaton into a threshold automaton, with z3's cer
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -34,6 +33,7 @@ def parse(
     define: DefineOption = None,
 ) -> None:
     # lazy: the pseudocode grammar (lark) and the parse pass (sympy) load only for parse
+    import json  # lazy: only the JSON forms
     from tactl.driver.commands import parse_program
     from tactl.ir.rta.json_form import rta_to_json
     from tactl.ir.rta.printer import print_rta
@@ -134,6 +134,8 @@ def translate(
 
 def _write_ta(ta, form: str | None, output: Path | None) -> None:
     """The threshold automaton as text (``.ta``) or JSON, to ``output`` or standard output."""
+    import json  # lazy: only the JSON forms
+
     # lazy: the printers
     from tactl.ir.ta.json_form import ta_to_json
     from tactl.ir.ta.printer import print_ta

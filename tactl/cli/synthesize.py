@@ -3,7 +3,6 @@ holds (tactl/synth/cegis.py), printed by tactl/report/synthesize_text.py."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -49,6 +48,7 @@ def synthesize(
     verbose: VerboseOption = False,
 ) -> None:
     # lazy: the loop, the checker and z3 load only for this command
+    import json  # lazy: only --json output
     from tactl.driver.synthesize import SynthesisRequest, synthesize_file
     from tactl.report.synthesize_text import synthesis_json, synthesis_text
 

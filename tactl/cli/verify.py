@@ -3,7 +3,6 @@ and ``cache`` (the statistics of that pass cache, or clearing it)."""
 
 from __future__ import annotations
 
-import json
 import signal
 from pathlib import Path
 from typing import Annotated, Optional
@@ -90,6 +89,7 @@ def verify(
     junit: JunitOption = None,
 ) -> None:
     # lazy: verify's driver, engines and reports load only for verify
+    import json  # lazy: only the JSON report
     from tactl.engines.check import ENGINES
     from tactl.driver.executors import ExecutorError
     from tactl.driver.verify import (EMIT_TARGETS, FAILED, SOURCE_ENGINE, VerifyError, VerifyOptions, resolve,
@@ -186,6 +186,7 @@ def verify(
 
 def _write_reports(result, report_dir: Path, with_svg: bool = True) -> None:
     # lazy: jinja2 and the HTML report load only when verify writes its report
+    import json  # lazy: only the JSON report
     from tactl.report.html import render_html
     from tactl.report.verify import run_json
 

@@ -167,6 +167,7 @@ class ReadingTimedOut(deadline.DeadlineExceeded):
 
 @dataclass
 class CheckOutcome:
+    """What ``check`` decided about one file, with what its report needs to show it."""
     report: Any  # tactl.engines.check.CheckReport
     source: str  # the input's text (a counterexample diagram shows its lines)
     rounds: Any = None  # a `rounds carrying` program's (structure, premises), else None

@@ -9,7 +9,6 @@ never needs them, and they cost it a few milliseconds.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from tactl.ir.errors import Diagnostic, Severity, Span
@@ -27,6 +26,8 @@ def diagnostics_from(doc: list[dict[str, Any]]) -> list[Diagnostic]:
 
 
 def canonical(doc: Any) -> str:
+    import json  # lazy: only the cache's keys
+
     return json.dumps(doc, sort_keys=True, separators=(",", ":"))
 
 

@@ -21,7 +21,6 @@ cache key sees of it (``canonical``). A key sees exactly what the pass's output 
 
 from __future__ import annotations
 
-import json
 import time
 from collections import deque
 from dataclasses import dataclass, field, replace
@@ -58,15 +57,21 @@ class Source:
 # ----------------------------------------------------------------------------------- IR kinds
 
 
+def _json():
+    import json  # lazy: only the cache's stored IR and JSON input use it, not a check of a file
+
+    return json
+
+
 def _dump_rta(value: RtaReadResult) -> str:
     doc = {"rta": rta_to_json(value.rta), "warnings": _diagnostics_json(value.warnings)}
     if getattr(value, "fairness", None) is not None:  # a Promela file's own fairness (driver/file_reading.py)
         doc["file_fairness"] = value.fairness.to_json()
-    return json.dumps(doc)
+    return _json().dumps(doc)
 
 
 def _load_rta(text: str, before: Any) -> RtaReadResult:
-    doc = json.loads(text)
+    doc = _json().loads(text)
     rta, warnings = rta_from_json(doc["rta"]), _diagnostics_from(doc["warnings"])
     if "file_fairness" in doc:
         return ParsedPromela(rta, before.path, before.text, warnings, file_fairness(doc["file_fairness"]))
@@ -85,12 +90,12 @@ def _dump_ta(value: ReadResult) -> str:
            "receive": None if value.receive is None else rta_to_json(value.receive)}
     if getattr(value, "file_fairness", None) is not None:  # a Promela file's own fairness (driver/file_reading.py)
         doc["file_fairness"] = value.file_fairness.to_json()
-    return json.dumps(doc)
+    return _json().dumps(doc)
 
 
 def _load_ta(text: str, before: Any) -> ReadResult:
     """A translated automaton from the cache; path, text and warnings are the input's."""
-    doc = json.loads(text)
+    doc = _json().loads(text)
     receive = None if doc["receive"] is None else rta_from_json(doc["receive"])
     read = ReadResult(ta_from_json(doc["ta"]), before.path, before.source, before.warnings,
                       doc["not_checkable"], certificates=doc["certificates"], receive=receive,
@@ -101,11 +106,11 @@ def _load_ta(text: str, before: Any) -> ReadResult:
 
 
 def _canonical_ta(value: ReadResult) -> str:
-    return _canonical(json.loads(_dump_ta(value)))
+    return _canonical(_json().loads(_dump_ta(value)))
 
 
 def _semantic_ta(value: ReadResult) -> str:
-    doc = json.loads(_dump_ta(value))
+    doc = _json().loads(_dump_ta(value))
     semantic = {"ta": _without_source_map(doc["ta"]), "not_checkable": doc["not_checkable"],
                 "refused": doc["refused"], "receive": _without_source_map(doc["receive"])}
     if "file_fairness" in doc:  # a Promela file's liveness verdicts read its own fairness too
@@ -117,14 +122,14 @@ def _dump_verdict(value: Any) -> str:
     # lazy: verdicts (the engines' results) load only when a chain checks
     from tactl.engines.result_json import result_to_json
 
-    return json.dumps({"result": result_to_json(value.result), "warnings": value.warnings})
+    return _json().dumps({"result": result_to_json(value.result), "warnings": value.warnings})
 
 
 def _load_verdict(text: str, before: Any) -> "Verdict":
     # lazy: verdicts (the engines' results) load only when a chain checks
     from tactl.engines.result_json import result_from_json
 
-    doc = json.loads(text)
+    doc = _json().loads(text)
     return Verdict(result_from_json(doc["result"]), list(doc["warnings"]))
 
 
@@ -134,6 +139,8 @@ def _never(value: Any) -> str:
 
 @dataclass(frozen=True)
 class IRKind:
+    """A kind of intermediate representation a pass reads or writes, with how it is stored in
+    the cache, read back and shown to a key."""
     name: str
     describe: str
     dump: Callable[[Any], str]
@@ -168,7 +175,7 @@ KINDS: dict[str, IRKind] = {k.name: k for k in (
            _load_verdict, _never),
     IRKind("promela", "Promela model", lambda v: v, lambda t, b: t, _never),
     IRKind("smv", "SMV model", lambda v: v, lambda t, b: t, _never),
-    IRKind("smtlib", "SMT-LIB2 queries", lambda v: json.dumps(v), lambda t, b: json.loads(t), _never),
+    IRKind("smtlib", "SMT-LIB2 queries", lambda v: _json().dumps(v), lambda t, b: _json().loads(t), _never),
 )}
 
 
@@ -185,6 +192,7 @@ class Verdict:
 
 @dataclass(frozen=True)
 class Pass:
+    """One step of the pipeline: from one IR kind to another, versioned for the cache key."""
     name: str
     version: int
     source: str  # IR kind read
@@ -588,8 +596,8 @@ def input_kind(path: str | Path) -> str:
 
 def parse_json(text: str, path: str | Path) -> object:
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
+        return _json().loads(text)
+    except _json().JSONDecodeError as e:
         raise refusal(path, f"invalid JSON: {e.msg}", Span(e.lineno, e.colno), text) from None
     except RecursionError:
         raise refusal(path, "invalid JSON: nested too deeply") from None
@@ -618,7 +626,7 @@ def read_source(path: str) -> tuple[Source, str]:
 
 def _json_kind(source: Source) -> str:
     try:
-        doc = json.loads(source.text)
+        doc = _json().loads(source.text)
     except (ValueError, RecursionError):
         return "ta-json"  # the TA reader reports the JSON error with its position
     fmt = doc.get("format") if isinstance(doc, dict) else None
@@ -727,7 +735,7 @@ class Runner:
         assert self.cache is not None
         label = f"{self.origin}|{step.name}|{subject}"
         now_input = digest(KINDS[step.source].canonical(value))
-        now_options = json.loads(json.dumps({n: options.get(n) for n in step.options}, default=str))
+        now_options = _json().loads(_json().dumps({n: options.get(n) for n in step.options}, default=str))
         before = self.cache.previous(label)
         self.cache.remember(label, now_input, now_options)
         if before is None:

@@ -42,6 +42,7 @@ SPIN_MODELS = ("counter", "process")
 
 @dataclass
 class CheckOptions:
+    """How to check an automaton: the engine, which properties, fixed parameters and limits."""
     engine: str = parametric.ENGINE
     properties: tuple[str, ...] = ()  # empty: all
     parameters: dict[str, int] | None = None  # explicit: fixed values; parametric: restriction
@@ -75,6 +76,7 @@ class CheckOptions:
 
 @dataclass
 class CheckReport:
+    """Every selected property's verdict for one automaton, with the warnings that concern all of them."""
     path: str
     ta: ThresholdAutomaton
     results: list[PropertyResult]

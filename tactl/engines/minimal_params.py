@@ -31,6 +31,7 @@ def enabled() -> bool:
 
 @dataclass
 class Minimised:
+    """The outcome of the search for the smallest parameters of a violation."""
     model: object        # the last model found (the smallest valuation it holds)
     proved: bool         # every smaller valuation refuted by an unsat answer
     queries: int

@@ -71,6 +71,8 @@ def check(ta: ThresholdAutomaton, question: ReachQuery,
 
 @dataclass
 class Solved:
+    """z3's answer to a query (and its re-queries for small parameters): the model, and whether its
+    parameters are proved the smallest."""
     answer: str  # "sat" | "unsat" | "unknown"
     queries: int
     model: object = None  # on sat: a model, with small parameters where z3 finds one
@@ -346,6 +348,7 @@ def temporal_result(query: TemporalQuery, verdict: str, seconds: float, queries:
 
 @dataclass
 class _Bounded:
+    """The verdict of one branch of a property, from its exact or one-sided queries."""
     verdict: str  # HOLDS (no run for this branch), VIOLATED or UNKNOWN
     queries: int
     sizes: list[dict[str, object]]

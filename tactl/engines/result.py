@@ -28,6 +28,7 @@ EXPLICIT_DEFAULT_MAX_STATES = 2_000_000
 
 @dataclass
 class Counterexample:
+    """A violating run: parameters, initial configuration, schedule (and loop) and its replay."""
     parameters: dict[str, int]
     initial: Configuration
     schedule: list[Step]
@@ -112,6 +113,7 @@ class Certification:
 
 @dataclass
 class PropertyResult:
+    """One property's verdict, how it was reached and what shows it."""
     name: str
     kind: str  # "safety" | "liveness"
     verdict: str

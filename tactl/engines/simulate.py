@@ -90,6 +90,7 @@ class Step:
 
 @dataclass
 class Replay:
+    """Whether a run replays on the automaton as written, why not, and the configurations it passes."""
     ok: bool
     message: str
     configurations: list[Configuration] = field(default_factory=list)  # initial, then after each step

@@ -3,7 +3,7 @@
 of it: lark and its parse tables (a plain .ta file is read by ir/ta/fast_reader.py), the cache's
 hashing (only ``verify`` has a cache), the receive automaton's reader and model; the automaton's
 JSON form, a synchronous property's hypothesis and the step-by-step run table (a check that holds
-shows no run)."""
+shows no run); Python's json (only ``--json``, ``--sarif``, the cache and JSON input use it)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import sys
 from conftest import CORPUS
 
 UNLOADED = ("lark", "hashlib", "tactl.driver.cache", "tactl.ir.rta.reader", "tactl.ir.rta.model",
-            "tactl.ir.ta.json_form", "tactl.ir.json_shape", "tactl.ir.alg.hypothesis", "tactl.report.run_steps")
+            "tactl.ir.ta.json_form", "tactl.ir.json_shape", "tactl.ir.alg.hypothesis", "tactl.report.run_steps", "json")
 
 
 def test_checking_a_ta_file_loads_no_grammar_and_no_cache():
