@@ -200,13 +200,16 @@ def usable_rules(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, 
     """
     solver, sym = _initial_solver(ta, question, fixed)
     reached = _occupiable(solver, [loc.name for loc in ta.locations], sym)
+    targets: dict[str, list[str]] = defaultdict(list)   # by source: one pass over the rules
+    for rule in ta.rules:
+        targets[rule.source].append(rule.target)
     frontier = list(reached)
     while frontier:
         here = frontier.pop()
-        for rule in ta.rules:
-            if rule.source == here and rule.target not in reached:
-                reached.add(rule.target)
-                frontier.append(rule.target)
+        for target in targets[here]:
+            if target not in reached:
+                reached.add(target)
+                frontier.append(target)
     return {i for i, rule in enumerate(ta.rules) if rule.source in reached}
 
 

@@ -18,19 +18,26 @@ change point checks all δ steps exactly. Other rules are fired one step at a ti
 from __future__ import annotations
 
 import heapq
-from collections import defaultdict
+from collections import ChainMap, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from tactl.ir.evaluate import EvaluationError, evaluate, holds
 from tactl.ir.expr import Always, And, BoolConst, Compare, Eventually, Not, Or, is_temporal, names, to_text, walk
 from tactl.ir.eltl.justice import FairReading, JusticePair, loop_reading
 from tactl.ir.eltl.safety import ReachQuery
+from tactl.engines.recorded_run import RecordedRun
 from tactl.ir.ta.model import ThresholdAutomaton
 
 
 @dataclass(frozen=True)
 class Configuration:
-    """Location counters and shared-variable values (parameters are fixed for a whole run)."""
+    """Location counters and shared-variable values (parameters are fixed for a whole run).
+
+    A configuration of a replayed run is *recorded* (:meth:`recorded`): a position of a
+    :class:`~tactl.engines.recorded_run.RecordedRun`, whose ``counters`` and ``shared`` are built
+    when first read — most never are, and a long run then costs what its steps changed, not its
+    length times the automaton's size. It is equal to, hashes and prints as the ordinary one."""
 
     counters: tuple[tuple[str, int], ...]
     shared: tuple[tuple[str, int], ...]
@@ -39,8 +46,38 @@ class Configuration:
     def of(counters: dict[str, int], shared: dict[str, int]) -> Configuration:
         return Configuration(tuple(counters.items()), tuple(shared.items()))
 
+    @staticmethod
+    def recorded(run: RecordedRun, position: int) -> Configuration:
+        """The configuration at ``position`` of ``run``."""
+        config = object.__new__(Configuration)
+        object.__setattr__(config, "_recorded", (run, position))
+        return config
+
+    def __getattr__(self, name: str):
+        # reached only while a recorded configuration's fields are not built yet (a field that
+        # is set is found before this is asked)
+        recorded = self.__dict__.get("_recorded")
+        if recorded is None or name not in ("counters", "shared"):
+            raise AttributeError(name)
+        counters, shared = recorded[0].full(recorded[1])
+        object.__setattr__(self, "counters", counters)
+        object.__setattr__(self, "shared", shared)
+        return counters if name == "counters" else shared
+
     def env(self, parameters: dict[str, int]) -> dict[str, int]:
         return {**parameters, **dict(self.shared), **dict(self.counters)}
+
+    def values(self, parameters: Mapping[str, int]) -> Mapping[str, int]:
+        """What :meth:`env` holds, without building it for a recorded configuration."""
+        recorded = self.__dict__.get("_recorded")
+        return recorded[0].view(recorded[1], parameters) if recorded else self.env(dict(parameters))
+
+    def value(self, name: str) -> int:
+        """The counter of location ``name``, or the value of shared variable ``name``."""
+        recorded = self.__dict__.get("_recorded")
+        if recorded:
+            return recorded[0].value(name, recorded[1])
+        return {**dict(self.shared), **dict(self.counters)}[name]
 
 
 @dataclass(frozen=True)
@@ -69,13 +106,13 @@ def replay(ta: ThresholdAutomaton, question: ReachQuery, parameters: dict[str, i
     configs = [initial]
     try:
         _check_start(ta, question, parameters, initial)
-        current = initial
+        run = RecordedRun(dict(initial.counters), dict(initial.shared))
         for n, step in enumerate(schedule, 1):
             if not 0 <= step.rule < len(ta.rules) or step.factor < 1:
                 raise ReplayFailure(f"step {n}: no rule #{step.rule} or factor {step.factor} < 1")
-            current = fire_many(ta, parameters, current, step.rule, step.factor, n)
-            configs.append(current)
-        if not holds(question.bad, current.env(parameters)):
+            run.append(_batch(ta, parameters, run.now, run.shared_names, step.rule, step.factor, n))
+            configs.append(Configuration.recorded(run, len(run) - 1))
+        if not holds(question.bad, run.view(len(run) - 1, parameters)):
             raise ReplayFailure("the last configuration does not violate the property")
     except ReplayFailure as e:
         return Replay(False, str(e), configs)
@@ -108,47 +145,79 @@ def _check_start(ta: ThresholdAutomaton, question: ReachQuery, parameters: dict[
 
 def _fire(ta: ThresholdAutomaton, parameters: dict[str, int], config: Configuration,
           index: int, n: int) -> Configuration:
-    rule = ta.rules[index]
-    counters, shared = dict(config.counters), dict(config.shared)
-    if counters[rule.source] < 1:
-        raise ReplayFailure(f"step {n}: rule {rule.id} needs a process in {rule.source}, which is empty")
-    env = {**parameters, **shared}
-    if not holds(ta.expand(rule.guard), env):
-        raise ReplayFailure(f"step {n}: the guard of rule {rule.id} is false")
-    updated = {u.var: evaluate(ta.expand(u.expr), env) for u in rule.updates}
-    shared.update(updated)
-    counters[rule.source] -= 1
-    counters[rule.target] += 1
-    return Configuration.of(counters, shared)
+    return _updated(config, _fire_one(ta, parameters, _now(config), tuple(dict(config.shared)), index, n))
 
 
 def fire_many(ta: ThresholdAutomaton, parameters: dict[str, int], config: Configuration,
               index: int, factor: int, n: int) -> Configuration:
     """``factor`` single steps of rule ``index``, each of which must be enabled."""
+    return _updated(config, _batch(ta, parameters, _now(config), tuple(dict(config.shared)), index, factor, n))
+
+
+def _now(config: Configuration) -> dict[str, int]:
+    return {**dict(config.shared), **dict(config.counters)}
+
+
+def _updated(config: Configuration, values: Mapping[str, int]) -> Configuration:
+    """``config`` with the counters and shared variables of ``values`` set to theirs."""
+    counters, shared = dict(config.counters), dict(config.shared)
+    for name, v in values.items():
+        if name in counters:
+            counters[name] = v
+        else:
+            shared[name] = v
+    return Configuration.of(counters, shared)
+
+
+def _moved(rule, now: Mapping[str, int], factor: int) -> dict[str, int]:
+    """The counters of ``rule``'s source and target after ``factor`` processes took it."""
+    out = {rule.source: now[rule.source] - factor}
+    out[rule.target] = out.get(rule.target, now[rule.target]) + factor
+    return out
+
+
+def _fire_one(ta: ThresholdAutomaton, parameters: dict[str, int], now: Mapping[str, int],
+              shared: tuple[str, ...], index: int, n: int) -> dict[str, int]:
+    """The values one firing of rule ``index`` changes from ``now`` (counters and the
+    ``shared`` variables, one namespace)."""
+    rule = ta.rules[index]
+    if now[rule.source] < 1:
+        raise ReplayFailure(f"step {n}: rule {rule.id} needs a process in {rule.source}, which is empty")
+    env = {**parameters, **{v: now[v] for v in shared}}
+    if not holds(ta.expand(rule.guard), env):
+        raise ReplayFailure(f"step {n}: the guard of rule {rule.id} is false")
+    updated = {u.var: evaluate(ta.expand(u.expr), env) for u in rule.updates}
+    return {**updated, **_moved(rule, now, 1)}
+
+
+def _batch(ta: ThresholdAutomaton, parameters: dict[str, int], now: Mapping[str, int],
+           shared: tuple[str, ...], index: int, factor: int, n: int) -> dict[str, int]:
+    """The values that ``factor`` single steps of rule ``index``, each of which must be enabled,
+    change from ``now``."""
     rule = ta.rules[index]
     increments = ta.increments(rule)
     if increments is None or factor <= 2:
+        changes: dict[str, int] = {}
+        current = ChainMap(changes, now)
         for _ in range(factor):
-            config = _fire(ta, parameters, config, index, n)
-        return config
-    counters, shared = dict(config.counters), dict(config.shared)
+            changes.update(_fire_one(ta, parameters, current, shared, index, n))
+        return changes
     needed = 1 if rule.is_self_loop else factor
-    if counters[rule.source] < needed:
+    if now[rule.source] < needed:
         raise ReplayFailure(f"step {n}: rule {rule.id} x{factor} needs {needed} process(es) in "
-                            f"{rule.source}, which holds {counters[rule.source]}")
+                            f"{rule.source}, which holds {now[rule.source]}")
     guard = ta.expand(rule.guard)
+    values = {v: now[v] for v in shared}
 
     def env_after(k: int) -> dict[str, int]:
-        return {**parameters, **{v: x + k * increments.get(v, 0) for v, x in shared.items()}}
+        return {**parameters, **{v: x + k * increments.get(v, 0) for v, x in values.items()}}
 
     for k in sorted(_change_points(guard, env_after, factor)):
         if not holds(guard, env_after(k)):
             raise ReplayFailure(f"step {n}: the guard of rule {rule.id} is false for its "
                                 f"{k + 1}-th firing")
-    shared = env_after(factor)
-    counters[rule.source] -= factor
-    counters[rule.target] += factor
-    return Configuration.of(counters, {v: shared[v] for v in dict(config.shared)})
+    after = env_after(factor)
+    return {**{v: after[v] for v in shared}, **_moved(rule, now, factor)}
 
 
 def _change_points(guard, env_after, factor: int) -> set[int]:
@@ -198,44 +267,40 @@ def replay_run(ta: ThresholdAutomaton, negation, infinite: bool, parameters: dic
     LTL without next-time cannot tell repeated equal observations apart.
     """
     configs = [initial]
-    trace = [initial]  # configs plus the samples inside batches
-    moved: list[set[str]] = [set()]   # per trace entry: the names that may differ from the entry before
     state_parts = _comparisons(negation)
     try:
         _check_start(ta, ReachQuery("", BoolConst(True), BoolConst(True)), parameters, initial)
+        # the trace: the configurations, and between them the samples inside batches
+        trace = RecordedRun(dict(initial.counters), dict(initial.shared))
 
-        def advance(current: Configuration, steps, first: int) -> Configuration:
+        def advance(steps, first: int) -> None:
             """Fire ``steps`` (numbered from ``first``), recording configurations and samples."""
             for n, step in enumerate(steps, first):
                 if not 0 <= step.rule < len(ta.rules) or step.factor < 1:
                     raise ReplayFailure(f"step {n}: no rule #{step.rule} or factor {step.factor} < 1")
-                rule = ta.rules[step.rule]
-                names = {rule.source, rule.target, *(u.var for u in rule.updates)}
-                inside = samples_inside_batch(ta, parameters, current, step.rule, step.factor, state_parts)
-                trace.extend(inside)
-                current = fire_many(ta, parameters, current, step.rule, step.factor, n)
-                configs.append(current)
-                trace.append(current)
-                moved.extend([names] * (len(inside) + 1))
-            return current
+                inside = _samples(ta, parameters, trace.now, trace.shared_names, step.rule, step.factor,
+                                  state_parts)
+                end = _batch(ta, parameters, trace.now, trace.shared_names, step.rule, step.factor, n)
+                for values in (*inside, end):  # each relative to the configuration before the batch
+                    trace.append(values)
+                configs.append(Configuration.recorded(trace, len(trace) - 1))
 
-        current = advance(initial, schedule, 1)
+        advance(schedule, 1)
+        size = len(trace)
         loop_start = None
         if infinite and cycle:
             loop_start = len(trace) - 1
-            start = current
-            current = advance(current, cycle, len(schedule) + 1)
-            if current != start:
+            advance(cycle, len(schedule) + 1)
+            if trace.changed_between(loop_start, len(trace) - 1):
                 raise ReplayFailure("the loop does not return to the configuration where it began")
-            trace.pop()  # the loop's end is its start
-            moved.pop()
+            size = len(trace) - 1  # the loop's end is its start
             _check_justice(ta, parameters, configs[len(schedule):], cycle, justice)
         elif infinite:
             if loop is None:
                 raise ReplayFailure("a liveness counterexample needs a loop: no self-loop rule given")
-            _check_loop(ta, parameters, current, loop)
-        envs = [c.env(parameters) for c in trace]
-        if not lasso_holds(negation, envs, infinite, loop_start, _changes_among(envs, moved)):
+            _check_loop(ta, parameters, configs[-1], loop)
+        envs = [trace.view(i, parameters) for i in range(size)]
+        if not lasso_holds(negation, envs, infinite, loop_start, trace.changes(size)):
             raise ReplayFailure("the negated specification does not hold on this "
                                 + ("lasso" if infinite else "run"))
     except ReplayFailure as e:
@@ -261,9 +326,9 @@ def _check_justice(ta: ThresholdAutomaton, parameters: dict[str, int], loop: lis
     """Each pair of ``justice`` met per process on the loop ``loop`` (its configurations)."""
     left = {ta.rules[s.rule].source for s in cycle if not ta.rules[s.rule].is_self_loop}
     for pair in justice:
-        if pair.location in left or all(dict(c.counters)[pair.location] == 0 for c in loop):
+        if pair.location in left or all(c.value(pair.location) == 0 for c in loop):
             continue
-        if all(holds(pair.waived, c.env(parameters)) for c in loop):
+        if all(holds(pair.waived, c.values(parameters)) for c in loop):
             continue
         raise ReplayFailure(f"the loop is not just: {pair.location} is occupied on it, no step "
                             f"leaves it, and {to_text(pair.waived)} is false there")
@@ -275,9 +340,9 @@ def _check_loop(ta: ThresholdAutomaton, parameters: dict[str, int], config: Conf
     rule = ta.rules[loop]
     if not rule.is_self_loop or ta.increments(rule) != {}:
         raise ReplayFailure(f"loop: rule {rule.id} is not a self-loop that updates nothing")
-    if dict(config.counters)[rule.source] < 1:
+    if config.value(rule.source) < 1:
         raise ReplayFailure(f"loop: rule {rule.id} needs a process in {rule.source}, which is empty")
-    if not holds(ta.expand(rule.guard), config.env(parameters)):
+    if not holds(ta.expand(rule.guard), config.values(parameters)):
         raise ReplayFailure(f"loop: the guard of rule {rule.id} is false in the last configuration")
 
 
@@ -327,6 +392,13 @@ def samples_inside_batch(ta: ThresholdAutomaton, parameters: dict[str, int], con
     some comparison may change its truth value (the batch's end is added by the caller). Along a
     batch of increments every linear term moves linearly in the number of firings; other rules
     are sampled at every firing. ``comparisons``: a :class:`Comparisons` or a list of them."""
+    return [_updated(config, values) for values in
+            _samples(ta, parameters, _now(config), tuple(dict(config.shared)), index, factor, comparisons)]
+
+
+def _samples(ta: ThresholdAutomaton, parameters: dict[str, int], now: Mapping[str, int],
+             shared: tuple[str, ...], index: int, factor: int, comparisons) -> list[dict[str, int]]:
+    """:func:`samples_inside_batch` from the values ``now``: per sample, the values it changes."""
     if not isinstance(comparisons, Comparisons):
         comparisons = Comparisons.of(comparisons)
     if factor <= 1 or not comparisons.all:
@@ -334,18 +406,18 @@ def samples_inside_batch(ta: ThresholdAutomaton, parameters: dict[str, int], con
     rule = ta.rules[index]
     increments = ta.increments(rule)
     if increments is None:  # not linear along the batch: every intermediate configuration
-        out, current = [], config
+        out, changes = [], {}
+        current = ChainMap(changes, now)
         for _ in range(factor - 1):
-            current = _fire(ta, parameters, current, index, 0)
-            out.append(current)
+            changes.update(_fire_one(ta, parameters, current, shared, index, 0))
+            out.append(dict(changes))
         return out
-    counters, shared = dict(config.counters), dict(config.shared)
 
-    def after(k: int) -> dict[str, int]:
-        c = dict(counters)
-        c[rule.source] -= k
-        c[rule.target] += k
-        return {**parameters, **{v: x + k * increments.get(v, 0) for v, x in shared.items()}, **c}
+    def changed(k: int) -> dict[str, int]:
+        return {**{v: now[v] + k * increments.get(v, 0) for v in shared}, **_moved(rule, now, k)}
+
+    def after(k: int) -> Mapping[str, int]:
+        return ChainMap(changed(k), now, parameters)
 
     points: set[int] = set()
     first, second = after(0), after(1)
@@ -357,13 +429,7 @@ def samples_inside_batch(ta: ThresholdAutomaton, parameters: dict[str, int], con
             continue
         root = (-v0) // d
         points.update(k for k in range(root - 1, root + 3) if 0 < k < factor)
-    out = []
-    for k in sorted(points):
-        c = dict(counters)   # the configuration's own order of locations and variables
-        c[rule.source] -= k
-        c[rule.target] += k
-        out.append(Configuration.of(c, {v: x + k * increments.get(v, 0) for v, x in shared.items()}))
-    return out
+    return [changed(k) for k in sorted(points)]
 
 
 def lasso_holds(formula, envs: list[dict[str, int]], infinite: bool,
