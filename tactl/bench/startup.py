@@ -15,7 +15,6 @@ editable checkout would otherwise compile every module again in every process.
 
 from __future__ import annotations
 
-import compileall
 import json
 import os
 import subprocess
@@ -23,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+from tactl.bench.measure import compile_sources
 from tactl.ir import read_ta
 
 STARTUP_RUNS = 9  # per command; the median is reported
@@ -68,17 +68,6 @@ def _median_times(*commands: list[str]) -> list[tuple[float, float]]:
             wall, cpu, _ = _times(args)
             runs[i].append((wall, cpu))
     return [(_median([w for w, _ in r]), _median([c for _, c in r])) for r in runs]
-
-
-def compile_sources() -> None:
-    """tactl's modules as bytecode, where Python did not write it (see the module docstring)."""
-    import tactl  # lazy: only the folders of the tactl that runs are compiled
-    import tactl.ir
-    import tactl.passes
-
-    for module in (tactl, tactl.ir, tactl.passes):
-        for folder in module.__path__:
-            compileall.compile_dir(folder, quiet=1)
 
 
 def _solve_time(args: list[str]) -> float | None:
