@@ -456,7 +456,8 @@ def _check_one(ta: ThresholdAutomaton, query: TemporalQuery, options: CheckOptio
                 progress(f"{query.property}: violated; looking for a shortest schedule")
             from tactl.engines import shortest  # lazy: only a counterexample is shortened
 
-            result.counterexample = shortest.shortest(ta, query, result.counterexample, stop=budget.stop)
+            result.counterexample = shortest.shortest(ta, query, result.counterexample, stop=budget.stop,
+                                                         fixed=options.parameters or {})
             result.time_s += time.perf_counter() - started
     return result
 

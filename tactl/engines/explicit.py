@@ -53,33 +53,38 @@ State = tuple[int, ...]
 def parameter_instances(ta: ThresholdAutomaton, fixed: dict[str, int], bound: int) -> list[dict[str, int]]:
     """Every valuation with each free parameter in ``0..bound`` that satisfies the RC, in the
     lexicographic order of the declared parameters (``fixed`` names parameters of ``ta``;
-    ``tactl.engines.check.validate_selection`` tells the user otherwise). Each conjunct of the
-    RC is evaluated as soon as the parameters it names have values, so that a prefix violating
-    it is not extended: phase king's 7 parameters at bound 7 are 2 million valuations, of which
-    45 satisfy its RC."""
+    ``tactl.engines.check.validate_selection`` tells the user otherwise)."""
+    return list(iter_parameter_instances(ta, fixed, bound))
+
+
+def iter_parameter_instances(ta: ThresholdAutomaton, fixed: dict[str, int], bound: int) -> Iterator[dict[str, int]]:
+    """:func:`parameter_instances` one at a time, for a caller that wants only the first few
+    (``tactl.engines.shortest``). Each conjunct of the RC is evaluated as soon as the parameters
+    it names have values, so that a prefix violating it is not extended: phase king's 7
+    parameters at bound 7 are 2 million valuations, of which 45 satisfy its RC."""
     params = list(ta.parameters)
     position = {p: i for i, p in enumerate(params)}
     checks: list[list[Expr]] = [[] for _ in params] or [[]]
     for a in (ta.expand(a) for a in ta.assumptions):
         checks[max((position[n.name] for n in names(a) if n.name in position), default=len(checks) - 1)].append(a)
     if not params:
-        return [{}] if all(holds(a, {}) for a in checks[0]) else []
-    out: list[dict[str, int]] = []
+        if all(holds(a, {}) for a in checks[0]):
+            yield {}
+        return
     values: dict[str, int] = {}
 
-    def extend(i: int) -> None:
+    def extend(i: int) -> Iterator[dict[str, int]]:
         if i == len(params):
-            out.append(dict(values))
+            yield dict(values)
             return
         p = params[i]
         for v in ([fixed[p]] if p in fixed else range(bound + 1)):
             values[p] = v
             if all(holds(a, values) for a in checks[i]):
-                extend(i + 1)
+                yield from extend(i + 1)
         del values[p]
 
-    extend(0)
-    return out
+    yield from extend(0)
 
 
 @dataclass

@@ -28,6 +28,7 @@ from tactl.passes.ta_to_smt.guard_abstraction import UnsupportedAutomaton
 from tactl.passes.ta_to_smt.steady import SteadyLayout, encode, usable_rules_premise
 from tactl.engines import budget
 from tactl.engines.minimal_params import OFF, QUERY_MS, enabled, minimise
+from tactl.engines.probe import probe
 from tactl.engines.schedule import order_steady
 from tactl.engines.simulate import Configuration, Step, enabled_loops, replay, replay_run
 
@@ -373,7 +374,9 @@ def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
     """A branch with two or more re-enterable "occupied" sets, between its two one-sided queries
     (``passes/ta_to_smt/lasso.py``): the over-approximation unsat means no run; its model, when the
     simulator accepts its run, or a model of an under-approximation is a replayed violation;
-    otherwise the answer is honestly unknown.
+    otherwise the answer is honestly unknown. Before any query, a capped explicit search at the
+    least valuation the resilience condition allows (``tactl.engines.probe``): its replayed run
+    refutes the property for every valuation, at a fraction of the queries' cost.
 
     After the over-approximation's first model, the short under-approximations
     (``under_segments``) are asked before anything else: the first one with a model gives a
@@ -383,6 +386,9 @@ def _bounded(ta: ThresholdAutomaton, query: TemporalQuery, why: NeedsBounds,
     over-approximation's small and minimised models, then the full under-approximations). A
     short query's run is one of the full under-approximation too (its extra segments may stay
     empty), so the verdicts are the same either way."""
+    found = probe(ta, query, parameters, progress)
+    if found is not None:
+        return _Bounded(VIOLATED, 0, [], found)
     over = encode_query(ta, query, parameters=parameters, bound="over")[0]
     sizes = [query_size(over)]
     if progress:

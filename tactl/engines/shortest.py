@@ -21,7 +21,7 @@ from tactl.engines.result import VIOLATED, Counterexample
 from tactl.engines.simulate import (Comparisons, Configuration, Step, fire_many, replay, replay_query,
                                     samples_inside_batch)
 from tactl.ir.eltl.formula import TemporalQuery, reach_question
-from tactl.ir.evaluate import holds
+from tactl.ir.evaluate import EvaluationError, holds
 from tactl.ir.expr import Compare, walk
 from tactl.ir.ta.model import ThresholdAutomaton
 
@@ -31,11 +31,19 @@ MAX_STATES = 100_000
 
 
 def shortest(ta: ThresholdAutomaton, query: TemporalQuery, cex: Counterexample,
-             max_states: int = MAX_STATES, stop: Callable[[], str | None] | None = None) -> Counterexample:
+             max_states: int = MAX_STATES, stop: Callable[[], str | None] | None = None,
+             fixed: dict[str, int] | None = None) -> Counterexample:
     """``cex`` with a shortest schedule for its parameters, and its violating step set;
     ``stop()``, asked before and during the search, says why to give up (the property's
-    minimisation budget, ``tactl.engines.budget``), else None."""
-    params = cex.parameters
+    minimisation budget, ``tactl.engines.budget``), else None.
+
+    When ``cex``'s parameters are not shown minimal, the first few valuations below them (in the
+    declared parameters' lexicographic order, with the ``fixed`` ones kept) are searched first:
+    a violation there is a smaller run, shortest for its parameters, and the search costs a
+    fraction of the one at ``cex``'s (random19's n-rabc-cr ``decide_or_flip``: 0.05 s at N=4
+    against more than 0.4 s at the engine's N=7)."""
+    if cex.schedule_shortest:  # the engine's run came from this breadth-first search already
+        return cex
     start = [*dict(cex.initial.counters).values(), *dict(cex.initial.shared).values()]
     bound = max([explicit.DEFAULT_BOUND, *start])  # caps unbounded initial values only
     question = reach_question(query)
@@ -47,25 +55,16 @@ def shortest(ta: ThresholdAutomaton, query: TemporalQuery, cex: Counterexample,
         stopped.extend([why] if why else [])
         return why
 
+    smaller = [] if cex.parameters_minimal else smaller_valuations(ta, cex.parameters, fixed or {})
     outcome = None
-    if not budget():
+    for params in [*smaller, cex.parameters]:
+        if budget():
+            break
         outcome = (explicit.search_one_valuation(ta, question, params, bound, max_states, budget) if finite
                    else explicit_ltl.search_one_valuation(ta, query, params, bound, max_states, budget))
-    if outcome is not None and outcome.verdict == VIOLATED and outcome.path is not None \
-            and outcome.initial is not None:
-        loop = getattr(outcome, "loop", None)  # explicit_ltl's outcomes carry the lasso's loop
-        cycle = getattr(outcome, "cycle", None)  # or, on a cycle through several locations, its steps
-        initial = explicit.initial_of(ta, outcome.initial)
-        schedule = explicit.batches(ta, outcome.path)
-        if finite:
-            again = replay(ta, question, params, initial, schedule)
-        else:
-            again = replay_query(ta, query, params, initial, schedule, loop,
-                                 explicit.batches(ta, cycle) if cycle else None)
-        if again.ok:
-            return replace(cex, initial=initial, schedule=schedule, replay=again, loop=loop,
-                           cycle=explicit.batches(ta, cycle) if cycle else None,
-                           schedule_shortest=True, violating_step=len(schedule))
+        found = _replayed(ta, query, question, finite, cex, params, outcome)
+        if found is not None:
+            return found
     if stopped:
         note = f"schedule not shown shortest: {stopped[0]}"
     else:
@@ -74,12 +73,57 @@ def shortest(ta: ThresholdAutomaton, query: TemporalQuery, cex: Counterexample,
         note = f"schedule not shown shortest ({why})"
     minimality = "; ".join(x for x in (cex.minimality, note) if x)
     if finite:
-        cut = cut_at_violation(ta, question, params, cex.initial, cex.schedule)
-        again = replay(ta, question, params, cex.initial, cut)
+        cut = cut_at_violation(ta, question, cex.parameters, cex.initial, cex.schedule)
+        again = replay(ta, question, cex.parameters, cex.initial, cut)
         if again.ok:
             return replace(cex, schedule=cut, replay=again, minimality=minimality,
                            violating_step=len(cut))
     return replace(cex, minimality=minimality, violating_step=len(cex.schedule))
+
+
+# How many valuations below the counterexample's are searched before its own: the smallest ones
+# the resilience condition allows, where a violation usually already shows (a fault or a process
+# more than the least rarely matters) and the state space is smallest.
+SMALLER_TRIED = 3
+
+
+def smaller_valuations(ta: ThresholdAutomaton, params: dict[str, int], fixed: dict[str, int]) -> list[dict[str, int]]:
+    """Up to :data:`SMALLER_TRIED` valuations that satisfy the resilience condition, keep the
+    ``fixed`` parameters, and are lexicographically smaller than ``params`` (declared order),
+    smallest first."""
+    order = list(ta.parameters)
+    given = tuple(params[p] for p in order)
+    bound = max(given, default=0)
+    out: list[dict[str, int]] = []
+    try:
+        for valuation in explicit.iter_parameter_instances(ta, fixed, bound):
+            if tuple(valuation[p] for p in order) >= given or len(out) == SMALLER_TRIED:
+                break
+            out.append(valuation)
+    except EvaluationError:  # a resilience condition over more than the parameters (a sketch's holes)
+        return []
+    return out
+
+
+def _replayed(ta: ThresholdAutomaton, query: TemporalQuery, question, finite: bool, cex: Counterexample,
+              params: dict[str, int], outcome) -> Counterexample | None:
+    """The search's violation at ``params`` as ``cex`` replaced, once the simulator replays it."""
+    if outcome.verdict != VIOLATED or outcome.path is None or outcome.initial is None:
+        return None
+    loop = getattr(outcome, "loop", None)  # explicit_ltl's outcomes carry the lasso's loop
+    cycle = getattr(outcome, "cycle", None)  # or, on a cycle through several locations, its steps
+    initial = explicit.initial_of(ta, outcome.initial)
+    schedule = explicit.batches(ta, outcome.path)
+    if finite:
+        again = replay(ta, question, params, initial, schedule)
+    else:
+        again = replay_query(ta, query, params, initial, schedule, loop,
+                             explicit.batches(ta, cycle) if cycle else None)
+    if not again.ok:
+        return None
+    return replace(cex, parameters=dict(params), initial=initial, schedule=schedule, replay=again, loop=loop,
+                   cycle=explicit.batches(ta, cycle) if cycle else None,
+                   schedule_shortest=True, violating_step=len(schedule))
 
 
 def cut_at_violation(ta: ThresholdAutomaton, question, params: dict[str, int],
