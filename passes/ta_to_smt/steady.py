@@ -58,10 +58,11 @@ from tactl.ir.expr import (
     Not,
     conj,
     disj,
+    names,
     substitute,
     summation,
 )
-from tactl.ir.linear import int_symbols, to_z3
+from tactl.ir.linear import NonLinearError, int_symbols, to_z3
 from tactl.ir.linear import term_expr as linear_expr
 from tactl.ir.eltl.safety import ReachQuery
 from tactl.ir.smt import BOOL, INT, Block, Declaration, SmtQuery
@@ -191,43 +192,109 @@ def encode(ta: ThresholdAutomaton, question: ReachQuery, *,
 
 
 def usable_rules(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int]) -> set[int]:
-    """Rules whose source location some run can reach: graph reachability from the locations
-    that the initial constraints (with the property's antecedent) allow to be occupied.
+    """Rules some run can fire: a least fixpoint (:func:`_usable`) from the locations that the
+    initial constraints (with the property's antecedent) allow to be occupied. A rule is usable
+    once its source is reached and its guard can hold while every shared variable that no usable
+    rule changes keeps its initial value; its target is then reached, and the variables it
+    changes are free from then on. Sound by induction along a run: the first firing of a rule left
+    out would need its source occupied (only usable rules entered locations, so it is reached) and
+    its guard true while only usable rules had changed variables.
 
     Dropping the other rules changes no run, and atoms only they use need no segment. On c1cs,
     whose safety properties assume ``loc1 == 0`` (or ``loc0 == 0``), 9 of the 22 rules that can
-    change a configuration go, and with them the segments z3 would have to rule out.
+    change a configuration go, and with them the segments z3 would have to rule out; a guard that
+    waits for messages nobody can send (STRB's unforgeability: ``echo >= t + 1 - f`` while
+    ``echo`` stays 0) takes the rest of the relay with it.
     """
+    return _usable(ta, question, fixed).rules
+
+
+@dataclass(frozen=True)
+class _Usable:
+    rules: set[int]
+    reached: set[str]       # locations some run can occupy
+    changed: set[str]       # shared variables a usable rule changes (the others keep their initial values)
+
+
+def _usable(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int]) -> _Usable:
+    import z3  # lazy: importing z3 slows every start; loaded when a solver question is asked
+
     solver, sym = _initial_solver(ta, question, fixed)
     reached = _occupiable(solver, [loc.name for loc in ta.locations], sym)
-    targets: dict[str, list[str]] = defaultdict(list)   # by source: one pass over the rules
-    for rule in ta.rules:
-        targets[rule.source].append(rule.target)
-    frontier = list(reached)
-    while frontier:
-        here = frontier.pop()
-        for target in targets[here]:
-            if target not in reached:
-                reached.add(target)
-                frontier.append(target)
-    return {i for i, rule in enumerate(ta.rules) if rule.source in reached}
+    leaving: dict[str, list[int]] = defaultdict(list)   # by source: one pass over the rules
+    for i, rule in enumerate(ta.rules):
+        leaving[rule.source].append(i)
+    usable: set[int] = set()
+    changed: set[str] = set()
+    waiting: dict[str, set[int]] = defaultdict(set)     # refused rules, by a shared variable they read
+    answers: dict[tuple, bool] = {}                      # (guard, the changed variables it reads) -> may hold
+    todo = [i for loc in reached for i in leaving[loc]]
+    while todo:
+        i = todo.pop()
+        if i in usable:
+            continue
+        rule = ta.rules[i]
+        guard = ta.expand(rule.guard)
+        read = {n.name for n in names(guard)}
+        key = (guard, frozenset(read & changed))
+        if key not in answers:
+            answers[key] = guard == BoolConst(True) or _may_hold(solver, guard, changed, ta, sym)
+        if not answers[key]:
+            for v in read & set(ta.shared) - changed:
+                waiting[v].add(i)
+            continue
+        usable.add(i)
+        if rule.target not in reached:
+            reached.add(rule.target)
+            todo.extend(leaving[rule.target])
+        increments = ta.increments(rule)
+        for v in ({u.var for u in rule.updates} if increments is None else set(increments)) - changed:
+            changed.add(v)
+            todo.extend(waiting.pop(v, ()))
+    return _Usable(usable, reached, changed)
+
+
+def _may_hold(solver, guard: Expr, changed: set[str], ta: ThresholdAutomaton, sym) -> bool:
+    import z3  # lazy: loaded by the caller already
+
+    try:
+        return solver.check(_guard_now(guard, changed, ta, sym)) != z3.unsat
+    except (NonLinearError, TypeError, ValueError):  # not a linear guard: it may hold
+        return True
+
+
+def _guard_now(guard: Expr, changed: set[str], ta: ThresholdAutomaton, sym):
+    """``guard`` over the initial symbols of ``sym``, except that a location counter and a shared
+    variable in ``changed`` are fresh symbols (any value): whether it can hold in some
+    configuration where only ``changed`` differ from their initial values."""
+    keep = set(ta.parameters) | (set(ta.shared) - changed)
+    return to_z3(guard, lambda n: sym(n if n in keep else f"later.{n}"))
 
 
 def usable_rules_premise(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int]) -> str:
     """What :func:`usable_rules` takes from z3, as an SMT-LIB question whose answer must be
-    ``unsat``: no initial configuration occupies the source of a rule it leaves out (a first
-    firing of such a rule would need its source occupied from the start, since only rules left
-    out lead there). "" when it leaves no rule out. ``tactl check --certify`` re-asks it."""
+    ``unsat``: no initial configuration occupies the source of a rule it leaves out that no usable
+    rule leads to, and none lets the guard of another rule left out hold with the variables no
+    usable rule changes at their initial values (with both, the first firing of a rule left out
+    is impossible). "" when it leaves no rule out. ``tactl check --certify`` re-asks it."""
     import z3  # lazy: importing z3 slows every start; only --certify asks this
 
-    usable = usable_rules(ta, question, fixed)
-    sources = sorted({rule.source for i, rule in enumerate(ta.rules) if i not in usable})
-    if not sources:
+    found = _usable(ta, question, fixed)
+    out = [i for i in range(len(ta.rules)) if i not in found.rules]
+    sources = sorted({ta.rules[i].source for i in out if ta.rules[i].source not in found.reached})
+    enabled = [i for i in out if ta.rules[i].source in found.reached]
+    if not sources and not enabled:
         return ""
     solver, sym = _initial_solver(ta, question, fixed)
-    solver.add(z3.Or([sym(name) > 0 for name in sources]))
-    return (f"; an initial configuration occupying {', '.join(sources)}; unsat: the rules leaving "
-            "them can never fire\n(set-logic ALL)\n" + solver.to_smt2())
+    solver.add(z3.Or([sym(name) > 0 for name in sources]
+                     + [_guard_now(ta.expand(ta.rules[i].guard), found.changed, ta, sym) for i in enabled]))
+    what = [f"an initial configuration occupying {', '.join(sources)}"] if sources else []
+    if enabled:
+        frozen = sorted(set(ta.shared) - found.changed)
+        what.append(f"the guard of rule {', '.join(str(ta.rules[i].id) for i in enabled)} true with "
+                    f"{', '.join(frozen) or 'no shared variable'} at the initial values")
+    return (f"; {'; or '.join(what)}; unsat: the rules left out can never fire\n(set-logic ALL)\n"
+            + solver.to_smt2())
 
 
 def _initial_solver(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int]):
