@@ -22,9 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from tactl.engines.result import VIOLATED, Counterexample
+from tactl.engines.result import Counterexample
 from tactl.ir.eltl.formula import TemporalQuery
-from tactl.ir.evaluate import EvaluationError
 from tactl.ir.ta.model import ThresholdAutomaton
 
 PROBE_STATES = 10_000
@@ -33,20 +32,17 @@ PROBE_STATES = 10_000
 def least_valuation(ta: ThresholdAutomaton, fixed: dict[str, int], bound: int) -> dict[str, int] | None:
     """The lexicographically least valuation (declared order) with every free parameter at most
     ``bound`` that satisfies the resilience condition and keeps ``fixed``; None if there is none."""
-    from tactl.engines import explicit  # lazy: the explicit engines load only when searched
+    from tactl.engines import shortest  # lazy: the explicit engines load only when searched
 
-    try:
-        return next(explicit.iter_parameter_instances(ta, fixed, bound), None)
-    except EvaluationError:  # a resilience condition over more than the parameters (a sketch's holes)
-        return None
+    return next(shortest.valuations(ta, fixed, bound), None)
 
 
 def probe(ta: ThresholdAutomaton, query: TemporalQuery, fixed: dict[str, int] | None,
           progress: Callable[[str], None] | None = None) -> Counterexample | None:
-    """A replayed violation of ``query`` at the least valuation (:func:`least_valuation`, each
-    free parameter at most the explicit engine's default bound) found within
-    :data:`PROBE_STATES` states, or None."""
-    from tactl.engines import explicit, explicit_ltl  # lazy: the explicit engines load only when searched
+    """A replayed violation of ``query`` (a lasso) at the least valuation
+    (:func:`least_valuation`, each free parameter at most the explicit engine's default bound)
+    found within :data:`PROBE_STATES` states, or None."""
+    from tactl.engines import explicit, shortest  # lazy: the explicit engines load only when searched
 
     params = least_valuation(ta, fixed or {}, explicit.DEFAULT_BOUND)
     if params is None:
@@ -54,13 +50,9 @@ def probe(ta: ThresholdAutomaton, query: TemporalQuery, fixed: dict[str, int] | 
     if progress:
         shown = ", ".join(f"{p}={v}" for p, v in params.items())
         progress(f"{query.property}: explicit search at {shown} (up to {PROBE_STATES:,} states)")
-    outcome = explicit_ltl.search_one_valuation(ta, query, params, explicit.DEFAULT_BOUND, PROBE_STATES)
-    if outcome.verdict != VIOLATED or outcome.path is None or outcome.initial is None:
+    found, _ = shortest.search_at(ta, query, None, params, explicit.DEFAULT_BOUND, PROBE_STATES)
+    if found is None:  # none within the cap, or none the simulator replays: the queries decide
         return None
-    found = explicit_ltl.counterexample(ta, query, params, explicit.initial_of(ta, outcome.initial),
-                                        explicit.batches(ta, outcome.path), outcome)
-    if not found.replayed:
-        return None  # the queries decide; a search the simulator disagrees with proves nothing
-    return replace(found, schedule_shortest=True, violating_step=len(found.schedule), minimality=(
+    return replace(found, minimality=(
         "not shown minimal: found by the explicit search at the least valuation with every "
         f"parameter at most {explicit.DEFAULT_BOUND} that the resilience condition allows"))

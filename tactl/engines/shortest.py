@@ -13,7 +13,7 @@ first violating configuration (safety), and said not shown shortest.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from tactl.engines import explicit, explicit_ltl
@@ -60,11 +60,10 @@ def shortest(ta: ThresholdAutomaton, query: TemporalQuery, cex: Counterexample,
     for params in [*smaller, cex.parameters]:
         if budget():
             break
-        outcome = (explicit.search_one_valuation(ta, question, params, bound, max_states, budget) if finite
-                   else explicit_ltl.search_one_valuation(ta, query, params, bound, max_states, budget))
-        found = _replayed(ta, query, question, finite, cex, params, outcome)
+        found, outcome = search_at(ta, query, question if finite else None, params, bound, max_states, budget)
         if found is not None:
-            return found
+            return replace(found, minimality=cex.minimality, parameters_minimal=cex.parameters_minimal,
+                           explanation=cex.explanation)
     if stopped:
         note = f"schedule not shown shortest: {stopped[0]}"
     else:
@@ -93,37 +92,46 @@ def smaller_valuations(ta: ThresholdAutomaton, params: dict[str, int], fixed: di
     smallest first."""
     order = list(ta.parameters)
     given = tuple(params[p] for p in order)
-    bound = max(given, default=0)
     out: list[dict[str, int]] = []
-    try:
-        for valuation in explicit.iter_parameter_instances(ta, fixed, bound):
-            if tuple(valuation[p] for p in order) >= given or len(out) == SMALLER_TRIED:
-                break
-            out.append(valuation)
-    except EvaluationError:  # a resilience condition over more than the parameters (a sketch's holes)
-        return []
+    for valuation in valuations(ta, fixed, max(given, default=0)):
+        if tuple(valuation[p] for p in order) >= given or len(out) == SMALLER_TRIED:
+            break
+        out.append(valuation)
     return out
 
 
-def _replayed(ta: ThresholdAutomaton, query: TemporalQuery, question, finite: bool, cex: Counterexample,
-              params: dict[str, int], outcome) -> Counterexample | None:
-    """The search's violation at ``params`` as ``cex`` replaced, once the simulator replays it."""
+def valuations(ta: ThresholdAutomaton, fixed: dict[str, int], bound: int) -> Iterator[dict[str, int]]:
+    """The explicit engine's parameter valuations up to ``bound``, smallest first
+    (``explicit.iter_parameter_instances``); none where the resilience condition names more than
+    the parameters (a synthesis sketch's holes)."""
+    try:
+        yield from explicit.iter_parameter_instances(ta, fixed, bound)
+    except EvaluationError:
+        return
+
+
+def search_at(ta: ThresholdAutomaton, query: TemporalQuery, question, params: dict[str, int], bound: int,
+              max_states: int, stop: Callable[[], str | None] | None = None) -> tuple[Counterexample | None, object]:
+    """The explicit engine's breadth-first search at ``params`` — for ``question``'s bad
+    configuration (a finite run) or, with ``question`` None, for a lasso violating ``query`` —
+    and the violation it finds as a counterexample the simulator has replayed (shortest for
+    ``params``, its violating step marked), else None; with the search's outcome either way."""
+    finite = question is not None
+    outcome = (explicit.search_one_valuation(ta, question, params, bound, max_states, stop) if finite
+               else explicit_ltl.search_one_valuation(ta, query, params, bound, max_states, stop))
     if outcome.verdict != VIOLATED or outcome.path is None or outcome.initial is None:
-        return None
+        return None, outcome
     loop = getattr(outcome, "loop", None)  # explicit_ltl's outcomes carry the lasso's loop
     cycle = getattr(outcome, "cycle", None)  # or, on a cycle through several locations, its steps
+    cycle_steps = explicit.batches(ta, cycle) if cycle else None
     initial = explicit.initial_of(ta, outcome.initial)
     schedule = explicit.batches(ta, outcome.path)
-    if finite:
-        again = replay(ta, question, params, initial, schedule)
-    else:
-        again = replay_query(ta, query, params, initial, schedule, loop,
-                             explicit.batches(ta, cycle) if cycle else None)
+    again = (replay(ta, question, params, initial, schedule) if finite
+             else replay_query(ta, query, params, initial, schedule, loop, cycle_steps))
     if not again.ok:
-        return None
-    return replace(cex, parameters=dict(params), initial=initial, schedule=schedule, replay=again, loop=loop,
-                   cycle=explicit.batches(ta, cycle) if cycle else None,
-                   schedule_shortest=True, violating_step=len(schedule))
+        return None, outcome
+    return Counterexample(dict(params), initial, schedule, again, loop=loop, cycle=cycle_steps,
+                          schedule_shortest=True, violating_step=len(schedule)), outcome
 
 
 def cut_at_violation(ta: ThresholdAutomaton, question, params: dict[str, int],
