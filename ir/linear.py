@@ -225,16 +225,15 @@ def _div(t: LinearTerm, g: int) -> tuple[tuple[str, int], ...]:
 Symbols = Callable[[str], "z3.ArithRef"]
 
 
-def int_symbols(ctx: z3.Context | None = None) -> Symbols:
-    """A symbol table that makes one ``z3.Int`` per name, on first use (in the z3 context
-    ``ctx``; default: z3's main one)."""
+def int_symbols() -> Symbols:
+    """A symbol table that makes one ``z3.Int`` per name, on first use."""
     import z3  # lazy: z3 is slow to import; reading and printing need no solver
 
     table: dict[str, z3.ArithRef] = {}
 
     def lookup(name: str) -> z3.ArithRef:
         if name not in table:
-            table[name] = z3.Int(name, ctx)
+            table[name] = z3.Int(name)
         return table[name]
 
     return lookup

@@ -219,11 +219,7 @@ class _Usable:
 def _usable(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int]) -> _Usable:
     import z3  # lazy: importing z3 slows every start; loaded when a solver question is asked
 
-    # A context of its own: z3 numbers terms in creation order, and that numbering steers its
-    # search on every later query of the same context. Asked in the main one, these guard
-    # questions made the 1024-stage chain's corr vacuity query take 9 s instead of 4.5 s (the
-    # same query text).
-    solver, sym = _initial_solver(ta, question, fixed, z3.Context())
+    solver, sym = _initial_solver(ta, question, fixed)
     reached = _occupiable(solver, [loc.name for loc in ta.locations], sym)
     leaving: dict[str, list[int]] = defaultdict(list)   # by source: one pass over the rules
     for i, rule in enumerate(ta.rules):
@@ -232,9 +228,9 @@ def _usable(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int])
     changed: set[str] = set()
     waiting: dict[str, set[int]] = defaultdict(set)     # refused rules, by a shared variable they read
     answers: dict[tuple, bool] = {}                      # (guard, the changed variables it reads) -> may hold
-    # in the rules' order, never a set's, so that the same questions are asked in the same order
-    # whatever Python's hash seed (in the main context, where these questions were asked at
-    # first, n-kset's decide_or_flip took 0.25 s or 0.5 s depending on the seed)
+    # in the rules' order, never a set's: the z3 terms asked about here are created in this order,
+    # and their numbering steers z3's later search (a different order cost n-kset's
+    # decide_or_flip 0.5 s instead of 0.25 s, varying with Python's hash seed)
     todo = [i for i, rule in enumerate(ta.rules) if rule.source in reached][::-1]
     while todo:
         i = todo.pop()
@@ -265,17 +261,17 @@ def _may_hold(solver, guard: Expr, changed: set[str], ta: ThresholdAutomaton, sy
     import z3  # lazy: loaded by the caller already
 
     try:
-        return solver.check(_guard_now(guard, changed, ta, sym, solver.ctx)) != z3.unsat
+        return solver.check(_guard_now(guard, changed, ta, sym)) != z3.unsat
     except (NonLinearError, TypeError, ValueError):  # not a linear guard: it may hold
         return True
 
 
-def _guard_now(guard: Expr, changed: set[str], ta: ThresholdAutomaton, sym, ctx=None):
+def _guard_now(guard: Expr, changed: set[str], ta: ThresholdAutomaton, sym):
     """``guard`` over the initial symbols of ``sym``, except that a location counter and a shared
     variable in ``changed`` are fresh symbols (any value): whether it can hold in some
     configuration where only ``changed`` differ from their initial values."""
     keep = set(ta.parameters) | (set(ta.shared) - changed)
-    return to_z3(guard, lambda n: sym(n if n in keep else f"later.{n}"), ctx)
+    return to_z3(guard, lambda n: sym(n if n in keep else f"later.{n}"))
 
 
 def usable_rules_premise(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int]) -> str:
@@ -304,16 +300,15 @@ def usable_rules_premise(ta: ThresholdAutomaton, question: ReachQuery, fixed: di
             + solver.to_smt2())
 
 
-def _initial_solver(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int], ctx=None):
+def _initial_solver(ta: ThresholdAutomaton, question: ReachQuery, fixed: dict[str, int]):
     """A z3 solver holding the initial constraints (resilience condition, inits, the property's
-    antecedent, natural numbers, the fixed parameters), and its symbol table (in the z3 context
-    ``ctx``; default: the main one)."""
+    antecedent, natural numbers, the fixed parameters), and its symbol table."""
     import z3  # lazy: importing z3 slows every start; loaded when a solver question is asked
 
-    sym = int_symbols(ctx)
-    solver = z3.Solver(ctx=ctx)
+    sym = int_symbols()
+    solver = z3.Solver()
     for e in (*ta.assumptions, *ta.inits, question.initial):
-        solver.add(to_z3(ta.expand(e), sym, ctx))
+        solver.add(to_z3(ta.expand(e), sym))
     for x in (*ta.parameters, *ta.shared, *(loc.name for loc in ta.locations)):
         solver.add(sym(x) >= 0)
     for p, v in fixed.items():
